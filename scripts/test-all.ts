@@ -1,0 +1,72 @@
+/**
+ * `npm test`: lint, typecheck, unit + API tests (Vitest), production build, browser tests
+ * (Playwright). Each stage runs even when an earlier one failed, so one run shows every problem.
+ * The last line totals all suites as `N passed, N failed` (the form CI reads).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const results = path.join(root, "test-results");
+mkdirSync(results, { recursive: true });
+
+interface Tally {
+  passed: number;
+  failed: number;
+}
+const total: Tally = { passed: 0, failed: 0 };
+const summary: string[] = [];
+
+function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  console.log(`\n━━ ${label}: ${command} ${args.join(" ")}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  summary.push(`${ok ? "ok  " : "FAIL"} ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return ok;
+}
+
+/** A stage that is one check (lint, typecheck, build) counts as one test. */
+function check(label: string, command: string, args: string[]): boolean {
+  const ok = run(label, command, args);
+  if (ok) total.passed += 1;
+  else total.failed += 1;
+  return ok;
+}
+
+function readJson(file: string): unknown {
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null;
+}
+
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+
+check("lint", bin("eslint"), ["."]);
+check("typecheck", bin("tsc"), ["--noEmit"]);
+
+const vitestReport = path.join(results, "vitest.json");
+rmSync(vitestReport, { force: true });
+const vitestOk = run("unit and API tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
+const vitest = readJson(vitestReport) as { numPassedTests: number; numFailedTests: number } | null;
+if (vitest) {
+  total.passed += vitest.numPassedTests;
+  total.failed += vitest.numFailedTests;
+}
+if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) total.failed += 1; // crashed before reporting
+
+const built = check("production build", bin("next"), ["build"]);
+if (built) {
+  const playwrightReport = path.join(results, "playwright.json");
+  rmSync(playwrightReport, { force: true });
+  const e2eOk = run("browser tests", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
+  const e2e = readJson(playwrightReport) as { stats: { expected: number; unexpected: number; flaky: number } } | null;
+  if (e2e) {
+    total.passed += e2e.stats.expected + e2e.stats.flaky;
+    total.failed += e2e.stats.unexpected;
+  }
+  if (!e2eOk && (!e2e || e2e.stats.unexpected === 0)) total.failed += 1;
+}
+
+console.log(`\n${summary.join("\n")}`);
+console.log(`${total.passed} passed, ${total.failed} failed`);
+process.exit(total.failed === 0 ? 0 : 1);
