@@ -27,5 +27,6 @@ if (builtAt < sourcesAt) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-process.env.NODE_ENV = "production";
+// Next reads NODE_ENV when it loads; its types mark the variable read-only.
+(process.env as Record<string, string>).NODE_ENV = "production";
 await import("./serve");

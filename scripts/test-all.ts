@@ -18,7 +18,7 @@ interface Tally {
 const total: Tally = { passed: 0, failed: 0 };
 const summary: string[] = [];
 
-function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+function run(label: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n━━ ${label}: ${command} ${args.join(" ")}`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
