@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import {
+  absoluteRange,
+  parseExplorerState,
+  resolveRange,
+  serializeExplorerState,
+  type ExplorerState,
+} from "./explorer-state";
+
+const defaults = { query: "States | take 10", plantId: "RTM1", allowedPlants: ["RTM1", "HOU1"] };
+
+describe("explorer URL state", () => {
+  it("round-trips every field through the URL", () => {
+    const state: ExplorerState = {
+      query: 'States | where Name == "Temp & Flow"\n| take 5',
+      range: { kind: "absolute", from: "2026-11-01T00:00:00.000Z", to: "2026-11-02T12:30:00.000Z" },
+      plants: ["RTM1", "HOU1"],
+      view: "table",
+    };
+    const parsed = parseExplorerState(new URLSearchParams(serializeExplorerState(state)), defaults);
+    expect(parsed).toEqual(state);
+  });
+
+  it("falls back to defaults for a bare or hand-broken URL", () => {
+    expect(parseExplorerState(new URLSearchParams(""), defaults)).toEqual({
+      query: "States | take 10",
+      range: { kind: "relative", last: "24h" },
+      plants: ["RTM1"],
+      view: "chart",
+    });
+    const broken = new URLSearchParams("range=9y&from=yesterday&to=2026-01-01T00:00:00Z&plants=OUL1,,RTM1,RTM1");
+    const parsed = parseExplorerState(broken, defaults);
+    expect(parsed.range).toEqual({ kind: "relative", last: "24h" });
+    expect(parsed.plants).toEqual(["RTM1"]); // OUL1 is not the user's, the duplicate is dropped
+  });
+
+  it("ignores an absolute range that ends before it starts", () => {
+    const params = new URLSearchParams("from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z&range=7d");
+    expect(parseExplorerState(params, defaults).range).toEqual({ kind: "relative", last: "7d" });
+  });
+
+  it("resolves relative ranges against now, in whole seconds, as the API's ISO form", () => {
+    const now = Date.parse("2026-11-22T10:00:00.750Z");
+    expect(resolveRange({ kind: "relative", last: "1h" }, now)).toEqual({
+      startTime: "2026-11-22T09:00:00.000Z",
+      endTime: "2026-11-22T10:00:00.000Z",
+    });
+    expect(resolveRange({ kind: "absolute", from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" }, now)).toEqual({
+      startTime: "2026-11-01T00:00:00.000Z",
+      endTime: "2026-11-02T00:00:00.000Z",
+    });
+  });
+
+  it("builds a zoom range in either drag direction and never empty", () => {
+    expect(absoluteRange(2_500, 1_200)).toEqual({
+      kind: "absolute",
+      from: new Date(1_000).toISOString(),
+      to: new Date(3_000).toISOString(),
+    });
+    const same = absoluteRange(5_000, 5_000);
+    expect(same.kind === "absolute" && Date.parse(same.to) > Date.parse(same.from)).toBe(true);
+  });
+});

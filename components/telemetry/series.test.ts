@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { buildSeries, type QueryResult } from "./series";
+
+const t = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString();
+
+describe("buildSeries", () => {
+  it("draws one series per Name from raw States rows, sorted by time", () => {
+    const result: QueryResult = {
+      columns: [
+        { name: "DeviceId", columnType: "string" },
+        { name: "Name", columnType: "string" },
+        { name: "Timestamp", columnType: "datetime" },
+        { name: "Value", columnType: "dynamic" },
+      ],
+      rows: [
+        ["d1", "Temperature", t(2), 21],
+        ["d1", "Pressure", t(1), 2.5],
+        ["d1", "Temperature", t(1), 20],
+      ],
+    };
+    const plan = buildSeries(result);
+    expect(plan).toEqual({
+      ok: true,
+      xMin: Date.parse(t(1)),
+      xMax: Date.parse(t(2)),
+      series: [
+        { key: "Pressure", points: [{ x: Date.parse(t(1)), y: 2.5 }] },
+        {
+          key: "Temperature",
+          points: [
+            { x: Date.parse(t(1)), y: 20 },
+            { x: Date.parse(t(2)), y: 21 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("groups a summarize by its string columns and names each numeric column", () => {
+    const result: QueryResult = {
+      columns: [
+        { name: "Timestamp", columnType: "datetime" },
+        { name: "PlantId", columnType: "string" },
+        { name: "avg_Value", columnType: "real" },
+        { name: "max_Value", columnType: "real" },
+      ],
+      rows: [[t(0), "RTM1", 1.5, 3]],
+    };
+    const plan = buildSeries(result);
+    expect(plan.ok && plan.series.map((s) => s.key)).toEqual(["RTM1 · avg_Value", "RTM1 · max_Value"]);
+  });
+
+  it("explains why a result cannot be charted", () => {
+    expect(buildSeries({ columns: [{ name: "Count", columnType: "long" }], rows: [[4]] })).toEqual({
+      ok: false,
+      reason: "The result has no datetime column to put on the time axis.",
+    });
+    const textOnly = buildSeries({
+      columns: [
+        { name: "StartTime", columnType: "datetime" },
+        { name: "Message", columnType: "string" },
+      ],
+      rows: [[t(0), "Overheat"]],
+    });
+    expect(textOnly.ok).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Turns a telemetry query result (columns + rows, as the query endpoint returns them) into line
+ * series for a chart: x from the first datetime column (`Timestamp` preferred), one series per
+ * distinct `Name` — or, without a `Name`, per combination of the other string columns (the
+ * `by` columns of a `summarize`) — and per numeric column. Pure, for the explorer and asset pages.
+ */
+import type { Point } from "./downsample";
+
+export interface ResultColumn {
+  name: string;
+  columnType: string;
+  dataType?: string;
+}
+
+export interface QueryResult {
+  columns: ResultColumn[];
+  rows: unknown[][];
+}
+
+export interface Series {
+  key: string;
+  points: Point[];
+}
+
+export type ChartPlan = { ok: true; series: Series[]; xMin: number; xMax: number } | { ok: false; reason: string };
+
+const NUMERIC_TYPES = new Set(["real", "long", "int", "decimal"]);
+
+function toNumber(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (typeof value === "string" && value.trim() !== "") return Number(value);
+  return Number.NaN;
+}
+
+export function buildSeries(result: QueryResult): ChartPlan {
+  const { columns, rows } = result;
+  const datetimeColumns = columns.flatMap((c, i) => (c.columnType === "datetime" ? [i] : []));
+  const xIndex = datetimeColumns.find((i) => columns[i]!.name === "Timestamp") ?? datetimeColumns[0];
+  if (xIndex === undefined) return { ok: false, reason: "The result has no datetime column to put on the time axis." };
+
+  // A dynamic column counts as a value when its first non-null cell is a number (States.Value).
+  const isValueColumn = (i: number) => {
+    const type = columns[i]!.columnType;
+    if (NUMERIC_TYPES.has(type)) return true;
+    if (type !== "dynamic") return false;
+    const sample = rows.find((r) => r[i] !== null && r[i] !== undefined)?.[i];
+    return typeof sample === "number";
+  };
+  const valueColumns = columns.flatMap((_, i) => (i !== xIndex && isValueColumn(i) ? [i] : []));
+  if (valueColumns.length === 0) return { ok: false, reason: "The result has no numeric column to draw." };
+
+  const nameIndex = columns.findIndex((c) => c.name === "Name" && c.columnType === "string");
+  const groupColumns =
+    nameIndex >= 0 ? [nameIndex] : columns.flatMap((c, i) => (c.columnType === "string" ? [i] : []));
+
+  const byKey = new Map<string, Point[]>();
+  let xMin = Number.POSITIVE_INFINITY;
+  let xMax = Number.NEGATIVE_INFINITY;
+  for (const row of rows) {
+    const x = typeof row[xIndex] === "string" ? Date.parse(row[xIndex]) : Number.NaN;
+    if (Number.isNaN(x)) continue;
+    if (x < xMin) xMin = x;
+    if (x > xMax) xMax = x;
+    const group = groupColumns.map((i) => String(row[i] ?? "")).join(" · ");
+    for (const v of valueColumns) {
+      const key = valueColumns.length > 1 ? (group ? `${group} · ${columns[v]!.name}` : columns[v]!.name) : group || columns[v]!.name;
+      let points = byKey.get(key);
+      if (!points) byKey.set(key, (points = []));
+      points.push({ x, y: toNumber(row[v]) });
+    }
+  }
+  if (byKey.size === 0) return { ok: false, reason: "No rows with a time to draw." };
+
+  const series = [...byKey].map(([key, points]) => {
+    // Queries may return newest first (sort's default is desc); charts need ascending time.
+    if (!isSorted(points)) points.sort((a, b) => a.x - b.x);
+    return { key, points };
+  });
+  series.sort((a, b) => a.key.localeCompare(b.key));
+  return { ok: true, series, xMin, xMax };
+}
+
+function isSorted(points: readonly Point[]): boolean {
+  for (let i = 1; i < points.length; i++) if (points[i]!.x < points[i - 1]!.x) return false;
+  return true;
+}
