@@ -1,0 +1,52 @@
+/**
+ * Who may do what: ONE permission table for the whole dashboard. The BFF's route wrapper checks a
+ * route's permission here, `/api/me` reports the same list so the pages can hide what a user may
+ * not do, and the role-by-route test reads it too. Plain data, no Node imports (pages may use it).
+ */
+export const ROLES = ["planner", "supervisor", "engineer", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  /** Jobs done, planned jobs, assets, tasks, lookup values, parts, stock-level history. */
+  "maintenance:read",
+  /** POST a task. */
+  "tasks:create",
+  /** Move a task along the allowed transitions. */
+  "tasks:transition",
+  /** PUT a stock level for a part. */
+  "stock:submit",
+  /** Telemetry queries (explorer and asset charts) and the user's own query history. */
+  "telemetry:query",
+  /** Read and export the audit log. */
+  "audit:read",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "stock:submit"];
+
+/**
+ * planner: reads everything of their plants (telemetry included: the asset page shows a machine's
+ * data beside its jobs) and makes the everyday writes; supervisor: planner + task transitions;
+ * engineer: reads maintenance and uses the telemetry explorer, writes nothing; admin: everything.
+ */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  planner: PLANNER,
+  supervisor: [...PLANNER, "tasks:transition"],
+  engineer: ["maintenance:read", "telemetry:query"],
+  admin: PERMISSIONS,
+};
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export function hasPermission(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/** A user's plants: every plant (`*`) or an explicit list. Admins always reach every plant. */
+export type PlantScope = "*" | readonly string[];
+
+export function canReachPlant(role: Role, plants: PlantScope, plantId: string): boolean {
+  return role === "admin" || plants === "*" || plants.includes(plantId);
+}
