@@ -1,0 +1,30 @@
+/**
+ * Public API of the KQL engine (pure TypeScript, no Node imports: the browser's editor uses it too).
+ *
+ * - `tokenize(text)`: tokens with kind and offsets, for highlighting. Never throws.
+ * - `parse(text)`: `{ ast, diagnostics }`; error-tolerant: `ast` is null only when not even the table
+ *   name could be read; diagnostics carry 1-based line/column and 0-based from/to.
+ * - `diagnose(text)`: parse + semantic checks (unknown table/column/function, type errors), for the
+ *   editor's error marks. Same diagnostic shape.
+ * - `compileKql(text, { sources, now? })`: DuckDB SQL, named parameters, result columns and the
+ *   `render` hint; throws `KqlError { line, column, detail }` for anything wrong with the query.
+ *   `sources[table]` is the already scoped relation (time range, plants, customer) built by the
+ *   telemetry store, e.g. `{ sql: 'SELECT * FROM "States" WHERE "Timestamp" >= $scope_start …',
+ *   params: { scope_start: { type: "TIMESTAMP", value: 1700000000000 } } }`. The generated SQL only
+ *   reads FROM that relation, so no query can escape the scope. `params` of the result holds the
+ *   source's params plus the query's own (`k1`, `k2`, …; names without the `$`). Every literal of the
+ *   query is a parameter; nothing the user typed is spliced into the SQL text except identifiers
+ *   that the analyzer resolved against the schema.
+ * - `completionsAt(text, offset, { dataPointNames })`: what may be typed at `offset`.
+ * - `toResponseColumns`/`toJsonValue` (result.ts): DuckDB values → response JSON per column type.
+ */
+export { tokenize, type Token, type TokenKind } from "./lexer";
+export { parse, type Diagnostic, type ParseResult } from "./parser";
+export { diagnose } from "./diagnose";
+export { compileKql, type CompileOptions, type CompiledQuery, type KqlSource, type RenderHint } from "./compile";
+export { completionsAt, type Completion, type CompletionResult } from "./complete";
+export { KqlError } from "./errors";
+export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
+export { RESPONSE_TYPES, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
+export { toJsonValue, toResponseColumns } from "./result";
+export type { QueryAst, Operator, Expr } from "./ast";

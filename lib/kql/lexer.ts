@@ -1,0 +1,222 @@
+/**
+ * KQL lexer: the whole text into tokens with offsets and 1-based line/column. It never throws: text
+ * it cannot read becomes an `error` token, so the editor can highlight a query while it is typed.
+ */
+export type TokenKind =
+  | "identifier"
+  | "keyword"
+  | "string"
+  | "number"
+  | "timespan"
+  | "datetime"
+  | "punctuation"
+  | "operator"
+  | "comment"
+  | "error"
+  | "eof";
+
+export interface Token {
+  kind: TokenKind;
+  /** The source text of the token. */
+  text: string;
+  /** 0-based offsets, `to` exclusive. */
+  from: number;
+  to: number;
+  line: number;
+  column: number;
+  /** Decoded value: the string's content, the number's text, a datetime literal's inner text. */
+  value?: string;
+  /** Set on `string`/`error` tokens that are not closed or not understood. */
+  problem?: string;
+}
+
+/** Words the highlighter shows as keywords: tabular operators and their clause words. */
+export const KEYWORDS = new Set([
+  "where", "filter", "project", "project-away", "project-rename", "extend", "summarize", "by",
+  "order", "sort", "asc", "desc", "nulls", "first", "last", "top", "take", "limit", "distinct", "count",
+  "render", "with", "and", "or", "between", "in", "has", "contains", "startswith", "endswith",
+  "contains_cs", "startswith_cs", "endswith_cs", "true", "false", "null",
+]);
+
+/** Hyphenated operator names the lexer reads as one word. */
+const HYPHENATED = ["project-away", "project-rename"];
+
+const TIMESPAN_UNITS: Record<string, number> = {
+  d: 86_400_000_000, day: 86_400_000_000, days: 86_400_000_000,
+  h: 3_600_000_000, hr: 3_600_000_000, hrs: 3_600_000_000, hour: 3_600_000_000, hours: 3_600_000_000,
+  m: 60_000_000, min: 60_000_000, minute: 60_000_000, minutes: 60_000_000,
+  s: 1_000_000, sec: 1_000_000, second: 1_000_000, seconds: 1_000_000,
+  ms: 1_000, milli: 1_000, millis: 1_000, millisecond: 1_000, milliseconds: 1_000,
+  microsecond: 1, microseconds: 1,
+  tick: 0.1, ticks: 0.1,
+};
+
+/** Microseconds of a timespan literal such as `5m` or `1.5h`, or undefined if it is not one. */
+export function timespanMicros(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(text);
+  if (!match) return undefined;
+  const unit = TIMESPAN_UNITS[match[2]!];
+  return unit === undefined ? undefined : Math.round(Number(match[1]) * unit);
+}
+
+const TWO_CHAR = ["==", "!=", "=~", "!~", "<=", ">=", "..", "<>"];
+const ONE_CHAR = "|,()[]{}.=<>+-*/%:;~";
+const isIdentStart = (c: string) => /[A-Za-z_$]/.test(c);
+const isIdentPart = (c: string) => /[A-Za-z0-9_]/.test(c);
+const isDigit = (c: string) => c >= "0" && c <= "9";
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let pos = 0;
+  let line = 1;
+  let lineStart = 0;
+
+  const push = (kind: TokenKind, from: number, extra: Partial<Token> = {}) => {
+    tokens.push({ kind, text: text.slice(from, pos), from, to: pos, line, column: from - lineStart + 1, ...extra });
+  };
+
+  while (pos < text.length) {
+    const c = text[pos]!;
+    const from = pos;
+    if (c === "\n") {
+      pos++;
+      line++;
+      lineStart = pos;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      pos++;
+      continue;
+    }
+    if (c === "/" && text[pos + 1] === "/") {
+      while (pos < text.length && text[pos] !== "\n") pos++;
+      push("comment", from);
+      continue;
+    }
+    if (c === '"' || c === "'" || ((c === "@" || c === "h" || c === "H") && (text[pos + 1] === '"' || text[pos + 1] === "'"))) {
+      readString(from);
+      continue;
+    }
+    if (isDigit(c) || (c === "." && isDigit(text[pos + 1] ?? ""))) {
+      readNumber(from);
+      continue;
+    }
+    if (isIdentStart(c)) {
+      while (pos < text.length && isIdentPart(text[pos]!)) pos++;
+      const word = text.slice(from, pos);
+      const hyphenated = HYPHENATED.find((h) => text.startsWith(h, from) && !isIdentPart(text[from + h.length] ?? ""));
+      if (hyphenated) {
+        pos = from + hyphenated.length;
+        push("keyword", from);
+        continue;
+      }
+      if (word === "datetime" && readDatetimeLiteral(from)) continue;
+      push(KEYWORDS.has(word) ? "keyword" : "identifier", from);
+      continue;
+    }
+    if (c === "!" && /[A-Za-z]/.test(text[pos + 1] ?? "")) {
+      // Negated string/set operators: !has, !contains, !in, !startswith, !between, …
+      pos++;
+      while (pos < text.length && isIdentPart(text[pos]!)) pos++;
+      push("operator", from);
+      continue;
+    }
+    const two = text.slice(pos, pos + 2);
+    if (TWO_CHAR.includes(two)) {
+      pos += 2;
+      push("operator", from);
+      continue;
+    }
+    if (ONE_CHAR.includes(c)) {
+      pos++;
+      push("|,()[]{};:".includes(c) ? "punctuation" : "operator", from);
+      continue;
+    }
+    pos++;
+    push("error", from, { problem: `Unexpected character '${c}'` });
+  }
+  tokens.push({ kind: "eof", text: "", from: text.length, to: text.length, line, column: text.length - lineStart + 1 });
+  return tokens;
+
+  function readString(from: number) {
+    let verbatim = false;
+    if (text[pos] === "@") {
+      verbatim = true;
+      pos++;
+    } else if (text[pos] === "h" || text[pos] === "H") {
+      pos++;
+    }
+    const quote = text[pos]!;
+    pos++;
+    let value = "";
+    while (pos < text.length) {
+      const ch = text[pos]!;
+      if (ch === "\n") break;
+      if (ch === quote) {
+        pos++;
+        push("string", from, { value });
+        return;
+      }
+      if (ch === "\\" && !verbatim) {
+        const next = text[pos + 1];
+        const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", '"': '"', "'": "'", "0": "\0" };
+        if (next !== undefined && escapes[next] !== undefined) {
+          value += escapes[next];
+          pos += 2;
+          continue;
+        }
+        if (next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) {
+          value += String.fromCharCode(parseInt(text.slice(pos + 2, pos + 6), 16));
+          pos += 6;
+          continue;
+        }
+        value += ch;
+        pos++;
+        continue;
+      }
+      value += ch;
+      pos++;
+    }
+    push("string", from, { value, problem: "Unterminated string literal" });
+  }
+
+  function readNumber(from: number) {
+    while (isDigit(text[pos] ?? "")) pos++;
+    if (text[pos] === "." && isDigit(text[pos + 1] ?? "")) {
+      pos++;
+      while (isDigit(text[pos] ?? "")) pos++;
+    }
+    if ((text[pos] === "e" || text[pos] === "E") && /^[eE][+-]?\d/.test(text.slice(pos, pos + 3))) {
+      pos += text[pos + 1] === "+" || text[pos + 1] === "-" ? 2 : 1;
+      while (isDigit(text[pos] ?? "")) pos++;
+      push("number", from, { value: text.slice(from, pos) });
+      return;
+    }
+    if (isIdentStart(text[pos] ?? "")) {
+      const unitStart = pos;
+      while (isIdentPart(text[pos] ?? "")) pos++;
+      const literal = text.slice(from, pos);
+      if (timespanMicros(literal) !== undefined) {
+        push("timespan", from, { value: literal });
+      } else {
+        push("error", from, { problem: `Unknown timespan unit '${text.slice(unitStart, pos)}'` });
+      }
+      return;
+    }
+    push("number", from, { value: text.slice(from, pos) });
+  }
+
+  /** `datetime(2024-01-01T00:00:00Z)`: the inner text is not made of ordinary tokens. */
+  function readDatetimeLiteral(from: number): boolean {
+    let p = pos;
+    while (text[p] === " " || text[p] === "\t") p++;
+    if (text[p] !== "(") return false;
+    const close = text.indexOf(")", p);
+    const newline = text.indexOf("\n", p);
+    if (close < 0 || (newline >= 0 && newline < close)) return false;
+    const inner = text.slice(p + 1, close).trim();
+    pos = close + 1;
+    push("datetime", from, { value: inner });
+    return true;
+  }
+}

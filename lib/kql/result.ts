@@ -1,0 +1,97 @@
+/**
+ * DuckDB result values → response JSON, per KQL column type (decisions.md §6). Shared by the telemetry
+ * store and the tests so both agree. Accepts what @duckdb/node-api's readers produce (JS values,
+ * bigint, Date, DuckDB value objects with `micros`, or JSON-reader strings).
+ */
+import { RESPONSE_TYPES, type KqlType, type ResultColumn } from "./types";
+
+export function toResponseColumns(columns: readonly ResultColumn[]) {
+  return columns.map((c) => ({ name: c.name, ...RESPONSE_TYPES[c.kqlType] }));
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export function toJsonValue(kqlType: KqlType, value: unknown): JsonValue {
+  if (value === null || value === undefined) return kqlType === "string" ? "" : null;
+  switch (kqlType) {
+    case "string":
+      return String(value);
+    case "bool":
+      return typeof value === "string" ? value === "true" : Boolean(value);
+    case "long":
+    case "int":
+    case "real":
+      return finiteNumber(value);
+    case "datetime": {
+      const millis = epochMillis(value);
+      return millis === null ? null : new Date(millis).toISOString();
+    }
+    case "timespan": {
+      const micros = toBigInt(value);
+      return micros === null ? null : formatTimespan(micros);
+    }
+    case "dynamic":
+      return dynamicValue(value);
+  }
+}
+
+function finiteNumber(value: unknown): number | null {
+  const number = typeof value === "number" ? value : Number(typeof value === "object" ? String(value) : value);
+  return Number.isFinite(number) ? number : null;
+}
+
+function toBigInt(value: unknown): bigint | null {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
+  if (typeof value === "string" && /^-?\d+$/.test(value)) return BigInt(value);
+  if (typeof value === "object" && value !== null && "micros" in value) return toBigInt((value as { micros: unknown }).micros);
+  return null;
+}
+
+function epochMillis(value: unknown): number | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
+  if (typeof value === "object" && value !== null && "micros" in value) {
+    const micros = toBigInt((value as { micros: unknown }).micros);
+    return micros === null ? null : Number(micros / 1000n) - (micros % 1000n < 0n ? 1 : 0);
+  }
+  if (typeof value === "string") {
+    // DuckDB's text form "2024-01-01 10:00:00.123" is UTC without a zone.
+    const iso = /[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value.replace(" ", "T")}Z`;
+    const millis = Date.parse(iso);
+    return Number.isNaN(millis) ? null : millis;
+  }
+  if (typeof value === "number" || typeof value === "bigint") return Number(value);
+  return null;
+}
+
+/** ADX's timespan text: `[-][d.]hh:mm:ss[.fffffff]`. */
+export function formatTimespan(micros: bigint): string {
+  const negative = micros < 0n;
+  let rest = negative ? -micros : micros;
+  const fraction = rest % 1_000_000n;
+  rest /= 1_000_000n;
+  const seconds = rest % 60n;
+  rest /= 60n;
+  const minutes = rest % 60n;
+  rest /= 60n;
+  const hours = rest % 24n;
+  const days = rest / 24n;
+  const two = (n: bigint) => n.toString().padStart(2, "0");
+  let text = `${days > 0n ? `${days}.` : ""}${two(hours)}:${two(minutes)}:${two(seconds)}`;
+  if (fraction > 0n) text += `.${(fraction * 10n).toString().padStart(7, "0")}`;
+  return negative ? `-${text}` : text;
+}
+
+function dynamicValue(value: unknown): JsonValue {
+  if (typeof value === "string") {
+    try {
+      return JSON.parse(value) as JsonValue;
+    } catch {
+      return value;
+    }
+  }
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "boolean") return value;
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? Number(v) : v))) as JsonValue;
+}
