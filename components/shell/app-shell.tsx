@@ -1,0 +1,122 @@
+"use client";
+/**
+ * The frame of every dashboard page: top bar (menu button on narrow screens, product name, plant
+ * switcher, theme, user menu) and the side navigation. Wide screens show the navigation as a
+ * column; tablets and phones open it as an overlay from the menu button.
+ */
+import Link from "next/link";
+import { useParams, usePathname } from "next/navigation";
+import { Suspense, useState, type ReactNode } from "react";
+import { cn } from "@/components/ui/cn";
+import { Skeleton } from "@/components/ui/skeleton";
+import { ErrorState } from "@/components/ui/states";
+import { useMe, type Me } from "@/lib/client/me";
+import { NavIconSvg } from "./icons";
+import { NAV_ITEMS, plantPath, sectionOf } from "./nav-items";
+import { PlantSwitcher } from "./plant-switcher";
+import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const params = useParams<{ plantId?: string }>();
+  const plantId = params.plantId ? decodeURIComponent(params.plantId) : undefined;
+  const [navOpen, setNavOpen] = useState(false);
+
+  return (
+    <div className="min-h-dvh">
+      <a href="#main" className="sr-only z-50 rounded bg-accent px-3 py-2 text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        Skip to content
+      </a>
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-line bg-surface/95 px-3 backdrop-blur sm:px-4">
+        <button
+          type="button"
+          className="rounded-md p-2 text-fg-muted hover:bg-surface-2 hover:text-fg lg:hidden"
+          aria-label={navOpen ? "Close navigation" : "Open navigation"}
+          aria-expanded={navOpen}
+          aria-controls="side-nav"
+          onClick={() => setNavOpen((value) => !value)}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <path d="M4 6h16M4 12h16M4 18h16" />
+          </svg>
+        </button>
+        <Link href={plantId ? plantPath(plantId) : "/"} className="flex items-center gap-2 font-semibold tracking-tight">
+          <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-md bg-accent text-sm font-bold text-accent-fg">
+            P
+          </span>
+          <span className="hidden sm:inline">Plantdesk</span>
+        </Link>
+        <div className="mx-1 h-6 w-px bg-line" aria-hidden="true" />
+        {me.data ? (
+          <Suspense fallback={<Skeleton className="h-9 w-48" />}>
+            <PlantSwitcher plants={me.data.plants} plantId={plantId} />
+          </Suspense>
+        ) : (
+          <Skeleton className="h-9 w-48" />
+        )}
+        <div className="ml-auto flex items-center gap-1">
+          <ThemeToggle />
+          {me.data ? <UserMenu me={me.data} /> : <Skeleton className="h-9 w-9 rounded-full" />}
+        </div>
+      </header>
+
+      <div className="flex">
+        <SideNav me={me.data} plantId={plantId} open={navOpen} onNavigate={() => setNavOpen(false)} />
+        {navOpen ? <div className="fixed inset-0 top-14 z-10 bg-black/30 lg:hidden" aria-hidden="true" onClick={() => setNavOpen(false)} /> : null}
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-3 py-5 outline-none sm:px-6 lg:px-8">
+          {me.error ? <ErrorState error={me.error} title="Could not load your account" onRetry={() => void me.refetch()} /> : children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function SideNav({ me, plantId, open, onNavigate }: { me: Me | undefined; plantId: string | undefined; open: boolean; onNavigate: () => void }) {
+  const pathname = usePathname();
+  const current = sectionOf(pathname);
+  const targetPlant = plantId ?? me?.plants[0]?.id;
+  const items = NAV_ITEMS.filter((item) => me?.permissions.includes(item.permission));
+
+  return (
+    <nav
+      id="side-nav"
+      aria-label="Main"
+      className={cn(
+        "fixed inset-y-0 top-14 left-0 z-20 w-60 shrink-0 overflow-y-auto border-r border-line bg-surface px-2 py-4 transition-transform",
+        "lg:sticky lg:h-[calc(100dvh-3.5rem)] lg:translate-x-0",
+        open ? "translate-x-0 shadow-xl" : "-translate-x-full",
+      )}
+    >
+      {!me || !targetPlant ? (
+        <div className="space-y-2 px-2">
+          {NAV_ITEMS.map((item) => (
+            <Skeleton key={item.label} className="h-8 w-full" />
+          ))}
+        </div>
+      ) : (
+        <ul className="space-y-0.5">
+          {items.map((item) => {
+            const active = plantId !== undefined && current === item.segment;
+            return (
+              <li key={item.label}>
+                <Link
+                  href={plantPath(targetPlant, item.segment)}
+                  aria-current={active ? "page" : undefined}
+                  onClick={onNavigate}
+                  className={cn(
+                    "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium",
+                    active ? "bg-accent-soft text-accent" : "text-fg-muted hover:bg-surface-2 hover:text-fg",
+                  )}
+                >
+                  <NavIconSvg icon={item.icon} />
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,18 @@
+import type { NavIcon } from "./nav-items";
+
+const paths: Record<NavIcon, string> = {
+  overview: "M4 13h6V4H4v9Zm0 7h6v-5H4v5Zm10 0h6v-9h-6v9Zm0-16v5h6V4h-6Z",
+  history: "M12 8v4l3 2m6-2a9 9 0 1 1-3-6.7M21 4v4h-4",
+  planned: "M7 3v3m10-3v3M4 9h16M5 6h14a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1Zm3 7h3v3H8z",
+  tasks: "M4 5h4v14H4zM10 5h4v9h-4zM16 5h4v6h-4z",
+  stock: "M3 7.5 12 3l9 4.5v9L12 21l-9-4.5v-9Zm0 0 9 4.5 9-4.5M12 12v9",
+  telemetry: "M3 17l5-6 4 4 4-7 5 9M3 21h18",
+};
+
+export function NavIconSvg({ icon, className = "h-5 w-5" }: { icon: NavIcon; className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round">
+      <path d={paths[icon]} />
+    </svg>
+  );
+}

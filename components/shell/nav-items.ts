@@ -1,0 +1,33 @@
+/**
+ * The side navigation: one entry per page of a plant. An entry whose permission the user lacks is
+ * not shown. Paths are relative to `/plants/{plantId}`.
+ */
+import type { Permission } from "@/lib/auth/roles";
+
+export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry";
+
+export interface NavItem {
+  label: string;
+  /** Path under `/plants/{plantId}`; "" is the plant's overview. */
+  segment: string;
+  permission: Permission;
+  icon: NavIcon;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: "Overview", segment: "", permission: "maintenance:read", icon: "overview" },
+  { label: "Job history", segment: "jobs", permission: "maintenance:read", icon: "history" },
+  { label: "Planned work", segment: "planned", permission: "maintenance:read", icon: "planned" },
+  { label: "Task board", segment: "tasks", permission: "maintenance:read", icon: "tasks" },
+  { label: "Stock levels", segment: "stock", permission: "maintenance:read", icon: "stock" },
+  { label: "Telemetry", segment: "telemetry", permission: "telemetry:query", icon: "telemetry" },
+];
+
+export function plantPath(plantId: string, segment = ""): string {
+  return `/plants/${encodeURIComponent(plantId)}${segment ? `/${segment}` : ""}`;
+}
+
+/** The section of a `/plants/{id}/{section}/…` path ("" for the overview). */
+export function sectionOf(pathname: string): string {
+  return pathname.split("/")[3] ?? "";
+}

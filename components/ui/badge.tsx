@@ -1,0 +1,23 @@
+import type { ReactNode } from "react";
+import { cn } from "./cn";
+
+export type BadgeTone = "neutral" | "accent" | "success" | "warning" | "danger";
+
+const tones: Record<BadgeTone, string> = {
+  neutral: "bg-surface-2 text-fg-muted border-line",
+  accent: "bg-accent-soft text-accent border-transparent",
+  success: "bg-success-soft text-success border-transparent",
+  warning: "bg-warning-soft text-warning border-transparent",
+  danger: "bg-danger-soft text-danger border-transparent",
+};
+
+export function Badge({ tone = "neutral", children, className, title }: { tone?: BadgeTone; children: ReactNode; className?: string; title?: string }) {
+  return (
+    <span
+      title={title}
+      className={cn("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap", tones[tone], className)}
+    >
+      {children}
+    </span>
+  );
+}
