@@ -1,0 +1,11 @@
+/**
+ * Every SQLite migration, one module per domain. Add yours as one line; versions must be unique
+ * and are applied in ascending order.
+ */
+import maintenance from "./001-maintenance";
+import usersAudit from "./003-users-audit";
+import type { Migration } from "./types";
+
+export type { Migration } from "./types";
+
+export const MIGRATIONS: readonly Migration[] = [maintenance, usersAudit];
