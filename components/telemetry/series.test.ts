@@ -36,6 +36,23 @@ describe("buildSeries", () => {
     });
   });
 
+  it("splits a Name reported by several devices into one series per device", () => {
+    const result: QueryResult = {
+      columns: [
+        { name: "DeviceId", columnType: "string" },
+        { name: "Name", columnType: "string" },
+        { name: "Timestamp", columnType: "datetime" },
+        { name: "Value", columnType: "dynamic" },
+      ],
+      rows: [
+        ["pump-1", "Temperature", t(1), 20],
+        ["pump-2", "Temperature", t(1), 30],
+      ],
+    };
+    const plan = buildSeries(result);
+    expect(plan.ok && plan.series.map((s) => s.key)).toEqual(["Temperature · pump-1", "Temperature · pump-2"]);
+  });
+
   it("groups a summarize by its string columns and names each numeric column", () => {
     const result: QueryResult = {
       columns: [

@@ -51,8 +51,14 @@ export function buildSeries(result: QueryResult): ChartPlan {
   if (valueColumns.length === 0) return { ok: false, reason: "The result has no numeric column to draw." };
 
   const nameIndex = columns.findIndex((c) => c.name === "Name" && c.columnType === "string");
+  const deviceIndex = columns.findIndex((c) => c.name === "DeviceId" && c.columnType === "string");
+  // One series per Name; when two devices report the same Name, their lines must not be joined.
   const groupColumns =
-    nameIndex >= 0 ? [nameIndex] : columns.flatMap((c, i) => (c.columnType === "string" ? [i] : []));
+    nameIndex >= 0
+      ? deviceIndex >= 0 && namesSharedByDevices(rows, nameIndex, deviceIndex)
+        ? [nameIndex, deviceIndex]
+        : [nameIndex]
+      : columns.flatMap((c, i) => (c.columnType === "string" ? [i] : []));
 
   const byKey = new Map<string, Point[]>();
   let xMin = Number.POSITIVE_INFINITY;
@@ -84,4 +90,16 @@ export function buildSeries(result: QueryResult): ChartPlan {
 function isSorted(points: readonly Point[]): boolean {
   for (let i = 1; i < points.length; i++) if (points[i]!.x < points[i - 1]!.x) return false;
   return true;
+}
+
+function namesSharedByDevices(rows: readonly unknown[][], nameIndex: number, deviceIndex: number): boolean {
+  const deviceOf = new Map<unknown, unknown>();
+  for (const row of rows) {
+    const name = row[nameIndex];
+    const device = row[deviceIndex];
+    const seen = deviceOf.get(name);
+    if (seen === undefined) deviceOf.set(name, device);
+    else if (seen !== device) return true;
+  }
+  return false;
 }

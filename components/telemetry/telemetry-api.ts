@@ -1,0 +1,109 @@
+/**
+ * The browser's calls for telemetry: `POST /api/telemetry/query` (same body and response as the
+ * service's query endpoint) and the user's query history. The query call keeps the response's
+ * timing headers, which `apiFetch` does not expose, so the page can show how long a query took.
+ */
+import { ApiError, apiFetch, apiGet, apiSend, redirectToSignIn } from "@/lib/client/api";
+import type { QueryResult } from "./series";
+
+export interface TelemetryQueryRequest {
+  query: string;
+  startTime: string;
+  endTime: string;
+  plantIds?: string[];
+}
+
+export interface TelemetryQueryOutcome {
+  result: QueryResult;
+  /** The `render` hint of the query, when the service reports one. */
+  render: string | null;
+  /** Time on the server (header `x-query-duration-ms`), else the round trip measured here. */
+  durationMs: number;
+  roundTripMs: number;
+}
+
+/** One problem of a rejected query (decisions.md §6: `data: [{ line, column, message }]`). */
+export interface QueryProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export async function runTelemetryQuery(request: TelemetryQueryRequest, signal?: AbortSignal): Promise<TelemetryQueryOutcome> {
+  const began = performance.now();
+  let response: Response;
+  try {
+    response = await fetch("/api/telemetry/query", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(request),
+      credentials: "same-origin",
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, "NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");
+  }
+  const text = await response.text();
+  const roundTripMs = performance.now() - began;
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // reported below by status
+  }
+  if (response.status === 401) redirectToSignIn();
+  if (!response.ok) {
+    const error = body as { status?: string; code?: string; message?: string; data?: unknown[] } | null;
+    if (error?.status === "ERROR" && error.code) throw new ApiError(response.status, error.code, error.message ?? "", error.data ?? []);
+    throw new ApiError(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}.`);
+  }
+  const payload = body as { data?: { columns?: unknown; rows?: unknown; render?: unknown }; render?: unknown } | null;
+  const columns = payload?.data?.columns;
+  const rows = payload?.data?.rows;
+  if (!Array.isArray(columns) || !Array.isArray(rows)) {
+    throw new ApiError(502, "BAD_RESPONSE", "The query answer did not have the expected columns and rows.");
+  }
+  const render = payload?.data?.render ?? payload?.render;
+  const serverMs = Number(response.headers.get("x-query-duration-ms"));
+  return {
+    result: { columns: columns as QueryResult["columns"], rows: rows as unknown[][] },
+    render: typeof render === "string" ? render : null,
+    durationMs: Number.isFinite(serverMs) && response.headers.has("x-query-duration-ms") ? serverMs : roundTripMs,
+    roundTripMs,
+  };
+}
+
+/** The problems of an `INVALID_QUERY` error, if that is what `error` is. */
+export function queryProblems(error: unknown): QueryProblem[] {
+  if (!(error instanceof ApiError) || error.code !== "INVALID_QUERY") return [];
+  return error.data.flatMap((item) => {
+    const p = item as Partial<QueryProblem>;
+    return typeof p.line === "number" && typeof p.column === "number" ? [{ line: p.line, column: p.column, message: String(p.message ?? "") }] : [];
+  });
+}
+
+export interface HistoryEntry {
+  id: number | string;
+  query: string;
+  plantIds: string[] | null;
+  startTime: string | null;
+  endTime: string | null;
+  title?: string | null;
+  starred: boolean;
+  runCount?: number;
+  lastRunAt: string;
+}
+
+export async function fetchHistory(signal?: AbortSignal): Promise<HistoryEntry[]> {
+  const body = await apiGet<{ data: HistoryEntry[] } | HistoryEntry[]>("/api/telemetry/history", undefined, signal);
+  return Array.isArray(body) ? body : body.data;
+}
+
+export function recordHistory(entry: { query: string; plantIds: string[]; startTime: string; endTime: string }): Promise<unknown> {
+  return apiSend("POST", "/api/telemetry/history", entry);
+}
+
+export function setHistoryStar(id: HistoryEntry["id"], starred: boolean): Promise<unknown> {
+  return apiFetch("/api/telemetry/history", { method: "PATCH", body: JSON.stringify({ id, starred }) });
+}
