@@ -1,0 +1,80 @@
+import "server-only";
+/**
+ * Who is asking: the session cookie (next-auth's encrypted JWT) → the e-mail in it → the user row,
+ * read again on every request so a disabled user or a changed role counts at once. Works on any
+ * WHATWG Request (route handlers, tests) and, for pages, on Next's cookie store.
+ */
+import { decode } from "next-auth/jwt";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { getConfig } from "@/lib/config";
+import { getServiceRuntime } from "@/lib/service/runtime";
+import { resolveSessionSecret } from "./session-secret";
+import { findUser, type DashboardUser } from "./users";
+
+/** next-auth's cookie name: `__Secure-` prefixed when the dashboard is served over https. */
+export function sessionCookieName(secure = getConfig().dashboard.secureCookies): string {
+  return `${secure ? "__Secure-" : ""}next-auth.session-token`;
+}
+
+let secretPromise: Promise<string> | null = null;
+export function getSessionSecret(): Promise<string> {
+  secretPromise ??= getServiceRuntime().then((runtime) => resolveSessionSecret(runtime.db, getConfig().dashboard.sessionSecret));
+  return secretPromise;
+}
+
+/** The cookie's value; next-auth splits values over 4 kB into `name.0`, `name.1`, … */
+function sessionCookieValue(cookies: Map<string, string>): string | null {
+  const name = sessionCookieName();
+  const whole = cookies.get(name);
+  if (whole) return whole;
+  const chunks: string[] = [];
+  for (let index = 0; cookies.has(`${name}.${index}`); index += 1) chunks.push(cookies.get(`${name}.${index}`)!);
+  return chunks.length > 0 ? chunks.join("") : null;
+}
+
+export function parseCookieHeader(header: string | null): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    try {
+      map.set(name, decodeURIComponent(part.slice(eq + 1).trim()));
+    } catch {
+      // a malformed cookie is not ours
+    }
+  }
+  return map;
+}
+
+/** The enabled user behind these cookies, or null (no cookie, bad or expired token, unknown or disabled user). */
+export async function userFromCookies(cookies: Map<string, string>): Promise<DashboardUser | null> {
+  const token = sessionCookieValue(cookies);
+  if (!token) return null;
+  let email: unknown;
+  try {
+    email = (await decode({ token, secret: await getSessionSecret() }))?.email;
+  } catch {
+    return null; // tampered, foreign-key or expired (jose checks exp)
+  }
+  if (typeof email !== "string") return null;
+  const user = findUser((await getServiceRuntime()).db, email);
+  return user && !user.disabled ? user : null;
+}
+
+export function userFromRequest(request: Request): Promise<DashboardUser | null> {
+  return userFromCookies(parseCookieHeader(request.headers.get("cookie")));
+}
+
+/**
+ * For server components (the dashboard layout): the signed-in user, or a redirect to sign-in.
+ * The proxy already sends cookie-less visitors away; this also catches expired or forged cookies
+ * and disabled users.
+ */
+export async function requireSignedInUser(): Promise<DashboardUser> {
+  const store = await cookies();
+  const user = await userFromCookies(new Map(store.getAll().map((cookie) => [cookie.name, cookie.value])));
+  if (!user) redirect("/signin");
+  return user;
+}
