@@ -1,0 +1,1 @@
+export { auditLog as GET } from "@/lib/bff/routes";

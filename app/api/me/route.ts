@@ -1,0 +1,1 @@
+export { me as GET } from "@/lib/bff/routes";

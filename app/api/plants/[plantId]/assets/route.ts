@@ -1,0 +1,1 @@
+export { assets as GET } from "@/lib/bff/routes";

@@ -1,0 +1,1 @@
+export { jobsDone as GET } from "@/lib/bff/routes";

@@ -1,0 +1,1 @@
+export { jobsPlanned as GET } from "@/lib/bff/routes";

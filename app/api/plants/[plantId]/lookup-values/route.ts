@@ -1,0 +1,1 @@
+export { lookupValues as GET } from "@/lib/bff/routes";

@@ -1,0 +1,1 @@
+export { submitStockLevel as PUT } from "@/lib/bff/routes";

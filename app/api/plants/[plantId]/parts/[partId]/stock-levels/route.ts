@@ -1,0 +1,1 @@
+export { stockLevels as GET } from "@/lib/bff/routes";

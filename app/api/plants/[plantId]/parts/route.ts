@@ -1,0 +1,1 @@
+export { parts as GET } from "@/lib/bff/routes";

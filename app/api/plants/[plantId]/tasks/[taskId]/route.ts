@@ -1,0 +1,1 @@
+export { task as GET } from "@/lib/bff/routes";

@@ -1,0 +1,1 @@
+export { transitionTask as POST } from "@/lib/bff/routes";

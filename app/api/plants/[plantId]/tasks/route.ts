@@ -1,0 +1,1 @@
+export { tasks as GET, createTask as POST } from "@/lib/bff/routes";

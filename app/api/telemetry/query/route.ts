@@ -1,0 +1,1 @@
+export { telemetryQuery as POST } from "@/lib/bff/routes";
