@@ -190,11 +190,12 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
   }
 
   /**
-   * One count and one page query over the same FROM/WHERE. `from` and `where` are fixed SQL built
-   * from the filter's shape, never from its values (those go in as parameters).
+   * One count and one page query over the same WHERE. `from` and `where` are fixed SQL built from
+   * the filter's shape, never from its values (those go in as parameters). The count skips the
+   * asset join unless an asset filter needs it: counting is the larger part of a page's cost.
    */
   function page<T>(
-    from: string,
+    from: { table: string; assetJoin?: string },
     where: string[],
     params: Params,
     columns: string,
@@ -203,11 +204,13 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
     map: (rows: Row[]) => T[],
   ): TPage<T> {
     const whereSql = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-    const { total } = stmt(`SELECT count(*) AS total FROM ${from} ${whereSql}`).get(params) as { total: number };
+    const joined = from.assetJoin ? `${from.table} ${from.assetJoin}` : from.table;
+    const countFrom = where.some((condition) => condition.startsWith("a.")) ? joined : from.table;
+    const { total } = stmt(`SELECT count(*) AS total FROM ${countFrom} ${whereSql}`).get(params) as { total: number };
     const totalPages = Math.ceil(total / request.pageSize);
     const offset = (request.page - 1) * request.pageSize;
     if (offset >= total) return { data: [], page: request.page, totalPages, pageSize: request.pageSize };
-    const rows = stmt(`SELECT ${columns} FROM ${from} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).all({
+    const rows = stmt(`SELECT ${columns} FROM ${joined} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).all({
       ...params,
       limit: request.pageSize,
       offset,
@@ -319,7 +322,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
       const params: Params = { plantId };
       const where = ["j.plant_id = @plantId", ...dateRangeSql("j.done_date", query, params), ...assetFilterSql(query, params)];
       return page(
-        "jobs_done j JOIN assets a ON a.id = j.asset_id",
+        { table: "jobs_done j", assetJoin: "JOIN assets a ON a.id = j.asset_id" },
         where,
         params,
         `j.id, j.plant_id AS plantId, j.job_title AS jobTitle, j.done_date AS doneDate, j.due_date AS dueDate,
@@ -337,7 +340,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
       const params: Params = { plantId };
       const where = ["j.plant_id = @plantId", ...dateRangeSql("j.due_date", query, params), ...assetFilterSql(query, params)];
       return page(
-        "planned_jobs j JOIN assets a ON a.id = j.asset_id",
+        { table: "planned_jobs j", assetJoin: "JOIN assets a ON a.id = j.asset_id" },
         where,
         params,
         `j.id, j.plant_id AS plantId, j.job_title AS jobTitle, j.due_date AS dueDate, j.activity_kind AS activityKind,
@@ -354,7 +357,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
       const params: Params = { plantId };
       const where = ["a.plant_id = @plantId", ...assetFilterSql(query, params)];
       return page(
-        "assets a",
+        { table: "assets a" },
         where,
         params,
         `a.id, a.plant_id AS plantId, ${ASSET_REF_COLUMNS}, a.name, a.asset_type AS assetType, a.location,
@@ -375,7 +378,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
         where.push("t.status IN (SELECT value FROM json_each(@statuses))");
         params.statuses = JSON.stringify(query.taskStatus);
       }
-      return page("tasks t JOIN assets a ON a.id = t.asset_id", where, params, TASK_COLUMNS, "t.created_date DESC, t.id", query, (rows) =>
+      return page({ table: "tasks t", assetJoin: "JOIN assets a ON a.id = t.asset_id" }, where, params, TASK_COLUMNS, "t.created_date DESC, t.id", query, (rows) =>
         rows.map(toTask),
       );
     },
@@ -426,7 +429,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
         where.push("kind = @kind");
         params.kind = query.kind;
       }
-      return page("lookup_values", where, params, "kind, value, label", `${LOOKUP_KIND_ORDER}, position, value`, query, (rows) =>
+      return page({ table: "lookup_values" }, where, params, "kind, value, label", `${LOOKUP_KIND_ORDER}, position, value`, query, (rows) =>
         rows as unknown as TLookupValue[],
       );
     },
@@ -440,7 +443,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
         where.push("is_short = @isShort");
         params.isShort = query.isShort === "true" ? 1 : 0;
       }
-      return page("parts", where, params, PART_COLUMNS, "id", query, (rows) =>
+      return page({ table: "parts" }, where, params, PART_COLUMNS, "id", query, (rows) =>
         rows.map((row) => {
           const { reorderPoint: _, ...part } = toPart(row);
           return part;
@@ -455,7 +458,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
 
     listStockLevels(plantId, partId, request) {
       return page(
-        "stock_levels",
+        { table: "stock_levels" },
         ["plant_id = @plantId", "part_id = @partId"],
         { plantId, partId },
         "part_id AS partId, quantity, unit, remark, is_short AS isShort, submitted_at AS submittedAt",

@@ -1,0 +1,77 @@
+/**
+ * What every maintenance handler needs, and the check order every request goes through
+ * (decisions.md §3): token (401) → plant id syntax (400) → plant exists (404) → token's plant (403).
+ * Parameters/body (400) and preconditions (412) follow in the handlers.
+ */
+import { ID_PATTERN } from "@/lib/upstream/schemas/common";
+import type { PlantTokens } from "../auth/plant-tokens";
+import { ServiceError, invalidInput } from "../errors";
+import type { ServiceRequest } from "../http/types";
+import type { RateLimiter } from "../rate-limit";
+import type { MaintenanceStore, PlantRecord } from "../store/maintenance-store";
+
+export interface MaintenanceContext {
+  store: MaintenanceStore;
+  tokens: PlantTokens;
+  /** Requests per token per minute (MAINTENANCE_RATE_LIMIT_PER_MINUTE). */
+  limiter: RateLimiter;
+  /** Today's date in UTC, `YYYY-MM-DD` (injectable so tests can pin it). */
+  today(): string;
+}
+
+const CHALLENGE = 'Bearer realm="maintenance"';
+
+/** Quotes an identifier from the request for a message, cut short so a message stays readable. */
+export function quoteId(id: string): string {
+  return `'${id.length > 80 ? `${id.slice(0, 80)}…` : id}'`;
+}
+
+function authenticate(req: ServiceRequest, ctx: MaintenanceContext): { id: string; plantId: string } {
+  const match = /^Bearer +([^\s]+) *$/i.exec(req.headers.authorization ?? "");
+  if (!match) {
+    throw new ServiceError("UNAUTHORIZED", "A plant token is required: send `Authorization: Bearer <token>`.", [], {
+      "www-authenticate": CHALLENGE,
+    });
+  }
+  const token = ctx.tokens.verify(match[1]!);
+  if (!token) {
+    // Never echo the token: it may be a real one that was revoked.
+    throw new ServiceError("UNAUTHORIZED", "The plant token is unknown, revoked or expired.", [], {
+      "www-authenticate": `${CHALLENGE}, error="invalid_token"`,
+    });
+  }
+  return token;
+}
+
+/** Runs the first four checks and returns the plant the request may act on. */
+export function authorizePlant(req: ServiceRequest, ctx: MaintenanceContext, plantId: string): PlantRecord {
+  const token = authenticate(req, ctx);
+  const budget = ctx.limiter.consume(token.id);
+  if (!budget.allowed) {
+    throw new ServiceError("RATE_LIMITED", "Too many requests with this token; retry after the time in Retry-After.", [], {
+      "retry-after": String(budget.retryAfterSeconds),
+    });
+  }
+  if (!ID_PATTERN.test(plantId)) {
+    throw invalidInput(`Invalid plant id ${quoteId(plantId)}.`, [{ field: "plantId", problem: "malformed identifier" }]);
+  }
+  const plant = ctx.store.findPlant(plantId);
+  if (!plant) throw new ServiceError("PLANT_NOT_FOUND", `Plant ${quoteId(plantId)} does not exist.`);
+  if (plant.id !== token.plantId) {
+    throw new ServiceError("FORBIDDEN", `This token is not valid for plant ${quoteId(plantId)}.`);
+  }
+  return plant;
+}
+
+/** 400 naming a malformed path identifier (part id, task id). */
+export function checkPathId(value: string, field: string): string {
+  if (!ID_PATTERN.test(value)) {
+    throw invalidInput(`Invalid ${field} ${quoteId(value)}.`, [{ field, problem: "malformed identifier" }]);
+  }
+  return value;
+}
+
+/** The query string as a plain object for a zod schema; unknown parameters are then ignored. */
+export function queryObject(req: ServiceRequest): Record<string, string> {
+  return Object.fromEntries(req.query);
+}

@@ -1,0 +1,226 @@
+/**
+ * The OpenAPI 3.1 document of the embedded service, generated from THE zod schemas
+ * (lib/upstream/schemas) and the endpoint tables the router is built from, so the document cannot
+ * describe a different API than the one served. Each domain contributes `ApiOperation`s and,
+ * when it needs one, a security scheme; `SERVICE_API` below lists the contributions.
+ */
+import { z } from "zod";
+import { ZErrorBody } from "@/lib/upstream/schemas/common";
+import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { maintenanceApi } from "./maintenance/endpoints";
+
+type JsonSchema = Record<string, unknown>;
+
+export interface ApiOperation {
+  method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+  /** Path pattern with `{name}` segments, as in the router. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Names of security schemes (see ApiContribution.securitySchemes); empty for public endpoints. */
+  security: string[];
+  /** Descriptions of the path's `{name}` parameters. */
+  pathParams?: Record<string, { description: string; schema: z.ZodType }>;
+  /** A zod object whose members are the query parameters. */
+  query?: z.ZodObject;
+  headers?: { name: string; description: string; schema: z.ZodType; required?: boolean }[];
+  requestBody?: { schema: z.ZodType; contentType?: string };
+  /** The 200 response. */
+  response: { schema: z.ZodType; description: string; contentType?: string };
+  /** Error codes this operation can answer with (statuses derive from decisions.md §4). */
+  errors: ErrorCode[];
+  /** Non-standard error responses, e.g. the token endpoint's OAuth errors: status → schema. */
+  otherResponses?: Record<number, { schema: z.ZodType; description: string }>;
+}
+
+export interface ApiContribution {
+  operations: ApiOperation[];
+  securitySchemes?: Record<string, JsonSchema>;
+  /** Markdown paragraphs added to the document's description (choices the spec left open). */
+  notes?: string[];
+}
+
+/** Codes every service endpoint can answer with, whatever its own logic. */
+const ALWAYS: ErrorCode[] = ["INTERNAL_ERROR"];
+
+function schemaId(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error("Every schema in the OpenAPI document needs .meta({ id }).");
+  return id;
+}
+
+const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schemaId(schema)}` });
+
+/** JSON Schema of a parameter; request-side (io: input), so defaults do not make it required. */
+function inlineSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** Collects every component id a JSON value refers to. */
+function refsIn(value: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(value)) value.forEach((item) => refsIn(item, found));
+  else if (value && typeof value === "object") {
+    for (const [key, member] of Object.entries(value)) {
+      if (key === "$ref" && typeof member === "string" && member.startsWith("#/components/schemas/")) {
+        found.add(member.slice("#/components/schemas/".length));
+      } else refsIn(member, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * Components = every registered schema reachable from the operations. zod's registry export
+ * already writes `$ref`s between them; `$id`/`$schema` are dropped since components share the
+ * document's base URI.
+ */
+function components(paths: unknown): Record<string, JsonSchema> {
+  const all = (
+    z.toJSONSchema(z.globalRegistry, {
+      target: "draft-2020-12",
+      io: "output",
+      unrepresentable: "any",
+      uri: (id) => `#/components/schemas/${id}`,
+    }) as { schemas: Record<string, JsonSchema> }
+  ).schemas;
+  const wanted = refsIn(paths, new Set());
+  const result: Record<string, JsonSchema> = {};
+  const queue = [...wanted];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (result[id]) continue;
+    const schema = all[id];
+    if (!schema) throw new Error(`Schema ${id} is referenced but not registered.`);
+    const { $id: _id, $schema: _schema, ...rest } = schema;
+    result[id] = rest;
+    for (const next of refsIn(rest, new Set())) if (!result[next]) queue.push(next);
+  }
+  return Object.fromEntries(Object.entries(result).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...codes, ...ALWAYS]) {
+    const status = ERROR_STATUS[code];
+    const list = byStatus.get(status) ?? [];
+    if (!list.includes(code)) list.push(code);
+    byStatus.set(status, list);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, unknown> = {};
+    if (status === 401) headers["WWW-Authenticate"] = { description: "`Bearer` challenge.", schema: { type: "string" } };
+    if (status === 405) headers.Allow = { description: "Methods the path accepts.", schema: { type: "string" } };
+    if (status === 429) headers["Retry-After"] = { description: "Seconds until the budget renews.", schema: { type: "integer" } };
+    responses[String(status)] = {
+      description: `Error: ${list.join(", ")}.`,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      content: { "application/json": { schema: ref(ZErrorBody) } },
+    };
+  }
+  return responses;
+}
+
+function operationObject(op: ApiOperation): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+    const param = op.pathParams?.[name!];
+    parameters.push({
+      name,
+      in: "path",
+      required: true,
+      ...(param ? { description: param.description, schema: inlineSchema(param.schema) } : { schema: { type: "string" } }),
+    });
+  }
+  for (const [name, schema] of Object.entries(op.query?.shape ?? {}) as [string, z.ZodType][]) {
+    const description = z.globalRegistry.get(schema)?.description;
+    parameters.push({
+      name,
+      in: "query",
+      required: !schema.safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema: inlineSchema(schema),
+    });
+  }
+  for (const header of op.headers ?? []) {
+    parameters.push({
+      name: header.name,
+      in: "header",
+      required: header.required ?? false,
+      description: header.description,
+      schema: inlineSchema(header.schema),
+    });
+  }
+  const other = Object.fromEntries(
+    Object.entries(op.otherResponses ?? {}).map(([status, r]) => [
+      status,
+      { description: r.description, content: { "application/json": { schema: ref(r.schema) } } },
+    ]),
+  );
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security: op.security.map((scheme) => ({ [scheme]: [] })),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.requestBody
+      ? {
+          requestBody: {
+            required: true,
+            content: { [op.requestBody.contentType ?? "application/json"]: { schema: ref(op.requestBody.schema) } },
+          },
+        }
+      : {}),
+    responses: {
+      "200": { description: op.response.description, content: { [op.response.contentType ?? "application/json"]: { schema: ref(op.response.schema) } } },
+      ...errorResponses(op.errors),
+      ...other,
+    },
+  };
+}
+
+export function createOpenApiDocument(contributions: ApiContribution[], serverUrl?: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const securitySchemes: Record<string, JsonSchema> = {};
+  const notes: string[] = [];
+  for (const contribution of contributions) {
+    Object.assign(securitySchemes, contribution.securitySchemes);
+    notes.push(...(contribution.notes ?? []));
+    for (const op of contribution.operations) {
+      paths[op.path] ??= {};
+      paths[op.path]![op.method.toLowerCase()] = operationObject(op);
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Plant Maintenance and Telemetry Query Service",
+      version: "1.0.0",
+      description: [
+        "The service of `service-spec.md` as embedded in Plantdesk, with the gaps filled by `decisions.md`.",
+        "Every non-200 answer has the body `ErrorBody` (`{ status: \"ERROR\", code, message, data }`); unknown paths give 404 `NOT_FOUND`, a known path with another method 405 `METHOD_NOT_ALLOWED` with `Allow`; request bodies over 1 MiB give 413 `PAYLOAD_TOO_LARGE`.",
+        ...notes,
+      ].join("\n\n"),
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths,
+    components: { schemas: components(paths), securitySchemes },
+  };
+}
+
+/** What each domain documents; add yours as one line. */
+const SERVICE_API: ApiContribution[] = [maintenanceApi];
+
+let document: Record<string, unknown> | undefined;
+
+/** The service's OpenAPI document (built once per process). */
+export function getServiceOpenApiDocument(): Record<string, unknown> {
+  document ??= createOpenApiDocument(SERVICE_API);
+  return document;
+}

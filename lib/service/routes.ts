@@ -1,0 +1,27 @@
+/**
+ * Every route of the embedded service. Each domain contributes its list; the router answers
+ * 404/405 for everything else.
+ */
+import { json } from "./http/respond";
+import type { Route } from "./http/router";
+import type { MaintenanceContext } from "./maintenance/context";
+import { createMaintenanceRoutes } from "./maintenance/endpoints";
+import { getServiceOpenApiDocument } from "./openapi";
+
+export interface ServiceContexts {
+  maintenance: MaintenanceContext;
+}
+
+export function createServiceRoutes(contexts: ServiceContexts): Route[] {
+  let openApiBody: string | undefined;
+  const docs: Route = {
+    method: "GET",
+    pattern: "/openapi.json",
+    handler: () => {
+      const response = json(null, 200, { "cache-control": "public, max-age=300" });
+      openApiBody ??= JSON.stringify(getServiceOpenApiDocument());
+      return { ...response, body: openApiBody };
+    },
+  };
+  return [...createMaintenanceRoutes(contexts.maintenance), docs];
+}
