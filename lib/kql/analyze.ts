@@ -1,0 +1,564 @@
+/**
+ * Semantic analysis of scalar and aggregate expressions: resolves columns against the current
+ * scope, checks and infers KQL types, turns literals into parameters, and yields the typed tree
+ * (ir.ts) the dialect renders. KQL's rules that decide types live here; SQL spelling does not.
+ */
+import type { Expr, Span } from "./ast";
+import { KqlError } from "./errors";
+import { isNumeric, type TExpr } from "./ir";
+import { positionOf } from "./parser";
+import type { KqlType, SqlParamType, SqlParams } from "./types";
+
+export type Scope = ReadonlyMap<string, TExpr>;
+
+const WEEK_MICROS = 7 * 86_400_000_000;
+
+/** Functions whose result is named after their first argument (`bin(Timestamp, 1h)` → `Timestamp`). */
+const NAME_PASSING = new Set(["bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime"]);
+
+export const SCALAR_FUNCTIONS = [
+  "ago", "now", "bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime", "isnull", "isnotnull",
+  "isempty", "isnotempty", "iff", "iif", "case", "strlen", "tolower", "toupper", "abs", "round", "sqrt", "log", "not",
+] as const;
+export const AGGREGATE_FUNCTIONS = [
+  "count", "countif", "sum", "avg", "min", "max", "dcount", "percentile", "arg_max", "arg_min", "any", "make_list",
+] as const;
+const AGGREGATES = new Set<string>(AGGREGATE_FUNCTIONS);
+const SCALARS = new Set<string>(SCALAR_FUNCTIONS);
+
+const STRING_OPS: Record<string, string> = {
+  has: "has", has_cs: "has_cs", contains: "contains", contains_cs: "contains_cs",
+  startswith: "startswith", startswith_cs: "startswith_cs", endswith: "endswith", endswith_cs: "endswith_cs",
+};
+
+export class Analyzer {
+  readonly params: SqlParams = {};
+  private counter = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly nowMillis: number,
+  ) {}
+
+  error(span: Span, message: string): never {
+    const { line, column } = positionOf(this.text, span.from);
+    throw new KqlError(message, line, column, span.from, span.to);
+  }
+
+  param(type: SqlParamType, value: string | number | boolean, kqlType: KqlType): TExpr {
+    const name = `k${++this.counter}`;
+    this.params[name] = { type, value };
+    return { type: kqlType, nullable: false, node: { op: "param", name, paramType: type } };
+  }
+
+  private nowParam(): TExpr {
+    return this.param("TIMESTAMP", this.nowMillis, "datetime");
+  }
+
+  /** A scalar expression (no aggregates). */
+  scalar(ast: Expr, scope: Scope): TExpr {
+    return this.expr(ast, scope, "scalar");
+  }
+
+  /** A summarize item: aggregates allowed; columns only inside them. */
+  aggregate(ast: Expr, scope: Scope): TExpr {
+    const result = this.expr(ast, scope, "aggregate");
+    if (!result.aggregate) this.error(ast.span, "summarize needs an aggregation function here, such as count() or avg(x)");
+    return result;
+  }
+
+  /** A boolean predicate (where, countif, iff conditions). */
+  predicate(ast: Expr, scope: Scope, mode: Mode = "scalar"): TExpr {
+    const result = this.expr(ast, scope, mode);
+    if (result.type !== "bool") this.error(ast.span, `Expected a boolean expression but found ${result.type}`);
+    return result;
+  }
+
+  /** A non-negative integer literal (take, top). */
+  count(ast: Expr): TExpr {
+    if (ast.kind !== "literal" || ast.type !== "long" || typeof ast.value !== "number" || ast.value < 0) {
+      this.error(ast.span, "Expected a non-negative whole number");
+    }
+    return this.param("BIGINT", ast.value as number, "long");
+  }
+
+  private expr(ast: Expr, scope: Scope, mode: Mode): TExpr {
+    switch (ast.kind) {
+      case "literal":
+        return this.literal(ast);
+      case "column": {
+        const column = scope.get(ast.name);
+        if (!column) this.error(ast.span, `Unknown column '${ast.name}'`);
+        if (mode === "aggregate") this.error(ast.span, `Column '${ast.name}' must be used inside an aggregation function`);
+        return { ...column!, hint: ast.name, aggregate: false };
+      }
+      case "member":
+        return this.member(ast, scope, mode);
+      case "unary": {
+        const operand = this.expr(ast.operand, scope, mode);
+        if (ast.op === "+") return operand;
+        const value = operand.type === "dynamic" ? this.asNumber(operand) : operand;
+        if (!isNumeric(value.type) && value.type !== "timespan") this.error(ast.span, `Cannot negate a ${value.type}`);
+        return this.op("neg", [value], value.type, value.nullable);
+      }
+      case "binary":
+        return this.binary(ast, scope, mode);
+      case "in": {
+        const target = this.expr(ast.target, scope, mode);
+        const items = ast.list.map((item) => this.expr(item, scope, mode));
+        let left = target;
+        const right = items.map((item, i) => {
+          const [l, r] = ast.caseInsensitive ? [this.asText(target), this.asText(item)] : this.comparable(target, item, ast.list[i]!.span);
+          left = l;
+          return r;
+        });
+        const op = (ast.negated ? "notin" : "in") + (ast.caseInsensitive ? "_ci" : "");
+        return this.op(op, [left, ...right], "bool", false);
+      }
+      case "between": {
+        const target = this.expr(ast.target, scope, mode);
+        const [t, low] = this.comparable(target, this.expr(ast.low, scope, mode), ast.low.span);
+        const [, high] = this.comparable(target, this.expr(ast.high, scope, mode), ast.high.span);
+        if (t.type === "string" || t.type === "bool") this.error(ast.span, `between needs numbers, datetimes or timespans, not ${t.type}`);
+        return this.op(ast.negated ? "notbetween" : "between", [t, low, high], "bool", false);
+      }
+      case "call":
+        return this.call(ast, scope, mode);
+    }
+  }
+
+  private literal(ast: Extract<Expr, { kind: "literal" }>): TExpr {
+    const type = ast.type === "null" ? "dynamic" : ast.type;
+    if (ast.value === null) {
+      return { type, nullable: true, dynamic: type === "dynamic" ? "json" : undefined, node: { op: "null" } };
+    }
+    switch (ast.type) {
+      case "string":
+        return this.param("VARCHAR", ast.value as string, "string");
+      case "long":
+      case "int":
+        return this.param("BIGINT", ast.value as number, "long");
+      case "real":
+        return this.param("DOUBLE", ast.value as number, "real");
+      case "bool":
+        return this.param("BOOLEAN", ast.value as boolean, "bool");
+      case "datetime":
+        return this.param("TIMESTAMP", ast.value as number, "datetime");
+      case "timespan":
+        return this.param("BIGINT", ast.value as number, "timespan");
+      default:
+        return this.error(ast.span, `Unsupported literal`);
+    }
+  }
+
+  private member(ast: Extract<Expr, { kind: "member" }>, scope: Scope, mode: Mode): TExpr {
+    const keys: string[] = [];
+    let base: Expr = ast;
+    while (base.kind === "member") {
+      keys.unshift(base.key);
+      base = base.target;
+    }
+    const target = this.expr(base, scope, mode);
+    if (target.type !== "dynamic") this.error(ast.span, `'${keys.join(".")}' can only be read from a dynamic value, not a ${target.type}`);
+    const hint = [target.hint ?? "", ...keys].filter(Boolean).join("_");
+    if (target.dynamic === "double") {
+      // A number has no properties: the access yields null, as in KQL.
+      return { type: "dynamic", dynamic: "json", nullable: true, node: { op: "null" }, hint, aggregate: target.aggregate };
+    }
+    const path = "$" + keys.map((key) => `.${JSON.stringify(key)}`).join("");
+    const pathParam = this.param("VARCHAR", path, "string");
+    return { type: "dynamic", dynamic: "json", nullable: true, node: { op: "access", base: target, path: pathParam }, hint, aggregate: target.aggregate };
+  }
+
+  private binary(ast: Extract<Expr, { kind: "binary" }>, scope: Scope, mode: Mode): TExpr {
+    const left = this.expr(ast.left, scope, mode);
+    const right = this.expr(ast.right, scope, mode);
+    const op = ast.op;
+    if (op === "and" || op === "or") {
+      for (const [side, e] of [[ast.left, left], [ast.right, right]] as const) {
+        if (e.type !== "bool") this.error(side.span, `'${op}' needs boolean operands, not ${e.type}`);
+      }
+      return this.op(op, [left, right], "bool", false);
+    }
+    if (op === "==" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
+      const [l, r] = this.comparable(left, right, ast.span);
+      if ((l.type === "dynamic" || l.type === "bool") && !(op === "==" || op === "!=")) {
+        if (l.type === "bool") this.error(ast.opSpan, `'${op}' cannot order booleans`);
+      }
+      const name = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" }[op];
+      return this.op(name, [l, r], "bool", false);
+    }
+    if (op === "=~" || op === "!~") {
+      return this.op(op === "=~" ? "eq_ci" : "ne_ci", [this.asText(left), this.asText(right)], "bool", false);
+    }
+    const negated = op.startsWith("!");
+    const stringOp = STRING_OPS[negated ? op.slice(1) : op];
+    if (stringOp) {
+      const test = this.op(stringOp, [this.asText(left), this.asText(right)], "bool", false);
+      return negated ? this.op("not", [test], "bool", false) : test;
+    }
+    return this.arithmetic(ast, left, right);
+  }
+
+  private arithmetic(ast: Extract<Expr, { kind: "binary" }>, leftIn: TExpr, rightIn: TExpr): TExpr {
+    const left = leftIn.type === "dynamic" ? this.asNumber(leftIn) : leftIn;
+    const right = rightIn.type === "dynamic" ? this.asNumber(rightIn) : rightIn;
+    const nullable = left.nullable || right.nullable;
+    const [lt, rt] = [left.type, right.type];
+    const numeric = isNumeric(lt) && isNumeric(rt);
+    const numericType: KqlType = lt === "real" || rt === "real" ? "real" : lt === "long" || rt === "long" ? "long" : "int";
+    const bad = (): never => this.error(ast.opSpan, `Operator '${ast.op}' cannot combine ${lt} and ${rt}`);
+    switch (ast.op) {
+      case "+":
+        if (numeric) return this.op("add", [left, right], numericType, nullable);
+        if (lt === "datetime" && rt === "timespan") return this.op("dt_add", [left, right], "datetime", nullable);
+        if (lt === "timespan" && rt === "datetime") return this.op("dt_add", [right, left], "datetime", nullable);
+        if (lt === "timespan" && rt === "timespan") return this.op("add", [left, right], "timespan", nullable);
+        return bad();
+      case "-":
+        if (numeric) return this.op("sub", [left, right], numericType, nullable);
+        if (lt === "datetime" && rt === "timespan") return this.op("dt_sub", [left, right], "datetime", nullable);
+        if (lt === "datetime" && rt === "datetime") return this.op("dt_diff", [left, right], "timespan", nullable);
+        if (lt === "timespan" && rt === "timespan") return this.op("sub", [left, right], "timespan", nullable);
+        return bad();
+      case "*":
+        if (numeric) return this.op("mul", [left, right], numericType, nullable);
+        if (lt === "timespan" && isNumeric(rt)) return this.op("ts_mul", [left, right], "timespan", nullable);
+        if (isNumeric(lt) && rt === "timespan") return this.op("ts_mul", [right, left], "timespan", nullable);
+        return bad();
+      case "/":
+        if (numeric) return this.op("div", [left, right], numericType, true);
+        if (lt === "timespan" && rt === "timespan") return this.op("ts_ratio", [left, right], "real", true);
+        if (lt === "timespan" && isNumeric(rt)) return this.op("ts_div", [left, right], "timespan", true);
+        return bad();
+      case "%":
+        if (numeric) return this.op("mod", [left, right], numericType, true);
+        return bad();
+      default:
+        return bad();
+    }
+  }
+
+  /** Brings two operands of a comparison to one domain (dynamic adapts to the other side). */
+  private comparable(left: TExpr, right: TExpr, span: Span): [TExpr, TExpr] {
+    if (left.type === "dynamic" && right.type !== "dynamic") return [this.dynamicAs(left, right.type, span), right];
+    if (right.type === "dynamic" && left.type !== "dynamic") return [left, this.dynamicAs(right, left.type, span)];
+    if (left.type === "dynamic" && right.type === "dynamic") {
+      if (left.dynamic === "double" || right.dynamic === "double") return [this.asNumber(left), this.asNumber(right)];
+      return [this.op("dyn_str", [left], "string", true), this.op("dyn_str", [right], "string", true)];
+    }
+    if (left.type === right.type) return [left, right];
+    if (isNumeric(left.type) && isNumeric(right.type)) return [left, right];
+    if (left.node.op === "null") return [{ ...left, type: right.type }, right];
+    if (right.node.op === "null") return [left, { ...right, type: left.type }];
+    return this.error(span, `Cannot compare ${left.type} with ${right.type}`);
+  }
+
+  private dynamicAs(value: TExpr, type: KqlType, span: Span): TExpr {
+    switch (type) {
+      case "string":
+        return this.op("dyn_str", [value], "string", true);
+      case "long":
+      case "int":
+      case "real":
+        return this.asNumber(value);
+      case "datetime":
+        return this.op("to_datetime", [value], "datetime", true);
+      case "bool":
+        return this.op("eq", [this.op("dyn_str", [value], "string", true), this.param("VARCHAR", "true", "string")], "bool", false);
+      default:
+        return this.error(span, `Cannot compare dynamic with ${type}`);
+    }
+  }
+
+  asNumber(value: TExpr): TExpr {
+    if (value.type !== "dynamic" || value.dynamic === "double") return value.type === "dynamic" ? { ...value, type: "real" } : value;
+    return this.op("dyn_num", [value], "real", true, value.hint);
+  }
+
+  asText(value: TExpr): TExpr {
+    return value.type === "string" ? value : this.op("to_string", [value], "string", false, value.hint);
+  }
+
+  /** A dynamic value as JSON (for results, iff branches mixing kinds). */
+  asJson(value: TExpr): TExpr {
+    if (value.type === "dynamic" && value.dynamic === "json") return value;
+    return { ...this.op("dyn_json", [value], "dynamic", value.nullable, value.hint), dynamic: "json" };
+  }
+
+  op(op: string, operands: TExpr[], type: KqlType, nullable: boolean, hint?: string): TExpr {
+    const dynamic = type === "dynamic" ? (operands[0]?.dynamic ?? "json") : undefined;
+    return { type, nullable, dynamic, node: { op, args: operands }, hint, aggregate: operands.some((o) => o.aggregate) };
+  }
+
+  private call(ast: Extract<Expr, { kind: "call" }>, scope: Scope, mode: Mode): TExpr {
+    const name = ast.name;
+    if (AGGREGATES.has(name)) {
+      if (mode !== "aggregate") {
+        this.error(ast.nameSpan, mode === "inAggregate" ? `Aggregation '${name}' cannot be nested in another aggregation` : `Aggregation '${name}' can only be used in summarize`);
+      }
+      if (name === "arg_max" || name === "arg_min") this.error(ast.nameSpan, `${name} must be a whole summarize item (for example: summarize ${name}(Timestamp, *) by DeviceId)`);
+      return { ...this.aggregateCall(ast, scope), aggregate: true };
+    }
+    if (!SCALARS.has(name)) this.error(ast.nameSpan, `Unknown function '${name}'`);
+    const operands = ast.args.map((a) => this.expr(a, scope, mode));
+    const arity = (min: number, max = min) => {
+      if (ast.star) this.error(ast.span, `'*' is not an argument of ${name}()`);
+      if (operands.length < min || operands.length > max) {
+        this.error(ast.span, `${name}() expects ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, got ${operands.length}`);
+      }
+    };
+    const hint = NAME_PASSING.has(name) && ast.args[0] ? nameOf(ast.args[0]) : undefined;
+    const [a, b] = operands;
+    switch (name) {
+      case "now":
+        arity(0, 1);
+        return a ? this.timeShift("dt_add", this.nowParam(), a, ast) : this.nowParam();
+      case "ago": {
+        arity(1);
+        const span = ast.args[0]!;
+        if (span.kind === "literal" && span.type === "timespan" && typeof span.value === "number") {
+          // One instant for the whole query: fold to a datetime parameter so the filter stays a plain comparison.
+          return this.param("TIMESTAMP", this.nowMillis - Math.round(span.value / 1000), "datetime");
+        }
+        return this.timeShift("dt_sub", this.nowParam(), a!, ast);
+      }
+      case "bin":
+      case "floor":
+        arity(2);
+        return this.bin(ast, a!, b!);
+      case "todouble":
+      case "toreal":
+        arity(1);
+        return this.op("to_double", [a!], "real", true, hint);
+      case "tolong":
+        arity(1);
+        return a!.type === "long" ? { ...a!, hint } : this.op("to_long", [a!], "long", true, hint);
+      case "toint":
+        arity(1);
+        return a!.type === "int" ? { ...a!, hint } : this.op("to_int", [a!], "int", true, hint);
+      case "tostring":
+        arity(1);
+        return this.op("to_string", [a!], "string", false, hint);
+      case "todatetime":
+        arity(1);
+        return a!.type === "datetime" ? { ...a!, hint } : this.op("to_datetime", [a!], "datetime", true, hint);
+      case "isnull":
+      case "isnotnull":
+      case "isempty":
+      case "isnotempty":
+        arity(1);
+        return this.op(name, [a!], "bool", false);
+      case "not":
+        arity(1);
+        if (a!.type !== "bool") this.error(ast.args[0]!.span, `not() needs a boolean, not ${a!.type}`);
+        return this.op("not", [a!], "bool", false);
+      case "iff":
+      case "iif":
+        arity(3);
+        return this.caseOf(ast, operands);
+      case "case":
+        if (operands.length < 3 || operands.length % 2 === 0) this.error(ast.span, "case() expects condition/value pairs and a final else value");
+        return this.caseOf(ast, operands);
+      case "strlen":
+        arity(1);
+        return this.op("strlen", [this.asText(a!)], "long", false);
+      case "tolower":
+      case "toupper":
+        arity(1);
+        return this.op(name, [this.asText(a!)], "string", false);
+      case "abs": {
+        arity(1);
+        const value = this.numericArg(ast, a!, true);
+        return this.op("abs", [value], value.type, value.nullable);
+      }
+      case "round": {
+        arity(1, 2);
+        const value = this.numericArg(ast, a!);
+        const digits = b ? this.numericArg(ast, b) : undefined;
+        if (digits && digits.type === "real") this.error(ast.args[1]!.span, "round() takes a whole number of digits");
+        return this.op("round", digits ? [value, digits] : [value], value.type, value.nullable);
+      }
+      case "sqrt":
+      case "log":
+        arity(1);
+        return this.op(name, [this.numericArg(ast, a!)], "real", true);
+      default:
+        return this.error(ast.nameSpan, `Unknown function '${name}'`);
+    }
+  }
+
+  private numericArg(ast: Extract<Expr, { kind: "call" }>, value: TExpr, allowTimespan = false): TExpr {
+    const v = value.type === "dynamic" ? this.asNumber(value) : value;
+    if (!isNumeric(v.type) && !(allowTimespan && v.type === "timespan")) this.error(ast.span, `${ast.name}() needs a number, not ${v.type}`);
+    return v;
+  }
+
+  private timeShift(op: "dt_add" | "dt_sub", base: TExpr, span: TExpr, ast: Extract<Expr, { kind: "call" }>): TExpr {
+    if (span.type !== "timespan") this.error(ast.span, `${ast.name}() needs a timespan, not ${span.type}`);
+    return this.op(op, [base, span], "datetime", span.nullable);
+  }
+
+  private bin(ast: Extract<Expr, { kind: "call" }>, valueIn: TExpr, size: TExpr): TExpr {
+    const hint = ast.args[0] ? nameOf(ast.args[0]) : undefined;
+    const sizeAst = ast.args[1]!;
+    const literalSize = sizeAst.kind === "literal" && typeof sizeAst.value === "number" ? sizeAst.value : undefined;
+    if (literalSize !== undefined && literalSize <= 0) this.error(sizeAst.span, `${ast.name}() needs a positive bin size`);
+    const value = valueIn.type === "dynamic" ? this.asNumber(valueIn) : valueIn;
+    if (value.type === "datetime") {
+      if (size.type !== "timespan") this.error(sizeAst.span, `${ast.name}() of a datetime needs a timespan bin size`);
+      const aligned = literalSize !== undefined && WEEK_MICROS % literalSize === 0;
+      return this.op(aligned ? "bin_dt" : "bin_dt_adx", [value, size], "datetime", true, hint);
+    }
+    if (value.type === "timespan" && size.type === "timespan") return this.op("bin_num", [value, size], "timespan", true, hint);
+    if (isNumeric(value.type) && isNumeric(size.type)) {
+      const type = value.type === "real" || size.type === "real" ? "real" : value.type;
+      return this.op("bin_num", [value, size], type, true, hint);
+    }
+    return this.error(ast.span, `${ast.name}() cannot bin a ${value.type} by a ${size.type}`);
+  }
+
+  private caseOf(ast: Extract<Expr, { kind: "call" }>, operands: TExpr[]): TExpr {
+    const values: TExpr[] = [];
+    for (let i = 0; i + 1 < operands.length; i += 2) {
+      if (operands[i]!.type !== "bool") this.error(ast.args[i]!.span, `${ast.name}() needs a boolean condition, not ${operands[i]!.type}`);
+      values.push(operands[i + 1]!);
+    }
+    values.push(operands[operands.length - 1]!);
+    const type = this.commonType(ast, values);
+    const converted = values.map((v) => this.convertTo(v, type));
+    const allDouble = type === "dynamic" && converted.every((v) => v.dynamic === "double");
+    const items: TExpr[] = [];
+    for (let i = 0; i + 1 < operands.length; i += 2) items.push(operands[i]!, converted[i / 2]!);
+    items.push(converted[converted.length - 1]!);
+    const result = this.op("case", items, type, converted.some((v) => v.nullable));
+    return type === "dynamic" ? { ...result, dynamic: allDouble ? "double" : "json" } : result;
+  }
+
+  private commonType(ast: Extract<Expr, { kind: "call" }>, values: TExpr[]): KqlType {
+    const typed = values.filter((v) => v.node.op !== "null");
+    const types = new Set(typed.map((v) => v.type));
+    if (types.size === 0) return values[0]!.type;
+    if (types.size === 1) return [...types][0]!;
+    if ([...types].every(isNumeric)) return types.has("real") ? "real" : types.has("long") ? "long" : "int";
+    if (types.has("dynamic")) return "dynamic";
+    return this.error(ast.span, `${ast.name}() branches have different types: ${[...types].join(", ")}`);
+  }
+
+  private convertTo(value: TExpr, type: KqlType): TExpr {
+    if (value.type === type) {
+      if (type === "dynamic" && value.dynamic === "double") return value;
+      return value;
+    }
+    if (value.node.op === "null") return { ...value, type, dynamic: type === "dynamic" ? "json" : undefined };
+    if (type === "dynamic") return this.asJson(value);
+    return value; // numeric widening is implicit in SQL
+  }
+
+  private aggregateCall(ast: Extract<Expr, { kind: "call" }>, scope: Scope): TExpr {
+    const name = ast.name;
+    const operands = ast.args.map((a) => this.expr(a, scope, "inAggregate"));
+    const argName = ast.args[0] ? (nameOf(ast.args[0]) ?? firstColumn(ast.args[0]) ?? "") : "";
+    const arity = (min: number, max = min) => {
+      if (operands.length < min || operands.length > max || ast.star) {
+        this.error(ast.span, `${name}() expects ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}`);
+      }
+    };
+    const [a] = operands;
+    switch (name) {
+      case "count":
+        arity(0);
+        return this.op("count", [], "long", false, "count_");
+      case "countif":
+        arity(1);
+        if (a!.type !== "bool") this.error(ast.args[0]!.span, `countif() needs a boolean, not ${a!.type}`);
+        return this.op("countif", [a!], "long", false, "countif_");
+      case "sum": {
+        arity(1);
+        const value = a!.type === "dynamic" ? this.asNumber(a!) : a!;
+        if (!isNumeric(value.type) && value.type !== "timespan") this.error(ast.span, `sum() needs numbers, not ${value.type}`);
+        return this.op("sum", [value], value.type === "int" ? "long" : value.type, false, `sum_${argName}`);
+      }
+      case "avg": {
+        arity(1);
+        const value = a!.type === "dynamic" ? this.asNumber(a!) : a!;
+        if (!isNumeric(value.type)) this.error(ast.span, `avg() needs numbers, not ${value.type}`);
+        return this.op("avg", [value], "real", true, `avg_${argName}`);
+      }
+      case "min":
+      case "max": {
+        arity(1);
+        const value = a!.type === "dynamic" ? this.asNumber(a!) : a!;
+        return this.op(name, [value], value.type, value.type !== "string", `${name}_${argName}`);
+      }
+      case "dcount": {
+        arity(1, 2);
+        const value = a!.type === "dynamic" ? this.op("dyn_str", [a!], "string", true) : a!;
+        return this.op("dcount", [value], "long", false, `dcount_${argName}`);
+      }
+      case "percentile": {
+        arity(2);
+        const p = ast.args[1]!;
+        if (p.kind !== "literal" || typeof p.value !== "number" || p.value < 0 || p.value > 100) {
+          this.error(p.span, "percentile() needs a constant percentage between 0 and 100");
+        }
+        const value = a!.type === "dynamic" ? this.asNumber(a!) : a!;
+        if (value.type === "string" || value.type === "bool") this.error(ast.span, `percentile() needs numbers, not ${value.type}`);
+        const percent = p.value as number;
+        const fraction = this.param("DOUBLE", percent / 100, "real");
+        return this.op("percentile", [value, fraction], value.type, true, `percentile_${argName}_${String(percent).replace(/[.-]/g, "_")}`);
+      }
+      case "any":
+        arity(1);
+        return { ...this.op("any", [a!], a!.type, a!.type !== "string", `any_${argName}`), dynamic: a!.dynamic };
+      case "make_list": {
+        arity(1, 2);
+        const value = a!.type === "dynamic" ? this.asJson(a!) : a!;
+        return { ...this.op("make_list", [value], "dynamic", false, `list_${argName}`), dynamic: "json" };
+      }
+      default:
+        return this.error(ast.nameSpan, `Unknown function '${name}'`);
+    }
+  }
+}
+
+type Mode = "scalar" | "aggregate" | "inAggregate";
+
+/** KQL's name for an expression in a result: a column, `a_b` for `a.b`, or a name passed through bin/to*(). */
+export function nameOf(ast: Expr): string | undefined {
+  switch (ast.kind) {
+    case "column":
+      return ast.name;
+    case "member": {
+      const target = nameOf(ast.target);
+      return target ? `${target}_${ast.key}` : undefined;
+    }
+    case "call":
+      return NAME_PASSING.has(ast.name) && ast.args[0] ? nameOf(ast.args[0]) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function firstColumn(ast: Expr): string | undefined {
+  switch (ast.kind) {
+    case "column":
+    case "member":
+      return nameOf(ast);
+    case "call":
+      for (const a of ast.args) {
+        const found = firstColumn(a);
+        if (found) return found;
+      }
+      return undefined;
+    case "unary":
+      return firstColumn(ast.operand);
+    case "binary":
+      return firstColumn(ast.left) ?? firstColumn(ast.right);
+    case "in":
+    case "between":
+      return firstColumn(ast.target);
+    default:
+      return undefined;
+  }
+}

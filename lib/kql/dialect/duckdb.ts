@@ -1,0 +1,372 @@
+/**
+ * DuckDB spelling of the KQL engine's expression tree and query blocks: the ONE module that knows
+ * DuckDB SQL. Rules kept here:
+ * - predicates keep the column bare on one side (`"Name" = $k1`, `"Timestamp" >= $k2`) so DuckDB
+ *   pushes them into the scan; NULL-safety wrappers are added only for nullable operands, and only
+ *   where a NULL could be observed (a value, or under NOT) — in a filter NULL already acts as false;
+ * - no casts on typed columns; parameters are bound with their SQL types by the caller;
+ * - timespans are BIGINT microseconds, datetimes TIMESTAMP.
+ */
+import type { SelectBlock, SqlDialect } from "./dialect";
+import { args, type TExpr } from "../ir";
+import type { KqlType } from "../types";
+
+const SQL_TYPES: Record<KqlType, string> = {
+  string: "VARCHAR",
+  datetime: "TIMESTAMP",
+  dynamic: "JSON",
+  real: "DOUBLE",
+  long: "BIGINT",
+  int: "INTEGER",
+  bool: "BOOLEAN",
+  timespan: "BIGINT",
+};
+
+/** A term of `has` is a maximal run of ASCII letters and digits (decisions.md §6). */
+const TERM_EDGE_BEFORE = `'(^|[^0-9A-Za-z])'`;
+const TERM_EDGE_AFTER = `'($|[^0-9A-Za-z])'`;
+const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%S.%gZ'`;
+/** ADX aligns datetime bins from 0001-01-01; DuckDB's default origin (2000-01-03) agrees for spans dividing a week. */
+const ADX_ORIGIN = `TIMESTAMP '0001-01-01 00:00:00'`;
+
+const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function expression(e: TExpr, predicate: boolean): string {
+  const node = e.node;
+  const a = args(e);
+  const x = (i: number, pred = false) => expression(a[i]!, pred);
+  const anyNullable = a.some((arg) => arg.nullable);
+  const nullSafe = (sql: string, whenNull: "false" | "true") =>
+    anyNullable && (!predicate || whenNull === "true") ? `coalesce(${sql}, ${whenNull})` : sql;
+
+  switch (node.op) {
+    case "ref": {
+      const ref = node as { relation: string; name: string };
+      return `${quoteIdentifier(ref.relation)}.${quoteIdentifier(ref.name)}`;
+    }
+    case "param":
+      return `$${(node as { name: string }).name}`;
+    case "null":
+      return `CAST(NULL AS ${SQL_TYPES[e.type]})`;
+    case "access": {
+      const { base, path } = node as { base: TExpr; path: TExpr };
+      return `json_extract(${expression(base, false)}, ${expression(path, false)})`;
+    }
+    // ---- dynamic conversions ----
+    case "dyn_str":
+      return dynamicText(a[0]!);
+    case "dyn_num":
+      return dynamicNumber(a[0]!);
+    case "dyn_json":
+      return dynamicJson(a[0]!);
+    // ---- comparisons ----
+    case "eq":
+    case "lt":
+    case "le":
+    case "gt":
+    case "ge": {
+      const op = { eq: "=", lt: "<", le: "<=", gt: ">", ge: ">=" }[node.op];
+      return nullSafe(`(${x(0)} ${op} ${x(1)})`, "false");
+    }
+    case "ne":
+      return nullSafe(`(${x(0)} <> ${x(1)})`, "true");
+    case "eq_ci":
+      return `(lower(${x(0)}) = lower(${x(1)}))`;
+    case "ne_ci":
+      return `(lower(${x(0)}) <> lower(${x(1)}))`;
+    case "has":
+      return `(contains(lower(${x(0)}), lower(${x(1)})) AND regexp_matches(${x(0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${x(1)}) || ${TERM_EDGE_AFTER}, 'i'))`;
+    case "has_cs":
+      return `(contains(${x(0)}, ${x(1)}) AND regexp_matches(${x(0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${x(1)}) || ${TERM_EDGE_AFTER}))`;
+    case "contains":
+      return `contains(lower(${x(0)}), lower(${x(1)}))`;
+    case "contains_cs":
+      return `contains(${x(0)}, ${x(1)})`;
+    case "startswith":
+      return `starts_with(lower(${x(0)}), lower(${x(1)}))`;
+    case "startswith_cs":
+      return `starts_with(${x(0)}, ${x(1)})`;
+    case "endswith":
+      return `ends_with(lower(${x(0)}), lower(${x(1)}))`;
+    case "endswith_cs":
+      return `ends_with(${x(0)}, ${x(1)})`;
+    case "in":
+    case "in_ci":
+    case "notin":
+    case "notin_ci": {
+      const ci = node.op.endsWith("_ci");
+      const wrap = (s: string) => (ci ? `lower(${s})` : s);
+      const list = a.slice(1).map((item) => wrap(expression(item, false)));
+      const test = `${wrap(x(0))} IN (${list.join(", ")})`;
+      if (node.op.startsWith("not")) return a[0]!.nullable ? `coalesce(NOT (${test}), true)` : `(NOT (${test}))`;
+      return a[0]!.nullable && !predicate ? `coalesce(${test}, false)` : `(${test})`;
+    }
+    case "between":
+      return nullSafe(`(${x(0)} BETWEEN ${x(1)} AND ${x(2)})`, "false");
+    case "notbetween":
+      return nullSafe(`(NOT (${x(0)} BETWEEN ${x(1)} AND ${x(2)}))`, "true");
+    case "and":
+      return `(${x(0, predicate)} AND ${x(1, predicate)})`;
+    case "or":
+      return `(${x(0, predicate)} OR ${x(1, predicate)})`;
+    case "not":
+      return `(NOT ${x(0)})`;
+    // ---- arithmetic ----
+    case "add":
+      return `(${x(0)} + ${x(1)})`;
+    case "sub":
+      return `(${x(0)} - ${x(1)})`;
+    case "mul":
+      return `(${x(0)} * ${x(1)})`;
+    case "div":
+      // KQL integer division truncates like DuckDB's `//`; `/` would give a DOUBLE.
+      return e.type === "long" || e.type === "int" ? `(${x(0)} // ${x(1)})` : `(${x(0)} / ${x(1)})`;
+    case "mod":
+      return `(${x(0)} % ${x(1)})`;
+    case "neg":
+      return `(- ${x(0)})`;
+    case "dt_add":
+      return `(${x(0)} + to_microseconds(${x(1)}))`;
+    case "dt_sub":
+      return `(${x(0)} - to_microseconds(${x(1)}))`;
+    case "dt_diff":
+      return `(epoch_us(${x(0)}) - epoch_us(${x(1)}))`;
+    case "ts_mul":
+      return `CAST(${x(0)} * ${x(1)} AS BIGINT)`;
+    case "ts_div":
+      return `CAST(trunc(${x(0)} / ${x(1)}) AS BIGINT)`;
+    case "ts_ratio":
+      return `(${x(0)} / ${x(1)})`;
+    // ---- bin / floor ----
+    case "bin_dt":
+      return `time_bucket(to_microseconds(${x(1)}), ${x(0)})`;
+    case "bin_dt_adx":
+      return `time_bucket(to_microseconds(${x(1)}), ${x(0)}, ${ADX_ORIGIN})`;
+    case "bin_num":
+      return e.type === "real" ? `(floor(${x(0)} / ${x(1)}) * ${x(1)})` : `CAST(floor(${x(0)} / ${x(1)}) * ${x(1)} AS ${SQL_TYPES[e.type]})`;
+    // ---- conversions ----
+    case "to_double":
+      return toDouble(a[0]!);
+    case "to_long":
+    case "to_int":
+      return toInteger(a[0]!, node.op === "to_long" ? "BIGINT" : "INTEGER");
+    case "to_string":
+      return toText(a[0]!);
+    case "to_datetime":
+      return toDatetime(a[0]!);
+    case "isnull":
+      return isNull(a[0]!);
+    case "isnotnull":
+      return `(NOT ${isNull(a[0]!)})`;
+    case "isempty":
+      return isEmpty(a[0]!);
+    case "isnotempty":
+      return `(NOT ${isEmpty(a[0]!)})`;
+    case "case": {
+      const parts: string[] = [];
+      for (let i = 0; i + 1 < a.length; i += 2) parts.push(`WHEN ${x(i, true)} THEN ${x(i + 1)}`);
+      return `CASE ${parts.join(" ")} ELSE ${x(a.length - 1)} END`;
+    }
+    case "strlen":
+      return `length(${x(0)})`;
+    case "tolower":
+      return `lower(${x(0)})`;
+    case "toupper":
+      return `upper(${x(0)})`;
+    case "abs":
+      return `abs(${x(0)})`;
+    case "round":
+      return a.length > 1 ? `round(${x(0)}, CAST(${x(1)} AS INTEGER))` : `round(${x(0)})`;
+    case "sqrt":
+      return `CASE WHEN ${x(0)} >= 0 THEN sqrt(${x(0)}) END`;
+    case "log":
+      return `CASE WHEN ${x(0)} > 0 THEN ln(${x(0)}) END`;
+    // ---- aggregates ----
+    case "count":
+      return "count(*)";
+    case "countif":
+      return `count(*) FILTER (WHERE ${x(0, true)})`;
+    case "sum":
+      return e.type === "real" ? `coalesce(sum(${x(0)}), 0)` : `CAST(coalesce(sum(${x(0)}), 0) AS BIGINT)`;
+    case "avg":
+      return `avg(${x(0)})`;
+    case "min":
+    case "max":
+      return e.type === "string" ? `coalesce(${node.op}(${x(0)}), '')` : `${node.op}(${x(0)})`;
+    case "dcount":
+      return `count(DISTINCT ${x(0)})`;
+    case "percentile":
+      return `quantile_disc(${x(0)}, ${x(1)})`;
+    case "any":
+      return e.type === "string" ? `coalesce(any_value(${x(0)}), '')` : `any_value(${x(0)})`;
+    case "make_list": {
+      const item = a[0]!.type === "datetime" ? `strftime(${x(0)}, ${ISO_FORMAT})` : x(0);
+      return `coalesce(to_json(list(${item}) FILTER (WHERE ${x(0)} IS NOT NULL)), CAST('[]' AS JSON))`;
+    }
+    case "arg_max":
+    case "arg_min": {
+      const value = e.type === "string" ? `coalesce(${node.op}(${x(0)}, ${x(1)}), '')` : `${node.op}(${x(0)}, ${x(1)})`;
+      return value;
+    }
+    default:
+      throw new Error(`DuckDB dialect: no rendering for '${node.op}'`);
+  }
+}
+
+/** JSON path access on a json base: `json_extract_string(base, path)`; NULL when absent. */
+function dynamicText(value: TExpr): string {
+  if (value.node.op === "access") {
+    const { base, path } = value.node as { base: TExpr; path: TExpr };
+    return `json_extract_string(${expression(base, false)}, ${expression(path, false)})`;
+  }
+  if (value.dynamic === "double") return realText(expression(value, false));
+  return `json_extract_string(${expression(value, false)}, '$')`;
+}
+
+function dynamicNumber(value: TExpr): string {
+  if (value.dynamic === "double") return expression(value, false);
+  return `TRY_CAST(${dynamicText(value)} AS DOUBLE)`;
+}
+
+function dynamicJson(value: TExpr): string {
+  if (value.type !== "dynamic") {
+    if (value.type === "datetime") return `to_json(strftime(${expression(value, false)}, ${ISO_FORMAT}))`;
+    return `to_json(${expression(value, false)})`;
+  }
+  if (value.dynamic === "double") return `to_json(${expression(value, false)})`;
+  return expression(value, false);
+}
+
+/** KQL prints whole reals without a fraction (`tostring(2.0)` is "2"). */
+function realText(sql: string): string {
+  return `CASE WHEN ${sql} = trunc(${sql}) AND abs(${sql}) < 1e15 THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
+}
+
+function toDouble(value: TExpr): string {
+  const sql = expression(value, false);
+  switch (value.type) {
+    case "real":
+      return sql;
+    case "long":
+    case "int":
+      return `CAST(${sql} AS DOUBLE)`;
+    case "bool":
+      return `CAST(${sql} AS DOUBLE)`;
+    case "string":
+      return `TRY_CAST(${sql} AS DOUBLE)`;
+    case "dynamic":
+      return dynamicNumber(value);
+    case "timespan":
+      return `CAST(${sql} * 10 AS DOUBLE)`;
+    case "datetime":
+      return `CAST(NULL AS DOUBLE)`;
+  }
+}
+
+/** KQL truncates toward zero (`tolong(2.7)` is 2); DuckDB's cast would round. */
+function toInteger(value: TExpr, sqlType: "BIGINT" | "INTEGER"): string {
+  const sql = expression(value, false);
+  switch (value.type) {
+    case "long":
+    case "int":
+      return value.type === (sqlType === "BIGINT" ? "long" : "int") ? sql : `TRY_CAST(${sql} AS ${sqlType})`;
+    case "real":
+      return `TRY_CAST(trunc(${sql}) AS ${sqlType})`;
+    case "bool":
+      return `CAST(${sql} AS ${sqlType})`;
+    case "string":
+      return `TRY_CAST(trunc(TRY_CAST(${sql} AS DOUBLE)) AS ${sqlType})`;
+    case "dynamic":
+      return `TRY_CAST(trunc(${dynamicNumber(value)}) AS ${sqlType})`;
+    case "timespan":
+      return `TRY_CAST(${sql} * 10 AS ${sqlType})`;
+    case "datetime":
+      // .NET ticks since 0001-01-01, as ADX's tolong(datetime).
+      return `TRY_CAST(epoch_us(${sql}) * 10 + 621355968000000000 AS ${sqlType})`;
+  }
+}
+
+function toText(value: TExpr): string {
+  const sql = expression(value, false);
+  switch (value.type) {
+    case "string":
+      return sql;
+    case "long":
+    case "int":
+      return `coalesce(CAST(${sql} AS VARCHAR), '')`;
+    case "real":
+      return `coalesce(${realText(sql)}, '')`;
+    case "bool":
+      return `coalesce(CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END, '')`;
+    case "datetime":
+      return `coalesce(strftime(${sql}, ${ISO_FORMAT}), '')`;
+    case "timespan":
+      return `coalesce(${timespanText(sql)}, '')`;
+    case "dynamic":
+      return `coalesce(${dynamicText(value)}, '')`;
+  }
+}
+
+/** ADX's timespan text `[-][d.]hh:mm:ss[.fffffff]` from BIGINT microseconds. */
+function timespanText(sql: string): string {
+  const abs = `abs(${sql})`;
+  const two = (part: string) => `lpad(CAST(${part} AS VARCHAR), 2, '0')`;
+  return (
+    `(CASE WHEN ${sql} < 0 THEN '-' ELSE '' END` +
+    ` || CASE WHEN ${abs} >= 86400000000 THEN CAST(${abs} // 86400000000 AS VARCHAR) || '.' ELSE '' END` +
+    ` || ${two(`${abs} // 3600000000 % 24`)} || ':' || ${two(`${abs} // 60000000 % 60`)} || ':' || ${two(`${abs} // 1000000 % 60`)}` +
+    ` || CASE WHEN ${abs} % 1000000 <> 0 THEN '.' || lpad(CAST(${abs} % 1000000 * 10 AS VARCHAR), 7, '0') ELSE '' END)`
+  );
+}
+
+function toDatetime(value: TExpr): string {
+  const sql = expression(value, false);
+  switch (value.type) {
+    case "datetime":
+      return sql;
+    case "string":
+      return `TRY_CAST(${sql} AS TIMESTAMP)`;
+    case "dynamic":
+      return `TRY_CAST(${dynamicText(value)} AS TIMESTAMP)`;
+    default:
+      return `CAST(NULL AS TIMESTAMP)`;
+  }
+}
+
+function isNull(value: TExpr): string {
+  if (value.type === "string") return "false";
+  if (value.type === "dynamic" && value.dynamic === "json") {
+    if (value.node.op === "access") {
+      const { base, path } = value.node as { base: TExpr; path: TExpr };
+      return `coalesce(json_type(${expression(base, false)}, ${expression(path, false)}) = 'NULL', true)`;
+    }
+    return `coalesce(json_type(${expression(value, false)}) = 'NULL', true)`;
+  }
+  return `(${expression(value, false)} IS NULL)`;
+}
+
+function isEmpty(value: TExpr): string {
+  if (value.type === "string") return `(${expression(value, false)} = '')`;
+  if (value.type === "dynamic" && value.dynamic === "json") return `(coalesce(${dynamicText(value)}, '') = '')`;
+  return `(${expression(value, false)} IS NULL)`;
+}
+
+function select(block: SelectBlock): string {
+  const columns = block.columns.map((c) => `${expression(c.expr, false)} AS ${quoteIdentifier(c.alias)}`);
+  let sql = `SELECT ${block.distinct ? "DISTINCT " : ""}${columns.join(", ")} FROM ${block.from}`;
+  if (block.where.length) sql += ` WHERE ${block.where.map((w) => expression(w, true)).join(" AND ")}`;
+  if (block.groupBy.length) sql += ` GROUP BY ${block.groupBy.map((g) => expression(g, false)).join(", ")}`;
+  if (block.orderBy.length) {
+    const keys = block.orderBy.map((k) => `${expression(k.expr, false)} ${k.desc ? "DESC" : "ASC"} NULLS ${k.nullsFirst ? "FIRST" : "LAST"}`);
+    sql += ` ORDER BY ${keys.join(", ")}`;
+  }
+  if (block.limit) sql += ` LIMIT ${expression(block.limit, false)}`;
+  return sql;
+}
+
+export const duckdbDialect: SqlDialect = {
+  quoteIdentifier,
+  subquery: (sql, alias) => `(${sql}) AS ${quoteIdentifier(alias)}`,
+  select,
+  expression,
+};

@@ -1,0 +1,40 @@
+/**
+ * Typed expression tree the analyzer produces and a SQL dialect renders. Column references are
+ * already resolved to expressions over the current query block's input (`ref`), so the planner can
+ * inline `extend`ed columns into later `where`s and keep filters on plain columns.
+ */
+import type { KqlType, SqlParamType } from "./types";
+
+/**
+ * How a `dynamic` value is held in SQL: `double` for `Value` (a number column), `json` for the
+ * metadata objects and anything derived from them.
+ */
+export type DynamicRep = "double" | "json";
+
+export type Node =
+  | { op: "ref"; relation: string; name: string }
+  | { op: "param"; name: string; paramType: SqlParamType }
+  | { op: "null" }
+  /** `base.key` / `base["key"]`: `path` is a VARCHAR param holding a JSON path such as `$."Area"`. */
+  | { op: "access"; base: TExpr; path: TExpr }
+  | { op: string; args: TExpr[] };
+
+export interface TExpr {
+  type: KqlType;
+  /** Whether SQL may yield NULL here; strings and comparisons never do. */
+  nullable: boolean;
+  dynamic?: DynamicRep;
+  node: Node;
+  /** Default column name this expression gets in project/extend/summarize (KQL's naming rules). */
+  hint?: string;
+  /** Contains an aggregate function. */
+  aggregate?: boolean;
+}
+
+export function args(e: TExpr): TExpr[] {
+  return "args" in e.node ? e.node.args : [];
+}
+
+export function isNumeric(type: KqlType): boolean {
+  return type === "long" || type === "int" || type === "real";
+}
