@@ -182,13 +182,8 @@ export const telemetryQuery = bffRoute({
       plants[0]!.customerId,
       context.request.signal,
     );
+    // The explorer records the run in the history itself (POST /api/telemetry/history).
     const durationMs = Math.round(performance.now() - started);
-    recordQuery(context.db, context.user.email, {
-      query: request.query,
-      plantIds: request.plantIds ?? null,
-      startTime: request.startTime,
-      endTime: request.endTime,
-    });
     return { body: result.data, headers: { ...result.headers, "x-query-duration-ms": String(durationMs) } };
   },
 });

@@ -1,0 +1,93 @@
+/**
+ * Real HTTP servers for the client's tests: a scripted one that misbehaves on demand, and the real
+ * embedded service on its own temporary database (a "remote" service on another port).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseConfig } from "@/lib/config";
+import { fromNodeRequest, sendNodeResponse } from "@/lib/service/http/node-adapter";
+import { createServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Script = (request: RecordedRequest, index: number) => { status: number; headers?: Record<string, string>; body: string } | "hang" | Promise<{ status: number; headers?: Record<string, string>; body: string }>;
+
+export interface RunningServer {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+export async function startScriptedServer(script: Script): Promise<RunningServer> {
+  const requests: RecordedRequest[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const recorded = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString() };
+    requests.push(recorded);
+    const answer = await script(recorded, requests.length - 1);
+    if (answer === "hang") return; // never answers: the client's timeout must fire
+    res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
+    res.end(answer.body);
+  });
+  const url = await listen(server);
+  return { url, requests, close: () => closeServer(server) };
+}
+
+export interface RunningService extends RunningServer {
+  runtime: ServiceRuntime;
+  dataDir: string;
+}
+
+/**
+ * The real service on a temporary database, over HTTP on a free port. `intercept` may answer
+ * instead of the service, or after it (to lose its answer on the way back).
+ */
+export async function startServiceServer(
+  intercept?: (request: RecordedRequest, index: number, forward: () => Promise<{ status: number; headers: Record<string, string>; body: string }>) => ReturnType<Script>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-remote-"));
+  const runtime = await createServiceRuntime(parseConfig({ DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", ...env }));
+  const requests: RecordedRequest[] = [];
+  let origin = "";
+  const server = http.createServer(async (req, res) => {
+    const serviceRequest = await fromNodeRequest(req, origin);
+    const body = serviceRequest.body ? Buffer.from(serviceRequest.body).toString() : "";
+    const recorded = { method: serviceRequest.method, path: serviceRequest.path, headers: req.headers, body };
+    requests.push(recorded);
+    const forward = () => runtime.handle(serviceRequest);
+    const answer = intercept ? await intercept(recorded, requests.length - 1, forward) : await forward();
+    if (answer === "hang") return;
+    sendNodeResponse(res, { status: answer.status, headers: answer.headers ?? {}, body: answer.body });
+  });
+  origin = await listen(server);
+  return {
+    url: origin,
+    requests,
+    runtime,
+    dataDir,
+    async close() {
+      await closeServer(server);
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
