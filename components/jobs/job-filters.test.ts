@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import { needsLocalProcessing, parseJobFilters, processLocally, serviceQuery } from "./job-filters";
+
+const job = (id: string, doneDate: string, activityKind: string, department: string, hours: string) =>
+  ({ id, doneDate, activityKind, department, totalTimeUsedInHours: hours, jobTitle: id, asset: { tagNumber: "T" } }) as TJobDone;
+
+describe("job history filters", () => {
+  it("defaults to the last 180 days, page 1 of 50, service order", () => {
+    const filters = parseJobFilters(new URLSearchParams(""), "2026-06-30");
+    expect(filters).toMatchObject({ from: "2026-01-02", to: "2026-06-30", page: 1, pageSize: 50, sorting: [] });
+    expect(needsLocalProcessing(filters)).toBe(false);
+    expect(serviceQuery(filters)).toEqual({ startDate: "2026-01-02", endDate: "2026-06-30", assetTagNumber: undefined });
+  });
+
+  it("ignores malformed values instead of failing", () => {
+    const filters = parseJobFilters(new URLSearchParams("from=2026-02-30&page=-3&size=7"), "2026-06-30");
+    expect(filters.from).toBe("2026-01-02");
+    expect(filters.page).toBe(1);
+    expect(filters.pageSize).toBe(50);
+  });
+
+  it("filters by kind and department and sorts stably, keeping the service order on ties", () => {
+    const rows = [job("a", "2026-03-03", "PM", "Mech", "2"), job("b", "2026-03-02", "CM", "Mech", "1"), job("c", "2026-03-01", "PM", "Elec", "2")];
+    const byHours = parseJobFilters(new URLSearchParams("sort=hours.asc"));
+    expect(needsLocalProcessing(byHours)).toBe(true);
+    expect(processLocally(rows, byHours).map((row) => row.id)).toEqual(["b", "a", "c"]);
+    const pm = parseJobFilters(new URLSearchParams("kind=PM&dept=Mech"));
+    expect(processLocally(rows, pm).map((row) => row.id)).toEqual(["a"]);
+    const serviceOrder = parseJobFilters(new URLSearchParams("sort=doneDate.desc"));
+    expect(needsLocalProcessing(serviceOrder)).toBe(false);
+  });
+});

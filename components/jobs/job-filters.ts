@@ -1,0 +1,94 @@
+/**
+ * Job history's view state, read from the URL. Date range and asset are filters the service
+ * applies; activity kind, department and any order other than the service's own (newest first)
+ * are not in the spec, so the page applies them itself over the whole date range it fetched —
+ * the table stays exact, whatever the upstream supports.
+ */
+import type { ColumnVisibilityState, SortingState } from "@tanstack/react-table";
+import { parseHiddenColumns, parseSortParam, PAGE_SIZES } from "@/components/ui/data-table";
+import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
+import { intParam } from "@/lib/client/url-state";
+import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import { jobHours } from "./job-math";
+
+export const DEFAULT_RANGE_DAYS = 180;
+export const DEFAULT_PAGE_SIZE = 50;
+export const DEFAULT_HIDDEN: ColumnVisibilityState = { dueDate: false, requiredPersonCount: false, isFinal: false };
+
+export interface JobFilters {
+  from: string;
+  to: string;
+  kind: string;
+  dept: string;
+  asset: string;
+  page: number;
+  pageSize: number;
+  sorting: SortingState;
+  hidden: ColumnVisibilityState;
+  /** Id of the job whose detail is open. */
+  job: string;
+}
+
+export function parseJobFilters(params: URLSearchParams, today = todayIso()): JobFilters {
+  const to = isIsoDate(params.get("to") ?? "") ? params.get("to")! : today;
+  const from = isIsoDate(params.get("from") ?? "") ? params.get("from")! : addDays(to, -(DEFAULT_RANGE_DAYS - 1));
+  const size = intParam(params.get("size"), DEFAULT_PAGE_SIZE, 1000);
+  return {
+    from,
+    to,
+    kind: params.get("kind") ?? "",
+    dept: params.get("dept") ?? "",
+    asset: params.get("asset") ?? "",
+    page: intParam(params.get("page"), 1),
+    pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    sorting: parseSortParam(params.get("sort")),
+    hidden: params.has("hide") ? parseHiddenColumns(params.get("hide")) : DEFAULT_HIDDEN,
+    job: params.get("job") ?? "",
+  };
+}
+
+/** The part of the filter the service applies (decisions.md §3 query parameters). */
+export function serviceQuery(filters: JobFilters): Record<string, string | undefined> {
+  return { startDate: filters.from, endDate: filters.to, assetTagNumber: filters.asset || undefined };
+}
+
+/** The service's own order: doneDate descending, then id ascending. */
+function isServiceOrder(sorting: SortingState): boolean {
+  const first = sorting[0];
+  return sorting.length === 0 || (sorting.length === 1 && first?.id === "doneDate" && first.desc);
+}
+
+/** True when the page must filter or sort itself (over every row of the range). */
+export function needsLocalProcessing(filters: JobFilters): boolean {
+  return Boolean(filters.kind || filters.dept || !isServiceOrder(filters.sorting));
+}
+
+const SORT_VALUES: Record<string, (job: TJobDone) => string | number> = {
+  doneDate: (job) => job.doneDate,
+  dueDate: (job) => job.dueDate,
+  jobTitle: (job) => job.jobTitle.toLowerCase(),
+  activityKind: (job) => job.activityKind,
+  department: (job) => job.department,
+  asset: (job) => job.asset.tagNumber,
+  carriedOutBy: (job) => `${job.carriedOutByUser.lastname} ${job.carriedOutByUser.firstname}`.toLowerCase(),
+  hours: (job) => jobHours(job),
+  requiredPersonCount: (job) => job.requiredPersonCount,
+  workOrder: (job) => job.workOrder.id,
+};
+
+export const SORTABLE_COLUMNS = Object.keys(SORT_VALUES);
+
+/** Activity kind and department filters, then the chosen order (ties: the service's order). */
+export function processLocally(rows: readonly TJobDone[], filters: JobFilters): TJobDone[] {
+  const filtered = rows.filter((job) => (!filters.kind || job.activityKind === filters.kind) && (!filters.dept || job.department === filters.dept));
+  const sort = filters.sorting[0];
+  const value = sort ? SORT_VALUES[sort.id] : undefined;
+  if (!sort || !value || isServiceOrder(filters.sorting)) return filtered;
+  const direction = sort.desc ? -1 : 1;
+  // Array.prototype.sort is stable, and the rows arrive in the service's order: ties keep it.
+  return [...filtered].sort((a, b) => {
+    const left = value(a);
+    const right = value(b);
+    return left < right ? -direction : left > right ? direction : 0;
+  });
+}

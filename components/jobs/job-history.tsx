@@ -1,0 +1,199 @@
+"use client";
+/**
+ * Job history of a plant: filters, a chart of hours per month by activity kind, a server-paginated
+ * table and a detail drawer. Everything the user chooses lives in the URL (see job-filters.ts).
+ */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { AssetPicker } from "@/components/assets/asset-picker";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { CsvButton } from "@/components/ui/csv-button";
+import { DataTable, hiddenColumnsParam, sortParam } from "@/components/ui/data-table";
+import { Field, FilterSelect, Input } from "@/components/ui/field";
+import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { addDays, formatDate, isIsoDate, todayIso } from "@/lib/client/dates";
+import { toCsv } from "@/lib/client/csv";
+import { lookupLabeller, maintenanceApi, maintenanceKeys, useLookupValues } from "@/lib/client/maintenance";
+import { useUrlState } from "@/lib/client/url-state";
+import { HoursChart } from "./hours-chart";
+import { JOB_CSV_COLUMNS, jobColumns } from "./job-columns";
+import { JobDrawer } from "./job-drawer";
+import { needsLocalProcessing, parseJobFilters, processLocally, serviceQuery } from "./job-filters";
+import { formatHours, jobHours } from "./job-math";
+
+const PRESETS = [
+  { days: 30, label: "Last 30 days" },
+  { days: 90, label: "Last 90 days" },
+  { days: 180, label: "Last 6 months" },
+  { days: 365, label: "Last 12 months" },
+  { days: 730, label: "Last 24 months" },
+] as const;
+
+export function JobHistory({ plantId }: { plantId: string }) {
+  const { params, update } = useUrlState();
+  const filters = useMemo(() => parseJobFilters(new URLSearchParams(params.toString())), [params]);
+  const rangeError = filters.from > filters.to ? "The start date is after the end date." : null;
+  const query = serviceQuery(filters);
+  const local = needsLocalProcessing(filters);
+
+  const kinds = useLookupValues(plantId, "activityKind");
+  const labelFor = useMemo(() => lookupLabeller(kinds.data), [kinds.data]);
+
+  // The whole range (every page): the chart, the department list and local filtering need it all.
+  const range = useQuery({
+    queryKey: maintenanceKeys.jobsDone(plantId, "all", query),
+    queryFn: ({ signal }) => maintenanceApi.allJobsDone(plantId, query, signal),
+    enabled: !rangeError,
+  });
+  // One page straight from the service: the table's fast path when the service can do all the work.
+  const page = useQuery({
+    queryKey: maintenanceKeys.jobsDone(plantId, "page", query, filters.page, filters.pageSize),
+    queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { ...query, page: filters.page, pageSize: filters.pageSize }, signal),
+    enabled: !rangeError && !local,
+    placeholderData: keepPreviousData,
+  });
+
+  const processed = useMemo(() => (range.data ? processLocally(range.data, filters) : undefined), [range.data, filters]);
+  const localPage = useMemo(
+    () => processed?.slice((filters.page - 1) * filters.pageSize, filters.page * filters.pageSize),
+    [processed, filters.page, filters.pageSize],
+  );
+  const rows = (local ? localPage : page.data?.data) ?? EMPTY;
+  const totalPages = local ? Math.ceil((processed?.length ?? 0) / filters.pageSize) : (page.data?.totalPages ?? 0);
+  const tableQuery = local ? range : page;
+
+  const departments = useMemo(() => [...new Set((range.data ?? []).map((job) => job.department))].sort(), [range.data]);
+  const columns = useMemo(() => jobColumns(labelFor), [labelFor]);
+  const openJob = filters.job ? (rows.find((job) => job.id === filters.job) ?? range.data?.find((job) => job.id === filters.job)) : undefined;
+  const totalHours = processed?.reduce((sum, job) => sum + jobHours(job), 0) ?? 0;
+  const anyFilter = Boolean(filters.kind || filters.dept || filters.asset || params.has("from") || params.has("to"));
+
+  async function buildCsv(onProgress: (done: number, total: number) => void) {
+    const all = await maintenanceApi.allJobsDone(plantId, query, undefined, onProgress);
+    return toCsv(JOB_CSV_COLUMNS, processLocally(all, filters));
+  }
+
+  return (
+    <div className="space-y-5">
+      <PageHeader
+        title="Job history"
+        description={
+          <>
+            Work carried out at plant {plantId}, {formatDate(filters.from)} – {formatDate(filters.to)}
+          </>
+        }
+        actions={<CsvButton filename={`jobs-done-${plantId}-${filters.from}-to-${filters.to}.csv`} build={buildCsv} />}
+      />
+
+      <Card aria-labelledby="job-filters-title">
+        <h2 id="job-filters-title" className="sr-only">
+          Filters
+        </h2>
+        <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
+          <FilterSelect
+            label="Period"
+            value={PRESETS.find((preset) => filters.from === addDays(filters.to, -(preset.days - 1)) && filters.to === todayIso())?.days.toString() ?? ""}
+            allLabel="Custom"
+            options={PRESETS.map((preset) => ({ value: String(preset.days), label: preset.label }))}
+            onChange={(days) => {
+              if (!days) return;
+              const to = todayIso();
+              update({ from: addDays(to, -(Number(days) - 1)), to });
+            }}
+          />
+          <Field label="From" error={rangeError ?? undefined}>
+            {(control) => (
+              <Input {...control} type="date" value={filters.from} max={filters.to} onChange={(event) => isIsoDate(event.target.value) && update({ from: event.target.value })} />
+            )}
+          </Field>
+          <Field label="To">
+            {(control) => <Input {...control} type="date" value={filters.to} onChange={(event) => isIsoDate(event.target.value) && update({ to: event.target.value })} />}
+          </Field>
+          <FilterSelect
+            label="Activity kind"
+            value={filters.kind}
+            onChange={(kind) => update({ kind })}
+            options={(kinds.data ?? []).map((entry) => ({ value: entry.value, label: entry.label }))}
+          />
+          <FilterSelect label="Department" value={filters.dept} onChange={(dept) => update({ dept })} options={departments.map((dept) => ({ value: dept, label: dept }))} />
+          <AssetPicker plantId={plantId} value={filters.asset} onChange={(asset) => update({ asset })} />
+        </div>
+        {anyFilter ? (
+          <div className="flex justify-end border-t border-line px-4 py-2">
+            <Button size="sm" variant="ghost" onClick={() => update({ from: null, to: null, kind: null, dept: null, asset: null })}>
+              Clear filters
+            </Button>
+          </div>
+        ) : null}
+      </Card>
+
+      <Card aria-labelledby="hours-title">
+        <CardHeader
+          id="hours-title"
+          title="Hours per month by activity kind"
+          description={
+            processed ? (
+              <span data-testid="job-summary">
+                {processed.length.toLocaleString("en")} jobs · {formatHours(totalHours)}
+              </span>
+            ) : (
+              "Loading…"
+            )
+          }
+        />
+        <CardBody>
+          {rangeError ? (
+            <EmptyState title="Choose a valid period">{rangeError}</EmptyState>
+          ) : range.error ? (
+            <ErrorState error={range.error} onRetry={() => void range.refetch()} />
+          ) : !processed ? (
+            <Skeleton className="h-72 w-full" />
+          ) : processed.length === 0 ? (
+            <EmptyState title="No hours to chart">No jobs match these filters.</EmptyState>
+          ) : (
+            <HoursChart jobs={processed} labelFor={labelFor} />
+          )}
+        </CardBody>
+      </Card>
+
+      <DataTable
+        caption={`Jobs done at plant ${plantId}`}
+        columns={columns}
+        rows={rows}
+        getRowId={(job) => job.id}
+        page={filters.page}
+        pageSize={filters.pageSize}
+        totalPages={totalPages}
+        onPageChange={(nextPage, size) => update({ page: nextPage > 1 ? nextPage : null, size: size === 50 ? null : size }, { keepPage: true })}
+        sorting={filters.sorting}
+        onSortingChange={(sorting) => update({ sort: sortParam(sorting) })}
+        columnVisibility={filters.hidden}
+        onColumnVisibilityChange={(visibility) => update({ hide: hiddenColumnsParam(visibility) ?? "-" }, { keepPage: true })}
+        onRowOpen={(job) => update({ job: job.id }, { keepPage: true })}
+        isLoading={!rangeError && tableQuery.isPending}
+        isFetching={tableQuery.isFetching}
+        error={rangeError ? null : tableQuery.error}
+        onRetry={() => void tableQuery.refetch()}
+        empty={
+          <EmptyState title={rangeError ? "Choose a valid period" : "No jobs found"}>
+            {rangeError ?? "No job matches these filters. Try a longer period or clear a filter."}
+          </EmptyState>
+        }
+      />
+
+      <JobDrawer
+        plantId={plantId}
+        jobId={filters.job}
+        job={openJob}
+        isLoading={range.isPending}
+        labelFor={labelFor}
+        onClose={() => update({ job: null }, { keepPage: true, replace: true })}
+      />
+    </div>
+  );
+}
+
+const EMPTY: never[] = [];
