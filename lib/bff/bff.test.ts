@@ -1,0 +1,285 @@
+/**
+ * The dashboard's `/api/` routes, called as Next calls them (real Request objects, real session
+ * cookies from next-auth's own encoder) over the real embedded service on a temporary database:
+ * 401 without a session, the role-by-route matrix, plant scoping, audit rows for writes, and no
+ * credential in any response.
+ */
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { encode } from "next-auth/jwt";
+
+const env = vi.hoisted(() => {
+  const dataDir = `${process.env.TMPDIR ?? "/tmp"}/pd-bff-test-${process.pid}-${Date.now()}`;
+  process.env.DATA_DIR = dataDir;
+  process.env.DEMO_PASSWORD = "demo-password-for-tests";
+  process.env.DEMO_TELEMETRY_DAYS = "1";
+  return { dataDir, demoPassword: "demo-password-for-tests" };
+});
+
+import { DEMO_USERS, ensureDemoUsers } from "@/lib/auth/demo-users";
+import { ROLES, hasPermission, type Permission, type Role } from "@/lib/auth/roles";
+import { getSessionSecret } from "@/lib/auth/session";
+import { setUserDisabled, upsertUser } from "@/lib/auth/users";
+import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
+import * as routes from "./routes";
+
+type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+interface RouteCase {
+  name: string;
+  handler: Handler;
+  method: string;
+  /** `{plant}` is replaced by the plant under test. */
+  path: string;
+  permission: Permission;
+  plantScoped: boolean;
+  body?: () => unknown;
+  params?: () => Record<string, string>;
+}
+
+let runtime: ServiceRuntime;
+let secret: string;
+const seen: string[] = [];
+let fixture: { tag: string; activityKind: string; priority: string; partId: string; partUnit: string; taskIds: string[]; anyTaskId: string };
+
+async function cookieFor(email: string, maxAge = 3600): Promise<string> {
+  const token = await encode({ token: { email, name: email }, secret, maxAge });
+  return `next-auth.session-token=${token}`;
+}
+
+async function call(route: RouteCase, plant: string, cookie: string | null): Promise<Response> {
+  const url = `http://localhost${route.path.replace("{plant}", plant)}`;
+  const headers: Record<string, string> = {};
+  if (cookie) headers.cookie = cookie;
+  const body = route.body?.();
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(url, { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await route.handler(request, { params: Promise.resolve({ plantId: plant, ...route.params?.() }) });
+  const text = await response.clone().text();
+  seen.push(text, JSON.stringify([...response.headers.entries()]));
+  return response;
+}
+
+const ROUTES: RouteCase[] = [
+  { name: "me", handler: routes.me, method: "GET", path: "/api/me", permission: "maintenance:read", plantScoped: false },
+  { name: "jobs done", handler: routes.jobsDone, method: "GET", path: "/api/plants/{plant}/jobs-done?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "jobs planned", handler: routes.jobsPlanned, method: "GET", path: "/api/plants/{plant}/jobs-planned?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "assets", handler: routes.assets, method: "GET", path: "/api/plants/{plant}/assets?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "tasks", handler: routes.tasks, method: "GET", path: "/api/plants/{plant}/tasks?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "one task", handler: routes.task, method: "GET", path: "/api/plants/{plant}/tasks/T", permission: "maintenance:read", plantScoped: true, params: () => ({ taskId: fixture.anyTaskId }) },
+  { name: "lookup values", handler: routes.lookupValues, method: "GET", path: "/api/plants/{plant}/lookup-values", permission: "maintenance:read", plantScoped: true },
+  { name: "parts", handler: routes.parts, method: "GET", path: "/api/plants/{plant}/parts?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "stock levels", handler: routes.stockLevels, method: "GET", path: "/api/plants/{plant}/parts/P/stock-levels", permission: "maintenance:read", plantScoped: true, params: () => ({ partId: fixture.partId }) },
+  {
+    name: "create task",
+    handler: routes.createTask,
+    method: "POST",
+    path: "/api/plants/{plant}/tasks",
+    permission: "tasks:create",
+    plantScoped: true,
+    body: () => ({ taskTitle: "Matrix task", activityKind: fixture.activityKind, priority: fixture.priority, asset: { tagNumber: fixture.tag } }),
+  },
+  {
+    name: "transition task",
+    handler: routes.transitionTask,
+    method: "POST",
+    path: "/api/plants/{plant}/tasks/T/transitions",
+    permission: "tasks:transition",
+    plantScoped: true,
+    body: () => ({ to: "PENDING" }),
+    params: () => ({ taskId: fixture.taskIds.pop()! }),
+  },
+  {
+    name: "submit stock level",
+    handler: routes.submitStockLevel,
+    method: "PUT",
+    path: "/api/plants/{plant}/parts/P/stock-level",
+    permission: "stock:submit",
+    plantScoped: true,
+    body: () => ({ id: fixture.partId, quantity: 7, unit: fixture.partUnit, remark: "matrix", isShort: false }),
+    params: () => ({ partId: fixture.partId }),
+  },
+  {
+    name: "telemetry query",
+    handler: routes.telemetryQuery,
+    method: "POST",
+    path: "/api/telemetry/query",
+    permission: "telemetry:query",
+    plantScoped: false,
+    body: () => ({ query: "States | take 1", startTime: "2026-01-01T00:00:00.000Z", endTime: "2026-01-02T00:00:00.000Z", plantIds: ["RTM1"] }),
+  },
+  { name: "history", handler: routes.queryHistory, method: "GET", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false },
+  { name: "save history", handler: routes.saveQuery, method: "POST", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ query: "States | count" }) },
+  { name: "update history", handler: routes.updateQuery, method: "PATCH", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ id: 999999, starred: true }) },
+  { name: "audit", handler: routes.auditLog, method: "GET", path: "/api/audit", permission: "audit:read", plantScoped: false },
+];
+
+const emailOf = (role: Role) => `${role}@plantdesk.demo`;
+/** A plant each demo user may not open (admins reach every plant). */
+const FOREIGN_PLANT: Record<Role, string | null> = { planner: "OUL1", supervisor: "HOU1", engineer: "HOU1", admin: null };
+
+beforeAll(async () => {
+  runtime = await getServiceRuntime();
+  ensureDemoUsers(runtime.db, env.dataDir, env.demoPassword);
+  secret = await getSessionSecret();
+  const store = runtime.maintenance;
+  const part = store.listParts("RTM1", { page: 1, pageSize: 1 }).data[0]!;
+  const waiting = store.listTasks("RTM1", { page: 1, pageSize: 50, taskStatus: ["NEED_APPROVAL"] }).data;
+  fixture = {
+    tag: store.listAssets("RTM1", { page: 1, pageSize: 1 }).data[0]!.tagNumber,
+    activityKind: store.allowedLookupValues("RTM1", "activityKind")[0]!,
+    priority: store.allowedLookupValues("RTM1", "priority")[0]!,
+    partId: part.id,
+    partUnit: part.unit,
+    taskIds: waiting.map((task) => task.id),
+    anyTaskId: waiting[0]!.id,
+  };
+});
+
+afterAll(async () => {
+  await runtime.close();
+  fs.rmSync(env.dataDir, { recursive: true, force: true });
+});
+
+describe("without a session", () => {
+  it.each(ROUTES.map((route) => [route.name, route] as const))("%s answers 401 with the error body", async (_, route) => {
+    const response = await call(route, "RTM1", null);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ status: "ERROR", code: "UNAUTHORIZED", message: expect.any(String), data: [] });
+  });
+
+  it("refuses a tampered, an expired and a disabled user's cookie", async () => {
+    const route = ROUTES[0]!;
+    const good = await cookieFor(emailOf("planner"));
+    expect((await call(route, "RTM1", good)).status).toBe(200);
+    expect((await call(route, "RTM1", good.slice(0, -4) + "AAAA")).status).toBe(401);
+    expect((await call(route, "RTM1", await cookieFor(emailOf("planner"), -60))).status).toBe(401);
+    expect((await call(route, "RTM1", await cookieFor("nobody@plantdesk.demo"))).status).toBe(401);
+    upsertUser(runtime.db, { email: "gone@plantdesk.demo", role: "admin", plants: "*", password: "long-enough-1" });
+    const gone = await cookieFor("gone@plantdesk.demo");
+    expect((await call(route, "RTM1", gone)).status).toBe(200);
+    setUserDisabled(runtime.db, "gone@plantdesk.demo", true);
+    expect((await call(route, "RTM1", gone)).status).toBe(401);
+  });
+});
+
+describe("role-by-route matrix", () => {
+  for (const role of ROLES) {
+    for (const route of ROUTES) {
+      const allowed = hasPermission(role, route.permission);
+      it(`${role} ${allowed ? "may" : "may not"} use ${route.name}`, async () => {
+        const response = await call(route, "RTM1", await cookieFor(emailOf(role)));
+        if (allowed) {
+          expect([401, 403]).not.toContain(response.status);
+          // Writes and reads that the service accepted; the two that need data: a 404 for an unknown history id.
+          if (route.name === "update history") expect(response.status).toBe(404);
+          else if (route.name === "telemetry query") expect(response.status).not.toBe(500);
+          else expect(response.status).toBe(200);
+        } else {
+          expect(response.status).toBe(403);
+          expect((await response.json()).code).toBe("FORBIDDEN");
+        }
+      });
+    }
+  }
+
+  for (const role of ROLES) {
+    const foreign = FOREIGN_PLANT[role];
+    if (!foreign) continue;
+    it(`${role} never reaches ${foreign}, which is not on their list (403 on every plant route)`, async () => {
+      const cookie = await cookieFor(emailOf(role));
+      for (const route of ROUTES.filter((candidate) => candidate.plantScoped)) {
+        const response = await call(route, foreign, cookie);
+        expect(response.status, route.name).toBe(403);
+      }
+      const query = ROUTES.find((route) => route.name === "telemetry query")!;
+      const response = await call({ ...query, body: () => ({ ...(query.body!() as object), plantIds: [foreign] }) }, "RTM1", cookie);
+      expect(response.status).toBe(403);
+    });
+  }
+
+  it("lists only the user's plants in /api/me, with the role's permissions", async () => {
+    for (const user of DEMO_USERS) {
+      const body = (await (await call(ROUTES[0]!, "RTM1", await cookieFor(user.email))).json()) as { role: string; plants: { id: string }[]; permissions: string[] };
+      expect(body.role).toBe(user.role);
+      const ids = body.plants.map((plant) => plant.id).sort();
+      expect(ids).toEqual(user.plants === "*" ? ["HOU1", "OUL1", "RTM1"] : [...user.plants].sort());
+      expect(body.permissions.every((permission) => hasPermission(user.role, permission as Permission))).toBe(true);
+    }
+  });
+
+  it("answers 400 for a malformed plant id and 404 for an unknown plant (admin)", async () => {
+    const cookie = await cookieFor(emailOf("admin"));
+    expect((await call(ROUTES[1]!, "bad id!", cookie)).status).toBe(400);
+    const unknown = await call(ROUTES[1]!, "NOPE1", cookie);
+    expect([unknown.status, (await unknown.json()).code]).toEqual([404, "PLANT_NOT_FOUND"]);
+  });
+});
+
+describe("writes and the audit log", () => {
+  it("validates a write with the shared schema before calling the service", async () => {
+    const route = ROUTES.find((candidate) => candidate.name === "create task")!;
+    const response = await call({ ...route, body: () => ({ taskTitle: "" }) }, "RTM1", await cookieFor(emailOf("planner")));
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.code).toBe("INVALID_INPUT");
+    expect(body.data.map((problem: { field: string }) => problem.field)).toContain("taskTitle");
+  });
+
+  it("records who did what where, with the outcome, including refused writes; admins read it as JSON and CSV", async () => {
+    const create = ROUTES.find((candidate) => candidate.name === "create task")!;
+    const created = await (await call(create, "RTM1", await cookieFor(emailOf("supervisor")))).json();
+    const newId = created.data[0].id as string;
+    await call(ROUTES.find((candidate) => candidate.name === "transition task")!, "RTM1", await cookieFor(emailOf("engineer")));
+
+    const admin = await cookieFor(emailOf("admin"));
+    const audit = ROUTES.find((candidate) => candidate.name === "audit")!;
+    const page = await (await call({ ...audit, path: "/api/audit?pageSize=1000" }, "RTM1", admin)).json();
+    expect(page).toMatchObject({ page: 1, pageSize: 1000 });
+    expect(page.data).toContainEqual(
+      expect.objectContaining({ userEmail: "supervisor@plantdesk.demo", plantId: "RTM1", action: "task.create", target: newId, outcome: "SUCCESS", httpStatus: 200 }),
+    );
+    expect(page.data).toContainEqual(
+      expect.objectContaining({ userEmail: "engineer@plantdesk.demo", plantId: "RTM1", action: "task.transition", outcome: "FORBIDDEN", httpStatus: 403 }),
+    );
+    expect(page.data.some((row: { action: string }) => row.action === "stock-level.submit")).toBe(true);
+
+    const csv = await call({ ...audit, path: "/api/audit?format=csv&action=task.create" }, "RTM1", admin);
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="plantdesk-audit-/);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("id,at,userEmail,plantId,action,target,outcome,httpStatus,detail");
+    expect(lines.slice(1).every((line) => line.includes(",task.create,"))).toBe(true);
+    expect(lines.some((line) => line.includes(newId))).toBe(true);
+  });
+
+  it("keeps each user's query history apart, with stars", async () => {
+    const save = ROUTES.find((candidate) => candidate.name === "save history")!;
+    const planner = await cookieFor(emailOf("planner"));
+    const entry = await (await call({ ...save, body: () => ({ query: "States | take 5", plantIds: ["RTM1"] }) }, "RTM1", planner)).json();
+    const update = ROUTES.find((candidate) => candidate.name === "update history")!;
+    const starred = await (await call({ ...update, body: () => ({ id: entry.id, starred: true }) }, "RTM1", planner)).json();
+    expect(starred).toMatchObject({ query: "States | take 5", starred: true, plantIds: ["RTM1"] });
+    // Someone else's entry is not there for another user.
+    const other = await call({ ...update, body: () => ({ id: entry.id, starred: false }) }, "RTM1", await cookieFor(emailOf("engineer")));
+    expect(other.status).toBe(404);
+    const history = ROUTES.find((candidate) => candidate.name === "history")!;
+    const list = await (await call({ ...history, path: "/api/telemetry/history?starred=true" }, "RTM1", planner)).json();
+    expect(list.data.map((item: { query: string }) => item.query)).toEqual(["States | take 5"]);
+  });
+});
+
+describe("no credential leaves the server", () => {
+  it("no response body or header of this suite holds a token, secret, password or hash", () => {
+    const everything = seen.join("\n");
+    expect(seen.length).toBeGreaterThan(100);
+    expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(env.demoPassword);
+    expect(everything).not.toMatch(/pdm_[A-Za-z0-9_-]{10}/);
+    expect(everything).not.toMatch(/\$2[aby]\$\d\d\$/);
+    expect(everything).not.toMatch(/Bearer\s+[A-Za-z0-9._-]{10}/);
+    const hashes = runtime.db.prepare("SELECT token_hash FROM plant_tokens").all() as { token_hash: string }[];
+    expect(hashes.length).toBeGreaterThan(0);
+    for (const { token_hash } of hashes) expect(everything).not.toContain(token_hash);
+  });
+});
