@@ -11,7 +11,7 @@ export function QueryHistory({ onPick }: { onPick: (entry: HistoryEntry) => void
   const queryClient = useQueryClient();
   const history = useQuery({ queryKey: ["telemetry-history"], queryFn: ({ signal }) => fetchHistory(signal), staleTime: 10_000 });
   const star = useMutation({
-    mutationFn: ({ id, starred }: { id: HistoryEntry["id"]; starred: boolean }) => setHistoryStar(id, starred),
+    mutationFn: ({ id, starred }: { id: number; starred: boolean }) => setHistoryStar(id, starred),
     // Optimistic: the star moves at once and moves back if the server refuses.
     onMutate: async ({ id, starred }) => {
       await queryClient.cancelQueries({ queryKey: ["telemetry-history"] });

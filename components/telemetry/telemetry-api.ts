@@ -3,7 +3,8 @@
  * service's query endpoint) and the user's query history. The query call keeps the response's
  * timing headers, which `apiFetch` does not expose, so the page can show how long a query took.
  */
-import { ApiError, apiFetch, apiGet, apiSend, redirectToSignIn } from "@/lib/client/api";
+import { ApiError, apiGet, apiSend, redirectToSignIn } from "@/lib/client/api";
+import type { HistoryEntry } from "@/lib/bff/query-history";
 import type { QueryResult } from "./series";
 
 export interface TelemetryQueryRequest {
@@ -83,27 +84,22 @@ export function queryProblems(error: unknown): QueryProblem[] {
   });
 }
 
-export interface HistoryEntry {
-  id: number | string;
-  query: string;
-  plantIds: string[] | null;
-  startTime: string | null;
-  endTime: string | null;
-  title?: string | null;
-  starred: boolean;
-  runCount?: number;
-  lastRunAt: string;
-}
+export type { HistoryEntry };
 
 export async function fetchHistory(signal?: AbortSignal): Promise<HistoryEntry[]> {
-  const body = await apiGet<{ data: HistoryEntry[] } | HistoryEntry[]>("/api/telemetry/history", undefined, signal);
-  return Array.isArray(body) ? body : body.data;
+  const body = await apiGet<{ data: HistoryEntry[] }>("/api/telemetry/history", undefined, signal);
+  return body.data;
 }
 
 export function recordHistory(entry: { query: string; plantIds: string[]; startTime: string; endTime: string }): Promise<unknown> {
   return apiSend("POST", "/api/telemetry/history", entry);
 }
 
-export function setHistoryStar(id: HistoryEntry["id"], starred: boolean): Promise<unknown> {
-  return apiFetch("/api/telemetry/history", { method: "PATCH", body: JSON.stringify({ id, starred }) });
+export function setHistoryStar(id: number, starred: boolean): Promise<unknown> {
+  return apiSend("PATCH", "/api/telemetry/history", { id, starred });
+}
+
+/** A KQL string literal for any text (JSON's escapes are KQL's). */
+export function kqlString(text: string): string {
+  return JSON.stringify(text);
 }

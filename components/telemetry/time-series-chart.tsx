@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
+import { MARKER_COLORS, SERIES_COLORS, type MarkerTone } from "./chart-colors";
 import { downsampleM4, type Point } from "./downsample";
 import type { Series } from "./series";
 
@@ -15,7 +16,7 @@ export interface ChartMarker {
   x: number;
   x2?: number;
   label: string;
-  tone: "job" | "task" | "alarm" | "planned";
+  tone: MarkerTone;
 }
 
 export interface TimeSeriesChartProps {
@@ -30,13 +31,6 @@ export interface TimeSeriesChartProps {
   label: string;
 }
 
-export const SERIES_COLORS = ["#2563eb", "#d97706", "#059669", "#db2777", "#7c3aed", "#0891b2", "#dc2626", "#65a30d"];
-const MARKER_COLORS: Record<ChartMarker["tone"], string> = {
-  job: "#059669",
-  task: "#7c3aed",
-  alarm: "#dc2626",
-  planned: "#2563eb",
-};
 
 const MARGIN = { top: 12, right: 20, bottom: 4, left: 4 };
 const Y_AXIS_WIDTH = 64;

@@ -9,7 +9,7 @@ export default async function TelemetryPage({ params }: { params: Promise<{ plan
   const { plantId } = await params;
   return (
     <Suspense fallback={<PageSkeleton label="Loading the telemetry explorer" />}>
-      <TelemetryExplorer plantId={plantId} />
+      <TelemetryExplorer plantId={decodeURIComponent(plantId)} />
     </Suspense>
   );
 }

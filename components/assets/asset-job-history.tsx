@@ -1,0 +1,65 @@
+"use client";
+/** The chosen asset's completed jobs, newest first, a page at a time (server pagination). */
+import Link from "next/link";
+import { useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { maintenanceApi, maintenanceKeys } from "@/lib/client/maintenance";
+import { formatDate } from "@/lib/client/dates";
+import { plantPath } from "@/components/shell/nav-items";
+
+const PAGE_SIZE = 10;
+
+export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string }) {
+  const [page, setPage] = useState(1);
+  const [pageOfTag, setPageOfTag] = useState(tag);
+  if (pageOfTag !== tag) {
+    setPageOfTag(tag);
+    setPage(1);
+  }
+  const jobs = useQuery({
+    queryKey: maintenanceKeys.jobsDone(plantId, "asset", tag, page),
+    queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { assetTagNumber: tag, page, pageSize: PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+  });
+
+  if (jobs.isPending) return <TableSkeleton rows={5} columns={3} />;
+  if (jobs.isError) return <ErrorState error={jobs.error} title="Could not load the job history" onRetry={() => void jobs.refetch()} />;
+  const { data, totalPages } = jobs.data;
+  if (data.length === 0 && page === 1) return <EmptyState title="No jobs done yet">Nothing has been recorded for {tag}.</EmptyState>;
+
+  return (
+    <div className="flex flex-col gap-2">
+      <ol className="flex flex-col divide-y divide-line rounded-md border border-line" data-testid="asset-history" aria-label={`Jobs done on ${tag}`}>
+        {data.map((job) => (
+          <li key={job.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 px-3 py-2 text-sm">
+            <span className="w-24 shrink-0 tabular-nums">{formatDate(job.doneDate)}</span>
+            <span className="min-w-0 flex-1 font-medium">{job.jobTitle}</span>
+            {job.doneDate > job.dueDate && <Badge tone="warning">late</Badge>}
+            <span className="basis-full pl-27 text-xs text-fg-muted">
+              {job.activityKind} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
+              {job.workOrder?.id ? ` · WO ${job.workOrder.id}` : ""}
+            </span>
+          </li>
+        ))}
+      </ol>
+      <nav className="flex items-center gap-2 text-sm" aria-label="Job history pages">
+        <Button size="sm" onClick={() => setPage(page - 1)} disabled={page <= 1}>
+          Newer
+        </Button>
+        <span aria-live="polite">
+          Page {page} of {Math.max(totalPages, 1)}
+        </span>
+        <Button size="sm" onClick={() => setPage(page + 1)} disabled={page >= totalPages}>
+          Older
+        </Button>
+        <Link className="ml-auto text-accent underline-offset-2 hover:underline" href={`${plantPath(plantId, "jobs")}?asset=${encodeURIComponent(tag)}`}>
+          All in job history
+        </Link>
+      </nav>
+    </div>
+  );
+}

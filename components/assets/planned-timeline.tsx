@@ -1,0 +1,103 @@
+"use client";
+/**
+ * An asset's planned jobs over the next six months: a timeline to see the load at a glance, with
+ * overdue work gathered in a red lane before today, and the same jobs as a list (the accessible,
+ * detailed form of the picture).
+ */
+import { Badge } from "@/components/ui/badge";
+import { addDays, formatDate, formatMonth } from "@/lib/client/dates";
+import type { TPlannedJob } from "@/lib/upstream/schemas/maintenance";
+
+const DAY_MS = 86_400_000;
+const OVERDUE_LANE = 0.12; // share of the width for the overdue lane
+const LANES = 4;
+
+const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
+
+export function daysOverdue(job: TPlannedJob, today: string): number {
+  return Math.max(0, dayNumber(today) - dayNumber(job.dueDate));
+}
+
+function recurrenceText(job: TPlannedJob): string | null {
+  if (!job.recurrence) return null;
+  const unit = job.recurrence.unit.toLowerCase();
+  return job.recurrence.every === 1 ? `every ${unit}` : `every ${job.recurrence.every} ${unit}s`;
+}
+
+export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob[]; today: string; horizonEnd: string }) {
+  const overdue = jobs.filter((j) => j.dueDate < today);
+  const upcoming = jobs.filter((j) => j.dueDate >= today && j.dueDate <= horizonEnd);
+  const start = dayNumber(today);
+  const span = Math.max(1, dayNumber(horizonEnd) - start);
+  const months: string[] = [];
+  for (let month = today.slice(0, 7); month <= horizonEnd.slice(0, 7); month = addDays(`${month}-01`, 32).slice(0, 7)) months.push(month);
+
+  // Jobs close together are put on separate lanes so each stays visible and clickable.
+  const laneEnds: number[] = [];
+  const placed = upcoming.map((job) => {
+    const x = OVERDUE_LANE + (1 - OVERDUE_LANE) * ((dayNumber(job.dueDate) - start) / span);
+    let lane = laneEnds.findIndex((end) => x - end > 0.025);
+    if (lane < 0) lane = laneEnds.length < LANES ? laneEnds.length : laneEnds.indexOf(Math.min(...laneEnds));
+    laneEnds[lane] = x;
+    return { job, x, lane };
+  });
+
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm" data-testid="planned-summary">
+        <strong>{jobs.length}</strong> planned {jobs.length === 1 ? "job" : "jobs"}
+        {overdue.length > 0 ? (
+          <>
+            {" · "}
+            <strong className="text-danger">{overdue.length} overdue</strong>
+          </>
+        ) : null}
+      </p>
+      <div
+        role="img"
+        aria-label={`Timeline: ${overdue.length} overdue, ${upcoming.length} due between ${formatDate(today)} and ${formatDate(horizonEnd)}`}
+        className="relative h-28 rounded-md border border-line bg-canvas"
+      >
+        <div className="absolute inset-y-0 left-0 border-r border-danger/40 bg-danger-soft" style={{ width: `${OVERDUE_LANE * 100}%` }}>
+          <span className="absolute top-1 left-1 text-[11px] font-semibold text-danger">Overdue</span>
+          <span className="absolute bottom-1 left-1 text-lg font-semibold text-danger">{overdue.length}</span>
+        </div>
+        {months.map((month) => {
+          const first = Math.max(dayNumber(`${month}-01`), start);
+          const x = OVERDUE_LANE + (1 - OVERDUE_LANE) * ((first - start) / span);
+          return (
+            <div key={month} className="absolute inset-y-0 border-l border-line" style={{ left: `${x * 100}%` }}>
+              <span className="absolute bottom-1 left-1 whitespace-nowrap text-[11px] text-fg-muted">{formatMonth(month)}</span>
+            </div>
+          );
+        })}
+        {placed.map(({ job, x, lane }) => (
+          <span
+            key={job.id}
+            title={`${formatDate(job.dueDate)} · ${job.jobTitle}`}
+            className="absolute size-3 -translate-x-1/2 rotate-45 rounded-[2px] border border-surface bg-accent"
+            style={{ left: `${x * 100}%`, top: `${10 + lane * 16}px` }}
+          />
+        ))}
+      </div>
+      {jobs.length > 0 && (
+        <ol className="flex max-h-80 flex-col divide-y divide-line overflow-auto rounded-md border border-line" data-testid="planned-list" aria-label="Planned jobs">
+          {[...overdue, ...upcoming].map((job) => {
+            const late = daysOverdue(job, today);
+            const recurrence = recurrenceText(job);
+            return (
+              <li key={job.id} className={`flex flex-wrap items-baseline gap-x-3 gap-y-1 px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
+                <span className="w-24 shrink-0 tabular-nums">{formatDate(job.dueDate)}</span>
+                <span className="min-w-0 flex-1 font-medium">{job.jobTitle}</span>
+                {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
+                <span className="text-xs text-fg-muted">
+                  {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </div>
+  );
+}
