@@ -6,9 +6,11 @@ import { parseArgs } from "node:util";
 import { OpsError, UsageError, type OpsCommand } from "../lib/service/ops/command";
 import { createOpsContext } from "../lib/service/ops/context";
 import { maintenanceCommands } from "../lib/service/ops/maintenance";
+import { userCommands } from "../lib/auth/ops";
 
 const COMMANDS: OpsCommand[] = [
   ...maintenanceCommands, // plants, token issue|list|revoke
+  ...userCommands, // user add|list|disable|enable
 ];
 
 function help(): string {
