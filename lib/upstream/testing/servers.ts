@@ -18,7 +18,8 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Script = (request: RecordedRequest, index: number) => { status: number; headers?: Record<string, string>; body: string } | "hang" | Promise<{ status: number; headers?: Record<string, string>; body: string }>;
+type Answer = { status: number; headers?: Record<string, string>; body: string } | "hang";
+export type Script = (request: RecordedRequest, index: number) => Answer | Promise<Answer>;
 
 export interface RunningServer {
   url: string;
@@ -62,10 +63,10 @@ export interface RunningService extends RunningServer {
  */
 export async function startServiceServer(
   intercept?: (request: RecordedRequest, index: number, forward: () => Promise<{ status: number; headers: Record<string, string>; body: string }>) => ReturnType<Script>,
-  env: NodeJS.ProcessEnv = {},
+  env: Record<string, string> = {},
 ): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-remote-"));
-  const runtime = await createServiceRuntime(parseConfig({ DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", ...env }));
+  const runtime = await createServiceRuntime(parseConfig({ DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", ...env } as NodeJS.ProcessEnv));
   const requests: RecordedRequest[] = [];
   let origin = "";
   const server = http.createServer(async (req, res) => {
