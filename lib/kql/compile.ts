@@ -82,13 +82,20 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
     }
     block = planner.apply(block, operator);
   }
+  const sql = planner.render(block);
   return {
     table,
-    sql: planner.render(block),
-    params: { ...source!.params, ...analyzer.params },
+    sql,
+    params: referencedParams(sql, { ...source!.params, ...analyzer.params }),
     columns: block.columns.map((c) => ({ name: c.name, kqlType: c.expr.type })),
     render,
   };
+}
+
+/** DuckDB rejects binding a parameter the statement does not use (a literal the analyzer folded away). */
+function referencedParams(sql: string, params: SqlParams): SqlParams {
+  const used = new Set(Array.from(sql.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g), (m) => m[1]!));
+  return Object.fromEntries(Object.entries(params).filter(([name]) => used.has(name)));
 }
 
 function renderProperties(analyzer: Analyzer, operator: Extract<Operator, { kind: "render" }>): RenderHint["properties"] {

@@ -205,8 +205,9 @@ function expression(e: TExpr, predicate: boolean): string {
     }
     case "arg_max":
     case "arg_min": {
-      const value = e.type === "string" ? `coalesce(${node.op}(${x(0)}, ${x(1)}), '')` : `${node.op}(${x(0)}, ${x(1)})`;
-      return value;
+      // The _null forms keep a row whose picked value is NULL (only a NULL key is skipped), as KQL does.
+      const value = `${node.op}_null(${x(0)}, ${x(1)})`;
+      return e.type === "string" ? `coalesce(${value}, '')` : value;
     }
     default:
       throw new Error(`DuckDB dialect: no rendering for '${node.op}'`);
