@@ -66,7 +66,7 @@ export async function startServiceServer(
   env: Record<string, string> = {},
 ): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-remote-"));
-  const runtime = await createServiceRuntime(parseConfig({ DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", ...env } as NodeJS.ProcessEnv));
+  const runtime = await createServiceRuntime(parseConfig({ NODE_ENV: "test", DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", ...env }));
   const requests: RecordedRequest[] = [];
   let origin = "";
   const server = http.createServer(async (req, res) => {
