@@ -37,6 +37,8 @@ function close(actual: JsonValue, expected: JsonValue): boolean {
   return actual === expected;
 }
 
+const cases = (list: Case[]) => list.forEach(check);
+
 const ordered = (q: string) => /\|\s*(sort|order|top)\b/.test(q);
 
 function check(c: Case) {
@@ -59,7 +61,7 @@ const STATE_COLUMNS = ["DeviceId", "Name", "Timestamp", "Value", "PlantId", "Dat
 const EVENT_COLUMNS = ["EventId", "PlantId", "DeviceId", "Name", "Severity", "Message", "StartTime", "EndTime", "Value", "DataMetadata", "MessageMetadata"];
 
 describe("tables, take, count, project", () => {
-  [
+  cases([
     { q: "States | count", rows: [[12]], columns: ["Count"], types: ["long"] },
     { q: "Events | count", rows: [[5]] },
     { q: "States | take 3 | count", rows: [[3]] },
@@ -97,11 +99,11 @@ describe("tables, take, count, project", () => {
     { q: `${R} | project tostring(DataMetadata.Area)`, rows: [["Bay 1"]], columns: ["DataMetadata_Area"], types: ["string"] },
     { q: `${R} | extend value = 5 | project Value, value`, rows: [[1, 5]], columns: ["Value", "value"] },
     { q: 'States | where DeviceId == "D4" and Name == "throughput" | project DataMetadata', rows: [[{ Unit: "t/h", Area: "Bay 2", Line: "L9" }]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("where: comparisons and null semantics", () => {
-  [
+  cases([
     { q: "States | where Value > 20 | project DeviceId, Value", rows: [["D1", 20.5], ["D1", 22], ["D1", 25.5], ["D2", 30], ["D4", 100]] },
     { q: "States | where Value >= 22 and Value < 100 | count", rows: [[3]] },
     { q: "States | where Value <= 1.2 | count", rows: [[3]] },
@@ -147,11 +149,11 @@ describe("where: comparisons and null semantics", () => {
     { q: "States | where false | count", rows: [[0]] },
     { q: 'States | where Name == "x\' OR 1=1 --" | count', rows: [[0]] },
     { q: "States | where Value > 20 | where DeviceId == \"D1\" | where Timestamp > datetime(2026-01-01 00:10) | project Value", rows: [[22], [25.5]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("string operators", () => {
-  [
+  cases([
     { q: 'States | where Name has "current" | project Name', rows: [["motor-current"]] },
     { q: 'States | where Name has "motor" | count', rows: [[1]] },
     { q: 'States | where Name has "curr" | count', rows: [[0]] },
@@ -178,11 +180,11 @@ describe("string operators", () => {
     { q: 'States | where Name has ".*" | count', rows: [[0]] },
     { q: 'States | where DataMetadata.Area has "bay" | count', rows: [[4]] },
     { q: 'States | where DataMetadata.Area contains "OUT" | count', rows: [[3]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("dynamic values", () => {
-  [
+  cases([
     { q: 'States | where DataMetadata.Area == "South" | count', rows: [[3]] },
     { q: 'States | where DataMetadata["Area"] == "Bay 1" | project Name', rows: [["temperature"], ["running"]] },
     { q: "States | where DataMetadata['Line'] == 'L1' | count", rows: [[5]] },
@@ -217,11 +219,11 @@ describe("dynamic values", () => {
     { q: "States | where Value == 100 | project v = Value + 1, t = todouble(Value) / 3", rows: [[101, 100 / 3]], types: ["real", "real"] },
     { q: "States | summarize max(Value), sum(todouble(Value))", rows: [[100, 240.95]], columns: ["max_Value", "sum_Value"], types: ["real", "real"] },
     { q: `${R} | project s = tostring(Value), t = tostring(DataMetadata)`, rows: [["1", '{"Area":"Bay 1"}']] },
-  ].forEach(check);
+  ]);
 });
 
 describe("summarize: aggregates, names and empty input", () => {
-  [
+  cases([
     { q: "States | summarize count()", rows: [[12]], columns: ["count_"], types: ["long"] },
     { q: "States | summarize count() by DeviceId | sort by DeviceId asc", rows: [["D1", 5], ["D2", 3], ["D3", 2], ["D4", 2]], columns: ["DeviceId", "count_"] },
     { q: "States | summarize countif(Value > 20) by DeviceId | sort by DeviceId asc", rows: [["D1", 3], ["D2", 1], ["D3", 0], ["D4", 1]], columns: ["DeviceId", "countif_"] },
@@ -284,11 +286,11 @@ describe("summarize: aggregates, names and empty input", () => {
     { q: "States | summarize min(Name), max(Name)", rows: [["Temperature", "vibration"]] },
     { q: "States | summarize sum(1)", rows: [[12]], types: ["long"] },
     { q: "Events | summarize sum(EndTime - StartTime)", rows: [["01:10:00"]], types: ["timespan"] },
-  ].forEach(check);
+  ]);
 });
 
 describe("bin and floor", () => {
-  [
+  cases([
     {
       q: 'States | where DeviceId == "D1" and Name == "temperature" | summarize avg(Value) by bin(Timestamp, 1h) | sort by Timestamp asc',
       rows: [["2026-01-01T00:00:00.000Z", 21.25], ["2026-01-01T01:00:00.000Z", 25.5]],
@@ -312,11 +314,11 @@ describe("bin and floor", () => {
     },
     { q: `${R} | project f = floor(Value, 0.5), b = bin(7, 2), n = bin(-7, 2), r = bin(2.75, 0.5)`, rows: [[1, 6, -8, 2.5]], types: ["real", "long", "long", "real"] },
     { q: `${R} | project t = bin(90m, 1h)`, rows: [["01:00:00"]], types: ["timespan"] },
-  ].forEach(check);
+  ]);
 });
 
 describe("scalar functions and arithmetic", () => {
-  [
+  cases([
     { q: `${R} | project a = 7 / 2, b = -7 / 2, c = 7 % 3, d = 7.0 / 2, e = 2 * 3 + 1`, rows: [[3, -3, 1, 3.5, 7]], types: ["long", "long", "long", "real", "long"] },
     { q: `${R} | project a = 1 + 2.5, b = 10 - 4, c = -(3), d = 2 * (3 + 1)`, rows: [[3.5, 6, -3, 8]], types: ["real", "long", "long", "long"] },
     { q: `${R} | project a = todouble("1.5"), b = todouble("abc"), c = todouble(Name), d = todouble(Value), e = todouble(3)`, rows: [[1.5, null, null, 1, 3]], types: ["real", "real", "real", "real", "real"] },
@@ -355,11 +357,11 @@ describe("scalar functions and arithmetic", () => {
     { q: `${R} | project a = 1e3, b = 2.5e-1, c = 0.5`, rows: [[1000, 0.25, 0.5]], types: ["real", "real", "real"] },
     { q: `${R} | project a = datetime(2024-02-29), b = datetime(2024-02-29 13:45:10.5)`, rows: [["2024-02-29T00:00:00.000Z", "2024-02-29T13:45:10.500Z"]] },
     { q: `${R} | project a = Timestamp > datetime(2026-01-02), b = Timestamp - 5m == datetime(2026-01-02)`, rows: [[true, true]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("sort, top, take, distinct", () => {
-  [
+  cases([
     { q: `${D1} | sort by Value | project Value`, rows: [[25.5], [22], [20.5], [1.2], [null]] },
     { q: `${D1} | order by Value desc | project Value`, rows: [[25.5], [22], [20.5], [1.2], [null]] },
     { q: `${D1} | sort by Value asc | project Value`, rows: [[null], [1.2], [20.5], [22], [25.5]] },
@@ -386,11 +388,11 @@ describe("sort, top, take, distinct", () => {
     { q: "States | where Value > 0 | sort by Value asc | project Value | take 2", rows: [[1], [1.2]] },
     { q: "States | extend v2 = Value * 2 | top 1 by v2 | project v2", rows: [[200]] },
     { q: "States | sort by Name asc | distinct PlantId | sort by PlantId", rows: [["RTM1"], ["HOU1"]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("Events table", () => {
-  [
+  cases([
     { q: "Events | where isnull(EndTime) | project EventId | sort by EventId asc", rows: [["E2"], ["E4"]] },
     { q: "Events | extend duration = EndTime - StartTime | where isnotnull(duration) | project EventId, duration | sort by EventId asc", rows: [["E1", "00:30:00"], ["E3", "00:10:00"], ["E5", "00:30:00"]], types: ["string", "timespan"] },
     { q: 'Events | where Severity == "Critical" | count', rows: [[2]] },
@@ -401,11 +403,11 @@ describe("Events table", () => {
     { q: "Events | summarize active = countif(isnull(EndTime)) by PlantId | sort by PlantId asc", rows: [["HOU1", 1], ["RTM1", 1]] },
     { q: 'Events | where DataMetadata.Area == "South" | project Value | sort by Value asc', rows: [[-3.5], [2]] },
     { q: "Events | top 1 by EndTime asc | project EventId", rows: [["E2"]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("syntax details", () => {
-  [
+  cases([
     { q: "States\n// a comment line\n| where DeviceId == 'D4' // trailing comment\n| count", rows: [[2]] },
     { q: "States|where DeviceId=='D4'|count", rows: [[2]] },
     { q: "  States  \n\t| filter DeviceId == 'D4'\n| count  ", rows: [[2]] },
@@ -414,7 +416,7 @@ describe("syntax details", () => {
     { q: "States | where Value > 1 + 2 * 3 | count", rows: [[7]] },
     { q: "States | project count = 1 | take 1", rows: [[1]], columns: ["count"] },
     { q: `${R} | project x = DataMetadata . Area`.replace(" . ", "."), rows: [["Bay 1"]] },
-  ].forEach(check);
+  ]);
 });
 
 describe("render", () => {
