@@ -1,0 +1,61 @@
+/**
+ * The telemetry store as the query endpoint sees it: run one KQL query for one customer within a
+ * scope, get a response-ready table. Everything engine-specific (files, SQL dialect, scoping SQL,
+ * interruption) stays behind this interface, so a ClickHouse store can replace the DuckDB one.
+ */
+import type { RenderHint } from "@/lib/kql";
+import type { JsonValue } from "@/lib/kql/result";
+
+/** What a query may see, applied beneath its pipeline (decisions.md §6). */
+export interface TelemetryScope {
+  /** Inclusive start of `States.Timestamp`; `Events` overlapping [start, end) are in scope. */
+  start: Date;
+  /** Exclusive end. */
+  end: Date;
+  /** Plants to keep; null means every plant of the customer. */
+  plantIds: readonly string[] | null;
+}
+
+export interface TelemetryLimits {
+  maxRows: number;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export interface TelemetryQuery {
+  customerId: string;
+  kql: string;
+  scope: TelemetryScope;
+  limits: TelemetryLimits;
+  /** The query's `now()`/`ago()` instant. */
+  now?: Date;
+  /** Aborted when the caller goes away: the query is interrupted. */
+  signal?: AbortSignal;
+}
+
+export interface TelemetryColumn {
+  name: string;
+  columnType: string;
+  dataType: string;
+}
+
+export interface TelemetryTable {
+  columns: TelemetryColumn[];
+  rows: JsonValue[][];
+  render?: RenderHint;
+  /** Serialised size of the rows (JSON), for the byte limit and the cost. */
+  bytes: number;
+  /** Time spent in the engine (compile + execute + convert). */
+  elapsedMs: number;
+}
+
+export interface TelemetryStore {
+  /**
+   * Runs the query. Throws KqlError for a query the engine rejects, ServiceError
+   * QUERY_LIMIT_EXCEEDED / QUERY_TIMEOUT for a query that is too big or too slow.
+   */
+  query(request: TelemetryQuery): Promise<TelemetryTable>;
+  /** Distinct `States.Name` values of a customer (the explorer's completions). */
+  dataPointNames(customerId: string): Promise<string[]>;
+  close(): Promise<void>;
+}
