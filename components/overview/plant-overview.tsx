@@ -232,8 +232,8 @@ function ActiveAlarms({ plantId }: { plantId: string }) {
     refetchInterval: 60_000,
   });
 
-  // An upstream without telemetry (404/405) is not an error the planner can act on: leave the tile out.
-  const unsupported = alarms.error instanceof ApiError && (alarms.error.status === 404 || alarms.error.status === 405);
+  // An upstream without telemetry (404/405/501) is not an error the planner can act on: leave the tile out.
+  const unsupported = alarms.error instanceof ApiError && [404, 405, 501].includes(alarms.error.status);
   if (!canQuery || unsupported) return null;
 
   const total = alarms.data ? [...alarms.data.values()].reduce((sum, value) => sum + value, 0) : undefined;

@@ -1,0 +1,111 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { AssetPicker } from "@/components/assets/asset-picker";
+import { Button } from "@/components/ui/button";
+import { Drawer } from "@/components/ui/drawer";
+import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { ApiError, errorMessage } from "@/lib/client/api";
+import { todayIso } from "@/lib/client/dates";
+import { useLookupValues } from "@/lib/client/maintenance";
+import { emptyTaskForm, serverFieldErrors, toTaskCreation, validateTaskForm, type TaskFormErrors, type TaskFormValues } from "./task-form";
+import { useCreateTask } from "./task-mutations";
+
+export function CreateTaskDrawer({ plantId, open, onClose, onCreated }: { plantId: string; open: boolean; onClose: () => void; onCreated: (taskId: string) => void }) {
+  return (
+    <Drawer open={open} onClose={onClose} title="New task" description={`Plant ${plantId}. A new task waits for a supervisor's approval.`}>
+      {/* Mounted only while open: every opening starts a fresh form and a fresh attempt id. */}
+      {open ? <CreateTaskForm plantId={plantId} onCancel={onClose} onCreated={onCreated} /> : null}
+    </Drawer>
+  );
+}
+
+function CreateTaskForm({ plantId, onCancel, onCreated }: { plantId: string; onCancel: () => void; onCreated: (taskId: string) => void }) {
+  const today = todayIso();
+  const [values, setValues] = useState<TaskFormValues>(() => emptyTaskForm(today));
+  const [errors, setErrors] = useState<TaskFormErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  // One id per filled-in form: a double click or a retry after a lost answer creates one task.
+  const [attemptId] = useState(() => crypto.randomUUID());
+  const kinds = useLookupValues(plantId, "activityKind");
+  const priorities = useLookupValues(plantId, "priority");
+  const roles = useLookupValues(plantId, "assignedToRole");
+  const create = useCreateTask(plantId);
+
+  const set = (field: keyof TaskFormValues) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const found = validateTaskForm(values, today);
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      // Put the keyboard where the first problem is.
+      requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-create-task] [aria-invalid=true]")?.focus());
+      return;
+    }
+    try {
+      const result = await create.mutateAsync({ task: toTaskCreation(values), attemptId });
+      const id = result.data[0]?.id;
+      onCreated(typeof id === "string" ? id : "");
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "ASSET_NOT_FOUND") setErrors({ assetTagNumber: error.message });
+      else if (error instanceof ApiError && error.status === 400) setErrors(serverFieldErrors(error.data));
+      setFormError(errorMessage(error));
+    }
+  }
+
+  const options = (data: typeof kinds.data) => (data ?? []).map((entry) => ({ value: entry.value, label: entry.label }));
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" data-create-task>
+      {formError ? (
+        <p role="alert" className="rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
+          {formError}
+        </p>
+      ) : null}
+      <Field label="Title" error={errors.taskTitle} hint="Up to 200 characters">
+        {(control) => <Input {...control} required maxLength={200} value={values.taskTitle} onChange={(event) => set("taskTitle")(event.target.value)} />}
+      </Field>
+      <Field label="Description" error={errors.taskDescription}>
+        {(control) => <Textarea {...control} maxLength={4000} value={values.taskDescription} onChange={(event) => set("taskDescription")(event.target.value)} />}
+      </Field>
+      <AssetPicker plantId={plantId} label="Asset" value={values.assetTagNumber} onChange={set("assetTagNumber")} error={errors.assetTagNumber} />
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <Field label="Activity kind" error={errors.activityKind}>
+          {(control) => (
+            <Select {...control} required value={values.activityKind} onChange={(event) => set("activityKind")(event.target.value)} options={options(kinds.data)} placeholder="Choose…" />
+          )}
+        </Field>
+        <Field label="Priority" error={errors.priority}>
+          {(control) => (
+            <Select {...control} required value={values.priority} onChange={(event) => set("priority")(event.target.value)} options={options(priorities.data)} placeholder="Choose…" />
+          )}
+        </Field>
+        <Field label="Assigned to role" error={errors.assignedToRole}>
+          {(control) => (
+            <Select {...control} value={values.assignedToRole} onChange={(event) => set("assignedToRole")(event.target.value)} options={options(roles.data)} placeholder="Nobody yet" />
+          )}
+        </Field>
+        <Field label="Created" error={errors.createdDate} hint="Defaults to today">
+          {(control) => <Input {...control} type="date" value={values.createdDate} onChange={(event) => set("createdDate")(event.target.value)} />}
+        </Field>
+        <Field label="Incident date" error={errors.incidentDate} hint="On or before the created date">
+          {(control) => <Input {...control} type="date" max={values.createdDate || today} value={values.incidentDate} onChange={(event) => set("incidentDate")(event.target.value)} />}
+        </Field>
+        <Field label="Due date" error={errors.dueDate} hint="On or after the created date">
+          {(control) => <Input {...control} type="date" min={values.createdDate || today} value={values.dueDate} onChange={(event) => set("dueDate")(event.target.value)} />}
+        </Field>
+      </div>
+      <div className="flex justify-end gap-2 border-t border-line pt-4">
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create task"}
+        </Button>
+      </div>
+    </form>
+  );
+}
