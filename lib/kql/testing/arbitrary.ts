@@ -1,0 +1,278 @@
+/**
+ * fast-check generator of KQL pipelines built from the grammar of decisions.md §6, for property
+ * tests here and against the HTTP endpoint (telemetry). Most generated queries are valid: the
+ * generator tracks the columns each operator leaves; a few carry a junk token, to exercise errors.
+ *
+ * Usage: `fc.assert(fc.asyncProperty(kqlQuery(), async (query) => { … }))`.
+ */
+import fc from "fast-check";
+import { TABLES, type TableName } from "../tables";
+
+type Kind = "string" | "number" | "datetime" | "json" | "bool" | "timespan";
+interface Column {
+  name: string;
+  kind: Kind;
+}
+
+const STRINGS = ["D1", "D2", "temperature", "Temperature", "RTM1", "HOU1", "OUL1", "", "x'y", 'a"b', "motor", "current", "North", "Bay 1", "e", "%", "_", ".*", "\\"];
+const NUMBERS = ["0", "1", "2", "-1", "7", "20", "0.5", "99.5", "1e3", "100"];
+const SPANS = ["1ms", "100ms", "1s", "30s", "1m", "5m", "15m", "1h", "7h", "1d", "5d", "7d"];
+const DATETIMES = ["datetime(2026-01-01)", "datetime(2026-01-01 00:30)", "datetime(2026-01-02T12:00:00.999Z)", "datetime(2025-12-01)", "ago(1h)", "ago(30d)", "now()", "datetime(null)"];
+const KEYS = ["Area", "Unit", "Line", "DeviceType", "topologyReference", "Missing"];
+const JUNK = ["|", ")", "(", '"', "where", ",", "==", "by", "'", "[", "..", "#", "1x", "summarize", "project-away"];
+
+const pick = <T>(items: readonly T[], n: number): T => items[n % items.length]!;
+const quote = (text: string) => JSON.stringify(text);
+
+function columnsOf(table: TableName): Column[] {
+  return TABLES[table].columns.map((c) => ({
+    name: c.name,
+    kind: c.kqlType === "string" ? "string" : c.kqlType === "datetime" ? "datetime" : c.storage === "DOUBLE" ? "number" : "json",
+  }));
+}
+
+/** Deterministic interpretation of random seeds as grammar choices, with the current columns in view. */
+class Builder {
+  private i = 0;
+  constructor(private readonly seeds: number[]) {}
+  n(): number {
+    const seed = this.seeds[this.i % this.seeds.length]! + Math.floor(this.i / this.seeds.length);
+    this.i++;
+    return seed;
+  }
+  of<T>(items: readonly T[]): T {
+    return pick(items, this.n());
+  }
+  column(columns: Column[], kinds?: Kind[]): Column | undefined {
+    const fitting = kinds ? columns.filter((c) => kinds.includes(c.kind)) : columns;
+    return fitting.length ? this.of(fitting) : undefined;
+  }
+
+  numberExpr(columns: Column[], depth = 0): string {
+    const column = this.column(columns, ["number"]);
+    const choice = this.n() % 9;
+    if (!column || choice === 0) return this.of(NUMBERS);
+    if (depth > 1) return column.name;
+    switch (choice) {
+      case 1:
+        return `todouble(${column.name})`;
+      case 2:
+        return `${this.numberExpr(columns, depth + 1)} ${this.of(["+", "-", "*", "/", "%"])} ${this.numberExpr(columns, depth + 1)}`;
+      case 3:
+        return `${this.of(["abs", "round", "sqrt", "log"])}(${this.numberExpr(columns, depth + 1)})`;
+      case 4:
+        return `bin(${column.name}, ${this.of(["1", "10", "0.5", "2.5"])})`;
+      case 5:
+        return `iff(${this.predicate(columns, depth + 1)}, ${this.numberExpr(columns, depth + 1)}, ${this.of(NUMBERS)})`;
+      case 6: {
+        const text = this.column(columns, ["string"]);
+        return text ? `strlen(${text.name})` : column.name;
+      }
+      case 7: {
+        const json = this.column(columns, ["json"]);
+        return json ? `todouble(${json.name}.${this.of(KEYS)})` : `tolong(${column.name})`;
+      }
+      default:
+        return column.name;
+    }
+  }
+
+  stringExpr(columns: Column[], depth = 0): string {
+    const choice = this.n() % 6;
+    const column = this.column(columns, ["string"]);
+    if (choice === 0 || depth > 1) return column ? column.name : quote(this.of(STRINGS));
+    if (choice === 1) return `tolower(${this.stringExpr(columns, depth + 1)})`;
+    if (choice === 2) {
+      const json = this.column(columns, ["json"]);
+      return json ? `tostring(${json.name}.${this.of(KEYS)})` : quote(this.of(STRINGS));
+    }
+    if (choice === 3) return `tostring(${this.numberExpr(columns, depth + 1)})`;
+    if (choice === 4) return `iff(${this.predicate(columns, depth + 1)}, ${quote(this.of(STRINGS))}, ${column?.name ?? quote("")})`;
+    return column ? column.name : quote(this.of(STRINGS));
+  }
+
+  datetimeExpr(columns: Column[]): string {
+    const column = this.column(columns, ["datetime"]);
+    const choice = this.n() % 5;
+    if (!column || choice === 0) return this.of(DATETIMES);
+    if (choice === 1) return `bin(${column.name}, ${this.of(SPANS)})`;
+    if (choice === 2) return `${column.name} ${this.of(["+", "-"])} ${this.of(SPANS)}`;
+    return column.name;
+  }
+
+  predicate(columns: Column[], depth = 0): string {
+    const choice = this.n() % 12;
+    if (depth < 2 && choice === 0) return `${this.predicate(columns, depth + 1)} ${this.of(["and", "or"])} ${this.predicate(columns, depth + 1)}`;
+    if (depth < 2 && choice === 1) return `not(${this.predicate(columns, depth + 1)})`;
+    if (choice === 2) {
+      const any = this.column(columns);
+      return any ? `${this.of(["isnull", "isnotnull", "isempty", "isnotempty"])}(${any.name})` : "true";
+    }
+    if (choice === 3 || choice === 4) {
+      const op = this.of(["==", "!=", "=~", "!~", "has", "!has", "contains", "!contains", "startswith", "!startswith", "endswith", "!endswith", "has_cs", "contains_cs", "startswith_cs", "endswith_cs"]);
+      return `${this.stringExpr(columns)} ${op} ${quote(this.of(STRINGS))}`;
+    }
+    if (choice === 5) return `${this.stringExpr(columns)} ${this.of(["in", "!in", "in~", "!in~"])} (${quote(this.of(STRINGS))}, ${quote(this.of(STRINGS))})`;
+    if (choice === 6 || choice === 7) return `${this.numberExpr(columns)} ${this.of(["==", "!=", "<", "<=", ">", ">="])} ${this.of(NUMBERS)}`;
+    if (choice === 8) return `${this.numberExpr(columns)} ${this.of(["between", "!between"])} (${this.of(NUMBERS)} .. ${this.of(NUMBERS)})`;
+    if (choice === 9) {
+      const column = this.column(columns, ["datetime"]);
+      if (!column) return "true";
+      return this.n() % 2
+        ? `${column.name} ${this.of(["<", ">=", "==", "!="])} ${this.of(DATETIMES)}`
+        : `${column.name} between (${this.of(DATETIMES)} .. ${this.of(DATETIMES)})`;
+    }
+    if (choice === 10) {
+      const json = this.column(columns, ["json"]);
+      return json ? `${json.name}.${this.of(KEYS)} == ${quote(this.of(STRINGS))}` : "false";
+    }
+    const bool = this.column(columns, ["bool"]);
+    return bool ? bool.name : this.of(["true", "false"]);
+  }
+
+  expression(columns: Column[]): { text: string; kind: Kind } {
+    switch (this.n() % 4) {
+      case 0:
+        return { text: this.stringExpr(columns), kind: "string" };
+      case 1:
+        return { text: this.datetimeExpr(columns), kind: "datetime" };
+      case 2:
+        return { text: this.predicate(columns), kind: "bool" };
+      default:
+        return { text: this.numberExpr(columns), kind: "number" };
+    }
+  }
+
+  sortKeys(columns: Column[]): string {
+    const column = this.column(columns);
+    if (!column) return "1";
+    const direction = this.of(["", " asc", " desc"]);
+    const nulls = this.of(["", "", " nulls first", " nulls last"]);
+    return `${column.name}${direction}${nulls}`;
+  }
+
+  aggregate(columns: Column[]): { text: string; name?: string; kind: Kind } {
+    const numeric = this.column(columns, ["number"]);
+    const any = this.column(columns);
+    switch (this.n() % 10) {
+      case 0:
+        return { text: "count()", name: "count_", kind: "number" };
+      case 1:
+        return { text: `countif(${this.predicate(columns)})`, name: "countif_", kind: "number" };
+      case 2:
+      case 3:
+        return numeric ? { text: `${this.of(["sum", "avg", "min", "max"])}(${numeric.name})`, kind: "number" } : { text: "count()", name: "count_", kind: "number" };
+      case 4:
+        return any ? { text: `dcount(${any.name})`, kind: "number" } : { text: "count()", name: "count_", kind: "number" };
+      case 5:
+        return numeric ? { text: `percentile(${numeric.name}, ${this.of(["50", "90", "99.5", "0", "100"])})`, kind: "number" } : { text: "count()", name: "count_", kind: "number" };
+      case 6:
+        return any ? { text: `any(${any.name})`, kind: any.kind } : { text: "count()", name: "count_", kind: "number" };
+      case 7:
+        return any ? { text: `make_list(${any.name})`, kind: "json" } : { text: "count()", name: "count_", kind: "number" };
+      default:
+        return { text: `count()`, name: "count_", kind: "number" };
+    }
+  }
+
+  /** One operator; returns its text and the columns it leaves. */
+  operator(columns: Column[], index: number): { text: string; columns: Column[] } {
+    const choice = this.n() % 14;
+    const fresh = (kind: Kind) => ({ name: `c${index}_${kind}`, kind });
+    switch (choice) {
+      case 0:
+      case 1:
+      case 2:
+        return { text: `where ${this.predicate(columns)}`, columns };
+      case 3: {
+        const e = this.expression(columns);
+        const column = fresh(e.kind);
+        return { text: `extend ${column.name} = ${e.text}`, columns: [...columns.filter((c) => c.name !== column.name), column] };
+      }
+      case 4: {
+        const kept = columns.filter((_, i) => (this.n() + i) % 3 !== 0);
+        const list = kept.length ? kept : columns.slice(0, 1);
+        if (!list.length) return { text: "take 5", columns };
+        return { text: `project ${list.map((c) => c.name).join(", ")}`, columns: list };
+      }
+      case 5: {
+        if (columns.length < 2) return { text: "take 3", columns };
+        const away = this.of(columns);
+        return { text: `project-away ${away.name}`, columns: columns.filter((c) => c !== away) };
+      }
+      case 6: {
+        const column = this.column(columns);
+        if (!column) return { text: "take 2", columns };
+        const renamed = { name: `r${index}`, kind: column.kind };
+        return { text: `project-rename ${renamed.name} = ${column.name}`, columns: columns.map((c) => (c === column ? renamed : c)) };
+      }
+      case 7:
+      case 8: {
+        const aggregate = this.aggregate(columns);
+        const name = `a${index}`;
+        const byColumn = this.column(columns, ["string", "datetime", "number"]);
+        let by = "";
+        const out: Column[] = [];
+        if (byColumn && this.n() % 3 !== 0) {
+          const key = byColumn.kind === "datetime" ? `bin(${byColumn.name}, ${this.of(SPANS)})` : byColumn.kind === "number" ? `bin(${byColumn.name}, 10)` : byColumn.name;
+          by = ` by ${byColumn.name} = ${key}`;
+          out.push({ name: byColumn.name, kind: byColumn.kind });
+        }
+        out.push({ name, kind: aggregate.kind });
+        return { text: `summarize ${name} = ${aggregate.text}${by}`, columns: out };
+      }
+      case 9:
+        return { text: `${this.of(["sort", "order"])} by ${this.sortKeys(columns)}`, columns };
+      case 10:
+        return { text: `top ${this.of(["1", "3", "10"])} by ${this.sortKeys(columns)}`, columns };
+      case 11:
+        return { text: `${this.of(["take", "limit"])} ${this.of(["0", "1", "5", "100"])}`, columns };
+      case 12: {
+        const column = this.column(columns);
+        return column ? { text: `distinct ${column.name}`, columns: [column] } : { text: "distinct *", columns };
+      }
+      default:
+        return { text: "count", columns: [{ name: "Count", kind: "number" }] };
+    }
+  }
+}
+
+export interface KqlQueryOptions {
+  tables?: TableName[];
+  maxOperators?: number;
+  /** Share of queries (0..1) that get one junk token spliced in. */
+  junk?: number;
+}
+
+/** Random KQL pipelines (strings). */
+export function kqlQuery(options: KqlQueryOptions = {}): fc.Arbitrary<string> {
+  const tables = options.tables ?? (["States", "Events"] as TableName[]);
+  const junkShare = options.junk ?? 0.1;
+  return fc
+    .record({
+      table: fc.constantFrom(...tables),
+      seeds: fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 40 }),
+      operators: fc.nat({ max: options.maxOperators ?? 5 }),
+      render: fc.boolean(),
+      junk: fc.double({ min: 0, max: 1, noNaN: true }),
+      junkAt: fc.nat(),
+      junkToken: fc.constantFrom(...JUNK),
+    })
+    .map(({ table, seeds, operators, render, junk, junkAt, junkToken }) => {
+      const builder = new Builder(seeds);
+      let columns = columnsOf(table);
+      const parts: string[] = [table];
+      for (let i = 0; i < operators; i++) {
+        const op = builder.operator(columns, i);
+        parts.push(op.text);
+        columns = op.columns;
+      }
+      if (render && operators > 0 && seeds[0]! % 4 === 0) parts.push(`render ${builder.of(["timechart", "barchart", "table"])}`);
+      let text = parts.join(" | ");
+      if (junk < junkShare) {
+        const at = junkAt % (text.length + 1);
+        text = `${text.slice(0, at)} ${junkToken} ${text.slice(at)}`;
+      }
+      return text;
+    });
+}
