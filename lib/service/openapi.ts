@@ -8,6 +8,8 @@ import { z } from "zod";
 import { ZErrorBody } from "@/lib/upstream/schemas/common";
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { maintenanceApi } from "./maintenance/endpoints";
+import { oauthApi } from "./telemetry/oauth-endpoints";
+import { queryApi } from "./telemetry/query-endpoint";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -53,10 +55,21 @@ function schemaId(schema: z.ZodType): string {
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schemaId(schema)}` });
 
-/** JSON Schema of a parameter; request-side (io: input), so defaults do not make it required. */
-function inlineSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+/**
+ * JSON Schema of a parameter: a registered schema by reference, anything else inline and
+ * request-side (io: input), so a default does not make the parameter look required.
+ */
+function parameterSchema(schema: z.ZodType): JsonSchema {
+  if (z.globalRegistry.get(schema)?.id) return ref(schema);
+  const json = z.toJSONSchema(schema, {
+    io: "input",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    metadata: z.registry<{ id?: string }>(), // inline everything; descriptions go on the parameter
+  }) as JsonSchema;
   delete json.$schema;
+  const fallback = schema.safeParse(undefined);
+  if (fallback.success && fallback.data !== undefined) json.default = fallback.data;
   return json;
 }
 
@@ -73,33 +86,50 @@ function refsIn(value: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
-/**
- * Components = every registered schema reachable from the operations. zod's registry export
- * already writes `$ref`s between them; `$id`/`$schema` are dropped since components share the
- * document's base URI.
- */
-function components(paths: unknown): Record<string, JsonSchema> {
-  const all = (
+function registryExport(io: "input" | "output"): Record<string, JsonSchema> {
+  return (
     z.toJSONSchema(z.globalRegistry, {
       target: "draft-2020-12",
-      io: "output",
+      io,
       unrepresentable: "any",
       uri: (id) => `#/components/schemas/${id}`,
     }) as { schemas: Record<string, JsonSchema> }
   ).schemas;
-  const wanted = refsIn(paths, new Set());
+}
+
+/** The registered schemas `roots` refer to, directly or through each other, from one export. */
+function closure(roots: Set<string>, exported: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const result: Record<string, JsonSchema> = {};
-  const queue = [...wanted];
+  const queue = [...roots];
   while (queue.length > 0) {
     const id = queue.shift()!;
     if (result[id]) continue;
-    const schema = all[id];
+    const schema = exported[id];
     if (!schema) throw new Error(`Schema ${id} is referenced but not registered.`);
     const { $id: _id, $schema: _schema, ...rest } = schema;
     result[id] = rest;
     for (const next of refsIn(rest, new Set())) if (!result[next]) queue.push(next);
   }
-  return Object.fromEntries(Object.entries(result).sort(([a], [b]) => a.localeCompare(b)));
+  return result;
+}
+
+/**
+ * Components = every registered schema reachable from the operations. zod's registry export
+ * writes the `$ref`s between them; `$id`/`$schema` are dropped since components share the
+ * document's base URI. Request bodies are described as zod accepts them (io: input: unknown
+ * members allowed, defaults optional), responses as the service produces them (io: output).
+ */
+function components(paths: Record<string, Record<string, { requestBody?: unknown }>>): Record<string, JsonSchema> {
+  const requestRoots = new Set<string>();
+  for (const operations of Object.values(paths)) {
+    for (const op of Object.values(operations)) refsIn(op.requestBody, requestRoots);
+  }
+  const responseRoots = refsIn(
+    Object.values(paths).map((operations) => Object.values(operations).map(({ requestBody: _, ...rest }) => rest)),
+    new Set(),
+  );
+  const merged = { ...closure(requestRoots, registryExport("input")), ...closure(responseRoots, registryExport("output")) };
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
@@ -133,7 +163,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
       name,
       in: "path",
       required: true,
-      ...(param ? { description: param.description, schema: inlineSchema(param.schema) } : { schema: { type: "string" } }),
+      ...(param ? { description: param.description, schema: parameterSchema(param.schema) } : { schema: { type: "string" } }),
     });
   }
   for (const [name, schema] of Object.entries(op.query?.shape ?? {}) as [string, z.ZodType][]) {
@@ -143,7 +173,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
       in: "query",
       required: !schema.safeParse(undefined).success,
       ...(description ? { description } : {}),
-      schema: inlineSchema(schema),
+      schema: parameterSchema(schema),
     });
   }
   for (const header of op.headers ?? []) {
@@ -152,7 +182,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
       in: "header",
       required: header.required ?? false,
       description: header.description,
-      schema: inlineSchema(header.schema),
+      schema: parameterSchema(header.schema),
     });
   }
   const other = Object.fromEntries(
@@ -185,7 +215,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
 }
 
 export function createOpenApiDocument(contributions: ApiContribution[], serverUrl?: string): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, { requestBody?: unknown }>> = {};
   const securitySchemes: Record<string, JsonSchema> = {};
   const notes: string[] = [];
   for (const contribution of contributions) {
@@ -214,8 +244,26 @@ export function createOpenApiDocument(contributions: ApiContribution[], serverUr
   };
 }
 
+const docsApi: ApiContribution = {
+  operations: [
+    {
+      method: "GET",
+      path: "/openapi.json",
+      operationId: "getOpenApiDocument",
+      summary: "This document",
+      tag: "Documentation",
+      security: [],
+      response: {
+        schema: z.looseObject({ openapi: z.literal("3.1.0") }).meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document." }),
+        description: "The OpenAPI 3.1 document of the service; a readable rendering is at /docs/api.",
+      },
+      errors: [],
+    },
+  ],
+};
+
 /** What each domain documents; add yours as one line. */
-const SERVICE_API: ApiContribution[] = [maintenanceApi];
+const SERVICE_API: ApiContribution[] = [maintenanceApi, queryApi, oauthApi, docsApi];
 
 let document: Record<string, unknown> | undefined;
 

@@ -4,7 +4,7 @@
  * Commands only open the SQLite database (never the DuckDB files, which the running server holds),
  * so they work while the server runs.
  */
-import type { ParseArgsOptionsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import type { AppConfig } from "@/lib/config";
 import type { SqliteDatabase } from "../store/sqlite";
 
@@ -31,7 +31,7 @@ export interface OpsCommand {
   /** Arguments after the name, e.g. "--plant <plantId> [--expires <days>]". */
   usage: string;
   summary: string;
-  options?: ParseArgsOptionsConfig;
+  options?: ParseArgsConfig["options"];
   /** Positional arguments the command takes (more is a usage error). */
   positionals?: number;
   run(ctx: OpsContext, args: OpsArgs): void | Promise<void>;
