@@ -35,13 +35,15 @@ export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string
     <div className="flex flex-col gap-2">
       <ol className="flex flex-col divide-y divide-line rounded-md border border-line" data-testid="asset-history" aria-label={`Jobs done on ${tag}`}>
         {data.map((job) => (
-          <li key={job.id} className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 px-3 py-2 text-sm">
+          <li key={job.id} className="flex gap-3 px-3 py-2 text-sm">
             <span className="w-24 shrink-0 tabular-nums">{formatDate(job.doneDate)}</span>
-            <span className="min-w-0 flex-1 font-medium">{job.jobTitle}</span>
-            {job.doneDate > job.dueDate && <Badge tone="warning">late</Badge>}
-            <span className="basis-full pl-27 text-xs text-fg-muted">
-              {job.activityKind} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
-              {job.workOrder?.id ? ` · WO ${job.workOrder.id}` : ""}
+            <span className="min-w-0 flex-1">
+              <span className="font-medium">{job.jobTitle}</span>
+              <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
+                {job.doneDate > job.dueDate && <Badge tone="warning">late</Badge>}
+                {job.activityKind} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
+                {job.workOrder?.id ? ` · WO ${job.workOrder.id}` : ""}
+              </span>
             </span>
           </li>
         ))}

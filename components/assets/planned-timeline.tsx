@@ -63,7 +63,9 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
           <span className="absolute bottom-1 left-1 text-lg font-semibold text-danger">{overdue.length}</span>
         </div>
         {months.map((month) => {
-          const first = Math.max(dayNumber(`${month}-01`), start);
+          // The current month starts before today: its label would collide with the next one.
+          const first = dayNumber(`${month}-01`);
+          if (first < start) return null;
           const x = OVERDUE_LANE + (1 - OVERDUE_LANE) * ((first - start) / span);
           return (
             <div key={month} className="absolute inset-y-0 border-l border-line" style={{ left: `${x * 100}%` }}>
@@ -71,6 +73,9 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
             </div>
           );
         })}
+        <span className="absolute bottom-1 text-[11px] font-medium text-fg" style={{ left: `calc(${OVERDUE_LANE * 100}% + 4px)` }}>
+          Today
+        </span>
         {placed.map(({ job, x, lane }) => (
           <span
             key={job.id}
@@ -86,12 +91,14 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
             const late = daysOverdue(job, today);
             const recurrence = recurrenceText(job);
             return (
-              <li key={job.id} className={`flex flex-wrap items-baseline gap-x-3 gap-y-1 px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
+              <li key={job.id} className={`flex gap-3 px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
                 <span className="w-24 shrink-0 tabular-nums">{formatDate(job.dueDate)}</span>
-                <span className="min-w-0 flex-1 font-medium">{job.jobTitle}</span>
-                {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
-                <span className="text-xs text-fg-muted">
-                  {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
+                <span className="min-w-0 flex-1">
+                  <span className="font-medium">{job.jobTitle}</span>
+                  <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
+                    {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
+                    {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
+                  </span>
                 </span>
               </li>
             );

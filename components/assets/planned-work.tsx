@@ -52,8 +52,8 @@ export function PlannedWork({ plantId }: { plantId: string }) {
         <h1 className="text-2xl font-semibold">Planned work</h1>
         <p className="text-sm text-fg-muted">Pick an asset to see its planned jobs, what was done, and what its sensors recorded around each job.</p>
       </header>
-      <div className="grid items-start gap-4 md:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[20rem_minmax(0,1fr)]">
-        <Card className="flex flex-col md:sticky md:top-4 md:max-h-[calc(100dvh-6rem)]" aria-labelledby="assets-title">
+      <div className="grid items-start gap-4 lg:grid-cols-[18rem_minmax(0,1fr)] xl:grid-cols-[20rem_minmax(0,1fr)]">
+        <Card className="flex max-h-96 flex-col lg:sticky lg:top-4 lg:max-h-[calc(100dvh-6rem)]" aria-labelledby="assets-title">
           <div className="flex flex-col gap-2 border-b border-line p-3">
             <h2 id="assets-title" className="text-base font-semibold">
               Assets {assets.data ? <span className="font-normal text-fg-muted">({assets.data.length})</span> : null}

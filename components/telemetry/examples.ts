@@ -5,20 +5,25 @@ export interface ExampleQuery {
 }
 
 export const DEFAULT_QUERY = `States
-| summarize avg(Value) by bin(Timestamp, 1h), Name
-| order by Timestamp asc`;
+| where Name == "Temperature"
+| summarize avg(Value) by bin(Timestamp, 1h), DeviceId`;
 
-export function exampleQueries(firstName?: string): ExampleQuery[] {
-  const name = firstName ?? "Temperature";
+/** `device`: a device of the chosen plants, when known, so the examples return rows at once. */
+export function exampleQueries(device?: string): ExampleQuery[] {
+  const deviceId = JSON.stringify(device ?? "<device id>");
   return [
-    { title: "Hourly average of every data point", query: DEFAULT_QUERY },
+    { title: "Hourly average temperature per device", query: DEFAULT_QUERY },
     {
-      title: `One data point, every sample`,
-      query: `States\n| where Name == "${name}"\n| project Timestamp, Name, Value, DeviceId\n| order by Timestamp asc`,
+      title: "Every sample of one device",
+      query: `States\n| where DeviceId == ${deviceId}\n| project Timestamp, Name, Value\n| order by Timestamp asc`,
     },
     {
-      title: "Samples per device and data point",
+      title: "Data points and sample counts per device",
       query: `States\n| summarize Samples = count(), Last = max(Timestamp) by DeviceId, Name\n| order by DeviceId asc`,
+    },
+    {
+      title: "Peak vibration per machine (by asset tag)",
+      query: `States\n| where Name == "Vibration"\n| summarize Peak = max(Value) by Asset = tostring(MessageMetadata.topologyReference)\n| top 10 by Peak`,
     },
     {
       title: "Active alarms",
@@ -27,10 +32,6 @@ export function exampleQueries(firstName?: string): ExampleQuery[] {
     {
       title: "Alarms by severity",
       query: `Events\n| summarize Alarms = count() by Severity\n| order by Alarms desc`,
-    },
-    {
-      title: "Readings of one machine (by asset tag)",
-      query: `States\n| where MessageMetadata.topologyReference == "<asset tag>"\n| take 100`,
     },
   ];
 }

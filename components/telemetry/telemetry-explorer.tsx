@@ -40,7 +40,7 @@ const TimeSeriesChart = dynamic(() => import("./time-series-chart").then((m) => 
   loading: () => <Skeleton className="h-80 w-full" />,
 });
 
-const NO_PROBLEMS: never[] = [];
+const NO_NAMES: string[] = [];
 /** Read only in event handlers and query functions, never to render. */
 const currentTime = () => Date.now();
 
@@ -111,17 +111,19 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   const setPlants = (plants: string[]) => navigate({ ...state, query: draft, plants }, runAt !== null);
   const setView = (view: ExplorerState["view"]) => navigate({ ...state, view }, false);
 
-  const names = useQuery({
-    queryKey: ["telemetry-names", state.plants.join(",")],
+  // Data point names (for completion) and a device (for the examples), looked up once per plants.
+  const catalogue = useQuery({
+    queryKey: ["telemetry-catalogue", state.plants.join(",")],
     queryFn: async ({ signal }) => {
-      const range = resolveRange({ kind: "relative", last: "7d" }, currentTime());
-      const outcome = await runTelemetryQuery({ query: "States | distinct Name", ...range, plantIds: state.plants }, signal);
-      return outcome.result.rows.map((row) => String(row[0])).sort();
+      const range = resolveRange({ kind: "relative", last: "24h" }, currentTime());
+      const outcome = await runTelemetryQuery({ query: "States | distinct Name, DeviceId", ...range, plantIds: state.plants }, signal);
+      const rows = outcome.result.rows.map((row) => ({ name: String(row[0]), deviceId: String(row[1]) }));
+      return { names: [...new Set(rows.map((r) => r.name))].sort(), firstDevice: rows.map((r) => r.deviceId).sort()[0] };
     },
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
-  const pointNames = names.data ?? NO_PROBLEMS;
+  const pointNames = catalogue.data?.names ?? NO_NAMES;
   const problems = useMemo(() => queryProblems(result.error), [result.error]);
 
   const outcome = result.data;
@@ -261,7 +263,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               Examples
             </h2>
             <ul className="flex flex-col gap-1">
-              {exampleQueries(pointNames[0]).map((example) => (
+              {exampleQueries(catalogue.data?.firstDevice).map((example) => (
                 <li key={example.title}>
                   <button
                     type="button"
