@@ -10,6 +10,8 @@ import { getServiceOpenApiDocument } from "./openapi";
 
 export interface ServiceContexts {
   maintenance: MaintenanceContext;
+  /** OAuth token endpoint, discovery, JWKS and the telemetry query (lib/service/telemetry). */
+  telemetry: Route[];
 }
 
 export function createServiceRoutes(contexts: ServiceContexts): Route[] {
@@ -23,5 +25,5 @@ export function createServiceRoutes(contexts: ServiceContexts): Route[] {
       return { ...response, body: openApiBody };
     },
   };
-  return [...createMaintenanceRoutes(contexts.maintenance), docs];
+  return [...createMaintenanceRoutes(contexts.maintenance), ...contexts.telemetry, docs];
 }

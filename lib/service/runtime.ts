@@ -14,14 +14,10 @@ import { createServiceRoutes } from "./routes";
 import { seedMaintenanceIfEmpty } from "./seed/maintenance";
 import { createSqliteMaintenanceStore, type MaintenanceStore } from "./store/maintenance-store";
 import { openDatabase, type SqliteDatabase } from "./store/sqlite";
+import { openTelemetry, type TelemetryService } from "./telemetry";
 
-/**
- * The telemetry half (one DuckDB file per customer, KQL queries, OAuth clients): opened by the
- * telemetry module. Until that lands the runtime carries an empty one.
- */
-export interface TelemetryRuntime {
-  close(): Promise<void>;
-}
+/** The telemetry half: one DuckDB file per customer, KQL queries, OAuth clients and tokens. */
+export type TelemetryRuntime = TelemetryService;
 
 export interface ServiceRuntime {
   config: AppConfig;
@@ -54,9 +50,15 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     limiter: createRateLimiter(config.MAINTENANCE_RATE_LIMIT_PER_MINUTE),
     today,
   };
-  const telemetry: TelemetryRuntime = { close: async () => {} };
+  let telemetry: TelemetryRuntime;
+  try {
+    telemetry = await openTelemetry(config, db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
-  const handle = createRouter(createServiceRoutes({ maintenance: maintenanceContext }));
+  const handle = createRouter(createServiceRoutes({ maintenance: maintenanceContext, telemetry: telemetry.routes }));
   let closed = false;
   return {
     config,

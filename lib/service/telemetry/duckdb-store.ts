@@ -123,13 +123,13 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
     throw error;
   }
 
-  async function withConnection<T>(customerId: string, use: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  async function withConnection<T>(customerId: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     const db = customers.get(customerId);
     if (!db) throw new ServiceError("FORBIDDEN", "No telemetry is stored for this client's customer.");
     const connection = db.idle.pop() ?? (await db.instance.connect());
     let reusable = true;
     try {
-      return await use(connection);
+      return await work(connection);
     } catch (error) {
       reusable = false; // an interrupted or failed connection is not handed out again
       throw error;

@@ -11,9 +11,12 @@ import { parseConfig, type AppConfig } from "@/lib/config";
 import { fromNodeRequest, sendNodeResponse } from "../http/node-adapter";
 import type { ServiceRuntime } from "../runtime";
 
-/** Configuration from the given variables only (not the developer's environment). */
+/**
+ * Configuration from the given variables only (not the developer's environment). One day of demo
+ * telemetry unless a test asks for more: the 30-day default takes a while to generate.
+ */
 export function testConfig(variables: Record<string, string>): AppConfig {
-  return parseConfig(variables as unknown as NodeJS.ProcessEnv);
+  return parseConfig({ DEMO_TELEMETRY_DAYS: "1", ...variables } as unknown as NodeJS.ProcessEnv);
 }
 
 export async function startHttpServer(runtime: ServiceRuntime): Promise<{ url: string; close(): Promise<void> }> {

@@ -3,9 +3,10 @@
  * and are applied in ascending order.
  */
 import maintenance from "./001-maintenance";
+import telemetryClients from "./002-telemetry-clients";
 import usersAudit from "./003-users-audit";
 import type { Migration } from "./types";
 
 export type { Migration } from "./types";
 
-export const MIGRATIONS: readonly Migration[] = [maintenance, usersAudit];
+export const MIGRATIONS: readonly Migration[] = [maintenance, telemetryClients, usersAudit];

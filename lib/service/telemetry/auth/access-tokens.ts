@@ -1,0 +1,112 @@
+/**
+ * Telemetry access tokens: signed JWTs (ES256) carrying audience (the resource id), subject (the
+ * client id), customer and expiry, so checking one costs a signature check and no secret lookup.
+ * Because a JWT alone cannot be taken back, every check ALSO asks the client table whether the
+ * client still exists unrevoked and still belongs to the token's customer: revoking a client stops
+ * its tokens on the next request. The signing key pair is made on first use and kept in SQLite;
+ * its public half is published at the JWKS URI of the discovery document.
+ */
+import { randomUUID } from "node:crypto";
+import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from "jose";
+import type { SqliteDatabase } from "../../store/sqlite";
+import type { TelemetryClients } from "./clients";
+
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+const ALGORITHM = "ES256";
+/** Private claim naming the customer whose telemetry the token opens. */
+const CUSTOMER_CLAIM = "customer_id";
+
+export interface TokenPrincipal {
+  clientId: string;
+  customerId: string;
+}
+
+export interface AccessTokens {
+  issue(principal: TokenPrincipal, options: { issuer: string; now?: Date; lifetimeSeconds?: number }): Promise<string>;
+  /** The principal of a valid token whose client is still active; undefined otherwise. */
+  verify(token: string, now?: Date): Promise<TokenPrincipal | undefined>;
+  /** The public keys (JWKS) that verify issued tokens. */
+  jwks(): Promise<{ keys: JWK[] }>;
+}
+
+interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+async function loadOrCreateKey(db: SqliteDatabase): Promise<SigningKey> {
+  const select = db.prepare(
+    `SELECT kid, private_jwk AS privateJwk, public_jwk AS publicJwk FROM telemetry_signing_keys
+     WHERE algorithm = ? ORDER BY created_at DESC, kid LIMIT 1`,
+  );
+  let row = select.get(ALGORITHM) as { kid: string; privateJwk: string; publicJwk: string } | undefined;
+  if (!row) {
+    const pair = await generateKeyPair(ALGORITHM, { extractable: true });
+    const kid = randomUUID();
+    const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: ALGORITHM, use: "sig" };
+    const privateJwk = { ...(await exportJWK(pair.privateKey)), kid, alg: ALGORITHM };
+    // Another process may have made one meanwhile: keep whichever is stored first.
+    db.transaction(() => {
+      if (!select.get(ALGORITHM)) {
+        db.prepare(
+          `INSERT INTO telemetry_signing_keys (kid, algorithm, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)`,
+        ).run(kid, ALGORITHM, JSON.stringify(privateJwk), JSON.stringify(publicJwk), new Date().toISOString());
+      }
+    }).immediate();
+    row = select.get(ALGORITHM) as { kid: string; privateJwk: string; publicJwk: string };
+  }
+  const publicJwk = JSON.parse(row.publicJwk) as JWK;
+  return {
+    kid: row.kid,
+    privateKey: (await importJWK(JSON.parse(row.privateJwk) as JWK, ALGORITHM)) as CryptoKey,
+    publicKey: (await importJWK(publicJwk, ALGORITHM)) as CryptoKey,
+    publicJwk,
+  };
+}
+
+export function createAccessTokens(db: SqliteDatabase, clients: TelemetryClients, resourceId: string): AccessTokens {
+  let key: Promise<SigningKey> | undefined;
+  const signingKey = () => (key ??= loadOrCreateKey(db));
+
+  return {
+    async issue(principal, { issuer, now = new Date(), lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS }) {
+      const { kid, privateKey } = await signingKey();
+      const issuedAt = Math.floor(now.getTime() / 1000);
+      return new SignJWT({ [CUSTOMER_CLAIM]: principal.customerId, azp: principal.clientId })
+        .setProtectedHeader({ alg: ALGORITHM, kid, typ: "at+jwt" })
+        .setIssuer(issuer)
+        .setSubject(principal.clientId)
+        .setAudience(resourceId)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + lifetimeSeconds)
+        .setJti(randomUUID())
+        .sign(privateKey);
+    },
+
+    async verify(token, now = new Date()) {
+      const { publicKey } = await signingKey();
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(token, publicKey, {
+          algorithms: [ALGORITHM],
+          audience: resourceId,
+          currentDate: now,
+          typ: "at+jwt",
+          requiredClaims: ["exp", "sub"],
+        }));
+      } catch {
+        return undefined;
+      }
+      const clientId = payload.sub;
+      const customerId = payload[CUSTOMER_CLAIM];
+      if (typeof clientId !== "string" || typeof customerId !== "string") return undefined;
+      return clients.activeCustomer(clientId) === customerId ? { clientId, customerId } : undefined;
+    },
+
+    async jwks() {
+      return { keys: [(await signingKey()).publicJwk] };
+    },
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The OAuth 2.0 authorization server of the telemetry interface (decisions.md §5): the
+ * client-credentials token endpoint, its metadata document and the JWKS. The token endpoint alone
+ * answers errors in RFC 6749 §5.2's format, checked in this order: malformed request or missing
+ * parameter (invalid_request) → client authentication (invalid_client, 401) → grant type
+ * (unsupported_grant_type) → scope (invalid_scope).
+ */
+import {
+  ZJsonWebKeySet,
+  ZOAuthError,
+  ZOpenIdConfiguration,
+  ZTokenRequest,
+  ZTokenResponse,
+  type TOAuthErrorCode,
+} from "@/lib/upstream/schemas/telemetry";
+import { ServiceError } from "../errors";
+import { readFormBody } from "../http/body";
+import { json } from "../http/respond";
+import type { Route } from "../http/router";
+import type { ServiceRequest, ServiceResponse } from "../http/types";
+import type { ApiContribution } from "../openapi";
+import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./auth/access-tokens";
+import type { TelemetryClients } from "./auth/clients";
+
+export const TOKEN_PATH = "/oauth2/v2.0/token";
+export const JWKS_PATH = "/oauth2/v2.0/keys";
+export const DISCOVERY_PATH = "/.well-known/openid-configuration";
+
+export interface OAuthContext {
+  clients: TelemetryClients;
+  tokens: AccessTokens;
+  resourceId: string;
+}
+
+/** RFC 6749 §5.1: token responses must not be cached. */
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
+class OAuthError extends Error {
+  constructor(
+    readonly error: TOAuthErrorCode,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+function oauthError(error: OAuthError): ServiceResponse {
+  const headers: Record<string, string> = { ...NO_STORE };
+  // 401 must name a scheme the client can use; Basic is the one this endpoint accepts.
+  if (error.status === 401) headers["www-authenticate"] = 'Basic realm="plantdesk-telemetry", charset="UTF-8"';
+  return json({ error: error.error, error_description: error.description }, error.status, headers);
+}
+
+/** RFC 6749 §2.3.1: id and secret are form-encoded, joined by ':' and base64-encoded. */
+function basicCredentials(header: string | undefined): { clientId: string; secret: string } | null {
+  if (!header) return null;
+  const m = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header);
+  if (!m) throw new OAuthError("invalid_client", "The Authorization header is not a valid Basic credential.", 401);
+  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw new OAuthError("invalid_client", "The Basic credential has no ':' between client id and secret.", 401);
+  const formDecode = (text: string) => decodeURIComponent(text.replace(/\+/g, " "));
+  try {
+    return { clientId: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    throw new OAuthError("invalid_client", "The Basic credential is not properly encoded.", 401);
+  }
+}
+
+function readTokenForm(req: ServiceRequest): URLSearchParams {
+  let form: URLSearchParams | null;
+  try {
+    form = readFormBody(req);
+  } catch (error) {
+    if (error instanceof ServiceError) throw new OAuthError("invalid_request", error.message);
+    throw error;
+  }
+  if (!form) throw new OAuthError("invalid_request", "The request must be sent as Content-Type: application/x-www-form-urlencoded.");
+  for (const name of new Set(form.keys())) {
+    if (form.getAll(name).length > 1) throw new OAuthError("invalid_request", `Parameter '${name}' is given more than once.`);
+  }
+  return form;
+}
+
+async function issueToken(req: ServiceRequest, ctx: OAuthContext): Promise<ServiceResponse> {
+  const form = readTokenForm(req);
+  const grantType = form.get("grant_type");
+  const scope = form.get("scope");
+  if (!grantType) throw new OAuthError("invalid_request", "Parameter 'grant_type' is required.");
+  if (!scope) throw new OAuthError("invalid_request", `Parameter 'scope' is required; use '${ctx.resourceId}/.default'.`);
+
+  const basic = basicCredentials(req.headers.authorization);
+  const bodyId = form.get("client_id");
+  const bodySecret = form.get("client_secret");
+  if (basic && bodySecret !== null) {
+    throw new OAuthError("invalid_request", "Use one client authentication method: HTTP Basic or client_secret in the body, not both.");
+  }
+  if (basic && bodyId !== null && bodyId !== basic.clientId) {
+    throw new OAuthError("invalid_request", "client_id in the body differs from the one in the Authorization header.");
+  }
+  const credentials = basic ?? (bodyId !== null && bodySecret !== null ? { clientId: bodyId, secret: bodySecret } : null);
+  if (!credentials) {
+    throw new OAuthError("invalid_client", "Client authentication is required: client_id and client_secret, or HTTP Basic.", 401);
+  }
+  const client = ctx.clients.authenticate(credentials.clientId, credentials.secret);
+  if (!client) throw new OAuthError("invalid_client", "Client authentication failed.", 401);
+
+  if (grantType !== "client_credentials") {
+    throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+  }
+  if (scope !== `${ctx.resourceId}/.default`) {
+    throw new OAuthError("invalid_scope", `The scope must be '${ctx.resourceId}/.default'.`);
+  }
+  const accessToken = await ctx.tokens.issue(client, { issuer: req.origin });
+  return json({ token_type: "Bearer", expires_in: ACCESS_TOKEN_LIFETIME_SECONDS, access_token: accessToken }, 200, NO_STORE);
+}
+
+export function discoveryDocument(origin: string, resourceId: string) {
+  return {
+    issuer: origin,
+    token_endpoint: `${origin}${TOKEN_PATH}`,
+    jwks_uri: `${origin}${JWKS_PATH}`,
+    grant_types_supported: ["client_credentials"],
+    token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
+    scopes_supported: [`${resourceId}/.default`],
+    response_types_supported: ["token"],
+  };
+}
+
+export function createOAuthRoutes(ctx: OAuthContext): Route[] {
+  return [
+    {
+      method: "POST",
+      pattern: TOKEN_PATH,
+      handler: async (req) => {
+        try {
+          return await issueToken(req, ctx);
+        } catch (error) {
+          if (error instanceof OAuthError) return oauthError(error);
+          throw error;
+        }
+      },
+    },
+    {
+      method: "GET",
+      pattern: DISCOVERY_PATH,
+      handler: (req) => json(discoveryDocument(req.origin, ctx.resourceId), 200, { "cache-control": "public, max-age=300" }),
+    },
+    {
+      method: "GET",
+      pattern: JWKS_PATH,
+      handler: async () => json(await ctx.tokens.jwks(), 200, { "cache-control": "public, max-age=300" }),
+    },
+  ];
+}
+
+export const oauthApi: ApiContribution = {
+  operations: [
+    {
+      method: "POST",
+      path: TOKEN_PATH,
+      operationId: "issueToken",
+      summary: "Access token (OAuth 2.0 client credentials)",
+      description:
+        "Client authentication by `client_secret_post` (client_id and client_secret in the form) or `client_secret_basic` (HTTP Basic). " +
+        "Errors use RFC 6749 §5.2's body, checked in this order: malformed request or missing parameter → `invalid_request` (400); " +
+        "failed client authentication → `invalid_client` (401, `WWW-Authenticate: Basic`); another grant type → `unsupported_grant_type` (400); " +
+        "another scope → `invalid_scope` (400).",
+      tag: "OAuth",
+      security: [],
+      requestBody: { schema: ZTokenRequest, contentType: "application/x-www-form-urlencoded" },
+      response: { schema: ZTokenResponse, description: "A bearer token for the telemetry interface, valid 3600 s." },
+      errors: [],
+      otherResponses: {
+        400: { schema: ZOAuthError, description: "invalid_request, unsupported_grant_type or invalid_scope." },
+        401: { schema: ZOAuthError, description: "invalid_client." },
+      },
+    },
+    {
+      method: "GET",
+      path: DISCOVERY_PATH,
+      operationId: "getOpenIdConfiguration",
+      summary: "Authorization server metadata",
+      description: "`issuer` is the address the request was sent to; standard OAuth client libraries configure themselves from it.",
+      tag: "OAuth",
+      security: [],
+      response: { schema: ZOpenIdConfiguration, description: "Metadata of the token endpoint." },
+      errors: [],
+    },
+    {
+      method: "GET",
+      path: JWKS_PATH,
+      operationId: "getJsonWebKeySet",
+      summary: "Token signing keys",
+      tag: "OAuth",
+      security: [],
+      response: { schema: ZJsonWebKeySet, description: "The public keys of the access tokens." },
+      errors: [],
+    },
+  ],
+  securitySchemes: {
+    telemetryOAuth: {
+      type: "oauth2",
+      description:
+        "Client credentials. Clients are created with `npm run ops -- client create --customer <customerId>` and belong to one customer.",
+      flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: { "api://plant-telemetry/.default": "Query the customer's telemetry." } } },
+    },
+  },
+  notes: [
+    "**Telemetry access tokens** are JWTs signed with ES256 (public keys at `/oauth2/v2.0/keys`): `aud` is the resource id, `sub` the client id, `customer_id` the client's customer, `exp` 3600 s after issue. Besides the signature, every query checks that the client still exists and is not revoked, so revoking a client (`npm run ops -- client revoke <client_id>`) stops its tokens at once. Client secrets are stored only as SHA-256 hashes and compared in constant time.",
+  ],
+};
