@@ -1,0 +1,49 @@
+"use client";
+
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { chartTheme } from "@/components/ui/chart-colors";
+import type { TStockLevelEntry } from "@/lib/upstream/schemas/maintenance";
+
+const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const fullFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+
+/** The part's level over time: a step line (a level holds until the next count), short counts in red. */
+export function StockChart({ history, unit }: { history: readonly TStockLevelEntry[]; unit: string }) {
+  const points = [...history].reverse().map((entry) => ({ at: Date.parse(entry.submittedAt), quantity: entry.quantity, isShort: entry.isShort }));
+  const summary = `Stock level over time: ${points.length} counts, from ${points[0]?.quantity ?? 0} to ${points[points.length - 1]?.quantity ?? 0} ${unit}.`;
+  return (
+    <figure aria-label={summary} className="h-64 w-full" data-testid="stock-chart">
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -8 }}>
+          <CartesianGrid vertical={false} stroke={chartTheme.grid} />
+          <XAxis
+            dataKey="at"
+            type="number"
+            scale="time"
+            domain={["dataMin", "dataMax"]}
+            tickFormatter={(value: number) => dayFormat.format(value)}
+            stroke={chartTheme.axis}
+            tick={{ fill: chartTheme.axis, fontSize: 12 }}
+          />
+          <YAxis stroke={chartTheme.axis} tick={{ fill: chartTheme.axis, fontSize: 12 }} width={56} allowDecimals />
+          <Tooltip
+            labelFormatter={(value) => `${fullFormat.format(Number(value))} UTC`}
+            formatter={(value) => [`${value} ${unit}`, "Level"]}
+            contentStyle={{ background: chartTheme.tooltipBackground, borderColor: chartTheme.tooltipBorder, color: chartTheme.text, borderRadius: 8 }}
+          />
+          <Line
+            type="stepAfter"
+            dataKey="quantity"
+            stroke="#3b82f6"
+            strokeWidth={2}
+            isAnimationActive={false}
+            dot={(props: { cx?: number; cy?: number; index?: number; payload?: { isShort: boolean } }) => (
+              <circle key={props.index} cx={props.cx} cy={props.cy} r={props.payload?.isShort ? 4 : 2.5} fill={props.payload?.isShort ? "#dc2626" : "#3b82f6"} stroke="none" />
+            )}
+          />
+        </LineChart>
+      </ResponsiveContainer>
+      <figcaption className="sr-only">{summary}</figcaption>
+    </figure>
+  );
+}
