@@ -6,10 +6,12 @@ import { parseArgs } from "node:util";
 import { OpsError, UsageError, type OpsCommand } from "../lib/service/ops/command";
 import { createOpsContext } from "../lib/service/ops/context";
 import { maintenanceCommands } from "../lib/service/ops/maintenance";
+import { telemetryCommands } from "../lib/service/ops/telemetry";
 import { userCommands } from "../lib/auth/ops";
 
 const COMMANDS: OpsCommand[] = [
   ...maintenanceCommands, // plants, token issue|list|revoke
+  ...telemetryCommands, // customers, client create|list|revoke
   ...userCommands, // user add|list|disable|enable
 ];
 

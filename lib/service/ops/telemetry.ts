@@ -1,0 +1,90 @@
+/** Operator commands of the telemetry interface: customers and their OAuth clients. */
+import { createTelemetryClients } from "../telemetry/auth/clients";
+import { customersWithPlants } from "../telemetry";
+import { OpsError, UsageError, requireString, table, type OpsCommand, type OpsContext } from "./command";
+
+const clientsOf = (ctx: OpsContext) => createTelemetryClients(ctx.db(), ctx.config.TELEMETRY_RESOURCE_ID);
+
+const customers: OpsCommand = {
+  name: "customers",
+  usage: "[--json]",
+  summary: "List the customers: id, name, plants and active telemetry clients.",
+  run(ctx) {
+    const active = new Map<string, number>();
+    for (const c of clientsOf(ctx).list()) if (!c.revokedAt) active.set(c.customerId, (active.get(c.customerId) ?? 0) + 1);
+    const list = customersWithPlants(ctx.db()).map((c) => ({
+      id: c.id,
+      name: c.name,
+      plantIds: c.plants.map((p) => p.id),
+      activeClients: active.get(c.id) ?? 0,
+    }));
+    ctx.result(
+      table(
+        ["ID", "NAME", "PLANTS", "CLIENTS"],
+        list.map((c) => [c.id, c.name, c.plantIds.join(", "), String(c.activeClients)]),
+      ),
+      list,
+    );
+  },
+};
+
+const clientCreate: OpsCommand = {
+  name: "client create",
+  usage: "--customer <customerId> [--json]",
+  summary: "Create a telemetry OAuth client for a customer (secret shown once, stored as a hash).",
+  options: { customer: { type: "string" } },
+  run(ctx, args) {
+    const customerId = requireString(args, "customer");
+    const known = customersWithPlants(ctx.db()).map((c) => c.id);
+    if (!known.includes(customerId)) {
+      throw new OpsError(`Unknown customer '${customerId}'. Known customers: ${known.join(", ") || "none"}.`);
+    }
+    const created = clientsOf(ctx).create(customerId);
+    ctx.result(
+      [
+        `Created telemetry client for ${customerId}.`,
+        "",
+        `  client_id:     ${created.client_id}`,
+        `  client_secret: ${created.client_secret}`,
+        `  scope:         ${created.scope}`,
+        "",
+        "This is the only time the secret is shown; only its hash is stored.",
+        `Token endpoint: POST <base_url>/oauth2/v2.0/token (grant_type=client_credentials). Revoke with: npm run ops -- client revoke ${created.client_id}`,
+      ].join("\n"),
+      created,
+    );
+  },
+};
+
+const clientList: OpsCommand = {
+  name: "client list",
+  usage: "[--json]",
+  summary: "List telemetry clients (ids and state, never the secrets).",
+  run(ctx) {
+    const list = clientsOf(ctx)
+      .list()
+      .map((c) => ({ ...c, state: c.revokedAt ? "revoked" : "active" }));
+    ctx.result(
+      table(
+        ["CLIENT ID", "CUSTOMER", "STATE", "CREATED", "REVOKED"],
+        list.map((c) => [c.clientId, c.customerId, c.state, c.createdAt, c.revokedAt ?? "-"]),
+      ),
+      list,
+    );
+  },
+};
+
+const clientRevoke: OpsCommand = {
+  name: "client revoke",
+  usage: "<client_id> [--json]",
+  summary: "Revoke a telemetry client; its tokens stop working at once.",
+  positionals: 1,
+  run(ctx, args) {
+    const clientId = args.positionals[0];
+    if (!clientId) throw new UsageError("The client id is required (see `client list`).");
+    if (!clientsOf(ctx).revoke(clientId)) throw new OpsError(`No telemetry client with id '${clientId}'.`);
+    ctx.result(`Revoked ${clientId}.`, { client_id: clientId, revoked: true });
+  },
+};
+
+export const telemetryCommands: OpsCommand[] = [customers, clientCreate, clientList, clientRevoke];
