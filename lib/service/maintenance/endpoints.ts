@@ -230,6 +230,8 @@ export const maintenanceApi: ApiContribution = {
   },
   notes: [
     "**Maintenance checks**, in this order: token (401 UNAUTHORIZED with `WWW-Authenticate: Bearer`; then 429 RATE_LIMITED with `Retry-After` over the per-token budget, default 1,200 requests per minute) → plant id syntax (400) → plant exists (404 PLANT_NOT_FOUND) → token's plant is the path's plant (403 FORBIDDEN) → path resources such as the task or part (404) → parameters and body (400) → preconditions (412).",
+    "**Writes**: task creation, transitions and stock levels each run in one SQLite transaction; a refused write changes nothing. New task ids are `<plantId>-T<6 digits>`. `Idempotency-Key` values are remembered per plant; only successful creations are remembered, so a corrected retry after a 400 or 412 can reuse its key.",
+    "**Resources in the path** (task, part) are checked after the plant and before the body: an unknown part gives 404 PART_NOT_FOUND even when the body is also wrong. Dates are UTC calendar dates; `createdDate` defaults to today in UTC.",
     "**Pagination**: `page` ≥ 1 (default 1), `pageSize` 1–1000 (default 100), digits only; anything else gives 400. A page past the end gives `data: []`; `totalPages` is 0 when nothing matches. Unknown query parameters are ignored; optional fields without a value are `null`.",
   ],
 };
