@@ -1,0 +1,182 @@
+/**
+ * `npm run bench:ui`: how the pages feel, on a production build in Debian's Chromium.
+ *
+ * 1. First-load JavaScript of every page, gzipped, from the build's manifests (bench/first-load-js.ts).
+ *    Aim: under 300 kB per page.
+ * 2. Time to a rendered job-history table: from navigation to the first data row on screen.
+ * 3. Time to a drawn chart of a 30-day, 1-minute query (one data point of one device, ~43,200
+ *    rows): from pressing Shift+Enter in the explorer to a line path in the chart. Aim: 1.5 s.
+ *
+ * Each timing runs RUNS times (the first includes the server's warm-up); the median is reported.
+ * Environment: BENCH_DIST_DIR (default .next-bench-ui), BENCH_NO_BUILD=1 to reuse that build,
+ * BENCH_DATA_DIR to reuse seeded data between runs (30 days of telemetry take a while to seed).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Page } from "@playwright/test";
+import { firstLoadJs } from "./first-load-js";
+
+const root = path.resolve(import.meta.dirname, "..");
+const distDir = process.env.BENCH_DIST_DIR ?? ".next-bench-ui";
+const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "plantdesk-bench-ui-"));
+const password = "bench-demo-password";
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PLANT = "RTM1";
+const PAGE_BUDGET_KB = 300;
+const CHART_BUDGET_MS = 1500;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function build(): void {
+  if (process.env.BENCH_NO_BUILD === "1" && existsSync(path.join(root, distDir, "BUILD_ID"))) return;
+  console.log(`Building into ${distDir} …`);
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_DIST_DIR: distDir },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+async function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/serve.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: distDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DEMO_PASSWORD: password,
+      DEMO_TELEMETRY_DAYS: "31",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  child.stdout?.on("data", (chunk) => (log += chunk));
+  child.stderr?.on("data", (chunk) => (log += chunk));
+  const deadline = Date.now() + 600_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${log}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/signin`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`server did not start in time:\n${log}`);
+}
+
+async function signIn(page: Page, role: string): Promise<void> {
+  const csrf = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const response = await page.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken: csrf.csrfToken, email: `${role}@plantdesk.demo`, password, json: "true", callbackUrl: "/" },
+    maxRedirects: 0,
+  });
+  if (![200, 302].includes(response.status())) throw new Error(`sign-in as ${role} failed: ${response.status()}`);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number) => `${Math.round(value)} ms`;
+
+async function timeJobHistory(page: Page): Promise<number> {
+  const started = performance.now();
+  await page.goto(`/plants/${PLANT}/jobs`, { waitUntil: "commit" });
+  // The first data row: a body row of the table with real cells (skeleton rows have none).
+  await page.locator("main table tbody tr td").first().waitFor({ state: "visible", timeout: 60_000 });
+  return performance.now() - started;
+}
+
+async function timeChart(page: Page, query: string): Promise<{ chartMs: number; status: string }> {
+  await page.goto(`/plants/${PLANT}/telemetry?range=30d&view=chart&plants=${PLANT}&q=${encodeURIComponent("States | take 1")}`);
+  await page.locator("path.recharts-curve, [data-testid='query-status']:has-text('rows')").first().waitFor({ timeout: 60_000 });
+  const editor = page.locator(".cm-content");
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText(query);
+  // Measured inside the page from the key press to the first frame with the new curve drawn.
+  const started = await page.evaluate(() => {
+    const old = document.querySelector("path.recharts-curve")?.getAttribute("d") ?? "";
+    (window as unknown as { __benchOld: string }).__benchOld = old;
+    return performance.now();
+  });
+  await page.keyboard.press("Shift+Enter");
+  const drawnAt = await page.waitForFunction(
+    () => {
+      const d = document.querySelector("path.recharts-curve")?.getAttribute("d") ?? "";
+      return d.length > 1000 && d !== (window as unknown as { __benchOld: string }).__benchOld ? performance.now() : false;
+    },
+    undefined,
+    { polling: "raf", timeout: 60_000 },
+  );
+  const chartMs = ((await drawnAt.jsonValue()) as number) - started;
+  const status = (await page.getByTestId("query-status").textContent()) ?? "";
+  return { chartMs, status };
+}
+
+async function main() {
+  build();
+  const pages = firstLoadJs(path.join(root, distDir));
+  console.log("\nFirst-load JavaScript per page (gzip):");
+  for (const page of pages) {
+    const kb = page.gzipBytes / 1024;
+    console.log(`  ${page.route.padEnd(44)} ${kb.toFixed(1).padStart(7)} kB ${kb <= PAGE_BUDGET_KB ? "ok" : `OVER ${PAGE_BUDGET_KB} kB`}`);
+  }
+
+  const port = await freePort();
+  console.log(`\nStarting the production server on port ${port} (DATA_DIR ${dataDir}) …`);
+  const server = await startServer(port);
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, "engineer");
+
+    const devices = await page.request.post("/api/telemetry/query", {
+      data: {
+        query: 'States | where Name == "Temperature" | distinct DeviceId | order by DeviceId asc | take 1',
+        startTime: new Date(Date.now() - 86_400_000).toISOString(),
+        endTime: new Date().toISOString(),
+        plantIds: [PLANT],
+      },
+    });
+    if (!devices.ok()) throw new Error(`device lookup failed: ${devices.status()} ${await devices.text()}`);
+    const deviceId = ((await devices.json()) as { data: { rows: unknown[][] } }).data.rows[0]?.[0];
+    const query = `States\n| where DeviceId == ${JSON.stringify(deviceId)} and Name == "Temperature"\n| project Timestamp, Name, Value`;
+
+    const tableTimes: number[] = [];
+    for (let run = 0; run < RUNS; run++) tableTimes.push(await timeJobHistory(page));
+    const chartRuns: { chartMs: number; status: string }[] = [];
+    for (let run = 0; run < RUNS; run++) chartRuns.push(await timeChart(page, query));
+    const chartTimes = chartRuns.map((r) => r.chartMs);
+
+    console.log(`\nJob history, navigation → first table row: median ${ms(median(tableTimes))}  (runs: ${tableTimes.map(ms).join(", ")})`);
+    console.log(`30-day 1-minute chart (${deviceId} Temperature), Shift+Enter → curve drawn: median ${ms(median(chartTimes))}  (runs: ${chartTimes.map(ms).join(", ")})`);
+    console.log(`  explorer status of the last run: ${chartRuns.at(-1)?.status}`);
+    console.log(`  aim: chart within ${CHART_BUDGET_MS} ms → ${median(chartTimes) <= CHART_BUDGET_MS ? "met" : "NOT met"}`);
+  } finally {
+    await browser.close();
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  }
+}
+
+await main();
