@@ -330,9 +330,13 @@ describe("query results", () => {
     expect(res.body.data.render).toMatchObject({ kind: "timechart" });
   });
 
-  it("refuses results over 500,000 rows", async () => {
-    const res = await query(acmeToken, { query: "States | project Value" });
-    expectError(res, 400, "QUERY_LIMIT_EXCEEDED");
+  it("refuses results over 500,000 rows or 64 MB", async () => {
+    const rows = await query(acmeToken, { query: "States | project Value" });
+    expectError(rows, 400, "QUERY_LIMIT_EXCEEDED");
+    expect(rows.body.message).toContain("500,000 rows");
+    const bytes = await query(acmeToken, { query: "States" });
+    expectError(bytes, 400, "QUERY_LIMIT_EXCEEDED");
+    expect(bytes.body.message).toContain("64 MB");
   });
 });
 
