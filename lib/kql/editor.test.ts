@@ -1,0 +1,57 @@
+/** The editor-facing API: tokens for highlighting, tolerant parsing, diagnostics and completions. */
+import { describe, expect, it } from "vitest";
+import { completionsAt, diagnose, parse, tokenize } from "./index";
+
+describe("tokenize", () => {
+  it("gives kinds and offsets for highlighting, and never throws", () => {
+    const tokens = tokenize('States | where Name has "temp" and Timestamp > ago(1h) // note\n| project-away Value');
+    const kinds = tokens.map((t) => `${t.kind}:${t.text}`);
+    expect(kinds).toContain("identifier:States");
+    expect(kinds).toContain("keyword:where");
+    expect(kinds).toContain('string:"temp"');
+    expect(kinds).toContain("timespan:1h");
+    expect(kinds).toContain("comment:// note");
+    expect(kinds).toContain("keyword:project-away");
+    const away = tokens.find((t) => t.text === "project-away")!;
+    expect({ line: away.line, column: away.column }).toEqual({ line: 2, column: 3 });
+    expect(tokenize('States | where "open').at(-2)?.problem).toMatch(/Unterminated/);
+    expect(tokenize("datetime(2026-01-01T00:00:00Z)")[0]).toMatchObject({ kind: "datetime", value: "2026-01-01T00:00:00Z" });
+  });
+});
+
+describe("parse and diagnose", () => {
+  it("keeps parsing after a broken operator", () => {
+    const { ast, diagnostics } = parse("States | where | take 5 | project Name,");
+    expect(ast?.operators.map((o) => o.kind)).toEqual(["take"]);
+    expect(diagnostics.map((d) => d.column)).toEqual([16, 40]);
+  });
+  it("reports semantic errors with their span", () => {
+    expect(diagnose("States | where Nme == 'x'")).toEqual([{ line: 1, column: 16, from: 15, to: 18, message: "Unknown column 'Nme'" }]);
+    expect(diagnose("States | take 5")).toEqual([]);
+  });
+});
+
+describe("completionsAt", () => {
+  const labels = (text: string, options?: { dataPointNames?: string[] }) => completionsAt(text, text.length, options).options.map((o) => o.label);
+  it("offers tables, then operators after a pipe", () => {
+    expect(labels("St")).toEqual(["States", "Events"]);
+    expect(completionsAt("St", 2).from).toBe(0);
+    expect(labels("States | ")).toContain("summarize");
+    expect(labels("States | su")).toContain("where");
+  });
+  it("offers the columns in scope at that point of the pipeline", () => {
+    expect(labels("States | where ")).toContain("Timestamp");
+    const afterSummarize = labels("States | summarize n = count() by DeviceId | where ");
+    expect(afterSummarize).toContain("n");
+    expect(afterSummarize).not.toContain("Timestamp");
+    expect(labels("Events | project ")).toContain("Severity");
+  });
+  it("offers aggregations in summarize, metadata keys, chart kinds and data point names", () => {
+    expect(labels("States | summarize ")).toContain("percentile");
+    expect(labels("States | where ")).not.toContain("percentile");
+    expect(labels("States | where DataMetadata.")).toEqual(["Unit", "Area", "Line", "DeviceType"]);
+    expect(labels("States | render ")).toContain("timechart");
+    expect(labels('States | where Name == "te', { dataPointNames: ["temperature", "pressure"] })).toEqual(["temperature", "pressure"]);
+    expect(completionsAt('States | where Name == "te', 25).from).toBe(24);
+  });
+});
