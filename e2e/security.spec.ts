@@ -59,9 +59,11 @@ function sessionSecret(): string {
   }
 }
 
-async function record(response: { text(): Promise<string>; headersArray(): { name: string; value: string }[] }) {
+type Headers = { name: string; value: string }[];
+
+async function record(response: { text(): Promise<string>; headersArray(): Headers | Promise<Headers> }) {
   try {
-    seen.push(JSON.stringify(response.headersArray()), await response.text());
+    seen.push(JSON.stringify(await response.headersArray()), await response.text());
   } catch {
     // a response the browser dropped (navigation, redirect): nothing to read
   }
