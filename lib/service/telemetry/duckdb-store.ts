@@ -19,13 +19,23 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from "@duckdb/node-api";
-import { compileKql, toJsonValue, toResponseColumns, type KqlSource, type SqlParams, type SqlParamType, type TableName } from "@/lib/kql";
+import {
+  compileKql,
+  toJsonValue,
+  toResponseColumns,
+  type KqlSource,
+  type RenderHint,
+  type ResultColumn,
+  type SqlParams,
+  type SqlParamType,
+  type TableName,
+} from "@/lib/kql";
 import type { JsonValue } from "@/lib/kql/result";
 import { ServiceError } from "../errors";
 import type { DemoPlant } from "../seed/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "./schema";
-import type { TelemetryQuery, TelemetryScope, TelemetryStore, TelemetryTable } from "./store";
+import type { TelemetryLimits, TelemetryQuery, TelemetryScope, TelemetryStore, TelemetryTable } from "./store";
 
 export interface DuckDbStoreOptions {
   dataDir: string;
@@ -101,7 +111,27 @@ function queryLimitExceeded(message: string): ServiceError {
   return new ServiceError("QUERY_LIMIT_EXCEEDED", message, [{ field: "query", problem: message }]);
 }
 
-export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Promise<TelemetryStore> {
+/** A statement with its result columns, as the KQL compiler makes them (or a benchmark by hand). */
+export interface SqlStatement {
+  sql: string;
+  params: SqlParams;
+  columns: ResultColumn[];
+  render?: RenderHint;
+}
+
+export interface ExecuteOptions {
+  limits: TelemetryLimits;
+  signal?: AbortSignal;
+  /** When the work began (performance.now()), if before execution: compile time counts too. */
+  started?: number;
+}
+
+export interface DuckDbTelemetryStore extends TelemetryStore {
+  /** Runs SQL on a customer's file with the query path's limits, interruption and conversion. */
+  execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable>;
+}
+
+export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Promise<DuckDbTelemetryStore> {
   fs.mkdirSync(options.dataDir, { recursive: true });
   const customers = new Map<string, CustomerDb>();
   try {
@@ -141,60 +171,67 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
 
   let closed = false;
 
+  async function execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable> {
+    const started = options.started ?? performance.now();
+    const { values, types } = bindParams(statement.params);
+    const kqlTypes = statement.columns.map((c) => c.kqlType);
+    const { maxRows, maxBytes, timeoutMs } = options.limits;
+
+    return withConnection(customerId, async (connection) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        connection.interrupt();
+      }, timeoutMs);
+      const onAbort = () => connection.interrupt();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const result = await connection.stream(statement.sql, values, types);
+        const rows: JsonValue[][] = [];
+        // Brackets and commas of the rows array; each row adds its own length.
+        let bytes = 2;
+        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+          for (const raw of chunk.getRows()) {
+            const row = raw.map((value, i) => toJsonValue(kqlTypes[i]!, plain(value)));
+            bytes += JSON.stringify(row).length + 1;
+            rows.push(row);
+            if (rows.length > maxRows) {
+              throw queryLimitExceeded(`The result has more than ${maxRows.toLocaleString("en-US")} rows; narrow the query (where, summarize, take).`);
+            }
+            if (bytes > maxBytes) {
+              throw queryLimitExceeded(`The result is larger than ${Math.round(maxBytes / 1048576)} MB; narrow the query or project fewer columns.`);
+            }
+          }
+        }
+        return {
+          columns: toResponseColumns(statement.columns),
+          rows,
+          ...(statement.render ? { render: statement.render } : {}),
+          bytes,
+          elapsedMs: performance.now() - started,
+        };
+      } catch (error) {
+        if (timedOut) {
+          throw new ServiceError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [
+            { field: "query", problem: `exceeded ${timeoutMs} ms` },
+          ]);
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+      }
+    });
+  }
+
   return {
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
       const compiled = compileKql(request.kql, { sources: scopedSources(request.scope), now: request.now });
-      const { values, types } = bindParams(compiled.params);
-      const kqlTypes = compiled.columns.map((c) => c.kqlType);
-      const { maxRows, maxBytes, timeoutMs } = request.limits;
-
-      return withConnection(request.customerId, async (connection) => {
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          connection.interrupt();
-        }, timeoutMs);
-        const onAbort = () => connection.interrupt();
-        request.signal?.addEventListener("abort", onAbort, { once: true });
-        try {
-          const result = await connection.stream(compiled.sql, values, types);
-          const rows: JsonValue[][] = [];
-          // Brackets and commas of the rows array; each row adds its own length.
-          let bytes = 2;
-          for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-            for (const raw of chunk.getRows()) {
-              const row = raw.map((value, i) => toJsonValue(kqlTypes[i]!, plain(value)));
-              bytes += JSON.stringify(row).length + 1;
-              rows.push(row);
-              if (rows.length > maxRows) {
-                throw queryLimitExceeded(`The result has more than ${maxRows.toLocaleString("en-US")} rows; narrow the query (where, summarize, take).`);
-              }
-              if (bytes > maxBytes) {
-                throw queryLimitExceeded(`The result is larger than ${Math.round(maxBytes / 1048576)} MB; narrow the query or project fewer columns.`);
-              }
-            }
-          }
-          return {
-            columns: toResponseColumns(compiled.columns),
-            rows,
-            ...(compiled.render ? { render: compiled.render } : {}),
-            bytes,
-            elapsedMs: performance.now() - started,
-          };
-        } catch (error) {
-          if (timedOut) {
-            throw new ServiceError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [
-              { field: "query", problem: `exceeded ${timeoutMs} ms` },
-            ]);
-          }
-          throw error;
-        } finally {
-          clearTimeout(timer);
-          request.signal?.removeEventListener("abort", onAbort);
-        }
-      });
+      return execute(request.customerId, compiled, { limits: request.limits, signal: request.signal, started });
     },
+
+    execute,
 
     async dataPointNames(customerId) {
       return withConnection(customerId, async (connection) => {

@@ -9,16 +9,16 @@ import type { SqliteDatabase } from "../store/sqlite";
 import { createAccessTokens, type AccessTokens } from "./auth/access-tokens";
 import { createTelemetryClients, type TelemetryClients } from "./auth/clients";
 import { createCostThrottle } from "./cost-throttle";
-import { openDuckDbTelemetryStore } from "./duckdb-store";
+import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "./duckdb-store";
 import { createOAuthRoutes } from "./oauth-endpoints";
 import { createQueryRoutes } from "./query-endpoint";
-import type { TelemetryStore } from "./store";
 
 /** decisions.md §6. */
 export const TELEMETRY_LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024 } as const;
 
 export interface TelemetryService {
-  store: TelemetryStore;
+  /** The embedded DuckDB store; the query endpoint itself only sees the TelemetryStore interface. */
+  store: DuckDbTelemetryStore;
   clients: TelemetryClients;
   tokens: AccessTokens;
   routes: Route[];
