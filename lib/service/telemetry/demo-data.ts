@@ -71,9 +71,16 @@ function seedNumber(seed: string): bigint {
 interface SeriesRow {
   sid: number;
   device: DemoDevice;
-  deviceKey: number;
   role: DataPointRole;
   tz: number;
+}
+
+/**
+ * Hash keys of a device and of a series: functions of the seed and the names only, so a device's
+ * readings and faults do not change when other plants or devices are added.
+ */
+function stableKey(...parts: string[]): number {
+  return Math.floor(createRandom(...parts).next() * 2 ** 31);
 }
 
 const ts = (millis: number) => new DuckDBTimestampValue(BigInt(millis) * 1000n);
@@ -88,24 +95,21 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
 
   // Series in storage order: plant, data point name, device (schema.ts explains why).
   const series: SeriesRow[] = [];
-  let deviceKey = 0;
   const devicesByPlant = options.plants.map((plant) => ({ plant, devices: demoDevices(options.seed, plant) }));
-  const keyOf = new Map<string, number>();
-  for (const { devices } of devicesByPlant) for (const d of devices) keyOf.set(d.deviceId, deviceKey++);
   for (const { plant, devices } of devicesByPlant) {
     const tz = utcOffsetMinutes(plant.timeZone, options.now);
     const rows = devices.flatMap((device) => device.dataPoints.map((role) => ({ device, role })));
     rows.sort((a, b) => cmp(DATA_POINT_KINDS[a.role].name, DATA_POINT_KINDS[b.role].name) || cmp(a.device.deviceId, b.device.deviceId));
-    for (const { device, role } of rows) series.push({ sid: series.length, device, deviceKey: keyOf.get(device.deviceId)!, role, tz });
+    for (const { device, role } of rows) series.push({ sid: series.length, device, role, tz });
   }
 
   await connection.run(`CREATE TEMP TABLE gen_series (
-    sid USMALLINT, device_key INTEGER, role_code INTEGER, is_running BOOLEAN, tz INTEGER,
+    sid USMALLINT, series_key INTEGER, device_key INTEGER, role_code INTEGER, is_running BOOLEAN, tz INTEGER,
     base DOUBLE, amp DOUBLE, phase DOUBLE, noise DOUBLE, drift DOUBLE, fault DOUBLE)`);
   const insertSeries = await connection.prepare(
     `INSERT INTO StateSeries VALUES ($1, $2, $3, $4, $5::JSON, $6::JSON)`,
   );
-  const insertGen = await connection.prepare(`INSERT INTO gen_series VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`);
+  const insertGen = await connection.prepare(`INSERT INTO gen_series VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`);
   for (const s of series) {
     const kind = DATA_POINT_KINDS[s.role];
     const model = SIGNAL[s.role];
@@ -130,7 +134,8 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
     await insertSeries.run();
     insertGen.bind([
       s.sid,
-      s.deviceKey,
+      stableKey(options.seed, s.device.deviceId, s.role, "series"),
+      stableKey(options.seed, s.device.deviceId, "device"),
       FAULT_ROLE_CODE[s.role],
       s.role === "running",
       s.tz,
@@ -172,7 +177,7 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
              AND m % ${SLOT_MINUTES} < (fh // 5000) % 300 + 5 + (fh // 1500000) % 116 AS fault_active,
            ((fh // 1000) % 5)::INTEGER AS fault_kind
          FROM (
-           SELECT g.*, r.m, hash($seed, g.sid, r.m) AS h, hash($seed, g.device_key, r.m // ${SLOT_MINUTES}) AS fh
+           SELECT g.*, r.m, hash($seed, g.series_key, r.m) AS h, hash($seed, g.device_key, r.m // ${SLOT_MINUTES}) AS fh
            FROM (SELECT i // $minutes AS sid, $m0 + i % $minutes AS m FROM range($n) r(i)) r
            JOIN gen_series g USING (sid)
          )
@@ -185,7 +190,7 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
   // Alarms: the same fault formula over device × slot; the reading at the alarm's start is its Value.
   await connection.run(
     `INSERT INTO Events
-     SELECT 'EV-' || s.PlantId || '-' || f.slot || '-' || f.device_key AS EventId,
+     SELECT 'EV-' || s.DeviceId || '-' || f.slot AS EventId,
        s.PlantId, s.DeviceId,
        CASE WHEN f.fault_kind <> 3 THEN f.alarm WHEN s.Name = 'Pressure' THEN 'LowPressure' ELSE 'LowThroughput' END AS Name,
        f.severity AS Severity,
@@ -222,7 +227,7 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
   // A few devices carry a warning nobody has cleared yet: active alarms with a NULL EndTime.
   await connection.run(
     `INSERT INTO Events
-     SELECT 'EV-' || s.PlantId || '-CAL-' || g.device_key, s.PlantId, s.DeviceId, 'CalibrationOverdue', 'Warning',
+     SELECT 'EV-' || s.DeviceId || '-CAL', s.PlantId, s.DeviceId, 'CalibrationOverdue', 'Warning',
        'Calibration overdue on ' || (s.MessageMetadata->>'topologyReference') || ' (' || s.DeviceId || ')',
        $end - to_minutes((60 + hash($seed, g.device_key, 'calibration') % (1440 * 6))::BIGINT),
        NULL, NULL, s.DataMetadata, s.MessageMetadata
