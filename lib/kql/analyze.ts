@@ -158,6 +158,7 @@ export class Analyzer {
       keys.unshift(base.key);
       base = base.target;
     }
+    if (keys.some((key) => key === "")) this.error(ast.keySpan, "A property name cannot be empty");
     const target = this.expr(base, scope, mode);
     if (target.type !== "dynamic") this.error(ast.span, `'${keys.join(".")}' can only be read from a dynamic value, not a ${target.type}`);
     const hint = [target.hint ?? "", ...keys].filter(Boolean).join("_");
@@ -407,7 +408,7 @@ export class Analyzer {
     const value = valueIn.type === "dynamic" ? this.asNumber(valueIn) : valueIn;
     if (value.type === "datetime") {
       if (size.type !== "timespan") this.error(sizeAst.span, `${ast.name}() of a datetime needs a timespan bin size`);
-      const aligned = literalSize !== undefined && WEEK_MICROS % literalSize === 0;
+      const aligned = literalSize !== undefined && literalSize > 0 && WEEK_MICROS % literalSize === 0;
       return this.op(aligned ? "bin_dt" : "bin_dt_adx", [value, size], "datetime", true, hint);
     }
     if (value.type === "timespan" && size.type === "timespan") return this.op("bin_num", [value, size], "timespan", true, hint);

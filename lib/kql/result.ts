@@ -24,7 +24,8 @@ export function toJsonValue(kqlType: KqlType, value: unknown): JsonValue {
       return finiteNumber(value);
     case "datetime": {
       const millis = epochMillis(value);
-      return millis === null ? null : new Date(millis).toISOString();
+      // Beyond JavaScript's date range (±275,000 years) there is no ISO text to give.
+      return millis === null || Math.abs(millis) > 8.64e15 ? null : new Date(millis).toISOString();
     }
     case "timespan": {
       const micros = toBigInt(value);

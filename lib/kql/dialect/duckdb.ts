@@ -113,11 +113,13 @@ function expression(e: TExpr, predicate: boolean): string {
       return `(NOT ${x(0)})`;
     // ---- arithmetic ----
     case "add":
-      return `(${x(0)} + ${x(1)})`;
     case "sub":
-      return `(${x(0)} - ${x(1)})`;
-    case "mul":
-      return `(${x(0)} * ${x(1)})`;
+    case "mul": {
+      const op = { add: "+", sub: "-", mul: "*" }[node.op];
+      // Whole numbers are computed wide and an overflow gives null, where DuckDB would raise an error.
+      if (e.type === "long" || e.type === "int") return `TRY_CAST(CAST(${x(0)} AS HUGEINT) ${op} ${x(1)} AS ${SQL_TYPES[e.type]})`;
+      return `(${x(0)} ${op} ${x(1)})`;
+    }
     case "div":
       // KQL integer division truncates like DuckDB's `//`; `/` would give a DOUBLE.
       return e.type === "long" || e.type === "int" ? `(${x(0)} // ${x(1)})` : `(${x(0)} / ${x(1)})`;
@@ -132,16 +134,17 @@ function expression(e: TExpr, predicate: boolean): string {
     case "dt_diff":
       return `(epoch_us(${x(0)}) - epoch_us(${x(1)}))`;
     case "ts_mul":
-      return `CAST(${x(0)} * ${x(1)} AS BIGINT)`;
+      return `TRY_CAST(${x(0)} * ${x(1)} AS BIGINT)`;
     case "ts_div":
-      return `CAST(trunc(${x(0)} / ${x(1)}) AS BIGINT)`;
+      return `TRY_CAST(trunc(${x(0)} / ${x(1)}) AS BIGINT)`;
     case "ts_ratio":
       return `(${x(0)} / ${x(1)})`;
     // ---- bin / floor ----
     case "bin_dt":
       return `time_bucket(to_microseconds(${x(1)}), ${x(0)})`;
     case "bin_dt_adx":
-      return `time_bucket(to_microseconds(${x(1)}), ${x(0)}, ${ADX_ORIGIN})`;
+      // The size may be computed: a zero or negative one gives null instead of DuckDB's error.
+      return `CASE WHEN ${x(1)} > 0 THEN time_bucket(to_microseconds(${x(1)}), ${x(0)}, ${ADX_ORIGIN}) END`;
     case "bin_num":
       return e.type === "real" ? `(floor(${x(0)} / ${x(1)}) * ${x(1)})` : `CAST(floor(${x(0)} / ${x(1)}) * ${x(1)} AS ${SQL_TYPES[e.type]})`;
     // ---- conversions ----
@@ -187,7 +190,7 @@ function expression(e: TExpr, predicate: boolean): string {
     case "countif":
       return `count(*) FILTER (WHERE ${x(0, true)})`;
     case "sum":
-      return e.type === "real" ? `coalesce(sum(${x(0)}), 0)` : `CAST(coalesce(sum(${x(0)}), 0) AS BIGINT)`;
+      return e.type === "real" ? `coalesce(sum(${x(0)}), 0)` : `TRY_CAST(coalesce(sum(${x(0)}), 0) AS BIGINT)`;
     case "avg":
       return `avg(${x(0)})`;
     case "min":
