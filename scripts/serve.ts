@@ -14,7 +14,7 @@ import next from "next";
 import { getConfig } from "../lib/config";
 import { isServicePath } from "../lib/service/paths";
 import { getServiceRuntime } from "../lib/service/runtime";
-import { fromNodeRequest, sendNodeResponse } from "../lib/service/http/node-adapter";
+import { serviceListener } from "../lib/service/http/node-listener";
 import { announceStartup } from "../lib/service/startup";
 
 const dev = process.argv.includes("--dev");
@@ -27,22 +27,11 @@ const handleNext = app.getRequestHandler();
 await app.prepare();
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
+const handleService = serviceListener(runtime.handle, fallbackOrigin);
 const server = http.createServer((req, res) => {
   const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-  if (!isServicePath(pathname)) {
-    void handleNext(req, res);
-    return;
-  }
-  void (async () => {
-    try {
-      const request = await fromNodeRequest(req, fallbackOrigin);
-      sendNodeResponse(res, await runtime.handle(request), request.method === "HEAD");
-    } catch (error) {
-      console.error(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ status: "ERROR", code: "INTERNAL_ERROR", message: "An unexpected error occurred.", data: [] }));
-    }
-  })();
+  if (isServicePath(pathname)) handleService(req, res);
+  else void handleNext(req, res);
 });
 server.keepAliveTimeout = 65_000;
 

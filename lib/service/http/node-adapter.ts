@@ -1,15 +1,24 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_BODY_BYTES, type ServiceRequest, type ServiceResponse } from "./types";
 
-/** Reads a Node request into a ServiceRequest, stopping at MAX_BODY_BYTES (the rest is discarded). */
-export async function fromNodeRequest(req: IncomingMessage, fallbackOrigin: string): Promise<ServiceRequest> {
+/**
+ * Reads a Node request into a ServiceRequest, stopping at MAX_BODY_BYTES (the rest is discarded).
+ * Pass the response so the request's signal aborts when the client goes away before the answer.
+ */
+export async function fromNodeRequest(req: IncomingMessage, fallbackOrigin: string, res?: ServerResponse): Promise<ServiceRequest> {
   const url = new URL(req.url ?? "/", "http://localhost");
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   const controller = new AbortController();
-  req.socket.once("close", () => controller.abort());
+  // On the response, not the socket: a keep-alive socket would collect one listener per request.
+  if (res) {
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  }
+  else req.socket.once("close", () => controller.abort());
 
   let body: Uint8Array | null = null;
   let bodyTooLarge = false;

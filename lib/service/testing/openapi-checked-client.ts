@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { parseConfig, type AppConfig } from "@/lib/config";
-import { fromNodeRequest, sendNodeResponse } from "../http/node-adapter";
+import { serviceListener } from "../http/node-listener";
 import type { ServiceRuntime } from "../runtime";
 
 /**
@@ -20,12 +20,7 @@ export function testConfig(variables: Record<string, string>): AppConfig {
 }
 
 export async function startHttpServer(runtime: ServiceRuntime): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const request = await fromNodeRequest(req, "http://localhost");
-      sendNodeResponse(res, await runtime.handle(request), request.method === "HEAD");
-    })();
-  });
+  const server = http.createServer(serviceListener(runtime.handle, "http://localhost"));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
