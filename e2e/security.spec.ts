@@ -84,7 +84,7 @@ async function signedIn(role: (typeof ROLES)[number]): Promise<APIRequestContext
 function forbiddenStrings(): string[] {
   return [PASSWORD, sessionSecret()];
 }
-const FORBIDDEN_PATTERNS = [/pdm_[A-Za-z0-9_-]{16}/, /\$2[aby]\$\d\d\$/, /Bearer\s+[A-Za-z0-9._~+/-]{16}/, /client_secret=/];
+const FORBIDDEN_PATTERNS = [/pd[mt]_[A-Za-z0-9_-]{16}/, /\$2[aby]\$\d\d\$/, /Bearer\s+[A-Za-z0-9._~+/-]{16}/, /client_secret=/];
 
 function expectClean(text: string, where: string) {
   for (const secret of forbiddenStrings()) expect(text.includes(secret), `${where} contains a credential`).toBe(false);

@@ -32,14 +32,15 @@ beforeAll(async () => {
   remote = await startServiceServer();
   const rtm = remote.runtime.plantTokens.issue("RTM1").token;
   const oul = remote.runtime.plantTokens.issue("OUL1").token;
+  const telemetryClient = remote.runtime.telemetry.clients.create("CUST-ACME");
   fs.writeFileSync(tokenFile, JSON.stringify({ RTM1: { token: rtm, name: "Rotterdam (remote)", customerId: "CUST-ACME" }, OUL1: oul }));
   Object.assign(process.env, {
     SERVICE_BASE_URL: remote.url,
     SERVICE_AUTH_URL: remote.url,
     PLANT_TOKENS: tokenFile,
-    TELEMETRY_CLIENT_ID: "remote-client",
-    TELEMETRY_CLIENT_SECRET: "remote-secret",
-    TELEMETRY_SCOPE: "api://plant-telemetry/.default",
+    TELEMETRY_CLIENT_ID: telemetryClient.client_id,
+    TELEMETRY_CLIENT_SECRET: telemetryClient.client_secret,
+    TELEMETRY_SCOPE: telemetryClient.scope,
   });
   local = await getServiceRuntime();
   upsertUser(local.db, { email: "sup@remote.test", role: "supervisor", plants: ["RTM1", "HOU1"], password: "long-enough-1" });
@@ -113,6 +114,22 @@ describe("remote mode", () => {
       { action: "task.create", target: id, outcome: "SUCCESS" },
       { action: "task.transition", target: id, outcome: "SUCCESS" },
       { action: "task.transition", target: id, outcome: "INVALID_TRANSITION" },
+    ]);
+  });
+
+  it("queries telemetry on the remote service with a token from its OAuth endpoint, fetched once", async () => {
+    const before = remote.requests.length;
+    const body = { query: "States | distinct PlantId", startTime: new Date(Date.now() - 3600_000).toISOString(), endTime: new Date().toISOString() };
+    for (let run = 0; run < 3; run += 1) {
+      const response = await routes.telemetryQuery(request("/api/telemetry/query", { method: "POST", body: JSON.stringify(body) }), params({}));
+      expect(response.status).toBe(200);
+      expect((await response.json()).data.rows).toEqual([["RTM1"]]);
+    }
+    expect(remote.requests.slice(before).map((r) => r.path)).toEqual([
+      "/oauth2/v2.0/token",
+      "/insights/v1/telemetry/query/table",
+      "/insights/v1/telemetry/query/table",
+      "/insights/v1/telemetry/query/table",
     ]);
   });
 
