@@ -152,7 +152,7 @@ export class Analyzer {
   }
 
   private member(ast: Extract<Expr, { kind: "member" }>, scope: Scope, mode: Mode): TExpr {
-    const keys: string[] = [];
+    const keys: (string | number)[] = [];
     let base: Expr = ast;
     while (base.kind === "member") {
       keys.unshift(base.key);
@@ -166,7 +166,7 @@ export class Analyzer {
       // A number has no properties: the access yields null, as in KQL.
       return { type: "dynamic", dynamic: "json", nullable: true, node: { op: "null" }, hint, aggregate: target.aggregate };
     }
-    const path = "$" + keys.map((key) => `.${JSON.stringify(key)}`).join("");
+    const path = "$" + keys.map((key) => (typeof key === "number" ? `[${key}]` : `.${JSON.stringify(key)}`)).join("");
     const pathParam = this.param("VARCHAR", path, "string");
     return { type: "dynamic", dynamic: "json", nullable: true, node: { op: "access", base: target, path: pathParam }, hint, aggregate: target.aggregate };
   }

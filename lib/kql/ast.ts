@@ -10,7 +10,8 @@ export interface Span {
 export type Expr =
   | { kind: "literal"; type: "string" | "long" | "real" | "bool" | "datetime" | "timespan" | "dynamic" | "int" | "null"; value: string | number | boolean | null; span: Span }
   | { kind: "column"; name: string; span: Span }
-  | { kind: "member"; target: Expr; key: string; keySpan: Span; bracket: boolean; span: Span }
+  /** `a.b`, `a["b"]` (key: string) or `a[0]` (key: array index). */
+  | { kind: "member"; target: Expr; key: string | number; keySpan: Span; bracket: boolean; span: Span }
   | { kind: "call"; name: string; nameSpan: Span; args: Expr[]; star: boolean; span: Span }
   | { kind: "unary"; op: "-" | "+"; operand: Expr; span: Span }
   | { kind: "binary"; op: string; opSpan: Span; left: Expr; right: Expr; span: Span }

@@ -219,6 +219,11 @@ describe("dynamic values", () => {
     { q: "States | where Value == 100 | project v = Value + 1, t = todouble(Value) / 3", rows: [[101, 100 / 3]], types: ["real", "real"] },
     { q: "States | summarize max(Value), sum(todouble(Value))", rows: [[100, 240.95]], columns: ["max_Value", "sum_Value"], types: ["real", "real"] },
     { q: `${R} | project s = tostring(Value), t = tostring(DataMetadata)`, rows: [["1", '{"Area":"Bay 1"}']] },
+    { q: 'States | summarize l = make_list(Value) by DeviceId | where DeviceId == "D3" | project first = todouble(l[0]) + todouble(l[1]), n = l[5]', rows: [[19, null]], types: ["real", "dynamic"] },
+    { q: 'States | where DeviceId == "D4" | summarize make_list(DataMetadata.Area)', rows: [[["Bay 2", "Bay 2"]]] },
+    { q: `${R} | extend a = DataMetadata | project a.Area, a["Nope"]`, rows: [["Bay 1", null]], columns: ["a_Area", "a_Nope"] },
+    { q: `${R} | project x = iff(true, DataMetadata.Area, "none"), y = iff(false, DataMetadata.Area, "none")`, rows: [["Bay 1", "none"]], types: ["dynamic", "dynamic"] },
+    { q: 'States | where DataMetadata["a\\"b"] == "x" or DataMetadata["$.Area"] == "x" or DataMetadata["ä ü"] == "x" | count', rows: [[0]] },
   ]);
 });
 
@@ -356,6 +361,9 @@ describe("scalar functions and arithmetic", () => {
     { q: `${R} | project a = 'single', b = "it's", c = "a\\"b", d = @"c:\\temp"`, rows: [["single", "it's", 'a"b', "c:\\temp"]] },
     { q: `${R} | project a = 1e3, b = 2.5e-1, c = 0.5`, rows: [[1000, 0.25, 0.5]], types: ["real", "real", "real"] },
     { q: `${R} | project a = datetime(2024-02-29), b = datetime(2024-02-29 13:45:10.5)`, rows: [["2024-02-29T00:00:00.000Z", "2024-02-29T13:45:10.500Z"]] },
+    // Where DuckDB would raise an error, the result is null (KQL never fails on data).
+    { q: `${R} | project a = 9007199254740991 * 9007199254740991, b = 1h * 1e30, c = bin(Timestamp, 1h - 1h), d = datetime(2026-01-01) + 100000000d`, rows: [[null, null, null, null]] },
+    { q: `${R} | project a = 3 * 4 - 2, b = toint(3) * toint(4)`, rows: [[10, 12]], types: ["long", "int"] },
     { q: `${R} | project a = Timestamp > datetime(2026-01-02), b = Timestamp - 5m == datetime(2026-01-02)`, rows: [[true, true]] },
   ]);
 });

@@ -379,10 +379,12 @@ export function parse(text: string): ParseResult {
       if (isPunct(peek(), "[")) {
         next();
         const key = peek();
-        if (key.kind !== "string") fail(key, `Expected a quoted key after '[' but found ${describe(key)}`);
+        const index = key.kind === "number" && /^\d+$/.test(key.text);
+        if (key.kind !== "string" && !index) fail(key, `Expected a quoted key or an array index after '[' but found ${describe(key)}`);
         next();
         const close = expectPunct("]");
-        expr = { kind: "member", target: expr, key: key.value ?? "", keySpan: { from: key.from, to: key.to }, bracket: true, span: { from: expr.span.from, to: close.to } };
+        const member = index ? Number(key.text) : (key.value ?? "");
+        expr = { kind: "member", target: expr, key: member, keySpan: { from: key.from, to: key.to }, bracket: true, span: { from: expr.span.from, to: close.to } };
         continue;
       }
       return expr;
