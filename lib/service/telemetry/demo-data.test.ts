@@ -28,6 +28,10 @@ async function rows(sql: string): Promise<unknown[][]> {
   return (await connection.runAndReadAll(sql)).getRowsJS();
 }
 
+async function firstRow(sql: string): Promise<unknown[]> {
+  return (await rows(sql))[0] ?? [];
+}
+
 beforeAll(async () => {
   ({ connection, result } = await seeded("test-seed"));
 }, 120_000);
@@ -64,7 +68,7 @@ describe("demo telemetry", () => {
   });
 
   it("stores readings ordered by series then time, so zonemaps prune time ranges", async () => {
-    const [[disorder]] = await rows(
+    const [disorder] = await firstRow(
       `SELECT count(*)::INT FROM (SELECT sid, "Timestamp", lag(sid) OVER () AS ps, lag("Timestamp") OVER () AS pt FROM StateValues)
        WHERE ps IS NOT NULL AND (sid < ps OR (sid = ps AND "Timestamp" <= pt))`,
     );
@@ -91,7 +95,7 @@ describe("demo telemetry", () => {
   it("raises alarms for faults, with every severity and some still active", async () => {
     const severities = (await rows(`SELECT DISTINCT Severity FROM Events ORDER BY 1`)).map((r) => r[0]);
     expect(severities).toEqual(["Critical", "Major", "Minor", "Warning"]);
-    const [[active, ended, bad]] = await rows(
+    const [active, ended, bad] = await firstRow(
       `SELECT count(*) FILTER (WHERE EndTime IS NULL)::INT, count(*) FILTER (WHERE EndTime IS NOT NULL)::INT,
               count(*) FILTER (WHERE EndTime <= StartTime)::INT FROM Events`,
     );

@@ -216,6 +216,8 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
             { field: "query", problem: `exceeded ${timeoutMs} ms` },
           ]);
         }
+        // Nobody is waiting for the answer any more; say so instead of reporting a server error.
+        if (options.signal?.aborted) throw new ServiceError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
         throw error;
       } finally {
         clearTimeout(timer);

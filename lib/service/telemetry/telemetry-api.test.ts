@@ -367,11 +367,14 @@ describe("a standard OAuth client (openid-client)", () => {
 describe("random pipelines (fast-check)", () => {
   it("never answer 500 and never leave the requested range, plants or customer", async () => {
     const span = dataEnd.getTime() - dataStart.getTime();
+    let answered = 0;
+    const runs = 60;
     await fc.assert(
       fc.asyncProperty(
-        kqlQuery(),
+        // Mostly well-formed pipelines, some with a junk token (the generator's own mix leans on junk).
+        fc.oneof({ weight: 9, arbitrary: kqlQuery({ junk: 0 }) }, { weight: 1, arbitrary: kqlQuery({ junk: 1 }) }),
         fc.double({ min: 0, max: 0.9, noNaN: true }),
-        fc.double({ min: 0.01, max: 0.5, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.1, noNaN: true }),
         fc.boolean(),
         async (text, from, length, asAcme) => {
           const start = new Date(dataStart.getTime() + Math.floor(from * span));
@@ -387,6 +390,7 @@ describe("random pipelines (fast-check)", () => {
             expect(["INVALID_QUERY", "QUERY_LIMIT_EXCEEDED", "QUERY_TIMEOUT"]).toContain(res.body.code);
             return;
           }
+          answered++;
           const foreign = asAcme ? /RTM1|OUL1/ : /RTM1|HOU1/;
           // Plants outside the scope can only appear when the query itself wrote them.
           if (!foreign.test(text)) expect(JSON.stringify(res.body.data.rows), text).not.toMatch(foreign);
@@ -405,8 +409,10 @@ describe("random pipelines (fast-check)", () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs },
     );
+    // The property means little if most queries were rejected before they ran.
+    expect(answered).toBeGreaterThan(runs / 3);
   }, 300_000);
 });
 
