@@ -16,7 +16,7 @@ export function jobColumns(labelFor: (kind: string) => string): DataColumn<TJobD
       header: "Job",
       enableHiding: false,
       cell: (info) => (
-        <span className="block min-w-48">
+        <span className="block min-w-64 max-w-md whitespace-normal">
           <span className="font-medium">{info.getValue()}</span>
           <span className="block text-xs text-fg-muted">{info.row.original.id}</span>
         </span>

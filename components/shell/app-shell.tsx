@@ -4,20 +4,27 @@
  * switcher, theme, user menu) and the side navigation. Wide screens show the navigation as a
  * column; tablets and phones open it as an overlay from the menu button.
  */
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, usePathname } from "next/navigation";
 import { Suspense, useState, type ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
-import { useMe, type Me } from "@/lib/client/me";
+import { meQueryKey, useMe, type Me } from "@/lib/client/me";
 import { NavIconSvg } from "./icons";
 import { NAV_ITEMS, plantPath, sectionOf } from "./nav-items";
 import { PlantSwitcher } from "./plant-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
-export function AppShell({ children }: { children: ReactNode }) {
+export function AppShell({ children, initialMe }: { children: ReactNode; initialMe?: Me }) {
+  const queryClient = useQueryClient();
+  // Seed the cache once, before any child asks for `/api/me` (no other subscriber exists yet).
+  useState(() => {
+    if (initialMe && !queryClient.getQueryData(meQueryKey)) queryClient.setQueryData(meQueryKey, initialMe);
+    return null;
+  });
   const me = useMe();
   const params = useParams<{ plantId?: string }>();
   const plantId = params.plantId ? decodeURIComponent(params.plantId) : undefined;

@@ -147,7 +147,7 @@ export function TaskBoard({ plantId }: { plantId: string }) {
       {tasks.error ? (
         <ErrorState error={tasks.error} onRetry={() => void tasks.refetch()} />
       ) : (
-        <div className="flex gap-3 overflow-x-auto pb-3" data-testid="task-board">
+        <div className="relative flex gap-3 overflow-x-auto pb-3" data-testid="task-board">
           {shownStatuses.map((status) => (
             <BoardColumn
               key={status}

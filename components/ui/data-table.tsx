@@ -135,7 +135,7 @@ export function DataTable<T extends RowData>({
           />
         ) : null}
       </div>
-      <div className={cn("overflow-x-auto transition-opacity", isFetching && !isLoading && "opacity-60")} aria-busy={isLoading || isFetching}>
+      <div className={cn("relative overflow-x-auto transition-opacity", isFetching && !isLoading && "opacity-60")} aria-busy={isLoading || isFetching}>
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-surface-2 text-left">
@@ -205,7 +205,7 @@ export function DataTable<T extends RowData>({
                   className={cn("border-t border-line", onRowOpen && "cursor-pointer hover:bg-surface-2 focus-visible:bg-surface-2")}
                 >
                   {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className={cn("px-3 py-2 align-top", cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums")}>
+                    <td key={cell.id} className={cn("px-3 py-2 align-top whitespace-nowrap", cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums")}>
                       <table.FlexRender cell={cell} />
                     </td>
                   ))}

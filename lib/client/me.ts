@@ -10,7 +10,8 @@ import { apiGet } from "./api";
 export interface MePlant {
   id: string;
   name: string;
-  customerId: string;
+  /** Unknown (null) for some plants of a remote service. */
+  customerId: string | null;
 }
 
 export interface Me {
