@@ -180,11 +180,13 @@ const LOOKUP_KIND_ORDER = `CASE kind WHEN 'activityKind' THEN 0 WHEN 'assignedTo
 export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceStore {
   const statements = new Map<string, Statement>();
   /** Prepared once per distinct SQL text (the filtered lists have a handful of variants). */
-  function stmt(sql: string): Statement {
-    let prepared = statements.get(sql);
+  function stmt(sql: string, raw = false): Statement {
+    const key = raw ? `raw:${sql}` : sql;
+    let prepared = statements.get(key);
     if (!prepared) {
       prepared = db.prepare(sql);
-      statements.set(sql, prepared);
+      if (raw) prepared.raw(true);
+      statements.set(key, prepared);
     }
     return prepared;
   }
@@ -202,6 +204,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
     orderBy: string,
     request: PageRequest,
     map: (rows: Row[]) => T[],
+    raw = false,
   ): TPage<T> {
     const whereSql = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
     const joined = from.assetJoin ? `${from.table} ${from.assetJoin}` : from.table;
@@ -210,7 +213,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
     const totalPages = Math.ceil(total / request.pageSize);
     const offset = (request.page - 1) * request.pageSize;
     if (offset >= total) return { data: [], page: request.page, totalPages, pageSize: request.pageSize };
-    const rows = stmt(`SELECT ${columns} FROM ${joined} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).all({
+    const rows = stmt(`SELECT ${columns} FROM ${joined} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`, raw).all({
       ...params,
       limit: request.pageSize,
       offset,
@@ -218,46 +221,51 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
     return { data: map(rows), page: request.page, totalPages, pageSize: request.pageSize };
   }
 
-  const partsUsedOfJobs = db.prepare(`
-    SELECT u.job_id AS jobId, u.part_id AS partId, p.name, u.quantity, p.unit
-    FROM job_parts_used u JOIN parts p ON p.plant_id = u.plant_id AND p.id = u.part_id
-    WHERE u.job_id IN (SELECT value FROM json_each(?))
-    ORDER BY u.job_id, u.line_no`);
+  // The jobs-done page is the hot path (100 records with nested objects): rows come as arrays
+  // (better-sqlite3's raw mode skips building a keyed object per row), read by position.
+  const partsUsedOfJobs = db
+    .prepare(
+      `SELECT u.job_id, u.part_id, p.name, u.quantity, p.unit
+       FROM job_parts_used u JOIN parts p ON p.plant_id = u.plant_id AND p.id = u.part_id
+       WHERE u.job_id IN (SELECT value FROM json_each(?))
+       ORDER BY u.job_id, u.line_no`,
+    )
+    .raw(true);
 
   function toJobsDone(rows: Row[]): TJobDone[] {
     const partsByJob = new Map<string, TJobDone["partsUsed"]>();
-    const jobs = rows.map((row): TJobDone => {
+    const jobs = (rows as unknown as unknown[][]).map((row): TJobDone => {
       const partsUsed: TJobDone["partsUsed"] = [];
-      partsByJob.set(row.id as string, partsUsed);
+      partsByJob.set(row[0] as string, partsUsed);
       return {
-        id: row.id as string,
-        plantId: row.plantId as string,
-        jobTitle: row.jobTitle as string,
-        doneDate: row.doneDate as string,
-        dueDate: row.dueDate as string,
-        activityKind: row.activityKind as string,
-        department: row.department as string,
-        totalTimeUsedInHours: row.totalTimeUsedInHours as string,
-        requiredPersonCount: row.requiredPersonCount as number,
-        isFinal: row.isFinal === 1,
-        asset: assetRef(row),
-        workOrder: { id: row.workOrderId as string, remark: row.workOrderRemark as string | null },
-        carriedOutByUser: {
-          firstname: row.firstname as string,
-          lastname: row.lastname as string,
-          username: row.username as string,
+        id: row[0] as string,
+        plantId: row[1] as string,
+        jobTitle: row[2] as string,
+        doneDate: row[3] as string,
+        dueDate: row[4] as string,
+        activityKind: row[5] as string,
+        department: row[6] as string,
+        totalTimeUsedInHours: row[7] as string,
+        requiredPersonCount: row[8] as number,
+        isFinal: row[9] === 1,
+        asset: {
+          tagNumber: row[10] as string,
+          serialNumber: row[11] as string | null,
+          externalReference: row[12] as string | null,
         },
+        workOrder: { id: row[13] as string, remark: row[14] as string | null },
+        carriedOutByUser: { firstname: row[15] as string, lastname: row[16] as string, username: row[17] as string },
         partsUsed,
       };
     });
     if (jobs.length > 0) {
-      const used = partsUsedOfJobs.all(JSON.stringify(jobs.map((job) => job.id))) as Row[];
+      const used = partsUsedOfJobs.all(JSON.stringify(jobs.map((job) => job.id))) as unknown[][];
       for (const part of used) {
-        partsByJob.get(part.jobId as string)?.push({
-          partId: part.partId as string,
-          name: part.name as string,
-          quantity: part.quantity as number,
-          unit: part.unit as TJobDone["partsUsed"][number]["unit"],
+        partsByJob.get(part[0] as string)?.push({
+          partId: part[1] as string,
+          name: part[2] as string,
+          quantity: part[3] as number,
+          unit: part[4] as TJobDone["partsUsed"][number]["unit"],
         });
       }
     }
@@ -325,14 +333,14 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
         { table: "jobs_done j", assetJoin: "JOIN assets a ON a.id = j.asset_id" },
         where,
         params,
-        `j.id, j.plant_id AS plantId, j.job_title AS jobTitle, j.done_date AS doneDate, j.due_date AS dueDate,
-         j.activity_kind AS activityKind, j.department, j.total_time_used_in_hours AS totalTimeUsedInHours,
-         j.required_person_count AS requiredPersonCount, j.is_final AS isFinal, ${ASSET_REF_COLUMNS},
-         j.work_order_id AS workOrderId, j.work_order_remark AS workOrderRemark, j.user_firstname AS firstname,
-         j.user_lastname AS lastname, j.user_username AS username`,
+        // In the order toJobsDone reads them.
+        `j.id, j.plant_id, j.job_title, j.done_date, j.due_date, j.activity_kind, j.department,
+         j.total_time_used_in_hours, j.required_person_count, j.is_final, a.tag_number, a.serial_number,
+         a.external_reference, j.work_order_id, j.work_order_remark, j.user_firstname, j.user_lastname, j.user_username`,
         "j.done_date DESC, j.id",
         query,
         toJobsDone,
+        true,
       );
     },
 
