@@ -61,7 +61,7 @@ export function timespanMicros(text: string): number | undefined {
 
 const TWO_CHAR = ["==", "!=", "=~", "!~", "<=", ">=", "..", "<>"];
 const ONE_CHAR = "|,()[]{}.=<>+-*/%:;~";
-const isIdentStart = (c: string) => /[A-Za-z_$]/.test(c);
+const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
 const isIdentPart = (c: string) => /[A-Za-z0-9_]/.test(c);
 const isDigit = (c: string) => c >= "0" && c <= "9";
 
