@@ -12,7 +12,7 @@ import { Analyzer, nameOf, type Scope } from "./analyze";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";
 import { KqlError } from "./errors";
-import type { TExpr } from "./ir";
+import { readsColumns, type TExpr } from "./ir";
 import { parse } from "./parser";
 import { isTableName, TABLES, type TableName } from "./tables";
 import type { ResultColumn, SqlParams } from "./types";
@@ -296,11 +296,15 @@ class Planner {
   }
 
   private sortKeys(keys: SortKey[], scope: Scope): SelectBlock["orderBy"] {
-    return keys.map((key) => {
+    const orderBy: SelectBlock["orderBy"] = [];
+    for (const key of keys) {
       const expr = this.analyzer.scalar(key.expr, scope);
+      // A key without a column is the same for every row: it orders nothing (and SQL refuses a bare parameter there).
+      if (!readsColumns(expr)) continue;
       const desc = key.direction !== "asc";
-      return { expr, desc, nullsFirst: key.nulls ? key.nulls === "first" : !desc };
-    });
+      orderBy.push({ expr, desc, nullsFirst: key.nulls ? key.nulls === "first" : !desc });
+    }
+    return orderBy;
   }
 
   /** `Column1`, `Column2`, … skipping names already present. */

@@ -290,6 +290,9 @@ describe("summarize: aggregates, names and empty input", () => {
     { q: "States | summarize min(Timestamp), max(Timestamp)", rows: [["2026-01-01T00:00:00.000Z", "2026-01-02T12:00:00.999Z"]], types: ["datetime", "datetime"] },
     { q: "States | summarize min(Name), max(Name)", rows: [["Temperature", "vibration"]] },
     { q: "States | summarize sum(1)", rows: [[12]], types: ["long"] },
+    { q: 'States | extend c = "x" | summarize count() by c, PlantId | sort by PlantId asc', rows: [["x", "HOU1", 4], ["x", "RTM1", 8]] },
+    { q: "States | summarize count() by c = 5", rows: [[5, 12]] },
+    { q: 'States | where DeviceId == "nope" | summarize count() by c = 5', rows: [] },
     { q: "Events | summarize sum(EndTime - StartTime)", rows: [["01:10:00"]], types: ["timespan"] },
   ]);
 });
@@ -396,6 +399,8 @@ describe("sort, top, take, distinct", () => {
     { q: "States | where Value > 0 | sort by Value asc | project Value | take 2", rows: [[1], [1.2]] },
     { q: "States | extend v2 = Value * 2 | top 1 by v2 | project v2", rows: [[200]] },
     { q: "States | sort by Name asc | distinct PlantId | sort by PlantId", rows: [["RTM1"], ["HOU1"]] },
+    { q: 'States | extend c = 1 | sort by c, Value asc | project Value | take 2', rows: [[null], [-3.5]] },
+    { q: "States | top 2 by 1 + 1 | count", rows: [[2]] },
   ]);
 });
 

@@ -38,3 +38,10 @@ export function args(e: TExpr): TExpr[] {
 export function isNumeric(type: KqlType): boolean {
   return type === "long" || type === "int" || type === "real";
 }
+
+/** Whether the expression reads any column (otherwise it is the same for every row). */
+export function readsColumns(e: TExpr): boolean {
+  if (e.node.op === "ref") return true;
+  if (e.node.op === "access") return readsColumns((e.node as { base: TExpr }).base);
+  return args(e).some(readsColumns);
+}

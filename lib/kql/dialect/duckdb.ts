@@ -359,7 +359,14 @@ function select(block: SelectBlock): string {
   const columns = block.columns.map((c) => `${expression(c.expr, false)} AS ${quoteIdentifier(c.alias)}`);
   let sql = `SELECT ${block.distinct ? "DISTINCT " : ""}${columns.join(", ")} FROM ${block.from}`;
   if (block.where.length) sql += ` WHERE ${block.where.map((w) => expression(w, true)).join(" AND ")}`;
-  if (block.groupBy.length) sql += ` GROUP BY ${block.groupBy.map((g) => expression(g, false)).join(", ")}`;
+  if (block.groupBy.length) {
+    // Keys by position in the select list: DuckDB refuses a bare parameter as a GROUP BY expression (`by c = 5`).
+    const keys = block.groupBy.map((g) => {
+      const position = block.columns.findIndex((c) => c.expr === g);
+      return position >= 0 ? String(position + 1) : expression(g, false);
+    });
+    sql += ` GROUP BY ${keys.join(", ")}`;
+  }
   if (block.orderBy.length) {
     const keys = block.orderBy.map((k) => `${expression(k.expr, false)} ${k.desc ? "DESC" : "ASC"} NULLS ${k.nullsFirst ? "FIRST" : "LAST"}`);
     sql += ` ORDER BY ${keys.join(", ")}`;
