@@ -39,6 +39,7 @@ async function busiestMachine(get: <R>(path: string) => Promise<R>) {
 }
 
 test("a planner finds a machine by serial number and sees its planned jobs and history", async ({ page, api }) => {
+  test.setTimeout(120_000);
   const { machine, plannedCount, assets } = await busiestMachine(api.get);
   const history = await api.get<ApiPage<TJobDone>>(`/api/plants/${PLANT}/jobs-done?assetTagNumber=${machine.tagNumber}&pageSize=10`);
 

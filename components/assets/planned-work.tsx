@@ -52,7 +52,7 @@ export function PlannedWork({ plantId }: { plantId: string }) {
         <h1 className="text-2xl font-semibold">Planned work</h1>
         <p className="text-sm text-fg-muted">Pick an asset to see its planned jobs, what was done, and what its sensors recorded around each job.</p>
       </header>
-      <div className="grid items-start gap-4 lg:grid-cols-[18rem_minmax(0,1fr)] xl:grid-cols-[20rem_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-[18rem_minmax(0,1fr)] xl:grid-cols-[20rem_minmax(0,1fr)]">
         <Card className="flex max-h-96 flex-col lg:sticky lg:top-4 lg:max-h-[calc(100dvh-6rem)]" aria-labelledby="assets-title">
           <div className="flex flex-col gap-2 border-b border-line p-3">
             <h2 id="assets-title" className="text-base font-semibold">
@@ -174,7 +174,7 @@ function AssetDetails({
         </dl>
       </Card>
 
-      <div className="grid gap-4 xl:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <Card aria-labelledby="planned-title">
           <CardHeader id="planned-title" title="Planned jobs" description="Overdue and due in the next six months" />
           <CardBody>

@@ -5,7 +5,7 @@
  * first-load JavaScript.
  */
 import { useEffect, useRef } from "react";
-import { closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
+import { closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { bracketMatching } from "@codemirror/language";
 import { lintKeymap, type Diagnostic } from "@codemirror/lint";
@@ -35,7 +35,8 @@ export default function KqlEditor({ value, onChange, onRun, names, problems, lab
   });
 
   useEffect(() => {
-    const run = () => {
+    const run = (target: EditorView) => {
+      closeCompletion(target);
       latest.current.onRun();
       return true;
     };

@@ -30,7 +30,39 @@ export interface QueryProblem {
   message: string;
 }
 
+/** The longest `Retry-After` waited out once before a throttled query is reported as failed. */
+const MAX_RETRY_AFTER_S = 20;
+
+/**
+ * Runs a query. A 429 (the customer's per-minute query budget is spent) is waited out once when
+ * the server says it will pass soon: a chart that appears a few seconds late beats an error.
+ */
 export async function runTelemetryQuery(request: TelemetryQueryRequest, signal?: AbortSignal): Promise<TelemetryQueryOutcome> {
+  try {
+    return await sendQuery(request, signal);
+  } catch (error) {
+    const wait = error instanceof ThrottledError ? error.retryAfterSeconds : null;
+    if (wait === null || wait > MAX_RETRY_AFTER_S) throw error instanceof ThrottledError ? error.cause : error;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, wait * 1000);
+      signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    });
+    return sendQuery(request, signal).catch((retryError: unknown) => {
+      throw retryError instanceof ThrottledError ? retryError.cause : retryError;
+    });
+  }
+}
+
+class ThrottledError extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    override readonly cause: ApiError,
+  ) {
+    super(cause.message);
+  }
+}
+
+async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): Promise<TelemetryQueryOutcome> {
   const began = performance.now();
   let response: Response;
   try {
@@ -56,8 +88,13 @@ export async function runTelemetryQuery(request: TelemetryQueryRequest, signal?:
   if (response.status === 401) redirectToSignIn();
   if (!response.ok) {
     const error = body as { status?: string; code?: string; message?: string; data?: unknown[] } | null;
-    if (error?.status === "ERROR" && error.code) throw new ApiError(response.status, error.code, error.message ?? "", error.data ?? []);
-    throw new ApiError(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}.`);
+    const apiError =
+      error?.status === "ERROR" && error.code
+        ? new ApiError(response.status, error.code, error.message ?? "", error.data ?? [])
+        : new ApiError(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}.`);
+    const retryAfter = Number(response.headers.get("retry-after"));
+    if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter >= 0) throw new ThrottledError(retryAfter, apiError);
+    throw apiError;
   }
   const payload = body as { data?: { columns?: unknown; rows?: unknown; render?: unknown }; render?: unknown } | null;
   const columns = payload?.data?.columns;

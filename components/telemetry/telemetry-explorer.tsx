@@ -141,7 +141,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
         </div>
       </header>
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="flex min-w-0 flex-col gap-4">
           <Card className="flex flex-col gap-3 p-4">
             <div className="flex flex-wrap items-end gap-4">

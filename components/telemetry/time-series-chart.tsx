@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointer
 import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
 import { MARKER_COLORS, SERIES_COLORS, type MarkerTone } from "./chart-colors";
 import { downsampleM4, type Point } from "./downsample";
+import { formatTimeTick, timeTicks } from "./time-ticks";
 import type { Series } from "./series";
 
 export interface ChartMarker {
@@ -106,10 +107,10 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
             domain={[x0, x1]}
             allowDataOverflow
             scale="time"
-            tickFormatter={(value: number) => formatTick(value, spanMs)}
+            ticks={timeTicks(x0, x1, Math.max(2, Math.floor(plotWidth / 90)))}
+            tickFormatter={(value: number) => formatTimeTick(value, spanMs)}
             stroke="var(--pd-fg-muted)"
             tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
-            minTickGap={24}
           />
           <YAxis
             type="number"
@@ -221,14 +222,6 @@ export function formatValue(value: number): string {
   return Number.isFinite(value) ? valueFormat.format(value) : "—";
 }
 
-function formatTick(ms: number, spanMs: number): string {
-  const iso = new Date(ms).toISOString();
-  if (spanMs <= 2 * 86_400_000) return iso.slice(11, 16);
-  return `${iso.slice(8, 10)} ${MONTHS[new Date(ms).getUTCMonth()]}`;
-}
-
 function formatTooltipTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
