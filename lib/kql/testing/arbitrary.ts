@@ -131,7 +131,17 @@ class Builder {
   }
 
   expression(columns: Column[]): { text: string; kind: Kind } {
-    switch (this.n() % 4) {
+    switch (this.n() % 7) {
+      case 4: {
+        const time = this.column(columns, ["datetime"]);
+        return time ? { text: `${time.name} - ${this.datetimeExpr(columns)}`, kind: "timespan" } : { text: `${this.of(SPANS)} * 2`, kind: "timespan" };
+      }
+      case 5:
+        return { text: `case(${this.predicate(columns)}, ${this.numberExpr(columns)}, ${this.predicate(columns)}, real(null), ${this.of(NUMBERS)})`, kind: "number" };
+      case 6: {
+        const json = this.column(columns, ["json"]);
+        return json ? { text: `${json.name}[${quote(this.of(KEYS))}]`, kind: "json" } : { text: "dynamic(null)", kind: "json" };
+      }
       case 0:
         return { text: this.stringExpr(columns), kind: "string" };
       case 1:
@@ -177,7 +187,15 @@ class Builder {
 
   /** One operator; returns its text and the columns it leaves. */
   operator(columns: Column[], index: number): { text: string; columns: Column[] } {
-    const choice = this.n() % 14;
+    const choice = this.n() % 15;
+    if (choice === 14) {
+      // arg_max/arg_min(key, *) by one column: the by column, the key, then every other column.
+      const key = this.column(columns, ["datetime", "number", "string"]);
+      const by = this.column(columns, ["string"]);
+      if (!key || !by || key === by) return { text: "take 1", columns };
+      const rest = columns.filter((c) => c !== key && c !== by);
+      return { text: `summarize ${this.of(["arg_max", "arg_min"])}(${key.name}, *) by ${by.name}`, columns: [by, key, ...rest] };
+    }
     const fresh = (kind: Kind) => ({ name: `c${index}_${kind}`, kind });
     switch (choice) {
       case 0:
