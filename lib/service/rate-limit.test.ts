@@ -5,7 +5,7 @@ describe("rate limiter (fixed one-minute windows per key)", () => {
   it("allows the budget, refuses the rest with the seconds left in the window, then renews", () => {
     const limiter = createRateLimiter(3, 60_000);
     const t0 = 1_000_000;
-    expect([1, 2, 3].map((i) => limiter.consume("a", 1, t0 + i).remaining)).toEqual([2, 1, 0]);
+    expect([0, 1, 2].map((i) => limiter.consume("a", 1, t0 + i).remaining)).toEqual([2, 1, 0]);
     expect(limiter.consume("a", 1, t0 + 15_000)).toEqual({ allowed: false, remaining: 0, retryAfterSeconds: 45 });
     expect(limiter.consume("b", 1, t0 + 15_000).allowed).toBe(true);
     expect(limiter.consume("a", 1, t0 + 60_000)).toMatchObject({ allowed: true, remaining: 2 });
