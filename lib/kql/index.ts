@@ -6,17 +6,25 @@
  *   name could be read; diagnostics carry 1-based line/column and 0-based from/to.
  * - `diagnose(text)`: parse + semantic checks (unknown table/column/function, type errors), for the
  *   editor's error marks. Same diagnostic shape.
- * - `compileKql(text, { sources, now? })`: DuckDB SQL, named parameters, result columns and the
- *   `render` hint; throws `KqlError { line, column, detail }` for anything wrong with the query.
+ * - `compileKql(text, { sources, now?, dialect? })`: DuckDB SQL, named parameters, result columns
+ *   (`{ name, kqlType }` in output order; rows come back positionally) and the `render` hint; throws
+ *   `KqlError { line, column, detail }` for anything wrong with the query (never anything else).
  *   `sources[table]` is the already scoped relation (time range, plants, customer) built by the
  *   telemetry store, e.g. `{ sql: 'SELECT * FROM "States" WHERE "Timestamp" >= $scope_start …',
  *   params: { scope_start: { type: "TIMESTAMP", value: 1700000000000 } } }`. The generated SQL only
  *   reads FROM that relation, so no query can escape the scope. `params` of the result holds the
- *   source's params plus the query's own (`k1`, `k2`, …; names without the `$`). Every literal of the
- *   query is a parameter; nothing the user typed is spliced into the SQL text except identifiers
- *   that the analyzer resolved against the schema.
+ *   source's params plus the query's own (`k1`, `k2`, …; names without the `$`), only those the SQL
+ *   uses (DuckDB refuses to bind others). Bind them with their `type` (TIMESTAMP values are epoch
+ *   ms, BIGINT values integral numbers). Every literal of the query is a parameter; nothing the
+ *   user typed is spliced into the SQL text except identifiers resolved against the schema.
+ *   `now` is one instant for the whole query: `ago(1h)` becomes a TIMESTAMP parameter.
  * - `completionsAt(text, offset, { dataPointNames })`: what may be typed at `offset`.
  * - `toResponseColumns`/`toJsonValue` (result.ts): DuckDB values → response JSON per column type.
+ * - `testing/arbitrary.ts` (`kqlQuery()`): fast-check generator of pipelines, for property tests.
+ *
+ * Layout: lexer.ts → parser.ts (ast.ts) → analyze.ts (types, names, literals → params; ir.ts) →
+ * compile.ts (pipeline → as few SELECT blocks as SQL allows) → dialect/duckdb.ts (the only module
+ * that spells SQL; dialect/dialect.ts is the interface another engine would implement).
  */
 export { tokenize, type Token, type TokenKind } from "./lexer";
 export { parse, type Diagnostic, type ParseResult } from "./parser";
