@@ -93,6 +93,7 @@ test("the asset tree is a keyboard tree: arrows move, Left and Right close and o
 });
 
 test("a machine's telemetry is drawn with its work and alarms on one time axis", async ({ page, api }) => {
+  test.setTimeout(120_000);
   const { machine } = await busiestMachine(api.get);
   await page.goto(`/plants/${PLANT}/planned?asset=${machine.tagNumber}&range=24h`);
   const points = page.getByTestId("data-points").getByRole("checkbox");

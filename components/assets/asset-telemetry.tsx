@@ -212,17 +212,19 @@ export function AssetTelemetry({
         {events.length === 0 ? (
           <p className="text-sm text-fg-muted">No jobs, tasks or alarms in {describeRange(range).toLowerCase()}.</p>
         ) : (
-          <ol className="flex max-h-60 flex-col divide-y divide-line overflow-auto rounded-md border border-line text-sm" data-testid="asset-events">
-            {events.map((event, index) => (
-              <li key={index} className="flex items-baseline gap-2 px-3 py-1.5">
-                <span aria-hidden className="inline-block size-2.5 shrink-0 rounded-full" style={{ background: MARKER_COLORS[event.tone] }} />
-                <span className="min-w-0 flex-1">
-                  <span className="font-medium">{event.label}</span>
-                  <span className="block text-xs text-fg-muted">{event.detail}</span>
-                </span>
-              </li>
-            ))}
-          </ol>
+          <div role="region" aria-label="Jobs, tasks and alarms list" tabIndex={0} className="max-h-60 overflow-auto rounded-md border border-line">
+            <ol className="flex flex-col divide-y divide-line text-sm" data-testid="asset-events">
+              {events.map((event, index) => (
+                <li key={index} className="flex items-baseline gap-2 px-3 py-1.5">
+                  <span aria-hidden className="inline-block size-2.5 shrink-0 rounded-full" style={{ background: MARKER_COLORS[event.tone] }} />
+                  <span className="min-w-0 flex-1">
+                    <span className="font-medium">{event.label}</span>
+                    <span className="block text-xs text-fg-muted">{event.detail}</span>
+                  </span>
+                </li>
+              ))}
+            </ol>
+          </div>
         )}
       </section>
     </div>

@@ -86,24 +86,27 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
         ))}
       </div>
       {jobs.length > 0 && (
-        <ol className="flex max-h-80 flex-col divide-y divide-line overflow-auto rounded-md border border-line" data-testid="planned-list" aria-label="Planned jobs">
-          {[...overdue, ...upcoming].map((job) => {
-            const late = daysOverdue(job, today);
-            const recurrence = recurrenceText(job);
-            return (
-              <li key={job.id} className={`flex gap-3 px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
-                <span className="w-24 shrink-0 tabular-nums">{formatDate(job.dueDate)}</span>
-                <span className="min-w-0 flex-1">
-                  <span className="font-medium">{job.jobTitle}</span>
-                  <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
-                    {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
-                    {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
+        // Scrollable, so reachable by keyboard (Tab, then arrow keys scroll).
+        <div role="region" aria-label="Planned jobs" tabIndex={0} className="max-h-80 overflow-auto rounded-md border border-line">
+          <ol className="flex flex-col divide-y divide-line" data-testid="planned-list">
+            {[...overdue, ...upcoming].map((job) => {
+              const late = daysOverdue(job, today);
+              const recurrence = recurrenceText(job);
+              return (
+                <li key={job.id} className={`flex gap-3 px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
+                  <span className="w-24 shrink-0 tabular-nums">{formatDate(job.dueDate)}</span>
+                  <span className="min-w-0 flex-1">
+                    <span className="font-medium">{job.jobTitle}</span>
+                    <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
+                      {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
+                      {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
+                    </span>
                   </span>
-                </span>
-              </li>
-            );
-          })}
-        </ol>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
       )}
     </div>
   );

@@ -43,7 +43,7 @@ export function QueryHistory({ onPick }: { onPick: (entry: HistoryEntry) => void
       ) : entries.length === 0 ? (
         <p className="text-sm text-fg-muted">Queries you run appear here.</p>
       ) : (
-        <ul className="flex max-h-96 flex-col gap-1 overflow-auto" data-testid="query-history">
+        <ul className="flex max-h-96 flex-col gap-1 overflow-auto" data-testid="query-history" aria-label="Recent queries">
           {entries.slice(0, 50).map((entry) => (
             <li key={entry.id} className="flex items-start gap-1">
               <button
