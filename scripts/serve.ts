@@ -9,6 +9,7 @@
  *   tsx scripts/serve.ts --dev    development with hot reload
  */
 import http from "node:http";
+import { register } from "node:module";
 import path from "node:path";
 import next from "next";
 import { getConfig } from "../lib/config";
@@ -28,10 +29,17 @@ await app.prepare();
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
 const handleService = serviceListener(runtime.handle, fallbackOrigin);
+// The dashboard's /api/ routes take the same short cut in production (in development Next serves
+// them, with hot reload). Their modules import "server-only": the hook lets plain Node load them.
+let handleApi: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
+if (!dev) {
+  register("./server-only-hook.mjs", import.meta.url);
+  handleApi = (await import("../lib/bff/node-listener")).apiListener(fallbackOrigin);
+}
 const server = http.createServer((req, res) => {
   const pathname = (req.url ?? "/").split("?")[0] ?? "/";
   if (isServicePath(pathname)) handleService(req, res);
-  else void handleNext(req, res);
+  else if (!handleApi?.(req, res)) void handleNext(req, res);
 });
 server.keepAliveTimeout = 65_000;
 

@@ -31,6 +31,8 @@ export interface BffContext {
 export interface BffReply {
   status?: number;
   body: unknown;
+  /** `body` already serialised (a validated answer of the service): sent without stringifying again. */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -84,7 +86,12 @@ export function bffRoute(spec: BffRouteSpec) {
       const plant = params.plantId === undefined ? null : await checkPlant(user, params.plantId, upstream);
       context = { request, user, params, plant, upstream, db: runtime.db, audit: { target: null, detail: null } };
       const reply = await spec.run(context);
-      const response = reply instanceof Response ? reply : jsonResponse(reply.body, reply.status ?? 200, reply.headers);
+      const response =
+        reply instanceof Response
+          ? reply
+          : reply.json !== undefined
+            ? new Response(reply.json, { status: reply.status ?? 200, headers: { ...JSON_HEADERS, ...reply.headers } })
+            : jsonResponse(reply.body, reply.status ?? 200, reply.headers);
       await audit(spec, user, params, context, "SUCCESS", response.status);
       return response;
     } catch (thrown) {

@@ -56,7 +56,7 @@ function maintenanceRead(path: (context: BffContext) => string, schema: z.ZodTyp
         extension,
         signal: context.request.signal,
       });
-      return { body: result.data, headers: result.headers };
+      return { body: result.data, json: result.body, headers: result.headers };
     },
   });
 }
@@ -184,7 +184,7 @@ export const telemetryQuery = bffRoute({
     );
     // The explorer records the run in the history itself (POST /api/telemetry/history).
     const durationMs = Math.round(performance.now() - started);
-    return { body: result.data, headers: { ...result.headers, "x-query-duration-ms": String(durationMs) } };
+    return { body: result.data, json: result.body, headers: { ...result.headers, "x-query-duration-ms": String(durationMs) } };
   },
 });
 

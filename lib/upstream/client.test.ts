@@ -33,7 +33,7 @@ function clientFor(url: string, overrides: { token?: string; timeoutMs?: number 
     service: httpTransport(url),
     auth: httpTransport(url),
     credentials: credentials(overrides.token),
-    timeouts: { maintenanceMs: overrides.timeoutMs ?? 300, queryMs: overrides.timeoutMs ?? 300 },
+    timeouts: { maintenanceMs: overrides.timeoutMs ?? 3_000, queryMs: overrides.timeoutMs ?? 3_000 },
     send: { baseDelayMs: 10 },
   });
 }

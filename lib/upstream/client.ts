@@ -40,6 +40,8 @@ export interface Credentials {
 export interface UpstreamResult<T> {
   status: number;
   data: T;
+  /** The service's JSON text, already validated as `data`: passed on as is, not serialised again. */
+  body: string;
   headers: Record<string, string>;
 }
 
@@ -194,7 +196,7 @@ export function createUpstreamClient(deps: ClientDeps): UpstreamClient {
       }
       const parsed = call.schema.safeParse(body);
       if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
-      return { status: 200, data: parsed.data, headers: forwardedHeaders(response) };
+      return { status: 200, data: parsed.data, body: response.body, headers: forwardedHeaders(response) };
     },
 
     async telemetryQuery(body, customerId, signal) {
@@ -223,7 +225,7 @@ export function createUpstreamClient(deps: ClientDeps): UpstreamClient {
         if (response.status !== 200) throw failure(response, json, where, undefined);
         const parsed = ZTelemetryQueryResponse.safeParse(json);
         if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
-        return { status: 200, data: parsed.data, headers: forwardedHeaders(response) };
+        return { status: 200, data: parsed.data, body: response.body, headers: forwardedHeaders(response) };
       }
     },
   };

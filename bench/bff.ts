@@ -1,0 +1,251 @@
+/**
+ * `npm run bench:bff`: what the dashboard's proxy costs. The same two calls — a jobs-done page
+ * (RTM1, page 1, pageSize 100) and a telemetry query (one data point of one device over 24 h) —
+ * are made straight to the service and through the dashboard's `/api/` (session cookie, role and
+ * plant checks, token, validation), with autocannon at 1 and 20 connections, in the same run.
+ * The figure is the ratio of median latencies, /api/ over direct:
+ *   embedded: the dashboard hands the request to the service in-process (no socket) — aim ≤ 1.3;
+ *   remote:   the dashboard calls a second server over HTTP (one extra hop)            — aim ≤ 2.0.
+ * Environment: BENCH_DIST_DIR (default .next-bench-bff), BENCH_NO_BUILD=1 to reuse that build,
+ * BENCH_SECONDS per measurement (default 5).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const root = path.resolve(import.meta.dirname, "..");
+const distDir = process.env.BENCH_DIST_DIR ?? ".next-bench-bff";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PASSWORD = "bench-bff-password";
+const SESSION_SECRET = "bench-bff-session-secret-0123456789abcdef";
+const PLANT = "RTM1";
+const CUSTOMER = "CUST-ACME";
+const AIMS = { embedded: 1.3, remote: 2.0 } as const;
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const children: ChildProcess[] = [];
+const tempDirs: string[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function build(): void {
+  if (process.env.BENCH_NO_BUILD === "1" && existsSync(path.join(root, distDir, "BUILD_ID"))) return;
+  console.log(`Building into ${distDir} …`);
+  const result = spawnSync(bin("next"), ["build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_DIST_DIR: distDir } });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+function tempDir(label: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), `pd-bench-bff-${label}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Both throttles out of the way: the bench measures latency, not the rate limits. */
+const UNTHROTTLED = { MAINTENANCE_RATE_LIMIT_PER_MINUTE: "1000000000", TELEMETRY_COST_BUDGET_PER_MINUTE: "1000000000" };
+
+async function startServer(env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  const child = spawn(bin("tsx"), ["scripts/serve.ts"], {
+    cwd: root,
+    env: { ...process.env, ...UNTHROTTLED, NODE_ENV: "production", NEXT_DIST_DIR: distDir, PORT: String(port), HOST: "127.0.0.1", DEMO_TELEMETRY_DAYS: "2", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 1200; tries += 1) {
+    if (child.exitCode !== null) throw new Error("a server exited during start");
+    if (await fetch(`${url}/signin`).then((r) => r.ok, () => false)) return url;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("a server did not start in time");
+}
+
+function ops(dataDir: string, args: string[], env: Record<string, string> = {}, input?: string): unknown {
+  const result = spawnSync(bin("tsx"), ["scripts/ops.ts", ...args, "--json"], { cwd: root, input, encoding: "utf8", env: { ...process.env, DATA_DIR: dataDir, ...env } });
+  if (result.status !== 0) throw new Error(`ops ${args.join(" ")} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
+async function signIn(url: string, email: string): Promise<string> {
+  const csrf = await fetch(`${url}/api/auth/csrf`);
+  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await fetch(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
+    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: "true" }),
+    redirect: "manual",
+  });
+  const session = response.headers.getSetCookie().find((c) => c.includes("next-auth.session-token="));
+  if (!session) throw new Error(`sign-in as ${email} failed (${response.status})`);
+  return session.split(";")[0]!;
+}
+
+async function telemetryToken(url: string, client: { client_id: string; client_secret: string; scope: string }): Promise<string> {
+  const response = await fetch(`${url}/oauth2/v2.0/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: client.scope }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+interface Call {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+}
+
+async function medianLatency(call: Call, connections: number): Promise<{ p50: number; rps: number; errors: number }> {
+  const result = await autocannon({ ...call, connections, duration: SECONDS });
+  return { p50: result.latency.p50, rps: result.requests.average, errors: result.non2xx + result.errors + result.timeouts };
+}
+
+/** The 24 h query of one series, named from the data so it stays valid whatever the seed. */
+async function telemetryBody(serviceUrl: string, token: string): Promise<string> {
+  const endTime = new Date().toISOString();
+  const startTime = new Date(Date.now() - 24 * 3600_000).toISOString();
+  const probe = await fetch(`${serviceUrl}/insights/v1/telemetry/query/table`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ query: "States | take 1 | project DeviceId, Name", startTime, endTime, plantIds: [PLANT] }),
+  });
+  const [deviceId, name] = ((await probe.json()) as { data: { rows: string[][] } }).data.rows[0]!;
+  return JSON.stringify({
+    query: `States | where DeviceId == "${deviceId}" and Name == "${name}" | project Timestamp, Value`,
+    startTime,
+    endTime,
+    plantIds: [PLANT],
+  });
+}
+
+interface Row {
+  mode: "embedded" | "remote";
+  call: string;
+  connections: number;
+  directMs: number;
+  apiMs: number;
+  ratio: number;
+  directRps: number;
+  apiRps: number;
+  errors: number;
+}
+
+async function measure(mode: Row["mode"], service: string, dashboard: string, plantToken: string, accessToken: string, cookie: string): Promise<Row[]> {
+  const body = await telemetryBody(service, accessToken);
+  const jobs = `/plants/${PLANT}/jobs-done?page=1&pageSize=100`;
+  const pairs: { call: string; direct: Call; api: Call }[] = [
+    {
+      call: "jobs-done page",
+      direct: { url: `${service}/maintenance/v1${jobs}`, method: "GET", headers: { authorization: `Bearer ${plantToken}` } },
+      api: { url: `${dashboard}/api${jobs}`, method: "GET", headers: { cookie } },
+    },
+    {
+      call: "telemetry query",
+      direct: { url: `${service}/insights/v1/telemetry/query/table`, method: "POST", headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" }, body },
+      api: { url: `${dashboard}/api/telemetry/query`, method: "POST", headers: { cookie, "content-type": "application/json" }, body },
+    },
+  ];
+  const rows: Row[] = [];
+  for (const pair of pairs) {
+    for (const call of [pair.direct, pair.api]) {
+      const check = await fetch(call.url, { method: call.method, headers: call.headers, body: call.body });
+      if (check.status !== 200) throw new Error(`${call.method} ${call.url} answered ${check.status}: ${(await check.text()).slice(0, 300)}`);
+    }
+    // Warm both paths (JIT, Next's route compilation cache, the token cache).
+    await autocannon({ ...pair.direct, connections: 4, amount: 200 });
+    await autocannon({ ...pair.api, connections: 4, amount: 200 });
+    for (const connections of [1, 20]) {
+      const direct = await medianLatency(pair.direct, connections);
+      const api = await medianLatency(pair.api, connections);
+      rows.push({
+        mode,
+        call: pair.call,
+        connections,
+        directMs: direct.p50,
+        apiMs: api.p50,
+        ratio: api.p50 / Math.max(direct.p50, 0.01),
+        directRps: direct.rps,
+        apiRps: api.rps,
+        errors: direct.errors + api.errors,
+      });
+      const last = rows.at(-1)!;
+      console.log(`  ${mode.padEnd(8)} ${pair.call.padEnd(16)} c=${String(connections).padStart(2)}  direct p50 ${last.directMs} ms  /api/ p50 ${last.apiMs} ms  ratio ${last.ratio.toFixed(2)}${last.errors ? `  (${last.errors} non-2xx/errors!)` : ""}`);
+    }
+  }
+  return rows;
+}
+
+async function embedded(): Promise<Row[]> {
+  const dataDir = tempDir("embedded");
+  const url = await startServer({ DATA_DIR: dataDir, DEMO_PASSWORD: PASSWORD });
+  const plantToken = (ops(dataDir, ["token", "issue", "--plant", PLANT]) as { token: string }).token;
+  const client = ops(dataDir, ["client", "create", "--customer", CUSTOMER]) as { client_id: string; client_secret: string; scope: string };
+  const cookie = await signIn(url, "admin@plantdesk.demo");
+  return measure("embedded", url, url, plantToken, await telemetryToken(url, client), cookie);
+}
+
+async function remote(): Promise<Row[]> {
+  const serviceDir = tempDir("service");
+  const service = await startServer({ DATA_DIR: serviceDir, DEMO_PASSWORD: PASSWORD });
+  const client = ops(serviceDir, ["client", "create", "--customer", CUSTOMER]) as { client_id: string; client_secret: string; scope: string };
+  const dashboardToken = (ops(serviceDir, ["token", "issue", "--plant", PLANT]) as { token: string }).token;
+  const benchToken = (ops(serviceDir, ["token", "issue", "--plant", PLANT]) as { token: string }).token;
+  const remoteEnv = {
+    SERVICE_BASE_URL: service,
+    SERVICE_AUTH_URL: service,
+    PLANT_TOKENS: JSON.stringify({ [PLANT]: { token: dashboardToken, name: "Rotterdam Chemicals", customerId: CUSTOMER } }),
+    TELEMETRY_CLIENT_ID: client.client_id,
+    TELEMETRY_CLIENT_SECRET: client.client_secret,
+    TELEMETRY_SCOPE: client.scope,
+    NEXTAUTH_SECRET: SESSION_SECRET,
+  };
+  const dashboardDir = tempDir("dashboard");
+  ops(dashboardDir, ["user", "add", "--email", "bench@plantdesk.test", "--role", "admin", "--plants", "*", "--password-stdin"], remoteEnv, `${PASSWORD}\n`);
+  const dashboard = await startServer({ DATA_DIR: dashboardDir, ...remoteEnv });
+  const cookie = await signIn(dashboard, "bench@plantdesk.test");
+  return measure("remote", service, dashboard, benchToken, await telemetryToken(service, client), cookie);
+}
+
+async function main() {
+  build();
+  console.log(`Proxy cost, median latency through /api/ ÷ straight to the service (${SECONDS} s per measurement):`);
+  const rows = [...(await embedded()), ...(await remote())];
+  console.log("\n| mode | call | connections | direct p50 (ms) | /api/ p50 (ms) | ratio | aim |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const row of rows) {
+    const aim = AIMS[row.mode];
+    console.log(`| ${row.mode} | ${row.call} | ${row.connections} | ${row.directMs} | ${row.apiMs} | ${row.ratio.toFixed(2)} | ≤ ${aim} ${row.ratio <= aim ? "✓" : "✗"} |`);
+  }
+  mkdirSync(path.join(root, "bench", "results"), { recursive: true });
+  writeFileSync(path.join(root, "bench", "results", "bff.json"), JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, rows }, null, 2));
+  if (rows.some((row) => row.errors > 0)) {
+    console.error("Some requests failed: the figures are not valid.");
+    process.exitCode = 1;
+  }
+}
+
+async function cleanup() {
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)))));
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+}
+
+try {
+  await main();
+} finally {
+  await cleanup();
+}
