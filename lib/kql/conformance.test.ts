@@ -112,6 +112,8 @@ describe("where: comparisons and null semantics", () => {
     { q: "States | where Value == 7 | project DeviceId", rows: [["D2"]] },
     { q: "States | where not(Value == 7) | count", rows: [[11]] },
     { q: "States | where not(Value > 0) | count", rows: [[2]] },
+    { q: 'States | where not Name has "temperature" | count', rows: [[6]] },
+    { q: 'States | where not Name == "temperature" and DeviceId == "D1" | count', rows: [[2]] },
     { q: "States | where Value < 0 or Value > 50 | count", rows: [[2]] },
     { q: "States | where Value == real(null) | count", rows: [[0]] },
     { q: "States | where Value != real(null) | count", rows: [[12]] },

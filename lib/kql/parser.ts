@@ -294,13 +294,24 @@ export function parse(text: string): ParseResult {
   }
 
   function parseAnd(): Expr {
-    let left = parseComparison();
+    let left = parseNot();
     while (isWord(peek(), "and")) {
       const op = next();
-      const right = parseComparison();
+      const right = parseNot();
       left = binary("and", op, left, right);
     }
     return left;
+  }
+
+  /** KQL's `not(x)` is a function; `not x` (without parentheses) is read the same way. */
+  function parseNot(): Expr {
+    const token = peek();
+    if (token.kind === "identifier" && token.text === "not" && !isPunct(peek(1), "(") && (peek(1).kind === "identifier" || peek(1).kind === "keyword" || peek(1).kind === "string" || peek(1).kind === "number")) {
+      next();
+      const operand = parseNot();
+      return { kind: "call", name: "not", nameSpan: { from: token.from, to: token.to }, args: [operand], star: false, span: { from: token.from, to: operand.span.to } };
+    }
+    return parseComparison();
   }
 
   function parseComparison(): Expr {
