@@ -43,7 +43,8 @@ export interface DuckDbStoreOptions {
   customers: readonly { id: string; plants: readonly DemoPlant[] }[];
   /** Demo data written into a new, empty file; omit to leave new files empty. */
   demo?: { seed: string; days: number; now?: Date };
-  /** Told once per customer file that was seeded. */
+  /** Told when a customer file starts being seeded, and when it is done. */
+  onSeeding?: (customerId: string) => void;
   onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
 }
 
@@ -142,7 +143,10 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
         customers.set(customer.id, { instance, idle: [] });
         const connection = await instance.connect();
         try {
-          await prepareDatabase(connection, customer.plants, options, (result) => options.onSeeded?.(customer.id, result));
+          await prepareDatabase(connection, customer.plants, options, {
+            start: () => options.onSeeding?.(customer.id),
+            done: (result) => options.onSeeded?.(customer.id, result),
+          });
         } finally {
           connection.closeSync();
         }
@@ -258,11 +262,12 @@ async function prepareDatabase(
   connection: DuckDBConnection,
   plants: readonly DemoPlant[],
   options: DuckDbStoreOptions,
-  onSeeded: (result: DemoTelemetryResult) => void,
+  progress: { start(): void; done(result: DemoTelemetryResult): void },
 ): Promise<void> {
   for (const statement of CREATE_TELEMETRY_SCHEMA) await connection.run(statement);
   const seeded = await connection.runAndReadAll(`SELECT value FROM telemetry_meta WHERE key = 'demo_seeded_at'`);
   if (!options.demo || seeded.currentRowCount > 0 || plants.length === 0) return;
+  progress.start();
   // One transaction: a crash half-way leaves an empty file that is seeded again on the next start.
   await connection.run("BEGIN TRANSACTION");
   try {
@@ -271,7 +276,7 @@ async function prepareDatabase(
     await connection.run(`INSERT INTO telemetry_meta VALUES ('demo_seeded_at', $1)`, [now.toISOString()]);
     await connection.run("COMMIT");
     await connection.run("CHECKPOINT");
-    onSeeded(result);
+    progress.done(result);
   } catch (error) {
     await connection.run("ROLLBACK");
     throw error;

@@ -48,6 +48,8 @@ export async function openTelemetry(config: AppConfig, db: SqliteDatabase, optio
     dataDir: config.dataDir,
     customers,
     demo: { seed: config.SEED, days: config.DEMO_TELEMETRY_DAYS },
+    onSeeding: (customerId) =>
+      log(`[telemetry] ${customerId}: generating ${config.DEMO_TELEMETRY_DAYS} day${config.DEMO_TELEMETRY_DAYS === 1 ? "" : "s"} of demo telemetry (first start only)…`),
     onSeeded: (customerId, result) =>
       log(
         `[telemetry] ${customerId}: generated ${result.states.toLocaleString("en-US")} readings of ${result.series} series and ` +
