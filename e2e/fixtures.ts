@@ -1,0 +1,137 @@
+/**
+ * Shared Playwright fixtures: sign in as a demo role (`test.use({ role: "planner" })`), call the
+ * dashboard's own API with the same session (`api`), check accessibility with axe, and save a
+ * screenshot of a page under test-results/screenshots/.
+ *
+ * Sessions are made once per worker and role through next-auth's own endpoints (CSRF token, then
+ * the credentials callback), so each test starts signed in without typing a password.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+
+export type Role = "planner" | "supervisor" | "engineer" | "admin";
+type StorageState = Awaited<ReturnType<APIRequestContext["storageState"]>>;
+
+export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? "e2e-demo-password";
+export const emailOf = (role: Role) => `${role}@plantdesk.demo`;
+
+/** Demo users' plants (lib/auth/demo-users.ts). */
+export const PLANTS_OF: Record<Role, string[]> = {
+  planner: ["RTM1", "HOU1"],
+  supervisor: ["RTM1"],
+  engineer: ["RTM1", "OUL1"],
+  admin: ["RTM1", "HOU1", "OUL1"],
+};
+
+export async function signInThroughApi(request: APIRequestContext, role: Role): Promise<void> {
+  const csrf = await request.get("/api/auth/csrf");
+  expect(csrf.ok()).toBeTruthy();
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: emailOf(role), password: DEMO_PASSWORD, json: "true", callbackUrl: "/" },
+    maxRedirects: 0,
+  });
+  expect([200, 302]).toContain(response.status());
+  const state = await request.storageState();
+  expect(state.cookies.some((cookie) => cookie.name.endsWith("next-auth.session-token")), `signed in as ${role}`).toBeTruthy();
+}
+
+interface Fixtures {
+  /** Sign in as this demo role before the test (null: stay signed out). */
+  role: Role | null;
+  /** The dashboard's `/api/` with the test's session: GET returns parsed JSON, failing on non-2xx. */
+  api: { get: <T>(path: string) => Promise<T>; raw: APIRequestContext };
+}
+
+interface WorkerFixtures {
+  sessionFor: (role: Role) => Promise<StorageState>;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  role: [null, { option: true }],
+
+  sessionFor: [
+    async ({ playwright }, use, workerInfo) => {
+      const cache = new Map<Role, Promise<StorageState>>();
+      const baseURL = workerInfo.project.use.baseURL;
+      await use((role) => {
+        let state = cache.get(role);
+        if (!state) {
+          state = (async () => {
+            const request = await playwright.request.newContext({ baseURL });
+            await signInThroughApi(request, role);
+            const result = await request.storageState();
+            await request.dispose();
+            return result;
+          })();
+          cache.set(role, state);
+        }
+        return state;
+      });
+    },
+    { scope: "worker" },
+  ],
+
+  storageState: async ({ role, sessionFor, storageState }, use) => {
+    await use(role ? await sessionFor(role) : storageState);
+  },
+
+  api: async ({ page }, use) => {
+    const raw = page.request;
+    await use({
+      raw,
+      async get<T>(path: string) {
+        const response = await raw.get(path);
+        expect(response.ok(), `GET ${path} → ${response.status()}`).toBeTruthy();
+        return (await response.json()) as T;
+      },
+    });
+  },
+});
+
+export { expect };
+
+/** axe-core over the page (WCAG 2.x A/AA rules): no serious or critical violation allowed. */
+export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  const results = await builder.analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  const report = serious.map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join("\n  ")}`);
+  expect(report, "serious/critical accessibility violations").toEqual([]);
+}
+
+/** A full-page screenshot under test-results/screenshots/ (kept for people to look at). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Reads a download's text (CSV) and splits it into rows of cells (RFC 4180, as lib/client/csv writes it). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  const input = text.replace(/^\uFEFF/, "");
+  for (let index = 0; index < input.length; index += 1) {
+    const char = input[index]!;
+    if (quoted) {
+      if (char === '"' && input[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (char === "\n") {
+      row.push(cell.replace(/\r$/, ""));
+      rows.push(row);
+      row = [];
+      cell = "";
+    } else cell += char;
+  }
+  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}

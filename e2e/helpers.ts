@@ -1,0 +1,41 @@
+/** Small shared helpers of the page specs: dates as the app computes them, and API shapes. */
+import type { APIRequestContext } from "@playwright/test";
+import type { TJobDone, TPart, TTask } from "@/lib/upstream/schemas/maintenance";
+
+export type { TJobDone, TPart, TTask };
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  totalPages: number;
+  pageSize: number;
+}
+
+export const todayIso = () => new Date().toISOString().slice(0, 10);
+
+export function addDays(iso: string, days: number): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Every record of a listing, through the dashboard's API with the test's session. */
+export async function allPages<T>(request: APIRequestContext, path: string): Promise<T[]> {
+  const rows: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const response = await request.get(`${path}${path.includes("?") ? "&" : "?"}page=${page}&pageSize=1000`);
+    if (!response.ok()) throw new Error(`GET ${path} → ${response.status()}`);
+    const body = (await response.json()) as Page<T>;
+    rows.push(...body.data);
+    if (page >= body.totalPages) return rows;
+  }
+}
+
+/** How many records a listing holds (pageSize 1: totalPages is the count). */
+export async function countOf(request: APIRequestContext, path: string): Promise<number> {
+  const response = await request.get(`${path}${path.includes("?") ? "&" : "?"}page=1&pageSize=1`);
+  if (!response.ok()) throw new Error(`GET ${path} → ${response.status()}`);
+  return ((await response.json()) as Page<unknown>).totalPages;
+}
+
+export const formatHours = (hours: number) => `${hours.toLocaleString("en", { maximumFractionDigits: 1 })} h`;

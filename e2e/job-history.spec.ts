@@ -1,0 +1,115 @@
+/** Job history as a planner: the service's pages, filters, sorting, the drawer, the URL and CSV. */
+import fs from "node:fs";
+import { expect, expectAccessible, parseCsv, saveScreenshot, test } from "./fixtures";
+import { addDays, allPages, todayIso, type Page, type TJobDone } from "./helpers";
+
+test.use({ role: "planner" });
+
+const today = todayIso();
+const from = addDays(today, -179); // the page's default period: the last 180 days
+const range = `/api/plants/RTM1/jobs-done?startDate=${from}&endDate=${today}`;
+
+function table(page: import("@playwright/test").Page) {
+  return page.getByRole("table", { name: "Jobs done at plant RTM1" });
+}
+
+test("rows and pages are the service's, and the URL brings a view back", async ({ page, api }) => {
+  const page1 = await api.get<Page<TJobDone>>(`${range}&page=1&pageSize=50`);
+  const page2 = await api.get<Page<TJobDone>>(`${range}&page=2&pageSize=50`);
+  await page.goto("/plants/RTM1/jobs");
+  const rows = table(page).locator("tbody tr");
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText(page1.data[0]!.id);
+  await expect(rows.first()).toContainText(page1.data[0]!.jobTitle);
+  await expect(rows.last()).toContainText(page1.data[49]!.id);
+  await expect(page.getByText(`Page 1 of ${page1.totalPages}`)).toBeVisible();
+  await expect(page.getByTestId("hours-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await saveScreenshot(page, "job-history");
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/[?&]page=2/);
+  await expect(rows.first()).toContainText(page2.data[0]!.id);
+  await page.reload();
+  await expect(rows.first()).toContainText(page2.data[0]!.id);
+  await expect(page.getByText(`Page 2 of ${page2.totalPages}`)).toBeVisible();
+});
+
+test("CSV holds every page of the filtered range, exactly as the API returns it", async ({ page, api }) => {
+  const all = await allPages<TJobDone>(api.raw, range);
+  expect(all.length).toBeGreaterThan(50); // more than one page of the table
+  await page.goto("/plants/RTM1/jobs");
+  await expect(table(page).locator("tbody tr")).toHaveCount(50);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+  expect(download.suggestedFilename()).toBe(`jobs-done-RTM1-${from}-to-${today}.csv`);
+  const csv = parseCsv(fs.readFileSync(await download.path(), "utf8"));
+  const [header, ...body] = csv;
+  expect(header!.slice(0, 4)).toEqual(["id", "plantId", "jobTitle", "doneDate"]);
+  expect(body.map((row) => row[0])).toEqual(all.map((job) => job.id));
+  const column = (name: string) => header!.indexOf(name);
+  for (const [index, job] of all.entries()) {
+    const row = body[index]!;
+    expect(row[column("totalTimeUsedInHours")]).toBe(job.totalTimeUsedInHours);
+    expect(row[column("workOrder.id")]).toBe(job.workOrder.id);
+    expect(row[column("carriedOutByUser.username")]).toBe(job.carriedOutByUser.username);
+  }
+});
+
+test("activity kind, sorting and the detail drawer", async ({ page, api }) => {
+  const all = await allPages<TJobDone>(api.raw, range);
+  const kinds = await api.get<Page<{ value: string; label: string }>>("/api/plants/RTM1/lookup-values?kind=activityKind");
+  const kind = kinds.data.find((entry) => all.some((job) => job.activityKind === entry.value))!;
+  const ofKind = all.filter((job) => job.activityKind === kind.value);
+
+  await page.goto("/plants/RTM1/jobs");
+  await page.getByLabel("Activity kind", { exact: true }).selectOption(kind.value);
+  await expect(page).toHaveURL(new RegExp(`kind=${kind.value}`));
+  await expect(page.getByTestId("job-summary")).toContainText(`${ofKind.length.toLocaleString("en")} jobs`);
+  const rows = table(page).locator("tbody tr");
+  await expect(rows.first()).toContainText(ofKind[0]!.id);
+  for (const cell of await rows.locator("td:nth-child(3)").allInnerTexts()) expect(cell).toBe(kind.label);
+
+  // Sort by hours over the whole filtered range (not just the page): longest first, then shortest.
+  const byHours = [...ofKind].sort((a, b) => Number(a.totalTimeUsedInHours) - Number(b.totalTimeUsedInHours));
+  const longestHours = Number(byHours[byHours.length - 1]!.totalTimeUsedInHours);
+  await table(page).getByRole("button", { name: "Hours" }).click();
+  await expect(page).toHaveURL(/sort=hours\.desc/);
+  await expect(rows.first().locator("td").nth(6)).toHaveText(`${longestHours.toLocaleString("en", { maximumFractionDigits: 1 })} h`);
+  await table(page).getByRole("button", { name: "Hours" }).click();
+  await expect(page).toHaveURL(/sort=hours\.asc/);
+  const shortest = byHours[0]!;
+  await expect(rows.first()).toContainText(shortest.id);
+
+  // The drawer: work order, parts, who, hours — and it is in the URL too.
+  await rows.first().click();
+  const drawer = page.getByRole("dialog", { name: shortest.jobTitle });
+  await expect(drawer).toBeVisible();
+  await expect(drawer).toContainText(shortest.workOrder.id);
+  await expect(drawer).toContainText(`${shortest.carriedOutByUser.firstname} ${shortest.carriedOutByUser.lastname}`);
+  await expect(drawer).toContainText(`Parts used (${shortest.partsUsed.length})`);
+  await expect(page).toHaveURL(new RegExp(`job=${shortest.id}`));
+  await saveScreenshot(page, "job-history-drawer");
+  await expectAccessible(page);
+  const url = page.url();
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+  await expect(page).not.toHaveURL(/job=/);
+
+  // The shared link opens the same view: filter, order and drawer.
+  await page.goto(url);
+  await expect(page.getByRole("dialog", { name: shortest.jobTitle })).toBeVisible();
+  await expect(page.getByLabel("Activity kind", { exact: true })).toHaveValue(kind.value);
+});
+
+test("an asset filter is the service's asset filter", async ({ page, api }) => {
+  const all = await allPages<TJobDone>(api.raw, range);
+  const tag = all[0]!.asset.tagNumber;
+  const ofAsset = await allPages<TJobDone>(api.raw, `${range}&assetTagNumber=${encodeURIComponent(tag)}`);
+  await page.goto("/plants/RTM1/jobs");
+  const picker = page.getByRole("combobox", { name: "Asset" });
+  await picker.fill(tag);
+  await page.getByRole("option", { name: new RegExp(`^${tag} — `) }).click();
+  await expect(page).toHaveURL(new RegExp(`asset=${encodeURIComponent(tag)}`));
+  await expect(page.getByTestId("job-summary")).toContainText(`${ofAsset.length.toLocaleString("en")} jobs`);
+  await expect(table(page).locator("tbody tr")).toHaveCount(Math.min(ofAsset.length, 50));
+});

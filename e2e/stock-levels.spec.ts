@@ -1,0 +1,86 @@
+/** Stock levels: find a part, record a count end to end, see the history; engineers only read. */
+import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
+import { allPages, type Page, type TPart } from "./helpers";
+
+interface HistoryEntry {
+  quantity: number;
+  unit: string;
+  remark: string | null;
+  isShort: boolean;
+  submittedAt: string;
+}
+
+test.describe("planner", () => {
+  test.use({ role: "planner" });
+
+  test("records a count: checked like the server, written, shown, kept in the history", async ({ page, api }) => {
+    const parts = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=true");
+    const part = parts[0]!;
+    const historyBefore = await api.get<Page<HistoryEntry>>(`/api/plants/RTM1/parts/${part.id}/stock-levels?pageSize=1000`);
+
+    await page.goto("/plants/RTM1/stock");
+    await page.getByLabel("Find a part").fill(part.name);
+    await expect(page).toHaveURL(/q=/);
+    await page.getByTestId("part-list").getByRole("link", { name: new RegExp(part.id) }).click();
+    await expect(page).toHaveURL(new RegExp(`part=${part.id}`));
+    await expect(page.getByTestId("part-level")).toHaveText(part.quantity.toLocaleString("en"));
+    await expect(page.getByRole("heading", { name: part.name })).toBeVisible();
+    await expect(page.getByTestId("stock-chart").locator(".recharts-line-curve")).toBeVisible();
+
+    // Refused before sending: a negative quantity.
+    const form = page.getByRole("region", { name: "Record a count" });
+    await form.getByLabel("Quantity").fill("-3");
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(form.getByText("Enter a number of 0 or more.")).toBeVisible();
+
+    // Refused by the server: a unit other than the part's own (412 UNIT_MISMATCH), shown as such.
+    const otherUnit = part.unit === "KG" ? "PCS" : "KG";
+    await form.getByLabel("Quantity").fill("5");
+    await form.getByLabel("Unit").selectOption(otherUnit);
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(page.getByTestId("stock-outcome")).toContainText("UNIT_MISMATCH");
+
+    // Accepted.
+    const quantity = part.quantity + 17;
+    await form.getByLabel("Unit").selectOption(part.unit);
+    await form.getByLabel("Quantity").fill(String(quantity));
+    await form.getByLabel("Shortage").selectOption("no");
+    await form.getByLabel("Remark").fill("Delivery received, counted by e2e");
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(page.getByTestId("stock-outcome")).toContainText(`SUCCESS: ${quantity} ${part.unit} recorded`);
+    await expect(page.getByTestId("part-level")).toHaveText(quantity.toLocaleString("en"));
+    await expect(page.getByTestId("stock-history").locator("tr").first()).toContainText("Delivery received, counted by e2e");
+
+    const after = (await allPages<TPart>(api.raw, "/api/plants/RTM1/parts")).find((entry) => entry.id === part.id)!;
+    expect(after).toMatchObject({ quantity, isShort: false, remark: "Delivery received, counted by e2e" });
+    const historyAfter = await api.get<Page<HistoryEntry>>(`/api/plants/RTM1/parts/${part.id}/stock-levels?pageSize=1000`);
+    expect(historyAfter.data.length).toBe(historyBefore.data.length + 1);
+    expect(historyAfter.data[0]).toMatchObject({ quantity, unit: part.unit, isShort: false });
+    await saveScreenshot(page, "stock-levels");
+    await expectAccessible(page);
+  });
+
+  test("short-only filter lists exactly the API's short parts", async ({ page, api }) => {
+    const short = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=true");
+    await page.goto("/plants/RTM1/stock");
+    await page.getByLabel("Short parts only").check();
+    await expect(page).toHaveURL(/short=1/);
+    await expect(page.getByTestId("part-list").getByRole("link")).toHaveCount(short.length);
+    await page.reload();
+    await expect(page.getByLabel("Short parts only")).toBeChecked();
+    await expect(page.getByTestId("part-list").getByRole("link")).toHaveCount(short.length);
+  });
+});
+
+test.describe("engineer", () => {
+  test.use({ role: "engineer" });
+
+  test("reads levels but has no count form, and the API refuses the write", async ({ page, api }) => {
+    const part = (await allPages<TPart>(api.raw, "/api/plants/RTM1/parts"))[0]!;
+    await page.goto(`/plants/RTM1/stock?part=${part.id}`);
+    await expect(page.getByTestId("part-level")).toHaveText(part.quantity.toLocaleString("en"));
+    await expect(page.getByRole("region", { name: "Record a count" })).toHaveCount(0);
+    const refused = await api.raw.put(`/api/plants/RTM1/parts/${part.id}/stock-level`, { data: { id: part.id, quantity: 1, unit: part.unit } });
+    expect(refused.status()).toBe(403);
+  });
+});

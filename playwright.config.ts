@@ -1,0 +1,62 @@
+/**
+ * Browser tests in Debian's Chromium against the production server (`tsx scripts/serve.ts`) on a
+ * fresh, temporary DATA_DIR: real SQLite, real DuckDB, real sign-in. `npm test` builds first
+ * (`next build`), and this config only serves that build. E2E_BASE_URL points the tests at an
+ * already running server instead (a developer's own instance).
+ */
+import { defineConfig, devices } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const port = Number(process.env.E2E_PORT ?? 3200);
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://localhost:${port}`;
+// The demo users' password: fixed for the run so the sign-in fixture knows it.
+process.env.DEMO_PASSWORD ??= "e2e-demo-password";
+// Resolved once in the runner process and inherited by the server and every worker.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "plantdesk-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/e2e",
+  // Generous: the machine this runs on is shared by builds and other suites.
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  // Two cores: the server needs one of them.
+  workers: 1,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    viewport: { width: 1366, height: 900 },
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } }],
+  webServer: external
+    ? undefined
+    : {
+        command: "npx tsx scripts/serve.ts",
+        url: `${baseURL}/signin`,
+        // First start seeds SQLite and a few days of DuckDB telemetry.
+        timeout: 180_000,
+        reuseExistingServer: false,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {
+          NODE_ENV: "production",
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DATA_DIR: process.env.E2E_DATA_DIR,
+          DEMO_PASSWORD: process.env.DEMO_PASSWORD,
+          DEMO_TELEMETRY_DAYS: process.env.DEMO_TELEMETRY_DAYS ?? "3",
+          ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
+        },
+      },
+});
