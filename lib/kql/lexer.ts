@@ -61,9 +61,12 @@ export function timespanMicros(text: string): number | undefined {
 
 const TWO_CHAR = ["==", "!=", "=~", "!~", "<=", ">=", "..", "<>"];
 const ONE_CHAR = "|,()[]{}.=<>+-*/%:;~";
-const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
-const isIdentPart = (c: string) => /[A-Za-z0-9_]/.test(c);
+// Character tests by code: the lexer runs on every keystroke in the editor and on every query.
+const isLetter = (c: string) => (c >= "a" && c <= "z") || (c >= "A" && c <= "Z");
 const isDigit = (c: string) => c >= "0" && c <= "9";
+const isIdentStart = (c: string) => isLetter(c) || c === "_";
+const isIdentPart = (c: string) => isLetter(c) || isDigit(c) || c === "_";
+const isSpace = (c: string) => c === " " || c === "\t" || c === "\r" || c === "\f" || c === "\v" || c === "\u00a0";
 
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
@@ -84,7 +87,7 @@ export function tokenize(text: string): Token[] {
       lineStart = pos;
       continue;
     }
-    if (/\s/.test(c)) {
+    if (isSpace(c) || (c > "\u007f" && /\s/.test(c))) {
       pos++;
       continue;
     }
@@ -114,7 +117,7 @@ export function tokenize(text: string): Token[] {
       push(KEYWORDS.has(word) ? "keyword" : "identifier", from);
       continue;
     }
-    if (c === "!" && /[A-Za-z]/.test(text[pos + 1] ?? "")) {
+    if (c === "!" && isLetter(text[pos + 1] ?? "")) {
       // Negated string/set operators: !has, !contains, !in, !startswith, !between, …
       pos++;
       while (pos < text.length && isIdentPart(text[pos]!)) pos++;

@@ -31,13 +31,23 @@ const ADX_ORIGIN = `TIMESTAMP '0001-01-01 00:00:00'`;
 
 const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/** The SQL of operand `i`. */
+function sub(operands: TExpr[], i: number, predicate = false): string {
+  return expression(operands[i]!, predicate);
+}
+
+/**
+ * A comparison that must not yield NULL: `whenNull` replaces it, except in a filter, where NULL
+ * already means false (so `== … ` stays a plain, pushdown-friendly comparison there).
+ */
+function nullSafe(operands: TExpr[], predicate: boolean, sql: string, whenNull: "false" | "true"): string {
+  const nullable = operands.some((operand) => operand.nullable);
+  return nullable && (!predicate || whenNull === "true") ? `coalesce(${sql}, ${whenNull})` : sql;
+}
+
 function expression(e: TExpr, predicate: boolean): string {
   const node = e.node;
   const a = args(e);
-  const x = (i: number, pred = false) => expression(a[i]!, pred);
-  const anyNullable = a.some((arg) => arg.nullable);
-  const nullSafe = (sql: string, whenNull: "false" | "true") =>
-    anyNullable && (!predicate || whenNull === "true") ? `coalesce(${sql}, ${whenNull})` : sql;
 
   switch (node.op) {
     case "ref": {
@@ -66,30 +76,30 @@ function expression(e: TExpr, predicate: boolean): string {
     case "gt":
     case "ge": {
       const op = { eq: "=", lt: "<", le: "<=", gt: ">", ge: ">=" }[node.op];
-      return nullSafe(`(${x(0)} ${op} ${x(1)})`, "false");
+      return nullSafe(a, predicate, `(${sub(a, 0)} ${op} ${sub(a, 1)})`, "false");
     }
     case "ne":
-      return nullSafe(`(${x(0)} <> ${x(1)})`, "true");
+      return nullSafe(a, predicate, `(${sub(a, 0)} <> ${sub(a, 1)})`, "true");
     case "eq_ci":
-      return `(lower(${x(0)}) = lower(${x(1)}))`;
+      return `(lower(${sub(a, 0)}) = lower(${sub(a, 1)}))`;
     case "ne_ci":
-      return `(lower(${x(0)}) <> lower(${x(1)}))`;
+      return `(lower(${sub(a, 0)}) <> lower(${sub(a, 1)}))`;
     case "has":
-      return `(contains(lower(${x(0)}), lower(${x(1)})) AND regexp_matches(${x(0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${x(1)}) || ${TERM_EDGE_AFTER}, 'i'))`;
+      return `(contains(lower(${sub(a, 0)}), lower(${sub(a, 1)})) AND regexp_matches(${sub(a, 0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${sub(a, 1)}) || ${TERM_EDGE_AFTER}, 'i'))`;
     case "has_cs":
-      return `(contains(${x(0)}, ${x(1)}) AND regexp_matches(${x(0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${x(1)}) || ${TERM_EDGE_AFTER}))`;
+      return `(contains(${sub(a, 0)}, ${sub(a, 1)}) AND regexp_matches(${sub(a, 0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${sub(a, 1)}) || ${TERM_EDGE_AFTER}))`;
     case "contains":
-      return `contains(lower(${x(0)}), lower(${x(1)}))`;
+      return `contains(lower(${sub(a, 0)}), lower(${sub(a, 1)}))`;
     case "contains_cs":
-      return `contains(${x(0)}, ${x(1)})`;
+      return `contains(${sub(a, 0)}, ${sub(a, 1)})`;
     case "startswith":
-      return `starts_with(lower(${x(0)}), lower(${x(1)}))`;
+      return `starts_with(lower(${sub(a, 0)}), lower(${sub(a, 1)}))`;
     case "startswith_cs":
-      return `starts_with(${x(0)}, ${x(1)})`;
+      return `starts_with(${sub(a, 0)}, ${sub(a, 1)})`;
     case "endswith":
-      return `ends_with(lower(${x(0)}), lower(${x(1)}))`;
+      return `ends_with(lower(${sub(a, 0)}), lower(${sub(a, 1)}))`;
     case "endswith_cs":
-      return `ends_with(${x(0)}, ${x(1)})`;
+      return `ends_with(${sub(a, 0)}, ${sub(a, 1)})`;
     case "in":
     case "in_ci":
     case "notin":
@@ -97,56 +107,56 @@ function expression(e: TExpr, predicate: boolean): string {
       const ci = node.op.endsWith("_ci");
       const wrap = (s: string) => (ci ? `lower(${s})` : s);
       const list = a.slice(1).map((item) => wrap(expression(item, false)));
-      const test = `${wrap(x(0))} IN (${list.join(", ")})`;
+      const test = `${wrap(sub(a, 0))} IN (${list.join(", ")})`;
       if (node.op.startsWith("not")) return a[0]!.nullable ? `coalesce(NOT (${test}), true)` : `(NOT (${test}))`;
       return a[0]!.nullable && !predicate ? `coalesce(${test}, false)` : `(${test})`;
     }
     case "between":
-      return nullSafe(`(${x(0)} BETWEEN ${x(1)} AND ${x(2)})`, "false");
+      return nullSafe(a, predicate, `(${sub(a, 0)} BETWEEN ${sub(a, 1)} AND ${sub(a, 2)})`, "false");
     case "notbetween":
-      return nullSafe(`(NOT (${x(0)} BETWEEN ${x(1)} AND ${x(2)}))`, "true");
+      return nullSafe(a, predicate, `(NOT (${sub(a, 0)} BETWEEN ${sub(a, 1)} AND ${sub(a, 2)}))`, "true");
     case "and":
-      return `(${x(0, predicate)} AND ${x(1, predicate)})`;
+      return `(${sub(a, 0, predicate)} AND ${sub(a, 1, predicate)})`;
     case "or":
-      return `(${x(0, predicate)} OR ${x(1, predicate)})`;
+      return `(${sub(a, 0, predicate)} OR ${sub(a, 1, predicate)})`;
     case "not":
-      return `(NOT ${x(0)})`;
+      return `(NOT ${sub(a, 0)})`;
     // ---- arithmetic ----
     case "add":
     case "sub":
     case "mul": {
       const op = { add: "+", sub: "-", mul: "*" }[node.op];
       // Whole numbers are computed wide and an overflow gives null, where DuckDB would raise an error.
-      if (e.type === "long" || e.type === "int") return `TRY_CAST(CAST(${x(0)} AS HUGEINT) ${op} ${x(1)} AS ${SQL_TYPES[e.type]})`;
-      return `(${x(0)} ${op} ${x(1)})`;
+      if (e.type === "long" || e.type === "int") return `TRY_CAST(CAST(${sub(a, 0)} AS HUGEINT) ${op} ${sub(a, 1)} AS ${SQL_TYPES[e.type]})`;
+      return `(${sub(a, 0)} ${op} ${sub(a, 1)})`;
     }
     case "div":
       // KQL integer division truncates like DuckDB's `//`; `/` would give a DOUBLE.
-      return e.type === "long" || e.type === "int" ? `(${x(0)} // ${x(1)})` : `(${x(0)} / ${x(1)})`;
+      return e.type === "long" || e.type === "int" ? `(${sub(a, 0)} // ${sub(a, 1)})` : `(${sub(a, 0)} / ${sub(a, 1)})`;
     case "mod":
-      return `(${x(0)} % ${x(1)})`;
+      return `(${sub(a, 0)} % ${sub(a, 1)})`;
     case "neg":
-      return `(- ${x(0)})`;
+      return `(- ${sub(a, 0)})`;
     case "dt_add":
-      return `(${x(0)} + to_microseconds(${x(1)}))`;
+      return `(${sub(a, 0)} + to_microseconds(${sub(a, 1)}))`;
     case "dt_sub":
-      return `(${x(0)} - to_microseconds(${x(1)}))`;
+      return `(${sub(a, 0)} - to_microseconds(${sub(a, 1)}))`;
     case "dt_diff":
-      return `(epoch_us(${x(0)}) - epoch_us(${x(1)}))`;
+      return `(epoch_us(${sub(a, 0)}) - epoch_us(${sub(a, 1)}))`;
     case "ts_mul":
-      return `TRY_CAST(${x(0)} * ${x(1)} AS BIGINT)`;
+      return `TRY_CAST(${sub(a, 0)} * ${sub(a, 1)} AS BIGINT)`;
     case "ts_div":
-      return `TRY_CAST(trunc(${x(0)} / ${x(1)}) AS BIGINT)`;
+      return `TRY_CAST(trunc(${sub(a, 0)} / ${sub(a, 1)}) AS BIGINT)`;
     case "ts_ratio":
-      return `(${x(0)} / ${x(1)})`;
+      return `(${sub(a, 0)} / ${sub(a, 1)})`;
     // ---- bin / floor ----
     case "bin_dt":
-      return `time_bucket(to_microseconds(${x(1)}), ${x(0)})`;
+      return `time_bucket(to_microseconds(${sub(a, 1)}), ${sub(a, 0)})`;
     case "bin_dt_adx":
       // The size may be computed: a zero or negative one gives null instead of DuckDB's error.
-      return `CASE WHEN ${x(1)} > 0 THEN time_bucket(to_microseconds(${x(1)}), ${x(0)}, ${ADX_ORIGIN}) END`;
+      return `CASE WHEN ${sub(a, 1)} > 0 THEN time_bucket(to_microseconds(${sub(a, 1)}), ${sub(a, 0)}, ${ADX_ORIGIN}) END`;
     case "bin_num":
-      return e.type === "real" ? `(floor(${x(0)} / ${x(1)}) * ${x(1)})` : `CAST(floor(${x(0)} / ${x(1)}) * ${x(1)} AS ${SQL_TYPES[e.type]})`;
+      return e.type === "real" ? `(floor(${sub(a, 0)} / ${sub(a, 1)}) * ${sub(a, 1)})` : `CAST(floor(${sub(a, 0)} / ${sub(a, 1)}) * ${sub(a, 1)} AS ${SQL_TYPES[e.type]})`;
     // ---- conversions ----
     case "to_double":
       return toDouble(a[0]!);
@@ -167,49 +177,49 @@ function expression(e: TExpr, predicate: boolean): string {
       return `(NOT ${isEmpty(a[0]!)})`;
     case "case": {
       const parts: string[] = [];
-      for (let i = 0; i + 1 < a.length; i += 2) parts.push(`WHEN ${x(i, true)} THEN ${x(i + 1)}`);
-      return `CASE ${parts.join(" ")} ELSE ${x(a.length - 1)} END`;
+      for (let i = 0; i + 1 < a.length; i += 2) parts.push(`WHEN ${sub(a, i, true)} THEN ${sub(a, i + 1)}`);
+      return `CASE ${parts.join(" ")} ELSE ${sub(a, a.length - 1)} END`;
     }
     case "strlen":
-      return `length(${x(0)})`;
+      return `length(${sub(a, 0)})`;
     case "tolower":
-      return `lower(${x(0)})`;
+      return `lower(${sub(a, 0)})`;
     case "toupper":
-      return `upper(${x(0)})`;
+      return `upper(${sub(a, 0)})`;
     case "abs":
-      return `abs(${x(0)})`;
+      return `abs(${sub(a, 0)})`;
     case "round":
-      return a.length > 1 ? `round(${x(0)}, CAST(${x(1)} AS INTEGER))` : `round(${x(0)})`;
+      return a.length > 1 ? `round(${sub(a, 0)}, CAST(${sub(a, 1)} AS INTEGER))` : `round(${sub(a, 0)})`;
     case "sqrt":
-      return `CASE WHEN ${x(0)} >= 0 THEN sqrt(${x(0)}) END`;
+      return `CASE WHEN ${sub(a, 0)} >= 0 THEN sqrt(${sub(a, 0)}) END`;
     case "log":
-      return `CASE WHEN ${x(0)} > 0 THEN ln(${x(0)}) END`;
+      return `CASE WHEN ${sub(a, 0)} > 0 THEN ln(${sub(a, 0)}) END`;
     // ---- aggregates ----
     case "count":
       return "count(*)";
     case "countif":
-      return `count(*) FILTER (WHERE ${x(0, true)})`;
+      return `count(*) FILTER (WHERE ${sub(a, 0, true)})`;
     case "sum":
-      return e.type === "real" ? `coalesce(sum(${x(0)}), 0)` : `TRY_CAST(coalesce(sum(${x(0)}), 0) AS BIGINT)`;
+      return e.type === "real" ? `coalesce(sum(${sub(a, 0)}), 0)` : `TRY_CAST(coalesce(sum(${sub(a, 0)}), 0) AS BIGINT)`;
     case "avg":
-      return `avg(${x(0)})`;
+      return `avg(${sub(a, 0)})`;
     case "min":
     case "max":
-      return e.type === "string" ? `coalesce(${node.op}(${x(0)}), '')` : `${node.op}(${x(0)})`;
+      return e.type === "string" ? `coalesce(${node.op}(${sub(a, 0)}), '')` : `${node.op}(${sub(a, 0)})`;
     case "dcount":
-      return `count(DISTINCT ${x(0)})`;
+      return `count(DISTINCT ${sub(a, 0)})`;
     case "percentile":
-      return `quantile_disc(${x(0)}, ${x(1)})`;
+      return `quantile_disc(${sub(a, 0)}, ${sub(a, 1)})`;
     case "any":
-      return e.type === "string" ? `coalesce(any_value(${x(0)}), '')` : `any_value(${x(0)})`;
+      return e.type === "string" ? `coalesce(any_value(${sub(a, 0)}), '')` : `any_value(${sub(a, 0)})`;
     case "make_list": {
-      const item = a[0]!.type === "datetime" ? `strftime(${x(0)}, ${ISO_FORMAT})` : x(0);
-      return `coalesce(to_json(list(${item}) FILTER (WHERE ${x(0)} IS NOT NULL)), CAST('[]' AS JSON))`;
+      const item = a[0]!.type === "datetime" ? `strftime(${sub(a, 0)}, ${ISO_FORMAT})` : sub(a, 0);
+      return `coalesce(to_json(list(${item}) FILTER (WHERE ${sub(a, 0)} IS NOT NULL)), CAST('[]' AS JSON))`;
     }
     case "arg_max":
     case "arg_min": {
       // The _null forms keep a row whose picked value is NULL (only a NULL key is skipped), as KQL does.
-      const value = `${node.op}_null(${x(0)}, ${x(1)})`;
+      const value = `${node.op}_null(${sub(a, 0)}, ${sub(a, 1)})`;
       return e.type === "string" ? `coalesce(${value}, '')` : value;
     }
     default:
