@@ -109,6 +109,16 @@ describe("demo telemetry", () => {
     );
     expect(stops.length).toBeGreaterThan(0);
     expect(new Set(stops.map((r) => r[0]))).toEqual(new Set([0]));
+    // Every fault alarm's Value is the reading of its data point at its start.
+    const [alarms, mismatched] = await firstRow(
+      `SELECT count(*)::INT, count(*) FILTER (WHERE s."Value" IS DISTINCT FROM e."Value")::INT
+       FROM Events e JOIN States s ON s.DeviceId = e.DeviceId AND s."Timestamp" = e.StartTime
+         AND s.Name = CASE e.Name WHEN 'HighTemperature' THEN 'Temperature' WHEN 'HighVibration' THEN 'Vibration'
+           WHEN 'MotorOverload' THEN 'MotorCurrent' WHEN 'LowPressure' THEN 'Pressure' WHEN 'LowThroughput' THEN 'Throughput'
+           WHEN 'UnexpectedStop' THEN 'RunningState' END`,
+    );
+    expect(alarms).toBeGreaterThan(10);
+    expect(mismatched).toBe(0);
   });
 
   it("is deterministic from the seed", async () => {

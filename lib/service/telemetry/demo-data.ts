@@ -149,45 +149,52 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
     await insertGen.run();
   }
 
+  // The signal model, shared by the readings and the alarms (whose Value is the reading at their start).
+  // `u1`, `u2` are uniform noise from the reading's hash `h`; a fault of kind 4 stops the machine.
+  await connection.run(`CREATE TEMP MACRO pd_unit(h, shift) AS ((h >> shift) % 10007) / 10007.0`);
+  await connection.run(
+    `CREATE TEMP MACRO pd_reading(role_code, is_running, tz, base, amp, phase, noise, drift, fault, m, m0, u1, u2, fault_active, fault_kind) AS
+     CASE
+       WHEN fault_active AND fault_kind = 4 THEN CASE role_code
+         WHEN 4 THEN 0
+         WHEN 0 THEN round(base - 9 + noise * (u1 + u2 - 1), 2)
+         ELSE round(base * 0.02 * u1, 2) END
+       WHEN is_running THEN 1
+       ELSE round(base + amp * sin(2 * pi() * ((m + tz) % 1440) / 1440 - 2 * pi() * phase)
+         + drift * (m - m0) / 1440
+         + noise * (u1 + u2 - 1)
+         + CASE WHEN fault_active AND fault_kind = role_code THEN fault * (0.7 + 0.3 * u1) ELSE 0 END, 2)
+     END`,
+  );
+
   const params = { seed, m0: BigInt(startMinute), minutes: BigInt(minutes), n: BigInt(series.length * minutes) };
   // One statement for all readings. The range is walked series by series, minute by minute, and
   // the join with the small series table keeps that order, so rows land already sorted.
   await connection.run(
     `INSERT INTO StateValues
      SELECT sid, epoch_ms(m * 60000) AS "Timestamp",
-       CASE
-         WHEN stopped THEN CASE role_code
-           WHEN 4 THEN 0
-           WHEN 0 THEN round(base - 9 + noise * (u1 + u2 - 1), 2)
-           ELSE round(base * 0.02 * u1, 2) END
-         WHEN is_running THEN 1
-         ELSE round(base + amp * sin(2 * pi() * ((m + tz) % 1440) / 1440 - 2 * pi() * phase)
-           + drift * (m - $m0) / 1440
-           + noise * (u1 + u2 - 1)
-           + CASE WHEN fault_active AND fault_kind = role_code THEN fault * (0.7 + 0.3 * u1) ELSE 0 END, 2)
-       END AS "Value",
+       pd_reading(role_code, is_running, tz, base, amp, phase, noise, drift, fault, m, $m0, u1, u2, fault_active, fault_kind) AS "Value",
        ((h >> 40) % 900)::USMALLINT AS AgentDelayMs,
        (250 + (h >> 50) % 2500)::USMALLINT AS IngestionDelayMs
      FROM (
-       SELECT *, fault_active AND fault_kind = 4 AS stopped FROM (
-         SELECT *,
-           (h % 10007) / 10007.0 AS u1, ((h >> 16) % 10007) / 10007.0 AS u2,
-           fh % 1000 < ${FAULT_PER_MILLE}
-             AND m % ${SLOT_MINUTES} >= (fh // 5000) % 300
-             AND m % ${SLOT_MINUTES} < (fh // 5000) % 300 + 5 + (fh // 1500000) % 116 AS fault_active,
-           ((fh // 1000) % 5)::INTEGER AS fault_kind
-         FROM (
-           SELECT g.*, r.m, hash($seed, g.series_key, r.m) AS h, hash($seed, g.device_key, r.m // ${SLOT_MINUTES}) AS fh
-           FROM (SELECT i // $minutes AS sid, $m0 + i % $minutes AS m FROM range($n) r(i)) r
-           JOIN gen_series g USING (sid)
-         )
+       SELECT *,
+         pd_unit(h, 0) AS u1, pd_unit(h, 16) AS u2,
+         fh % 1000 < ${FAULT_PER_MILLE}
+           AND m % ${SLOT_MINUTES} >= (fh // 5000) % 300
+           AND m % ${SLOT_MINUTES} < (fh // 5000) % 300 + 5 + (fh // 1500000) % 116 AS fault_active,
+         ((fh // 1000) % 5)::INTEGER AS fault_kind
+       FROM (
+         SELECT g.*, r.m, hash($seed, g.series_key, r.m) AS h, hash($seed, g.device_key, r.m // ${SLOT_MINUTES}) AS fh
+         FROM (SELECT i // $minutes AS sid, $m0 + i % $minutes AS m FROM range($n) r(i)) r
+         JOIN gen_series g USING (sid)
        )
      )`,
     params,
     { seed: BIGINT, m0: BIGINT, minutes: BIGINT, n: BIGINT },
   );
 
-  // Alarms: the same fault formula over device × slot; the reading at the alarm's start is its Value.
+  // Alarms: the same fault formula over device × slot; the reading at the alarm's start is its Value
+  // (computed, not looked up: a join with 10 M readings would cost a sixth of the generation).
   await connection.run(
     `INSERT INTO Events
      SELECT 'EV-' || s.DeviceId || '-' || f.slot AS EventId,
@@ -197,7 +204,10 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
        CASE WHEN f.fault_kind <> 3 THEN f.label WHEN s.Name = 'Pressure' THEN 'Low pressure' ELSE 'Low throughput' END || ' on ' || (s.MessageMetadata->>'topologyReference') || ' (' || s.DeviceId || ')' AS Message,
        epoch_ms(f.start_minute * 60000) AS StartTime,
        CASE WHEN f.end_minute > $m1 THEN NULL ELSE epoch_ms(f.end_minute * 60000) END AS EndTime,
-       v."Value", s.DataMetadata, s.MessageMetadata
+       pd_reading(g.role_code, g.is_running, g.tz, g.base, g.amp, g.phase, g.noise, g.drift, g.fault,
+         f.start_minute, $m0, pd_unit(hash($seed, g.series_key, f.start_minute), 0), pd_unit(hash($seed, g.series_key, f.start_minute), 16),
+         TRUE, f.fault_kind) AS "Value",
+       s.DataMetadata, s.MessageMetadata
      FROM (
        SELECT device_key, slot, fault_kind,
          (slot * ${SLOT_MINUTES} + (fh // 5000) % 300)::BIGINT AS start_minute,
@@ -218,7 +228,6 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
      ) f
      JOIN gen_series g ON g.device_key = f.device_key AND g.role_code = f.fault_kind
      JOIN StateSeries s ON s.sid = g.sid
-     LEFT JOIN StateValues v ON v.sid = g.sid AND v."Timestamp" = epoch_ms(f.start_minute * 60000)
      WHERE f.start_minute >= $m0 AND f.start_minute < $m1
      ORDER BY s.PlantId, StartTime, EventId`,
     { seed, m0: BigInt(startMinute), m1: BigInt(endMinute) },
