@@ -183,9 +183,7 @@ export class Analyzer {
     }
     if (op === "==" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
       const [l, r] = this.comparable(left, right, ast.span);
-      if ((l.type === "dynamic" || l.type === "bool") && !(op === "==" || op === "!=")) {
-        if (l.type === "bool") this.error(ast.opSpan, `'${op}' cannot order booleans`);
-      }
+      if (l.type === "bool" && op !== "==" && op !== "!=") this.error(ast.opSpan, `'${op}' cannot order booleans`);
       const name = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" }[op];
       return this.op(name, [l, r], "bool", false);
     }
@@ -447,10 +445,7 @@ export class Analyzer {
   }
 
   private convertTo(value: TExpr, type: KqlType): TExpr {
-    if (value.type === type) {
-      if (type === "dynamic" && value.dynamic === "double") return value;
-      return value;
-    }
+    if (value.type === type) return value;
     if (value.node.op === "null") return { ...value, type, dynamic: type === "dynamic" ? "json" : undefined };
     if (type === "dynamic") return this.asJson(value);
     return value; // numeric widening is implicit in SQL

@@ -167,7 +167,7 @@ class Planner {
       case "project": {
         if (settled(block)) block = this.wrap(block);
         const scope = scopeOf(block);
-        return { ...block, columns: this.assignments(operator.items, scope, (e) => analyzer.scalar(e, scope)) };
+        return { ...block, columns: this.assignments(operator.items, (e) => analyzer.scalar(e, scope)) };
       }
       case "project-away": {
         if (settled(block)) block = this.wrap(block);
@@ -213,7 +213,7 @@ class Planner {
       case "distinct": {
         if (settled(block)) block = this.wrap(block);
         const scope = scopeOf(block);
-        const columns = operator.columns === "*" ? block.columns : this.assignments(operator.columns, scope, (e) => analyzer.scalar(e, scope));
+        const columns = operator.columns === "*" ? block.columns : this.assignments(operator.columns, (e) => analyzer.scalar(e, scope));
         return { ...block, columns, distinct: true, orderBy: [] };
       }
       case "render":
@@ -283,7 +283,7 @@ class Planner {
     return result;
   }
 
-  private assignments(items: Assignment[], _scope: Scope, analyze: (e: Expr) => TExpr): Binding[] {
+  private assignments(items: Assignment[], analyze: (e: Expr) => TExpr): Binding[] {
     const columns: Binding[] = [];
     let unnamed = 0;
     for (const item of items) {
