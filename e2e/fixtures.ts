@@ -51,10 +51,10 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   role: [null, { option: true }],
 
   sessionFor: [
-    async ({ playwright }, use, workerInfo) => {
+    async ({ playwright }, provide, workerInfo) => {
       const cache = new Map<Role, Promise<StorageState>>();
       const baseURL = workerInfo.project.use.baseURL;
-      await use((role) => {
+      await provide((role) => {
         let state = cache.get(role);
         if (!state) {
           state = (async () => {
@@ -72,13 +72,15 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: "worker" },
   ],
 
-  storageState: async ({ role, sessionFor, storageState }, use) => {
-    await use(role ? await sessionFor(role) : storageState);
+  // Fixture callbacks name their second argument `provide`, not `use`: React's lint rules would
+  // take `use(...)` for the React hook.
+  storageState: async ({ role, sessionFor, storageState }, provide) => {
+    await provide(role ? await sessionFor(role) : storageState);
   },
 
-  api: async ({ page }, use) => {
+  api: async ({ page }, provide) => {
     const raw = page.request;
-    await use({
+    await provide({
       raw,
       async get<T>(path: string) {
         const response = await raw.get(path);
@@ -101,9 +103,12 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
   expect(report, "serious/critical accessibility violations").toEqual([]);
 }
 
-/** A full-page screenshot under test-results/screenshots/ (kept for people to look at). */
-export async function saveScreenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+/**
+ * A screenshot under test-results/screenshots/ (kept for people to look at): the whole page, or
+ * just the viewport when something floats over it (a drawer, a menu).
+ */
+export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: options.fullPage ?? true });
 }
 
 /** Reads a download's text (CSV) and splits it into rows of cells (RFC 4180, as lib/client/csv writes it). */

@@ -88,7 +88,7 @@ test("activity kind, sorting and the detail drawer", async ({ page, api }) => {
   await expect(drawer).toContainText(`${shortest.carriedOutByUser.firstname} ${shortest.carriedOutByUser.lastname}`);
   await expect(drawer).toContainText(`Parts used (${shortest.partsUsed.length})`);
   await expect(page).toHaveURL(new RegExp(`job=${shortest.id}`));
-  await saveScreenshot(page, "job-history-drawer");
+  await saveScreenshot(page, "job-history-drawer", { fullPage: false });
   await expectAccessible(page);
   const url = page.url();
   await page.keyboard.press("Escape");

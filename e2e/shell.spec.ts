@@ -53,7 +53,7 @@ test.describe("planner", () => {
     await expect(nav.getByRole("link", { name: "Job history" })).not.toBeInViewport();
     await page.getByRole("button", { name: "Open navigation" }).click();
     await expect(nav.getByRole("link", { name: "Job history" })).toBeInViewport();
-    await saveScreenshot(page, "shell-tablet-nav-open");
+    await saveScreenshot(page, "shell-tablet-nav-open", { fullPage: false });
     await nav.getByRole("link", { name: "Job history" }).click();
     await expect(page).toHaveURL(/\/plants\/RTM1\/jobs$/);
     await expect(nav.getByRole("link", { name: "Job history" })).not.toBeInViewport();

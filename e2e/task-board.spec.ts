@@ -62,7 +62,7 @@ test.describe("planner", () => {
     await form.getByRole("button", { name: "Create task" }).click();
     await expect(form.getByText("The due date cannot be before the created date.")).toBeVisible();
     await form.getByLabel("Due date").fill(addDays(todayIso(), 7));
-    await saveScreenshot(page, "task-create-form");
+    await saveScreenshot(page, "task-create-form", { fullPage: false });
     await expectAccessible(page);
     await form.getByRole("button", { name: "Create task" }).click();
 
@@ -106,7 +106,7 @@ test.describe("supervisor", () => {
     const drawer = page.getByRole("dialog", { name: task.taskTitle });
     await expect(drawer.getByRole("button", { name: "Approve" })).toBeVisible();
     await expect(drawer.getByRole("button", { name: "Reject and close" })).toBeVisible();
-    await saveScreenshot(page, "task-drawer-supervisor");
+    await saveScreenshot(page, "task-drawer-supervisor", { fullPage: false });
     await drawer.getByLabel("Remark for the move (optional)").fill("Approved in the morning meeting");
     await drawer.getByRole("button", { name: "Approve" }).click();
 

@@ -5,11 +5,16 @@ import { chartTheme } from "@/components/ui/chart-colors";
 import type { TStockLevelEntry } from "@/lib/upstream/schemas/maintenance";
 
 const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const monthFormat = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" });
+const HALF_YEAR_MS = 183 * 86_400_000;
 const fullFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 
 /** The part's level over time: a step line (a level holds until the next count), short counts in red. */
 export function StockChart({ history, unit }: { history: readonly TStockLevelEntry[]; unit: string }) {
   const points = [...history].reverse().map((entry) => ({ at: Date.parse(entry.submittedAt), quantity: entry.quantity, isShort: entry.isShort }));
+  // Over a long history the year matters more than the day.
+  const span = (points[points.length - 1]?.at ?? 0) - (points[0]?.at ?? 0);
+  const tickFormat = span > HALF_YEAR_MS ? monthFormat : dayFormat;
   const summary = `Stock level over time: ${points.length} counts, from ${points[0]?.quantity ?? 0} to ${points[points.length - 1]?.quantity ?? 0} ${unit}.`;
   return (
     <figure aria-label={summary} className="h-64 w-full" data-testid="stock-chart">
@@ -21,7 +26,7 @@ export function StockChart({ history, unit }: { history: readonly TStockLevelEnt
             type="number"
             scale="time"
             domain={["dataMin", "dataMax"]}
-            tickFormatter={(value: number) => dayFormat.format(value)}
+            tickFormatter={(value: number) => tickFormat.format(value)}
             stroke={chartTheme.axis}
             tick={{ fill: chartTheme.axis, fontSize: 12 }}
           />
