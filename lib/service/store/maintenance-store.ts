@@ -191,6 +191,28 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
     return prepared;
   }
 
+  // Totals of recent list queries, reused until the database changes: counting is a scan of the
+  // plant's index, and most reads repeat the same filter. A change is any write on this connection
+  // (total_changes) or a commit by another one, e.g. the operator CLI (data_version).
+  const changeMarker = db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version)").pluck();
+  const totals = new Map<string, number>();
+  let totalsMarker = "";
+  function countRows(sql: string, params: Params): number {
+    const marker = changeMarker.get() as string;
+    if (marker !== totalsMarker) {
+      totals.clear();
+      totalsMarker = marker;
+    }
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = (stmt(sql).get(params) as { total: number }).total;
+      if (totals.size >= 1000) totals.clear(); // bounded: filters are client-chosen
+      totals.set(key, total);
+    }
+    return total;
+  }
+
   /**
    * One count and one page query over the same WHERE. `from` and `where` are fixed SQL built from
    * the filter's shape, never from its values (those go in as parameters). The count skips the
@@ -209,7 +231,7 @@ export function createSqliteMaintenanceStore(db: SqliteDatabase): MaintenanceSto
     const whereSql = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
     const joined = from.assetJoin ? `${from.table} ${from.assetJoin}` : from.table;
     const countFrom = where.some((condition) => condition.startsWith("a.")) ? joined : from.table;
-    const { total } = stmt(`SELECT count(*) AS total FROM ${countFrom} ${whereSql}`).get(params) as { total: number };
+    const total = countRows(`SELECT count(*) AS total FROM ${countFrom} ${whereSql}`, params);
     const totalPages = Math.ceil(total / request.pageSize);
     const offset = (request.page - 1) * request.pageSize;
     if (offset >= total) return { data: [], page: request.page, totalPages, pageSize: request.pageSize };
