@@ -155,7 +155,7 @@ class Planner {
         let unnamed = 0;
         for (const item of operator.items) {
           const expr = analyzer.scalar(item.expr, scope);
-          const name = item.name?.text ?? defaultName(item.expr) ?? this.columnName(columns, () => ++unnamed);
+          const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
           const existing = columns.findIndex((c) => c.name === name);
           const binding = { name, expr: expr };
           if (existing >= 0) columns[existing] = binding;
@@ -235,7 +235,7 @@ class Planner {
     const groupBy: TExpr[] = [];
     for (const item of by) {
       const expr = analyzer.scalar(item.expr, scope);
-      const name = item.name?.text ?? defaultName(item.expr) ?? this.columnName(columns, () => ++unnamed);
+      const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
       if (taken(name)) analyzer.error(item.span, `Column '${name}' is already in the by clause`);
       columns.push({ name, expr });
       groupBy.push(expr);
@@ -277,7 +277,7 @@ class Planner {
     }
     for (const arg of call.args.slice(1)) {
       const expr = analyzer.scalar(arg, scope);
-      const name = defaultName(arg) ?? `${op}_${result.length}`;
+      const name = nameOf(arg) ?? `${op}_${result.length}`;
       if (!skip.has(name)) result.push({ name, expr: pick(expr) });
     }
     return result;
@@ -288,7 +288,7 @@ class Planner {
     let unnamed = 0;
     for (const item of items) {
       const expr = analyze(item.expr);
-      const name = item.name?.text ?? defaultName(item.expr) ?? this.columnName(columns, () => ++unnamed);
+      const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
       if (columns.some((c) => c.name === name)) this.analyzer.error(item.span, `Column '${name}' is projected twice`);
       columns.push({ name, expr });
     }
@@ -376,11 +376,7 @@ function conjuncts(predicate: TExpr): TExpr[] {
   return [predicate];
 }
 
-/** Default column name of an unnamed project/extend/by item: a column, `a_b`, or a name passed through bin/to*(). */
-function defaultName(expr: Expr): string | undefined {
-  return nameOf(expr);
-}
-
+/** `count()`, `avg(x)`: named after the aggregate (`count_`, `avg_x`); `count() * 2` gets a ColumnN. */
 function isBareAggregate(expr: Expr): boolean {
   return expr.kind === "call";
 }
