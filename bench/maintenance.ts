@@ -41,7 +41,10 @@ const token = setup.plantTokens.issue("RTM1").token;
 await setup.close();
 
 const children: ChildProcess[] = [];
-process.on("exit", () => children.forEach((child) => child.kill("SIGTERM")));
+process.on("exit", () => {
+  children.forEach((child) => child.kill("SIGTERM"));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 /**
  * Each server gets its own copy of the seeded data directory: DuckDB (telemetry, opened by every
@@ -167,4 +170,3 @@ for (const f of figures) {
 const servicePath = figures[1]!;
 const ratio = servicePath.requestsPerSecond / bare.requestsPerSecond;
 console.log(`\nratio service/baseline ${ratio.toFixed(2)} (aim ≥ 0.7): ${ratio >= 0.7 ? "met" : "NOT met"}; p99 ${servicePath.p99} ms (aim < 100): ${servicePath.p99 < 100 ? "met" : "NOT met"}`);
-fs.rmSync(dataDir, { recursive: true, force: true });
