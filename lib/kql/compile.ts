@@ -156,10 +156,11 @@ class Planner {
         for (const item of operator.items) {
           const expr = analyzer.scalar(item.expr, scope);
           const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
+          // ADX: a column that already exists is removed and appended with its new value.
           const existing = columns.findIndex((c) => c.name === name);
-          const binding = { name, expr: expr };
-          if (existing >= 0) columns[existing] = binding;
-          else columns.push(binding);
+          if (existing >= 0) columns.splice(existing, 1);
+          const binding = { name, expr };
+          columns.push(binding);
           scope.set(name, binding.expr);
         }
         return { ...block, columns };

@@ -85,9 +85,9 @@ describe("tables, take, count, project", () => {
     { q: `${R} | extend strlen(Name), strlen(DeviceId) | project Column1, Column2`, rows: [[7, 2]] },
     {
       q: `${R} | extend Value = 5 | project-away DataMetadata, MessageMetadata, MessageType, AgentTimestamp, IngestionTimestamp`,
-      rows: [["D3", "running", "2026-01-02T00:05:00.000Z", 5, "HOU1"]],
-      columns: ["DeviceId", "Name", "Timestamp", "Value", "PlantId"],
-      types: ["string", "string", "datetime", "long", "string"],
+      rows: [["D3", "running", "2026-01-02T00:05:00.000Z", "HOU1", 5]],
+      columns: ["DeviceId", "Name", "Timestamp", "PlantId", "Value"],
+      types: ["string", "string", "datetime", "string", "long"],
     },
     { q: `${R} | extend a = 2, b = a * 3 | project a, b`, rows: [[2, 6]] },
     {
