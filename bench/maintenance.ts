@@ -43,7 +43,7 @@ await setup.close();
 const children: ChildProcess[] = [];
 process.on("exit", () => {
   children.forEach((child) => child.kill("SIGTERM"));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (let i = 0; i <= copies; i++) fs.rmSync(i === 0 ? dataDir : `${dataDir}-${i}`, { recursive: true, force: true });
 });
 
 /**
