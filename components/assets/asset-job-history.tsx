@@ -35,15 +35,15 @@ export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string
     <div className="flex flex-col gap-2">
       <ol className="flex flex-col divide-y divide-line rounded-md border border-line" data-testid="asset-history" aria-label={`Jobs done on ${tag}`}>
         {data.map((job) => (
-          <li key={job.id} className="flex gap-3 px-3 py-2 text-sm">
-            <span className="w-24 shrink-0 tabular-nums">{formatDate(job.doneDate)}</span>
-            <span className="min-w-0 flex-1">
-              <span className="font-medium">{job.jobTitle}</span>
-              <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
-                {job.doneDate > job.dueDate && <Badge tone="warning">late</Badge>}
-                {job.activityKind} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
-                {job.workOrder?.id ? ` · WO ${job.workOrder.id}` : ""}
-              </span>
+          <li key={job.id} className="px-3 py-2 text-sm">
+            <span className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
+              <span className="tabular-nums">{formatDate(job.doneDate)}</span>
+              {job.doneDate > job.dueDate && <Badge tone="warning">late</Badge>}
+            </span>
+            <span className="block font-medium">{job.jobTitle}</span>
+            <span className="block text-xs text-fg-muted">
+              {job.activityKind} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
+              {job.workOrder?.id ? ` · WO ${job.workOrder.id}` : ""}
             </span>
           </li>
         ))}

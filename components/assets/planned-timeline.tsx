@@ -5,12 +5,19 @@
  * detailed form of the picture).
  */
 import { Badge } from "@/components/ui/badge";
-import { addDays, formatDate, formatMonth } from "@/lib/client/dates";
+import { addDays, formatDate } from "@/lib/client/dates";
 import type { TPlannedJob } from "@/lib/upstream/schemas/maintenance";
 
 const DAY_MS = 86_400_000;
 const OVERDUE_LANE = 0.12; // share of the width for the overdue lane
 const LANES = 4;
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** "Mar", or "Jan 27" where a year begins: short enough for a month-wide column on a tablet. */
+const shortMonth = (month: string) => {
+  const name = MONTHS[Number(month.slice(5, 7)) - 1] ?? month;
+  return month.endsWith("-01") ? `${name} ${month.slice(2, 4)}` : name;
+};
 
 const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 
@@ -69,11 +76,11 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
           const x = OVERDUE_LANE + (1 - OVERDUE_LANE) * ((first - start) / span);
           return (
             <div key={month} className="absolute inset-y-0 border-l border-line" style={{ left: `${x * 100}%` }}>
-              <span className="absolute bottom-1 left-1 whitespace-nowrap text-[11px] text-fg-muted">{formatMonth(month)}</span>
+              <span className="absolute bottom-1 left-1 whitespace-nowrap text-[11px] text-fg-muted">{shortMonth(month)}</span>
             </div>
           );
         })}
-        <span className="absolute bottom-1 text-[11px] font-medium text-fg" style={{ left: `calc(${OVERDUE_LANE * 100}% + 4px)` }}>
+        <span className="absolute top-1 text-[11px] font-medium text-fg" style={{ left: `calc(${OVERDUE_LANE * 100}% + 4px)` }}>
           Today
         </span>
         {placed.map(({ job, x, lane }) => (
@@ -81,7 +88,7 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
             key={job.id}
             title={`${formatDate(job.dueDate)} · ${job.jobTitle}`}
             className="absolute size-3 -translate-x-1/2 rotate-45 rounded-[2px] border border-surface bg-accent"
-            style={{ left: `${x * 100}%`, top: `${10 + lane * 16}px` }}
+            style={{ left: `${x * 100}%`, top: `${24 + lane * 14}px` }}
           />
         ))}
       </div>
@@ -93,14 +100,14 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
               const late = daysOverdue(job, today);
               const recurrence = recurrenceText(job);
               return (
-                <li key={job.id} className={`flex gap-3 px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
-                  <span className="w-24 shrink-0 tabular-nums">{formatDate(job.dueDate)}</span>
-                  <span className="min-w-0 flex-1">
-                    <span className="font-medium">{job.jobTitle}</span>
-                    <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-fg-muted">
-                      {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
-                      {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
-                    </span>
+                <li key={job.id} className={`px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
+                  <span className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
+                    <span className="tabular-nums">{formatDate(job.dueDate)}</span>
+                    {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
+                  </span>
+                  <span className="block font-medium">{job.jobTitle}</span>
+                  <span className="block text-xs text-fg-muted">
+                    {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
                   </span>
                 </li>
               );

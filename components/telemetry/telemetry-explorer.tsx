@@ -5,7 +5,7 @@
  * what its sender saw; the editor's text is a draft until it is run.
  */
 import dynamic from "next/dynamic";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
@@ -47,7 +47,6 @@ const currentTime = () => Date.now();
 export function TelemetryExplorer({ plantId }: { plantId: string }) {
   const params = useSearchParams();
   const pathname = usePathname();
-  const router = useRouter();
   const queryClient = useQueryClient();
 
   const me = useMe();
@@ -78,7 +77,9 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   const navigate = (next: ExplorerState, rerun: boolean) => {
     const search = serializeExplorerState(next);
     if (rerun) setRunAt(currentTime());
-    if (search !== stateKey) router.push(`${pathname}?${search}`, { scroll: false });
+    // The native history API updates useSearchParams without asking the server for the page again
+    // (router.push would wait for a server render before the query could even start).
+    if (search !== stateKey) window.history.pushState(null, "", `${pathname}?${search}`);
   };
 
   const window_ = runAt === null ? null : resolveRange(state.range, runAt);
