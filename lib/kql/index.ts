@@ -34,5 +34,5 @@ export { completionsAt, type Completion, type CompletionResult } from "./complet
 export { KqlError } from "./errors";
 export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
 export { RESPONSE_TYPES, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
-export { toJsonValue, toResponseColumns } from "./result";
+export { toJsonValue, toResponseColumns, type JsonValue } from "./result";
 export type { QueryAst, Operator, Expr } from "./ast";
