@@ -48,17 +48,36 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
   return map;
 }
 
+/**
+ * Decrypted sessions by token, until they expire: a dashboard page fires several /api/ calls with
+ * the same cookie, and each decryption (HKDF + AES-GCM) is an async trip through libuv's thread
+ * pool. Only successfully decrypted tokens are kept, each until its own `exp`.
+ */
+const decoded = new Map<string, { email: string; expiresAt: number }>();
+const DECODED_LIMIT = 5_000;
+
+async function sessionEmail(token: string): Promise<string | null> {
+  const hit = decoded.get(token);
+  if (hit && Date.now() < hit.expiresAt) return hit.email;
+  if (hit) decoded.delete(token);
+  let payload: Awaited<ReturnType<typeof decode>>;
+  try {
+    payload = await decode({ token, secret: await getSessionSecret() });
+  } catch {
+    return null; // tampered, foreign-key or expired (jose checks exp)
+  }
+  if (typeof payload?.email !== "string" || typeof payload.exp !== "number") return null;
+  if (decoded.size >= DECODED_LIMIT) decoded.delete(decoded.keys().next().value!);
+  decoded.set(token, { email: payload.email, expiresAt: payload.exp * 1000 });
+  return payload.email;
+}
+
 /** The enabled user behind these cookies, or null (no cookie, bad or expired token, unknown or disabled user). */
 export async function userFromCookies(cookies: Map<string, string>): Promise<DashboardUser | null> {
   const token = sessionCookieValue(cookies);
   if (!token) return null;
-  let email: unknown;
-  try {
-    email = (await decode({ token, secret: await getSessionSecret() }))?.email;
-  } catch {
-    return null; // tampered, foreign-key or expired (jose checks exp)
-  }
-  if (typeof email !== "string") return null;
+  const email = await sessionEmail(token);
+  if (!email) return null;
   const user = findUser((await getServiceRuntime()).db, email);
   return user && !user.disabled ? user : null;
 }
