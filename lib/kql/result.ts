@@ -5,6 +5,10 @@
  */
 import { RESPONSE_TYPES, type KqlType, type ResultColumn } from "./types";
 
+/** 0001-01-01T00:00:00.000Z (Date.UTC cannot name years below 100). */
+const MIN_DATETIME_MS = -62_135_596_800_000;
+const MAX_DATETIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 export function toResponseColumns(columns: readonly ResultColumn[]) {
   return columns.map((c) => ({ name: c.name, ...RESPONSE_TYPES[c.kqlType] }));
 }
@@ -24,8 +28,8 @@ export function toJsonValue(kqlType: KqlType, value: unknown): JsonValue {
       return finiteNumber(value);
     case "datetime": {
       const millis = epochMillis(value);
-      // Beyond JavaScript's date range (±275,000 years) there is no ISO text to give.
-      return millis === null || Math.abs(millis) > 8.64e15 ? null : new Date(millis).toISOString();
+      // KQL's datetime spans 0001-01-01 to 9999-12-31 (as in ADX); beyond it the value is null.
+      return millis === null || millis < MIN_DATETIME_MS || millis > MAX_DATETIME_MS ? null : new Date(millis).toISOString();
     }
     case "timespan": {
       const micros = toBigInt(value);

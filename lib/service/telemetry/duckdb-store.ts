@@ -32,6 +32,7 @@ import {
 } from "@/lib/kql";
 import type { JsonValue } from "@/lib/kql/result";
 import { ServiceError } from "../errors";
+import { evaluationError } from "./duckdb-errors";
 import type { DemoPlant } from "../seed/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "./schema";
@@ -222,7 +223,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
         }
         // Nobody is waiting for the answer any more; say so instead of reporting a server error.
         if (options.signal?.aborted) throw new ServiceError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
-        throw error;
+        throw evaluationError(error) ?? error;
       } finally {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
@@ -282,3 +283,4 @@ async function prepareDatabase(
     throw error;
   }
 }
+

@@ -249,6 +249,12 @@ describe("query validation", () => {
     expect(unknown.body.data[0]).toMatchObject({ line: 1, column: 1 });
     expectError(await query(acmeToken, { query: "States | where NoSuchColumn > 1" }), 400, "INVALID_QUERY");
   });
+
+  it("gives null for a datetime beyond 9999-12-31, as ADX does", async () => {
+    const res = await query(acmeToken, { query: "States | take 1 | project Later = datetime(9999-12-31) + 1d" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.rows).toEqual([[null]]);
+  });
 });
 
 describe("query results", () => {
