@@ -7,7 +7,7 @@
 import dynamic from "next/dynamic";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CsvButton } from "@/components/ui/csv-button";
@@ -98,6 +98,8 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,
+    // The last result stays (dimmed) while the next one runs: no flash, and the chart stays mounted.
+    placeholderData: keepPreviousData,
   });
 
   const run = () => {
@@ -238,7 +240,9 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
             ) : outcome && outcome.result.rows.length === 0 ? (
               <EmptyState title="No rows">Nothing matched in {describeRange(state.range).toLowerCase()}. Try a wider range or other plants.</EmptyState>
             ) : outcome && state.view === "table" ? (
-              <ResultTable result={outcome.result} />
+              <div className={result.isFetching ? "opacity-60" : undefined}>
+                <ResultTable result={outcome.result} />
+              </div>
             ) : plan && !plan.ok ? (
               <EmptyState title="This result cannot be drawn" action={<Button size="sm" onClick={() => setView("table")}>Show table</Button>}>
                 {plan.reason}
