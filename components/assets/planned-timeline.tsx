@@ -80,9 +80,6 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
             </div>
           );
         })}
-        <span className="absolute top-1 text-[11px] font-medium text-fg" style={{ left: `calc(${OVERDUE_LANE * 100}% + 4px)` }}>
-          Today
-        </span>
         {placed.map(({ job, x, lane }) => (
           <span
             key={job.id}
@@ -92,6 +89,7 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
           />
         ))}
       </div>
+      <p className="-mt-2 text-xs text-fg-muted">Red lane: overdue. Then from today to {formatDate(horizonEnd)}; each diamond is a job.</p>
       {jobs.length > 0 && (
         // Scrollable, so reachable by keyboard (Tab, then arrow keys scroll).
         <div role="region" aria-label="Planned jobs" tabIndex={0} className="max-h-80 overflow-auto rounded-md border border-line">

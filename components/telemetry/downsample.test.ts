@@ -98,6 +98,7 @@ describe("downsampleM4", () => {
     const elapsed = performance.now() - began;
     expect(out.length).toBeLessThanOrEqual(4 * 1200);
     expect(out.some((p) => p.y >= 100)).toBe(true); // the one-sample spikes survive
-    expect(elapsed).toBeLessThan(200);
+    // ~20 ms when the machine is idle; the bound only catches a slip into quadratic work.
+    expect(elapsed).toBeLessThan(1500);
   });
 });
