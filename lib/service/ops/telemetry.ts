@@ -66,8 +66,8 @@ const clientList: OpsCommand = {
       .map((c) => ({ ...c, state: c.revokedAt ? "revoked" : "active" }));
     ctx.result(
       table(
-        ["CLIENT ID", "CUSTOMER", "STATE", "CREATED", "REVOKED"],
-        list.map((c) => [c.clientId, c.customerId, c.state, c.createdAt, c.revokedAt ?? "-"]),
+        ["CLIENT ID", "CUSTOMER", "LABEL", "STATE", "CREATED", "REVOKED"],
+        list.map((c) => [c.clientId, c.customerId, c.label ?? "-", c.state, c.createdAt, c.revokedAt ?? "-"]),
       ),
       list,
     );
