@@ -156,3 +156,13 @@ test("tablet width: editor, results and history stay usable", async ({ page }) =
   expect(overflow).toBeLessThanOrEqual(0);
   await saveScreenshot(page, "telemetry-tablet");
 });
+
+test("dark theme: highlighted KQL, chart and table keep their contrast", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  const params = new URLSearchParams({ q: 'States\n| where Name == "Temperature"\n| summarize avg(Value) by bin(Timestamp, 1h), DeviceId\n| take 200', range: "24h", plants: PLANT, view: "chart" });
+  await page.goto(`/plants/${PLANT}/telemetry?${params}`);
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expect(page.locator("path.recharts-curve").first()).toBeVisible();
+  await expectAccessible(page);
+  await saveScreenshot(page, "telemetry-dark");
+});
