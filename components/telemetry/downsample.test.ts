@@ -87,18 +87,14 @@ describe("downsampleM4", () => {
     );
   });
 
-  it("reduces 500,000 points to a few thousand quickly", () => {
+  it("reduces 500,000 points to at most four per pixel column, keeping one-sample spikes", () => {
     const start = Date.parse("2026-10-01T00:00:00Z");
     const points: Point[] = Array.from({ length: 500_000 }, (_, i) => ({
       x: start + i * 60_000,
       y: Math.sin(i / 500) * 10 + (i % 9973 === 0 ? 100 : 0),
     }));
-    const began = performance.now();
     const out = downsampleM4(points, 1200, start, start + 500_000 * 60_000);
-    const elapsed = performance.now() - began;
     expect(out.length).toBeLessThanOrEqual(4 * 1200);
     expect(out.some((p) => p.y >= 100)).toBe(true); // the one-sample spikes survive
-    // ~20 ms when the machine is idle; the bound only catches a slip into quadratic work.
-    expect(elapsed).toBeLessThan(1500);
   });
 });
