@@ -5,7 +5,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [".next*/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
   },
   {
     rules: {
