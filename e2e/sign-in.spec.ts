@@ -37,7 +37,8 @@ test("deep link → sign-in → back to the page; wrong password refused; sign-o
 });
 
 test("a callbackUrl to another site is not followed", async ({ page }) => {
-  await page.goto("/signin?callbackUrl=https%3A%2F%2Fevil.example%2F");
+  // Another origin on loopback: were the redirect followed, no traffic would leave the machine.
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent("http://127.0.0.2:9/stolen")}`);
   await page.getByLabel("E-mail").fill("engineer@plantdesk.demo");
   await page.getByLabel("Password").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
