@@ -52,7 +52,11 @@ describe("maintenance demo seed", () => {
     const done = range("SELECT min(done_date) AS lo, max(done_date) AS hi FROM jobs_done");
     expect(done.lo >= "2024-06-15" && done.hi < today).toBe(true);
     const planned = range("SELECT min(due_date) AS lo, max(due_date) AS hi FROM planned_jobs");
-    expect(planned.lo >= today && planned.hi <= "2026-12-15").toBe(true);
+    expect(planned.lo >= "2026-06-01" && planned.hi <= "2026-12-15").toBe(true);
+    // A backlog: some planned work fell due in the last two weeks and is overdue.
+    const overdue = db.prepare("SELECT count(*) AS n FROM planned_jobs WHERE due_date < ?").get(today) as { n: number };
+    expect(overdue.n).toBeGreaterThan(0);
+    expect(overdue.n).toBeLessThan(0.15 * 3 * 400);
     const statuses = db.prepare("SELECT DISTINCT status FROM tasks").all();
     expect(statuses).toHaveLength(7);
     const short = db.prepare("SELECT count(*) AS n FROM parts WHERE is_short = 1").get() as { n: number };

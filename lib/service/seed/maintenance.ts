@@ -354,9 +354,11 @@ export function seedMaintenance(db: SqliteDatabase, options: MaintenanceSeedOpti
         }
       });
 
-      // Planned jobs: the next 182 days; most recurring (routes, lubrication, PM), some one-off.
+      // Planned jobs: the next 182 days, plus a backlog of about 7 % that fell due in the last two
+      // weeks and is not done yet (every real plant has one; the overview and timeline show it as
+      // overdue). Most recurring (routes, lubrication, PM), some one-off.
       const plannedRandom = createRandom(seed, plant.id, "jobs-planned");
-      const plannedDays = Array.from({ length: sizes.plannedJobs }, () => plannedRandom.int(0, 182)).sort((a, b) => a - b);
+      const plannedDays = Array.from({ length: sizes.plannedJobs }, () => plannedRandom.int(-14, 182)).sort((a, b) => a - b);
       plannedDays.forEach((day, i) => {
         const asset = plannedRandom.pick(workable);
         const kind = plannedRandom.weighted([["preventive", 40], ["inspection", 25], ["lubrication", 20], ["calibration", 8], ["modification", 4], ["corrective", 3]] as const);
