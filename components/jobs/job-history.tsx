@@ -1,8 +1,10 @@
 "use client";
+
 /**
  * Job history of a plant: filters, a chart of hours per month by activity kind, a server-paginated
  * table and a detail drawer. Everything the user chooses lives in the URL (see job-filters.ts).
  */
+import dynamic from "next/dynamic";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { AssetPicker } from "@/components/assets/asset-picker";
@@ -18,11 +20,16 @@ import { addDays, formatDate, isIsoDate, todayIso } from "@/lib/client/dates";
 import { toCsv } from "@/lib/client/csv";
 import { lookupLabeller, maintenanceApi, maintenanceKeys, useLookupValues } from "@/lib/client/maintenance";
 import { useUrlState } from "@/lib/client/url-state";
-import { HoursChart } from "./hours-chart";
 import { JOB_CSV_COLUMNS, jobColumns } from "./job-columns";
 import { JobDrawer } from "./job-drawer";
 import { needsLocalProcessing, parseJobFilters, processLocally, serviceQuery } from "./job-filters";
 import { formatHours, jobHours } from "./job-math";
+
+// recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
+const HoursChart = dynamic(() => import("./hours-chart").then((m) => m.HoursChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-72 w-full" />,
+});
 
 const PRESETS = [
   { days: 30, label: "Last 30 days" },

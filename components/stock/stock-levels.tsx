@@ -1,9 +1,11 @@
 "use client";
+
 /**
  * Stock levels of a plant: find a part (search, short-only), see its level, unit and shortage,
  * submit a new count, and follow its level over time. The chosen part, search and filter are in
  * the URL.
  */
+import dynamic from "next/dynamic";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
@@ -22,8 +24,13 @@ import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/upstream/schemas/common";
 import { STOCK_UNITS, type TPart } from "@/lib/upstream/schemas/maintenance";
-import { StockChart } from "./stock-chart";
 import { toStockLevel, validateStockForm, type StockFormErrors, type StockFormValues } from "./stock-form";
+
+// recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
+const StockChart = dynamic(() => import("./stock-chart").then((m) => m.StockChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-64 w-full" />,
+});
 
 const MAX_LISTED = 200;
 
