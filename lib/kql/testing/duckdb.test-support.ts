@@ -1,40 +1,19 @@
 /**
- * TEST-ONLY support: an in-memory DuckDB with the tables of tables.ts, parameter binding of compiled
- * queries and row conversion through result.ts. Imports @duckdb/node-api, so nothing in the engine
+ * TEST-ONLY support: an in-memory DuckDB with the tables of tables.ts, compiled queries bound as the
+ * telemetry store binds them, and row conversion through result.ts. Imports @duckdb/node-api, so nothing in the engine
  * may import this file (the engine stays free of Node imports).
  */
 import {
-  BIGINT,
-  BOOLEAN,
-  DOUBLE,
   DuckDBInstance,
   DuckDBTimestampValue,
-  TIMESTAMP,
-  VARCHAR,
   type DuckDBConnection,
-  type DuckDBType,
   type DuckDBValue,
 } from "@duckdb/node-api";
+import { bindParams } from "@/lib/service/telemetry/duckdb-store";
 import { compileKql, type CompileOptions, type KqlSource } from "../compile";
 import { toJsonValue, type JsonValue } from "../result";
 import { createTableSql, TABLE_NAMES, type TableName } from "../tables";
-import type { ResultColumn, SqlParams, SqlParamType } from "../types";
-
-const TYPES: Record<SqlParamType, DuckDBType> = { VARCHAR, BIGINT, DOUBLE, BOOLEAN, TIMESTAMP };
-
-/** Compiled params → what `connection.run(sql, values, types)` takes. */
-export function bindParams(params: SqlParams): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
-  const values: Record<string, DuckDBValue> = {};
-  const types: Record<string, DuckDBType> = {};
-  for (const [name, { type, value }] of Object.entries(params)) {
-    types[name] = TYPES[type];
-    if (value === null) values[name] = null;
-    else if (type === "TIMESTAMP") values[name] = new DuckDBTimestampValue(BigInt(value as number) * 1000n);
-    else if (type === "BIGINT") values[name] = BigInt(value as number);
-    else values[name] = value;
-  }
-  return { values, types };
-}
+import type { ResultColumn, SqlParams } from "../types";
 
 export async function createFixtureDatabase(fixtureSql: string[]): Promise<DuckDBConnection> {
   const instance = await DuckDBInstance.create(":memory:");
