@@ -15,13 +15,21 @@ export interface RateLimiter {
   consume(key: string, cost?: number, now?: number): RateDecision;
 }
 
-export function createRateLimiter(budgetPerWindow: number, windowMs = 60_000): RateLimiter {
-  const windows = new Map<string, { start: number; used: number }>();
-  let lastSweep = 0;
+export interface Window {
+  start: number;
+  used: number;
+}
 
+/**
+ * Fixed windows per key: the current window of a key, a new one once the last has ended. Finished
+ * windows are forgotten now and then, so keys of departed clients do not pile up. Shared by the
+ * request limiter below and the telemetry cost throttle.
+ */
+export function createWindows(windowMs: number): { current(key: string, now: number): Window; secondsLeft(window: Window, now: number): number } {
+  const windows = new Map<string, Window>();
+  let lastSweep = 0;
   return {
-    consume(key, cost = 1, now = Date.now()) {
-      // Forget finished windows now and then, so keys of departed clients do not pile up.
+    current(key, now) {
       if (now - lastSweep > windowMs) {
         for (const [k, w] of windows) if (now - w.start >= windowMs) windows.delete(k);
         lastSweep = now;
@@ -31,7 +39,20 @@ export function createRateLimiter(budgetPerWindow: number, windowMs = 60_000): R
         window = { start: now, used: 0 };
         windows.set(key, window);
       }
-      const retryAfterSeconds = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
+      return window;
+    },
+    secondsLeft(window, now) {
+      return Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
+    },
+  };
+}
+
+export function createRateLimiter(budgetPerWindow: number, windowMs = 60_000): RateLimiter {
+  const windows = createWindows(windowMs);
+  return {
+    consume(key, cost = 1, now = Date.now()) {
+      const window = windows.current(key, now);
+      const retryAfterSeconds = windows.secondsLeft(window, now);
       if (window.used + cost > budgetPerWindow) return { allowed: false, remaining: 0, retryAfterSeconds };
       window.used += cost;
       return { allowed: true, remaining: budgetPerWindow - window.used, retryAfterSeconds };

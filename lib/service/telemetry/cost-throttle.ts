@@ -5,6 +5,8 @@
  * charged the rest afterwards; a long query may push the window into debt, which refuses the
  * client's further queries until the window renews.
  */
+import { createWindows, type Window } from "../rate-limit";
+
 export const MIN_QUERY_COST = 1;
 /** Engine milliseconds per extra cost unit: the default budget of 300 buys ~30 s of DuckDB time. */
 export const MS_PER_COST_UNIT = 100;
@@ -33,26 +35,13 @@ export interface CostThrottle {
 }
 
 export function createCostThrottle(budget: number, windowMs = 60_000): CostThrottle {
-  const windows = new Map<string, { start: number; used: number }>();
-  let lastSweep = 0;
-
-  const current = (key: string, now: number) => {
-    if (now - lastSweep > windowMs) {
-      for (const [k, w] of windows) if (now - w.start >= windowMs) windows.delete(k);
-      lastSweep = now;
-    }
-    let window = windows.get(key);
-    if (!window || now - window.start >= windowMs) {
-      window = { start: now, used: 0 };
-      windows.set(key, window);
-    }
-    return window;
-  };
-  const report = (window: { start: number; used: number }, now: number): CostWindow => ({
+  const windows = createWindows(windowMs);
+  const current = (key: string, now: number) => windows.current(key, now);
+  const report = (window: Window, now: number): CostWindow => ({
     used: window.used,
     remaining: Math.max(0, budget - window.used),
     budget,
-    resetSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)),
+    resetSeconds: windows.secondsLeft(window, now),
   });
 
   return {
