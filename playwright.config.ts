@@ -1,13 +1,14 @@
 /**
- * Browser tests in Debian's Chromium against the production server (`tsx scripts/serve.ts`) on a
- * fresh, temporary DATA_DIR: real SQLite, real DuckDB, real sign-in. `npm test` builds first
- * (`next build`), and this config only serves that build. E2E_BASE_URL points the tests at an
+ * Browser tests in Debian's Chromium against the server started exactly as the README starts it
+ * (`npm start`), on a fresh, temporary DATA_DIR: real SQLite, real DuckDB, real sign-in. `npm test`
+ * builds first (`next build`), so `npm start` finds the build current and only serves it. E2E_BASE_URL points the tests at an
  * already running server instead (a developer's own instance).
  */
 import { defineConfig, devices } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { chromiumPath } from "./scripts/chromium-path";
 
 const port = Number(process.env.E2E_PORT ?? 3200);
 const external = process.env.E2E_BASE_URL;
@@ -34,7 +35,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
     viewport: { width: 1366, height: 900 },
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: chromiumPath(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
@@ -42,7 +43,7 @@ export default defineConfig({
   webServer: external
     ? undefined
     : {
-        command: "npx tsx scripts/serve.ts",
+        command: "npm start",
         url: `${baseURL}/signin`,
         // First start seeds SQLite and a few days of DuckDB telemetry.
         timeout: 180_000,
@@ -50,7 +51,6 @@ export default defineConfig({
         stdout: "pipe",
         stderr: "pipe",
         env: {
-          NODE_ENV: "production",
           PORT: String(port),
           HOST: "127.0.0.1",
           DATA_DIR: process.env.E2E_DATA_DIR,

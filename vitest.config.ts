@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx", "scripts/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["lib/testing/fast-check-seed.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // DuckDB and SQLite files are per test file; two workers match the machine's two cores.

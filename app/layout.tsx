@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/shell/providers";
 import { themeScript } from "@/components/shell/theme";
@@ -16,12 +17,14 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The request's CSP nonce (proxy.ts): the one inline script of ours must carry it to run.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     // The theme script changes <html>'s class before React hydrates; that difference is expected.
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="min-h-dvh bg-canvas font-sans text-fg">
         <Providers>{children}</Providers>

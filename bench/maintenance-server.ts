@@ -9,7 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getConfig } from "../lib/config";
-import { serviceListener } from "../lib/service/http/node-listener";
+import { nodeListener } from "../lib/service/platform/http/node-adapter";
 import { jobsDonePage } from "../lib/service/maintenance/reads";
 import { createServiceRuntime } from "../lib/service/runtime";
 
@@ -18,7 +18,7 @@ const runtime = await createServiceRuntime(getConfig());
 
 const listener =
   mode === "service"
-    ? serviceListener(runtime.handle, "http://localhost")
+    ? nodeListener(runtime.handle, "http://localhost")
     : mode === "baseline"
       ? (req: http.IncomingMessage, res: http.ServerResponse) => {
           const query = Object.fromEntries(new URL(req.url ?? "/", "http://localhost").searchParams);

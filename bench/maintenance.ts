@@ -37,7 +37,7 @@ const env: NodeJS.ProcessEnv = {
 
 // Seed once, and issue the token every run uses.
 const setup = await createServiceRuntime(parseConfig(env));
-const token = setup.plantTokens.issue("RTM1").token;
+const token = (await setup.plantTokens.issue("RTM1")).token;
 await setup.close();
 
 const children: ChildProcess[] = [];

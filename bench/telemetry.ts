@@ -15,12 +15,13 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { compileKql, type ResultColumn, type SqlParams } from "@/lib/kql";
+import { compileKql } from "@/lib/kql";
 import { parseConfig } from "@/lib/config";
-import { fromNodeRequest, sendNodeResponse } from "@/lib/service/http/node-adapter";
+import { fromNodeRequest, sendNodeResponse } from "@/lib/service/platform/http/node-adapter";
 import { createServiceRuntime } from "@/lib/service/runtime";
 import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb-store";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
+import { QUERIES } from "./telemetry-queries";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -35,120 +36,6 @@ const dataDir = path.resolve(root, process.env.BENCH_DATA_DIR ?? "data/bench-tel
 const CUSTOMER = "CUST-ACME";
 const DAY = 86_400_000;
 
-interface BenchQuery {
-  name: string;
-  /** Range length ending at the end of the data. */
-  days: number;
-  kql: string;
-  /** Hand-written SQL over the same scope: `$s`/`$e` are the range, other params as given. */
-  sql: string;
-  params?: SqlParams;
-  columns: ResultColumn[];
-}
-
-const str = (value: string) => ({ type: "VARCHAR" as const, value });
-const RANGE = `"Timestamp" >= $s AND "Timestamp" < $e`;
-const EVENTS_RANGE = `StartTime < $e AND (EndTime IS NULL OR EndTime >= $s)`;
-
-const QUERIES: BenchQuery[] = [
-  {
-    name: "raw 24h, one data point",
-    days: 1,
-    kql: 'States | where DeviceId == "RTM1-DEV-007" and Name == "Temperature" | project Timestamp, Value | order by Timestamp asc',
-    sql: `SELECT "Timestamp", "Value" FROM States WHERE ${RANGE} AND DeviceId = $d AND Name = $n ORDER BY "Timestamp" ASC`,
-    params: { d: str("RTM1-DEV-007"), n: str("Temperature") },
-    columns: [
-      { name: "Timestamp", kqlType: "datetime" },
-      { name: "Value", kqlType: "dynamic" },
-    ],
-  },
-  {
-    name: "30d hourly avg/min/max, one data point",
-    days: 30,
-    kql: 'States | where DeviceId == "RTM1-DEV-007" and Name == "Vibration" | summarize avg(Value), min(Value), max(Value) by bin(Timestamp, 1h) | order by Timestamp asc',
-    sql: `SELECT time_bucket(INTERVAL 1 HOUR, "Timestamp") AS "Timestamp", avg("Value"), min("Value"), max("Value")
-          FROM States WHERE ${RANGE} AND DeviceId = $d AND Name = $n GROUP BY 1 ORDER BY 1`,
-    params: { d: str("RTM1-DEV-007"), n: str("Vibration") },
-    columns: [
-      { name: "Timestamp", kqlType: "datetime" },
-      { name: "avg_Value", kqlType: "real" },
-      { name: "min_Value", kqlType: "dynamic" },
-      { name: "max_Value", kqlType: "dynamic" },
-    ],
-  },
-  {
-    name: "top alarms by count (30d)",
-    days: 30,
-    kql: "Events | summarize count() by Name | top 5 by count_",
-    sql: `SELECT Name, count(*) AS count_ FROM Events WHERE ${EVENTS_RANGE} GROUP BY Name ORDER BY count_ DESC LIMIT 5`,
-    columns: [
-      { name: "Name", kqlType: "string" },
-      { name: "count_", kqlType: "long" },
-    ],
-  },
-  {
-    name: "dcount devices by DataMetadata.Area (24h)",
-    days: 1,
-    kql: "States | summarize dcount(DeviceId) by Area = tostring(DataMetadata.Area) | order by Area asc",
-    sql: `SELECT DataMetadata->>'Area' AS Area, count(DISTINCT DeviceId) FROM States WHERE ${RANGE} GROUP BY 1 ORDER BY 1`,
-    columns: [
-      { name: "Area", kqlType: "string" },
-      { name: "dcount_DeviceId", kqlType: "long" },
-    ],
-  },
-  {
-    name: "p95 temperature per device (7d)",
-    days: 7,
-    kql: 'States | where Name == "Temperature" | summarize percentile(todouble(Value), 95) by DeviceId | order by DeviceId asc',
-    sql: `SELECT DeviceId, quantile_disc("Value", 0.95) FROM States WHERE ${RANGE} AND Name = $n GROUP BY 1 ORDER BY 1`,
-    params: { n: str("Temperature") },
-    columns: [
-      { name: "DeviceId", kqlType: "string" },
-      { name: "percentile__95", kqlType: "real" },
-    ],
-  },
-  {
-    name: "filter on DataMetadata.DeviceType (24h)",
-    days: 1,
-    kql: 'States | where Name == "MotorCurrent" and DataMetadata.DeviceType == "Pump" | summarize avg(Value) by DeviceId | order by DeviceId asc',
-    sql: `SELECT DeviceId, avg("Value") FROM States WHERE ${RANGE} AND Name = $n AND (DataMetadata->>'DeviceType') = $t GROUP BY 1 ORDER BY 1`,
-    params: { n: str("MotorCurrent"), t: str("Pump") },
-    columns: [
-      { name: "DeviceId", kqlType: "string" },
-      { name: "avg_Value", kqlType: "real" },
-    ],
-  },
-  {
-    name: "take 1000 (30d)",
-    days: 30,
-    kql: "States | take 1000",
-    sql: `SELECT * FROM States WHERE ${RANGE} LIMIT 1000`,
-    columns: [
-      { name: "DeviceId", kqlType: "string" },
-      { name: "Name", kqlType: "string" },
-      { name: "Timestamp", kqlType: "datetime" },
-      { name: "Value", kqlType: "dynamic" },
-      { name: "PlantId", kqlType: "string" },
-      { name: "DataMetadata", kqlType: "dynamic" },
-      { name: "MessageMetadata", kqlType: "dynamic" },
-      { name: "MessageType", kqlType: "string" },
-      { name: "AgentTimestamp", kqlType: "datetime" },
-      { name: "IngestionTimestamp", kqlType: "datetime" },
-    ],
-  },
-  {
-    name: "count (30d)",
-    days: 30,
-    kql: "States | count",
-    sql: `SELECT count(*) AS "Count" FROM States WHERE ${RANGE}`,
-    columns: [{ name: "Count", kqlType: "long" }],
-  },
-];
-
-const EXPLAIN_COLUMNS: ResultColumn[] = [
-  { name: "explain_key", kqlType: "string" },
-  { name: "explain_value", kqlType: "string" },
-];
 
 /**
  * The operator names of an EXPLAIN tree, top to bottom. Projections are left out: the compiled SQL
@@ -159,6 +46,20 @@ function operators(plan: string): string {
     .map((m) => m[1])
     .filter((name) => name !== "PROJECTION")
     .join(" > ");
+}
+
+/**
+ * Same answer: equal rows, numbers to 1e-9 relative (a float sum or average may differ in its last
+ * bits between two plans, since DuckDB adds in parallel and in no fixed order).
+ */
+function sameAnswer(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameAnswer(x, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => sameAnswer((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
 }
 
 const median = (values: number[]) => {
@@ -189,7 +90,7 @@ async function main() {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   try {
-    const client = runtime.telemetry.clients.create(CUSTOMER);
+    const client = await runtime.telemetry.clients.create(CUSTOMER);
     const tokenResponse = await fetch(`${base}/oauth2/v2.0/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -201,18 +102,19 @@ async function main() {
       }),
     });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    const store = runtime.telemetry.store;
+    const store = runtime.telemetry.duckdb!;
     const limits = { ...TELEMETRY_LIMITS, timeoutMs: config.TELEMETRY_QUERY_TIMEOUT_MS };
 
     // The data ends where it was generated; every range ends there.
     const wide = { start: new Date(Date.now() - 399 * DAY), end: new Date(Date.now() + DAY), plantIds: null };
     const extent = await store.query({ customerId: CUSTOMER, kql: "States | summarize n = count(), last = max(Timestamp)", scope: wide, limits });
-    const [total, last] = extent.rows[0] as [number, string];
+    const rowsOf = (table: { rows: Uint8Array[] }) => JSON.parse(Buffer.concat(table.rows).toString("utf8")) as unknown[][];
+    const [total, last] = rowsOf(extent)[0] as [number, string];
     const end = new Date(Date.parse(last) + 60_000);
     const allRows = await Promise.all(
       ["CUST-ACME", "CUST-NORDIC"].map((c) => store.query({ customerId: c, kql: "States | count", scope: wide, limits })),
     );
-    const everyCustomer = allRows.reduce((sum, t) => sum + Number(t.rows[0]![0]), 0);
+    const everyCustomer = allRows.reduce((sum, t) => sum + Number(rowsOf(t)[0]![0]), 0);
     console.log(`States rows: ${everyCustomer.toLocaleString("en-US")} over all customers, ${total.toLocaleString("en-US")} for ${CUSTOMER}; data ends ${end.toISOString()}`);
     console.log(`Runs per query and way: ${RUNS} (after one warm-up), interleaved.\n`);
 
@@ -239,10 +141,10 @@ async function main() {
       let httpRows = 0;
       const ways: Record<keyof typeof timings, () => Promise<void>> = {
         baseline: async () => {
-          baselineRows = (await store.execute(CUSTOMER, baseline, { limits })).rows;
+          baselineRows = rowsOf(await store.execute(CUSTOMER, baseline, { limits }));
         },
         engine: async () => {
-          engineRows = (await store.query({ customerId: CUSTOMER, kql: q.kql, scope, limits })).rows;
+          engineRows = rowsOf(await store.query({ customerId: CUSTOMER, kql: q.kql, scope, limits }));
         },
         http: async () => {
           const response = await fetch(`${base}/insights/v1/telemetry/query/table`, {
@@ -266,12 +168,10 @@ async function main() {
         }
       }
       // The compiled SQL should plan like the hand-written one: compare DuckDB's physical plans.
-      const explain = (statement: SqlStatement) =>
-        store.execute(CUSTOMER, { ...statement, sql: `EXPLAIN ${statement.sql}`, columns: EXPLAIN_COLUMNS }, { limits });
       const compiled = compileKql(q.kql, { sources: scopedSources(scope) });
-      const plans = [await explain(baseline), await explain(compiled)].map((t) => operators(String(t.rows[0]?.[1] ?? "")));
+      const plans = [await store.plan(CUSTOMER, baseline), await store.plan(CUSTOMER, compiled)].map(operators);
       const plan = plans[0] === plans[1] ? "plan same" : "plan differs";
-      const same = JSON.stringify(baselineRows) === JSON.stringify(engineRows) ? "same" : "DIFFERENT";
+      const same = sameAnswer(baselineRows, engineRows) ? "same" : "DIFFERENT";
       const row = {
         query: q.name,
         rows: engineRows.length,

@@ -2,10 +2,11 @@
  * `npm run bench:ui`: how the pages feel, on a production build in Debian's Chromium.
  *
  * 1. First-load JavaScript of every page, gzipped, from the build's manifests (bench/first-load-js.ts).
- *    Aim: under 300 kB per page.
+ *    Aim: under 250 kB per page.
  * 2. Time to a rendered job-history table: from navigation to the first data row on screen.
  * 3. Time to a drawn chart of a 30-day, 1-minute query (one data point of one device, ~43,200
- *    rows): from pressing Shift+Enter in the explorer to a line path in the chart. Aim: 1.5 s.
+ *    rows): from pressing Shift+Enter in the explorer to a line path in the chart. Aim: at or under
+ *    the 1.1 s measured when the pages issue was filed.
  *
  * Each timing runs RUNS times (the first includes the server's warm-up); the median is reported.
  * Environment: BENCH_DIST_DIR (default .next-bench-ui), BENCH_NO_BUILD=1 to reuse that build,
@@ -17,6 +18,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { chromiumPath } from "../scripts/chromium-path";
 import { firstLoadJs } from "./first-load-js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -25,8 +27,11 @@ const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "p
 const password = "bench-demo-password";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PLANT = "RTM1";
-const PAGE_BUDGET_KB = 300;
-const CHART_BUDGET_MS = 1500;
+/** The pages issue's aims: every page under 250 kB, the chart no slower than when it was filed (~1.1 s). */
+const PAGE_BUDGET_KB = 250;
+const CHART_BUDGET_MS = 1100;
+/** The figures before the pages issue's work, printed beside today's (README, Benchmarks). */
+const PREVIOUS = { largestPageKb: 314, chartMs: 1100 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -144,12 +149,14 @@ async function main() {
     const kb = page.gzipBytes / 1024;
     console.log(`  ${page.route.padEnd(44)} ${kb.toFixed(1).padStart(7)} kB ${kb <= PAGE_BUDGET_KB ? "ok" : `OVER ${PAGE_BUDGET_KB} kB`}`);
   }
+  const largest = Math.max(...pages.map((page) => page.gzipBytes / 1024));
+  console.log(`  largest page ${largest.toFixed(1)} kB (previously ${PREVIOUS.largestPageKb} kB; aim < ${PAGE_BUDGET_KB} kB → ${largest < PAGE_BUDGET_KB ? "met" : "NOT met"})`);
 
   const port = await freePort();
   console.log(`\nStarting the production server on port ${port} (DATA_DIR ${dataDir}) …`);
   const server = await startServer(port);
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   try {
@@ -179,7 +186,7 @@ async function main() {
     console.log(`30-day 1-minute chart (${deviceId} Temperature), Shift+Enter → curve drawn: median ${ms(median(chartTimes))}  (runs: ${chartTimes.map(ms).join(", ")})`);
     console.log(`  of which the answer had fully arrived after: median ${ms(median(chartRuns.map((r) => r.responseEndMs)))}  (runs: ${chartRuns.map((r) => ms(r.responseEndMs)).join(", ")})`);
     console.log(`  explorer status of the last run: ${chartRuns.at(-1)?.status}`);
-    console.log(`  aim: chart within ${CHART_BUDGET_MS} ms → ${median(chartTimes) <= CHART_BUDGET_MS ? "met" : "NOT met"}`);
+    console.log(`  aim: chart within ${CHART_BUDGET_MS} ms (previously ${ms(PREVIOUS.chartMs)}) → ${median(chartTimes) <= CHART_BUDGET_MS ? "met" : "NOT met"}`);
   } finally {
     await browser.close();
     if (server.pid) process.kill(-server.pid, "SIGTERM");

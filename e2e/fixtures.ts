@@ -78,6 +78,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await provide(role ? await sessionFor(role) : storageState);
   },
 
+  // Every page leaves the app before its context is torn down: its background queries (refetches,
+  // live refresh) cannot then hold up closing the context on a busy machine.
+  page: async ({ page }, provide) => {
+    await provide(page);
+    await page.goto("about:blank").catch(() => undefined);
+  },
+
   api: async ({ page }, provide) => {
     const raw = page.request;
     await provide({
@@ -139,4 +146,45 @@ export function parseCsv(text: string): string[][] {
   }
   if (cell !== "" || row.length > 0) rows.push([...row, cell]);
   return rows;
+}
+
+/** The two sizes every changed page is checked at: a laptop and a tablet held upright. */
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  tablet: { width: 820, height: 1180 },
+} as const;
+
+/** Switches the theme the way the toggle does (class on <html>, remembered in localStorage). */
+export async function setTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.evaluate((next) => {
+    document.documentElement.classList.toggle("dark", next === "dark");
+    document.documentElement.style.colorScheme = next;
+    localStorage.setItem("plantdesk-theme", next);
+  }, theme);
+}
+
+/** axe in the light and in the dark theme; leaves the page light. */
+export async function expectAccessibleInBothThemes(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
+  await setTheme(page, "light");
+  await expectAccessible(page, options);
+  await setTheme(page, "dark");
+  await expectAccessible(page, options);
+  await setTheme(page, "light");
+}
+
+/**
+ * Screenshots at 1440×900 and 820×1180 (`<name>-1440.png`, `<name>-820.png`), each after the layout
+ * has settled at that size; the viewport is restored afterwards.
+ */
+export async function saveScreenshotsAtBothSizes(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const before = page.viewportSize();
+  for (const size of [VIEWPORTS.desktop, VIEWPORTS.tablet]) {
+    await page.setViewportSize(size);
+    // Charts and the board's scroll cues re-measure on resize; a full-page shot starts at the top
+    // (else the sticky header is pictured where the page was scrolled to).
+    await page.waitForTimeout(400);
+    if (options.fullPage ?? true) await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, `${name}-${size.width}`, options);
+  }
+  if (before) await page.setViewportSize(before);
 }

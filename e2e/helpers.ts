@@ -1,6 +1,6 @@
 /** Small shared helpers of the page specs: dates as the app computes them, and API shapes. */
-import type { APIRequestContext } from "@playwright/test";
-import type { TJobDone, TPart, TTask } from "@/lib/upstream/schemas/maintenance";
+import type { APIRequestContext, Page as BrowserPage } from "@playwright/test";
+import type { TJobDone, TPart, TTask } from "@/lib/contract/maintenance";
 
 export type { TJobDone, TPart, TTask };
 
@@ -39,3 +39,22 @@ export async function countOf(request: APIRequestContext, path: string): Promise
 }
 
 export const formatHours = (hours: number) => `${hours.toLocaleString("en", { maximumFractionDigits: 1 })} h`;
+
+/** The dashboard's telemetry query answer, as far as the specs read it. */
+export interface QueryResponse {
+  data: { columns: { name: string }[]; rows: unknown[][] };
+}
+
+/** Replaces the explorer's query with `text`, typed as a person would paste it. */
+export async function typeQuery(page: BrowserPage, text: string): Promise<void> {
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(text);
+}
+
+/** The last two whole days, ending at the last full hour: the page and the API then see the same rows. */
+export function fixedWindow(): { startTime: string; endTime: string } {
+  const end = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  return { startTime: new Date(end - 2 * 86_400_000).toISOString(), endTime: new Date(end).toISOString() };
+}

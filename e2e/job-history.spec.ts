@@ -1,6 +1,6 @@
 /** Job history as a planner: the service's pages, filters, sorting, the drawer, the URL and CSV. */
 import fs from "node:fs";
-import { expect, expectAccessible, parseCsv, saveScreenshot, test } from "./fixtures";
+import { expect, expectAccessible, expectAccessibleInBothThemes, parseCsv, saveScreenshot, saveScreenshotsAtBothSizes, test } from "./fixtures";
 import { addDays, allPages, todayIso, type Page, type TJobDone } from "./helpers";
 
 test.use({ role: "planner" });
@@ -25,7 +25,8 @@ test("rows and pages are the service's, and the URL brings a view back", async (
   await expect(page.getByText(`Page 1 of ${page1.totalPages}`)).toBeVisible();
   await expect(page.getByTestId("hours-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await saveScreenshot(page, "job-history");
-  await expectAccessible(page);
+  await saveScreenshotsAtBothSizes(page, "job-history");
+  await expectAccessibleInBothThemes(page);
 
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page).toHaveURL(/[?&]page=2/);
@@ -44,15 +45,54 @@ test("CSV holds every page of the filtered range, exactly as the API returns it"
   expect(download.suggestedFilename()).toBe(`jobs-done-RTM1-${from}-to-${today}.csv`);
   const csv = parseCsv(fs.readFileSync(await download.path(), "utf8"));
   const [header, ...body] = csv;
-  expect(header!.slice(0, 4)).toEqual(["id", "plantId", "jobTitle", "doneDate"]);
-  expect(body.map((row) => row[0])).toEqual(all.map((job) => job.id));
+  // Headed by the titles people read in the table, not the API's field names.
+  expect(header!.slice(0, 12)).toEqual(["Done", "Job", "Job id", "Activity", "Department", "Asset", "Carried out by", "Hours", "People", "Work order", "Due", "Final"]);
+  for (const title of await table(page).locator("thead th").allInnerTexts()) expect(header).toContain(title.trim());
+  expect(header!.some((cell) => /^[a-z]+[A-Z.]/.test(cell)), "no camelCase field names").toBe(false);
   const column = (name: string) => header!.indexOf(name);
+  expect(body.map((row) => row[column("Job id")])).toEqual(all.map((job) => job.id));
+  const kinds = await api.get<Page<{ value: string; label: string }>>("/api/plants/RTM1/lookup-values?kind=activityKind");
+  const labelOf = new Map(kinds.data.map((entry) => [entry.value, entry.label]));
   for (const [index, job] of all.entries()) {
     const row = body[index]!;
-    expect(row[column("totalTimeUsedInHours")]).toBe(job.totalTimeUsedInHours);
-    expect(row[column("workOrder.id")]).toBe(job.workOrder.id);
-    expect(row[column("carriedOutByUser.username")]).toBe(job.carriedOutByUser.username);
+    expect(row[column("Done")]).toBe(job.doneDate);
+    expect(row[column("Hours")]).toBe(job.totalTimeUsedInHours);
+    expect(row[column("Activity")]).toBe(labelOf.get(job.activityKind));
+    expect(row[column("Work order")]).toBe(job.workOrder.id);
+    expect(row[column("User name")]).toBe(job.carriedOutByUser.username);
   }
+});
+
+test("an invalid period shows one clear message and no stale rows, chart or “Loading…”", async ({ page }) => {
+  await page.goto("/plants/RTM1/jobs");
+  await expect(table(page).locator("tbody tr")).toHaveCount(50);
+  await expect(page.getByTestId("job-summary")).toBeVisible();
+
+  // From after To, typed into the form.
+  await page.getByLabel("From", { exact: true }).fill(addDays(today, 3));
+  // (Next's route announcer is an alert too, outside <main>.)
+  const problem = page.getByRole("main").getByRole("alert");
+  await expect(problem).toHaveCount(1);
+  await expect(problem).toContainText("The start date");
+  await expect(problem).toContainText("is after the end date");
+  await expect(page).toHaveURL(new RegExp(`from=${addDays(today, 3)}`));
+  await expect(table(page)).toHaveCount(0);
+  await expect(page.getByTestId("hours-chart")).toHaveCount(0);
+  await expect(page.getByText("Loading…")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Download CSV" })).toHaveCount(0);
+  await expect(page.getByLabel("From", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await saveScreenshotsAtBothSizes(page, "job-history-invalid-period");
+  await expectAccessibleInBothThemes(page);
+
+  // A date that is not one, from a hand-edited link: named, not silently replaced.
+  await page.goto("/plants/RTM1/jobs?from=2026-02-30");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(/“2026-02-30” is not a date/);
+  await expect(table(page)).toHaveCount(0);
+
+  // One click back to a period that works.
+  await page.getByRole("button", { name: "Back to the last 180 days" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveCount(0);
+  await expect(table(page).locator("tbody tr")).toHaveCount(50);
 });
 
 test("activity kind, sorting and the detail drawer", async ({ page, api }) => {

@@ -4,7 +4,7 @@
  * jobs and alarms around it; the link survives a reload.
  */
 import type { Page as ApiPage } from "@/lib/client/api";
-import type { TAsset, TJobDone, TPlannedJob } from "@/lib/upstream/schemas/maintenance";
+import type { TAsset, TJobDone, TPlannedJob } from "@/lib/contract/maintenance";
 import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
 
 test.use({ role: "planner" });
@@ -43,7 +43,7 @@ test("a planner finds a machine by serial number and sees its planned jobs and h
   const { machine, plannedCount, assets } = await busiestMachine(api.get);
   const history = await api.get<ApiPage<TJobDone>>(`/api/plants/${PLANT}/jobs-done?assetTagNumber=${machine.tagNumber}&pageSize=10`);
 
-  await page.goto(`/plants/${PLANT}/planned`);
+  await page.goto(`/plants/${PLANT}/planned?view=assets`);
   await expect(page.getByRole("heading", { level: 1, name: "Planned work" })).toBeVisible();
   const tree = page.getByRole("tree", { name: "Assets" });
   const roots = assets.filter((a) => !a.parentTagNumber || !assets.some((p) => p.tagNumber === a.parentTagNumber));
@@ -75,7 +75,7 @@ test("a planner finds a machine by serial number and sees its planned jobs and h
 });
 
 test("the asset tree is a keyboard tree: arrows move, Left and Right close and open", async ({ page }) => {
-  await page.goto(`/plants/${PLANT}/planned`);
+  await page.goto(`/plants/${PLANT}/planned?view=assets`);
   const tree = page.getByRole("tree", { name: "Assets" });
   const first = tree.getByRole("treeitem").first();
   await expect(first).toHaveAttribute("aria-expanded", "true");
@@ -95,7 +95,7 @@ test("the asset tree is a keyboard tree: arrows move, Left and Right close and o
 test("a machine's telemetry is drawn with its work and alarms on one time axis", async ({ page, api }) => {
   test.setTimeout(120_000);
   const { machine } = await busiestMachine(api.get);
-  await page.goto(`/plants/${PLANT}/planned?asset=${machine.tagNumber}&range=24h`);
+  await page.goto(`/plants/${PLANT}/planned?view=assets&asset=${machine.tagNumber}&range=24h`);
   const points = page.getByTestId("data-points").getByRole("checkbox");
   await expect(points.first()).toBeChecked();
   const curve = page.locator("path.recharts-curve").first();

@@ -47,7 +47,7 @@ test.describe("planner", () => {
     await form.getByLabel("Shortage").selectOption("no");
     await form.getByLabel("Remark").fill("Delivery received, counted by e2e");
     await form.getByRole("button", { name: "Save count" }).click();
-    await expect(page.getByTestId("stock-outcome")).toContainText(`SUCCESS: ${quantity} ${part.unit} recorded`);
+    await expect(page.getByTestId("stock-outcome")).toContainText(`✓ ${quantity.toLocaleString("en-US")} ${part.unit} recorded`);
     await expect(page.getByTestId("part-level")).toHaveText(quantity.toLocaleString("en"));
     await expect(page.getByTestId("stock-history").locator("tr").first()).toContainText("Delivery received, counted by e2e");
 

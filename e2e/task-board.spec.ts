@@ -88,7 +88,7 @@ test.describe("planner", () => {
     // A planner may not move it: no move buttons, no drag, and the API says 403.
     await expect(drawer.getByRole("button", { name: "Approve" })).toHaveCount(0);
     await expect(drawer.getByText("Only supervisors can move tasks between statuses.")).toBeVisible();
-    await expect(page.getByTestId(`task-card-${id}`)).toHaveAttribute("draggable", "false");
+    await expect(page.getByTestId(`task-card-${id}`)).toHaveAttribute("data-movable", "false");
     const refused = await api.raw.post(`/api/plants/RTM1/tasks/${id}/transitions`, { data: { to: "PENDING" } });
     expect(refused.status()).toBe(403);
     expect((await api.get<TTask>(`/api/plants/RTM1/tasks/${id}`)).status).toBe("NEED_APPROVAL");

@@ -5,29 +5,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, expectAccessible, parseCsv, saveScreenshot, test } from "./fixtures";
+import { fixedWindow, typeQuery, type QueryResponse } from "./helpers";
 import type { Page } from "@playwright/test";
 
 test.use({ role: "engineer" });
 
 const PLANT = "RTM1";
-const DAY_MS = 86_400_000;
-
-interface QueryResponse {
-  data: { columns: { name: string }[]; rows: unknown[][] };
-}
-
-async function typeQuery(page: Page, text: string) {
-  await page.locator(".cm-content").click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(text);
-}
-
-/** A fixed two-day window ending at the last full hour: stable between the page and the API. */
-function fixedWindow() {
-  const end = Math.floor(Date.now() / 3_600_000) * 3_600_000;
-  return { startTime: new Date(end - 2 * DAY_MS).toISOString(), endTime: new Date(end).toISOString() };
-}
 
 async function firstDevice(page: Page): Promise<string> {
   const response = await page.request.post("/api/telemetry/query", {
@@ -86,6 +69,8 @@ test("Ctrl+Enter runs too; dragging across the chart narrows the range in the UR
   const chart = page.getByTestId("time-series-chart");
   await expect(chart.locator("path.recharts-curve").first()).toBeVisible();
 
+  // The mouse only reaches what is on screen.
+  await chart.scrollIntoViewIfNeeded();
   const box = (await chart.boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
   await page.mouse.down();

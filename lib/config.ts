@@ -4,28 +4,152 @@
  * Imported by the server, the operator CLI and the tests; never by browser code.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** An unset variable and an empty one mean the same: not configured. */
+const optionalText = z.preprocess((value) => (value === "" ? undefined : value), z.string().min(1).optional());
+const optionalUrl = z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^https?$/ }).optional());
+
+/** `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off` (any case); unset or empty is the default. */
+const flag = (fallback: boolean) =>
+  z.preprocess(
+    (value) => (value === "" || value === undefined ? undefined : String(value).toLowerCase()),
+    z.enum(["1", "true", "yes", "on", "0", "false", "no", "off"], { message: "must be 1 or 0 (true/false, yes/no, on/off)" })
+      .transform((value) => ["1", "true", "yes", "on"].includes(value))
+      .optional(),
+  ).transform((value) => value ?? fallback);
+/** `redis://[[user]:password@]host[:port][/db]` or `rediss://` (TLS); unset: state kept in this process. */
+const redisUrl = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z.url({ protocol: /^rediss?$/, message: "must be a redis:// or rediss:// URL" }).optional(),
+);
+const mqttUrl = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z.url({ protocol: /^(mqtts?|wss?)$/, message: "must be an mqtt://, mqtts://, ws:// or wss:// URL" }).optional(),
+);
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
+  /**
+   * The server is behind a reverse proxy that sets X-Forwarded-For/-Host/-Proto: take the client's
+   * address (sign-in throttling) and the public host from them. Otherwise they are dropped, since
+   * any client could send them.
+   */
+  TRUST_PROXY: flag(false),
+  /**
+   * How many nice steps (0–19) below the request loop every other thread runs on Linux: DuckDB's
+   * workers, the libuv pool, V8's helpers (lib/service/platform/thread-priority.ts). 0 leaves them be.
+   */
+  WORKER_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * Base URL of the embedded OAuth server as clients reach it: the discovery document's issuer and
+   * endpoints, and the `iss` of every token (checked on each one). Never taken from a request's
+   * Host. Default http://localhost:<PORT>.
+   */
+  OAUTH_ISSUER: optionalUrl,
   DATA_DIR: z.string().min(1).default("data"),
+  /**
+   * PostgreSQL for the service's and the dashboard's stores (maintenance data, tokens, clients,
+   * users, audit log, query history), shared by every instance; unset: the SQLite files in
+   * DATA_DIR. May carry user:password; never printed.
+   */
+  DATABASE_URL: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgres:// or postgresql:// URL" }).optional(),
+  ),
   SEED: z.string().min(1).default("plantdesk"),
   /** Days of one-minute demo telemetry generated on first start. */
   DEMO_TELEMETRY_DAYS: positiveInt(30),
   TELEMETRY_RESOURCE_ID: z.string().min(1).default("api://plant-telemetry"),
   MAINTENANCE_RATE_LIMIT_PER_MINUTE: positiveInt(1200),
   TELEMETRY_COST_BUDGET_PER_MINUTE: positiveInt(300),
-  /** Milliseconds a telemetry query may run before it is interrupted (decisions.md §6: 60 s). */
+  /** Milliseconds a telemetry query may run before it is interrupted (docs/api.md §6: 60 s). */
   TELEMETRY_QUERY_TIMEOUT_MS: positiveInt(60_000),
+  /** The demo plant runs while the server runs (readings each minute, maintenance rolled forward); 0 freezes it. */
+  DEMO_LIVE: flag(true),
+  /** `direct` writes the demo's readings into DuckDB; `mqtt` publishes them to MQTT_URL and ingestion writes them. */
+  DEMO_PUBLISH: z.preprocess((value) => (value === "" ? undefined : value), z.enum(["direct", "mqtt"]).default("direct")),
+  /** Broker to take telemetry from (Sparkplug B and the plain JSON topic); unset: no ingestion. May carry user:password. */
+  MQTT_URL: mqttUrl,
+  /** Client id of the ingestion's persistent MQTT session (QoS 1 messages wait for it at the broker while the server is down). */
+  MQTT_CLIENT_ID: z.preprocess((value) => (value === "" ? undefined : value), z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "1–64 letters, digits, '.', '_' or '-'").default("plantdesk-ingest")),
+  /** Readings written per DuckDB transaction at most. */
+  INGEST_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(10_000),
+  /** Longest a received reading waits before its batch is written (ms). */
+  INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(200),
+  /** Readings held in memory at most; when full, ingestion stops reading from the broker until it drains. */
+  INGEST_QUEUE_MAX: z.coerce.number().int().min(100).max(5_000_000).default(100_000),
+  /**
+   * Redis holding what several instances must share: rate limits, cost budgets and concurrency caps,
+   * sign-in throttles, the remote upstream's token (docs/architecture.md, "State shared by
+   * instances"). Unset: each process keeps them in memory. May carry a password; never logged.
+   */
+  REDIS_URL: redisUrl,
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.string().regex(/^[A-Za-z0-9:._-]{1,64}$/, "1–64 letters, digits, ':', '.', '_' or '-'").default("plantdesk:"),
+  ),
+  /** Telemetry queries running at once per client (or per signed-in dashboard user). */
+  TELEMETRY_MAX_CONCURRENT_PER_CLIENT: positiveInt(2),
+  /** Telemetry queries running at once per customer, all its clients and users together. */
+  TELEMETRY_MAX_CONCURRENT_PER_CUSTOMER: positiveInt(4),
+  /** Queries of one client that may wait for a place; more are answered 429 at once. */
+  TELEMETRY_QUEUE_PER_CLIENT: z.coerce.number().int().min(0).default(4),
+  /** Longest wait for a place before 429. */
+  TELEMETRY_QUEUE_WAIT_MS: z.coerce.number().int().min(0).default(2_000),
+  /**
+   * Open the DuckDB telemetry files read-only: how several instances serve one DATA_DIR. They are
+   * then written only by `npm run seed` (run it first, with the instances stopped); the live demo
+   * plant and MQTT ingestion are off (docs/architecture.md, "Several instances").
+   */
+  TELEMETRY_READ_ONLY: flag(false),
+  /** DuckDB's memory_limit per customer file (a query needing more fails with QUERY_LIMIT_EXCEEDED). */
+  TELEMETRY_DUCKDB_MEMORY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "must be a size such as 512MB or 2GiB")
+    .default("512MB"),
+  /** DuckDB worker threads per customer file while serving; default: one core left to the event loop. */
+  TELEMETRY_DUCKDB_THREADS: positiveInt(Math.max(1, os.availableParallelism() - 1)),
+  /**
+   * Telemetry on ClickHouse instead of the embedded DuckDB files: `clickhouse://user:pass@host:8123/`
+   * (`clickhouses://` for HTTPS; `?database_prefix=plantdesk_` names the per-customer databases).
+   */
+  TELEMETRY_URL: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z
+      .string()
+      .refine((value) => /^clickhouses?:\/\/[^/?#]+/.test(value) && URL.canParse(value), "must be clickhouse://user:pass@host:port/ or clickhouses://…")
+      .optional(),
+  ),
 });
 
-/** An unset variable and an empty one mean the same: not configured. */
-const optionalText = z.preprocess((value) => (value === "" ? undefined : value), z.string().min(1).optional());
-const optionalUrl = z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^https?$/ }).optional());
+/** Where telemetry lives when TELEMETRY_URL names a ClickHouse server or cluster. */
+export interface ClickHouseTelemetryConfig {
+  /** HTTP(S) address of the server (or the cluster's balancer). */
+  url: string;
+  username: string;
+  password: string;
+  databasePrefix: string;
+}
+
+export function parseTelemetryUrl(value: string): ClickHouseTelemetryConfig {
+  const url = new URL(value);
+  const secure = url.protocol === "clickhouses:" || url.searchParams.get("secure") === "true";
+  const port = url.port || (secure ? "8443" : "8123");
+  return {
+    url: `${secure ? "https" : "http"}://${url.hostname}:${port}`,
+    username: decodeURIComponent(url.username) || "default",
+    password: decodeURIComponent(url.password),
+    databasePrefix: url.searchParams.get("database_prefix") ?? "plantdesk_",
+  };
+}
+
 
 /** The dashboard server: sign-in (next-auth) and its client of the service (lib/upstream). */
 const dashboardEnvSchema = z.object({
@@ -171,7 +295,14 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
   };
 }
 
-export type AppConfig = z.output<typeof envSchema> & { dataDir: string; dashboard: DashboardConfig };
+export type AppConfig = z.output<typeof envSchema> & {
+  dataDir: string;
+  /** Set when TELEMETRY_URL is: telemetry on ClickHouse; otherwise the embedded DuckDB files. */
+  telemetryClickHouse: ClickHouseTelemetryConfig | null;
+  /** OAUTH_ISSUER without a trailing slash, or http://localhost:<PORT>. */
+  oauthIssuer: string;
+  dashboard: DashboardConfig;
+};
 
 let cached: AppConfig | null = null;
 
@@ -182,10 +313,17 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     parsed.success ? [] : parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`),
   );
   const dashboard = dashboardResult.success ? parseDashboardConfig(dashboardResult.data, lines) : null;
+  if (result.success && result.data.DEMO_PUBLISH === "mqtt" && !result.data.MQTT_URL) lines.push("  DEMO_PUBLISH: mqtt needs MQTT_URL");
   if (!result.success || !dashboard || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return { ...result.data, dataDir: path.resolve(result.data.DATA_DIR), dashboard };
+  return {
+    ...result.data,
+    dataDir: path.resolve(result.data.DATA_DIR),
+    telemetryClickHouse: result.data.TELEMETRY_URL ? parseTelemetryUrl(result.data.TELEMETRY_URL) : null,
+    oauthIssuer: (result.data.OAUTH_ISSUER ?? `http://localhost:${result.data.PORT}`).replace(/\/+$/, ""),
+    dashboard,
+  };
 }
 
 /** The configuration of this process, parsed on first use. */

@@ -1,27 +1,11 @@
 /** The operator CLI as a subprocess against a temporary DATA_DIR, and its tokens against the service. */
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceRuntime, type ServiceRuntime } from "../lib/service/runtime";
-import { testConfig } from "../lib/service/testing/openapi-checked-client";
+import { opsSuite } from "@/lib/service/platform/testing/run-ops";
+import { describe, expect, it } from "vitest";
 
-const root = path.resolve(import.meta.dirname, "..");
-let dataDir: string;
-let runtime: ServiceRuntime;
-
-function ops(...args: string[]) {
-  const result = spawnSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", "ops.ts"), ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir },
-    encoding: "utf8",
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const { ops, runtime } = opsSuite("maint-ops");
 
 async function tasksWith(token: string): Promise<number> {
-  const response = await runtime.handle({
+  const response = await (await runtime()).handle({
     method: "GET",
     path: "/maintenance/v1/plants/RTM1/tasks",
     query: new URLSearchParams("pageSize=1"),
@@ -31,15 +15,6 @@ async function tasksWith(token: string): Promise<number> {
   });
   return response.status;
 }
-
-beforeAll(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-maint-ops-"));
-});
-
-afterAll(async () => {
-  await runtime?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 // Each case starts a tsx process (about a second each on an idle machine, more under load).
 describe("npm run ops", { timeout: 120_000 }, () => {
@@ -61,14 +36,14 @@ describe("npm run ops", { timeout: 120_000 }, () => {
     expect(Date.parse(token.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
 
     // The server keeps running while the CLI works on the same database.
-    runtime = await createServiceRuntime(testConfig({ DATA_DIR: dataDir }));
+    await runtime();
     expect(await tasksWith(token.token)).toBe(200);
 
     const listed = ops("token", "list", "--json");
     expect(listed.status).toBe(0);
     expect(listed.stdout).not.toContain(token.token);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: token.id, plantId: "RTM1", state: "active" })]);
-    const stored = runtime.db.prepare("SELECT token_hash FROM plant_tokens").pluck().get() as string;
+    const stored = (await (await runtime()).sql.get<{ token_hash: string }>("SELECT token_hash FROM plant_tokens"))!.token_hash;
     expect(stored).not.toContain(token.token);
 
     const revoked = ops("token", "revoke", token.id);

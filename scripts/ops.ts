@@ -3,15 +3,20 @@
  * Each domain's commands live in its own module; register them here with one line each.
  */
 import { parseArgs } from "node:util";
-import { OpsError, UsageError, type OpsCommand } from "../lib/service/ops/command";
-import { createOpsContext } from "../lib/service/ops/context";
-import { maintenanceCommands } from "../lib/service/ops/maintenance";
-import { telemetryCommands } from "../lib/service/ops/telemetry";
-import { userCommands } from "../lib/auth/ops";
+import { OpsError, UsageError, type OpsCommand } from "../lib/service/platform/ops/command";
+import { createOpsContext } from "../lib/service/platform/ops/context";
+import { maintenanceCommands } from "../lib/service/maintenance/ops";
+import { telemetryCommands } from "../lib/service/telemetry/ops";
+import { ingestCommands } from "../lib/service/telemetry/ingest/ops";
+import { userCommands } from "../lib/dashboard/ops";
+import { keepFilesPrivate } from "../lib/service/platform/private-files";
+
+keepFilesPrivate();
 
 const COMMANDS: OpsCommand[] = [
   ...maintenanceCommands, // plants, token issue|list|revoke
   ...telemetryCommands, // customers, client create|list|revoke
+  ...ingestCommands, // ingest status, device add|list
   ...userCommands, // user add|list|disable|enable
 ];
 
@@ -86,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
-    ctx?.close();
+    await ctx?.close();
   }
 }
 

@@ -2,12 +2,19 @@
  * `npm run seed` creates and seeds the databases in DATA_DIR when they are empty (the server does
  * the same on first start). `npm run seed -- --reset` deletes them first and rebuilds all demo
  * data from SEED: plant tokens, users and everything else in them are lost. Stop the server first.
+ * Servers started with TELEMETRY_READ_ONLY=1 (several instances on one DATA_DIR) never write the
+ * telemetry files: this is what creates and fills them, before they start.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "../lib/config";
 import { createServiceRuntime } from "../lib/service/runtime";
-import { DATABASE_FILE } from "../lib/service/store/sqlite";
+import { DASHBOARD_DATABASE_FILE } from "../lib/dashboard/database";
+import { SERVICE_DATABASE_FILE } from "../lib/service/database";
+import { keepFilesPrivate } from "../lib/service/platform/private-files";
+import { isStartupError } from "../lib/service/platform/startup-error";
+
+keepFilesPrivate();
 
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== "--reset");
@@ -17,21 +24,32 @@ if (unknown.length > 0) {
 }
 
 const config = getConfig();
+if (args.includes("--reset") && config.DATABASE_URL) {
+  // Dropping shared tables is not a demo command: with PostgreSQL the operator resets the schema.
+  console.error("--reset deletes the SQLite and DuckDB files only; with DATABASE_URL, drop and recreate the PostgreSQL schema yourself.");
+  process.exit(2);
+}
 if (args.includes("--reset") && fs.existsSync(config.dataDir)) {
   // The SQLite file with its WAL companions, and every per-customer telemetry database.
   const doomed = fs
     .readdirSync(config.dataDir)
-    .filter((name) => name.startsWith(DATABASE_FILE) || /^telemetry-.*\.duckdb(\.wal)?$/.test(name));
+    .filter((name) => name.startsWith(SERVICE_DATABASE_FILE) || name.startsWith(DASHBOARD_DATABASE_FILE) || /^telemetry-.*\.duckdb(\.wal)?$/.test(name));
   for (const name of doomed) fs.rmSync(path.join(config.dataDir, name), { force: true });
   console.log(`Removed ${doomed.length} database file(s) from ${config.dataDir}.`);
 }
 
 const started = Date.now();
-const runtime = await createServiceRuntime(config);
-const count = (table: string) => (runtime.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+// The seed is the one writer of the telemetry files, also where the servers open them read-only.
+const runtime = await createServiceRuntime({ ...config, TELEMETRY_READ_ONLY: false }).catch((error: unknown) => {
+  if (!isStartupError(error)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
+const count = async (table: string) => (await runtime.sql.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))!.n;
+const where = config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : config.dataDir;
 console.log(
-  `Demo data in ${config.dataDir} (SEED=${config.SEED}): ${count("plants")} plants, ${count("assets")} assets, ` +
-    `${count("jobs_done")} jobs done, ${count("planned_jobs")} planned jobs, ${count("tasks")} tasks, ${count("parts")} parts ` +
+  `Demo data in ${where} (SEED=${config.SEED}): ${await count("plants")} plants, ${await count("assets")} assets, ` +
+    `${await count("jobs_done")} jobs done, ${await count("planned_jobs")} planned jobs, ${await count("tasks")} tasks, ${await count("parts")} parts ` +
     `(${Date.now() - started} ms).`,
 );
 await runtime.close();

@@ -1,56 +1,127 @@
 /**
- * The production server: one Node HTTP server in front of Next.js. Requests to the embedded
- * service's spec paths go straight to `lib/service` (no Next.js request pipeline: the service is
- * JSON work and Next's per-request overhead would halve its throughput); everything else — pages
- * and the dashboard's `/api/` routes — goes to Next.js. Both share one service runtime (one SQLite
- * connection, one DuckDB instance per customer) through `getServiceRuntime()`.
+ * The server, in production (`npm start`) and development (`npm run dev`) alike: one Node HTTP
+ * server with one front door per surface (docs/architecture.md):
+ *   - the service's spec paths → the service's router (embedded mode only);
+ *   - `/api/` → the dashboard's router (lib/bff/routes.ts), except next-auth's `/api/auth/*`;
+ *   - everything else (pages, sign-in, assets) → Next.js.
+ * Both routers are framework-free and take the same Node adapter. Next's per-request pipeline is
+ * kept off the JSON paths: measured with bench:bff, it costs more than the work of a cached page.
  *
  *   tsx scripts/serve.ts          production (needs `next build` first; `npm start` does both)
- *   tsx scripts/serve.ts --dev    development with hot reload
+ *   tsx scripts/serve.ts --dev    development with hot reload of the pages
  */
-import http from "node:http";
 import { register } from "node:module";
-import path from "node:path";
-import next from "next";
-import { getConfig } from "../lib/config";
-import { isServicePath } from "../lib/service/paths";
-import { getServiceRuntime } from "../lib/service/runtime";
-import { serviceListener } from "../lib/service/http/node-listener";
-import { announceStartup } from "../lib/service/startup";
+
+// "server-only" marks modules that must never reach a browser bundle; it throws outside React's
+// server condition. This whole process is server code, so resolve it under that condition to the
+// package's empty module, as inside Next's server bundles. Registered before anything imports it.
+register(
+  "data:text/javascript," +
+    encodeURIComponent(`export async function resolve(specifier, context, nextResolve) {
+      if (specifier !== "server-only") return nextResolve(specifier, context);
+      return nextResolve(specifier, { ...context, conditions: [...context.conditions, "react-server"] });
+    }`),
+);
+
+const { keepFilesPrivate } = await import("../lib/service/platform/private-files");
+keepFilesPrivate();
+
+const http = await import("node:http");
+const path = await import("node:path");
+const { default: next } = await import("next");
+const { getConfig } = await import("../lib/config");
+const { nodeListener } = await import("../lib/service/platform/http/node-adapter");
+const { isServicePath } = await import("../lib/service/platform/http/paths");
+const { announceStartup } = await import("../lib/dashboard/announce");
+const { getServiceRuntime } = await import("../lib/service/runtime");
+const { CLIENT_ADDRESS_HEADER, clientAddress } = await import("../lib/auth/client-address");
+const { SECURITY_HEADERS } = await import("../lib/service/platform/http/security-headers");
+const { keepRequestLoopFirst } = await import("../lib/service/platform/thread-priority");
 
 const dev = process.argv.includes("--dev");
 const config = getConfig();
+keepRequestLoopFirst(config.WORKER_THREAD_NICE);
 const root = path.resolve(import.meta.dirname, "..");
 
-const runtime = await getServiceRuntime();
+const { isStartupError } = await import("../lib/service/platform/startup-error");
+
+/** The service's runtime; a reason to stop that the operator can fix is printed as its one line. */
+async function openRuntime() {
+  try {
+    return await getServiceRuntime();
+  } catch (error) {
+    if (!isStartupError(error)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+// Remote mode serves no service of its own and opens none of its databases.
+const runtime = config.dashboard.upstream.mode === "embedded" ? await openRuntime() : null;
 const app = next({ dev, dir: root, port: config.PORT });
 const handleNext = app.getRequestHandler();
 await app.prepare();
+// After Next has set up its server environment: the sessions module reads `next/headers`, whose
+// request storage Next installs while it prepares.
+const { apiHandler } = await import("../lib/bff/routes");
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
-const handleService = serviceListener(runtime.handle, fallbackOrigin);
-// The dashboard's /api/ routes take the same short cut in production (in development Next serves
-// them, with hot reload). Their modules import "server-only": the hook lets plain Node load them.
-let handleApi: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
-if (!dev) {
-  register("./server-only-hook.mjs", import.meta.url);
-  handleApi = (await import("../lib/bff/node-listener")).apiListener(fallbackOrigin);
+const handleService = runtime && nodeListener(runtime.handle, fallbackOrigin);
+const handleApi = nodeListener(apiHandler, fallbackOrigin);
+
+/** Sign-in forms are small; next-auth would read any body whole. */
+const MAX_AUTH_BODY_BYTES = 64 * 1024;
+
+function refuse(res: import("node:http").ServerResponse, status: number, code: string, message: string) {
+  res.writeHead(status, { ...SECURITY_HEADERS.api, "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" });
+  res.end(JSON.stringify({ status: "ERROR", code, message, data: [] }));
 }
+
+/**
+ * What Next may believe about a request: the client's address for the sign-in throttle, and
+ * X-Forwarded-* only from a trusted proxy (next-auth builds its URLs from X-Forwarded-Host).
+ */
+function prepareForNext(req: import("node:http").IncomingMessage): void {
+  const forwardedFor = req.headers["x-forwarded-for"];
+  req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor, config.TRUST_PROXY);
+  if (!config.TRUST_PROXY) {
+    for (const name of ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"]) delete req.headers[name];
+  }
+}
+
 const server = http.createServer((req, res) => {
   const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-  if (isServicePath(pathname)) handleService(req, res);
-  else if (!handleApi?.(req, res)) void handleNext(req, res);
+  if (handleService && isServicePath(pathname)) handleService(req, res);
+  else if (pathname.startsWith("/api/") && !pathname.startsWith("/api/auth/")) handleApi(req, res);
+  else {
+    if (pathname.startsWith("/api/auth/") && req.method === "POST") {
+      const declared = req.headers["content-length"];
+      if (declared === undefined) return refuse(res, 411, "LENGTH_REQUIRED", "A sign-in request must declare its Content-Length.");
+      if (Number(declared) > MAX_AUTH_BODY_BYTES) return refuse(res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
+    }
+    prepareForNext(req);
+    // Pages, assets and next-auth's answers: the common headers here, the pages' CSP in proxy.ts.
+    for (const [name, value] of Object.entries(SECURITY_HEADERS.common)) res.setHeader(name, value);
+    void handleNext(req, res);
+  }
 });
 server.keepAliveTimeout = 65_000;
+// Backstops for what the JSON surfaces already bound themselves (the Node adapter answers a body
+// not received within 10 s with 408): headers within 10 s, a whole request within 30 s, on every
+// path, Next's included. Node's defaults held a slow request for 300 s.
+server.headersTimeout = 10_000;
+server.requestTimeout = 30_000;
 
 server.listen(config.PORT, config.HOST, () => {
-  announceStartup({ url: `http://localhost:${config.PORT}`, runtime, dev });
+  announceStartup({ url: `http://localhost:${config.PORT}`, config, dev }).catch((error: unknown) => {
+    console.error(`Preparing the demo users failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
 });
 
 async function shutdown(signal: string) {
   console.log(`\n${signal}: shutting down…`);
   server.close();
-  await runtime.close();
+  await runtime?.close();
   process.exit(0);
 }
 process.once("SIGINT", () => void shutdown("SIGINT"));

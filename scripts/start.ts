@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const buildId = path.join(root, ".next", "BUILD_ID");
+const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 const sourceRoots = ["app", "components", "lib", "public", "next.config.mjs", "package.json", "postcss.config.mjs"];
 
 function newestMtime(target: string): number {
@@ -23,7 +23,8 @@ const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
 const sourcesAt = Math.max(...sourceRoots.map((entry) => newestMtime(path.join(root, entry))));
 if (builtAt < sourcesAt) {
   console.log(builtAt === 0 ? "No build found: building the dashboard…" : "Sources changed since the last build: rebuilding…");
-  const build = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: "inherit" });
+  // Next would otherwise try to send anonymous usage data from every build.
+  const build = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: "inherit", env: { NEXT_TELEMETRY_DISABLED: "1", ...process.env } });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

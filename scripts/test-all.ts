@@ -1,11 +1,25 @@
 /**
- * `npm test`: lint, typecheck, unit + API tests (Vitest), production build, browser tests
- * (Playwright). Each stage runs even when an earlier one failed, so one run shows every problem.
- * The last line totals all suites as `N passed, N failed` (the form CI reads).
+ * `npm test`: lint, typecheck, OpenAPI lint, unit + API tests (Vitest), production build, browser
+ * tests (Playwright). Each stage runs even when an earlier one failed, so one run shows every
+ * problem. The last line totals all suites as `N passed, N failed` (the form CI reads); skipped
+ * tests count as neither.
+ *
+ * Before any stage, the browser check (scripts/chromium.ts): Chromium is installed when missing
+ * and installable, or the run stops at once with one line saying what to run. Suites that need
+ * PostgreSQL, Redis or MQTT skip themselves when those do not answer (lib/testing/with-service.ts);
+ * `PLANTDESK_REQUIRE_SERVICES=1` turns those skips into failures.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { probeServices, servicesRequired, summarizeServices } from "../lib/testing/services";
+import { ensureChromium } from "./chromium";
+
+const browserProblem = ensureChromium();
+if (browserProblem) {
+  console.error(browserProblem);
+  process.exit(1);
+}
 
 const root = path.resolve(import.meta.dirname, "..");
 const results = path.join(root, "test-results");
@@ -43,14 +57,19 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 check("lint", bin("eslint"), ["."]);
 check("typecheck", bin("tsc"), ["--noEmit"]);
+check("OpenAPI lint", bin("tsx"), ["scripts/lint-openapi.ts"]);
+
+// One line up front; each skipped suite also says so itself in the Vitest output.
+console.log(`\n${summarizeServices(Object.values(await probeServices()), servicesRequired())}`);
 
 const vitestReport = path.join(results, "vitest.json");
 rmSync(vitestReport, { force: true });
 const vitestOk = run("unit and API tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
-const vitest = readJson(vitestReport) as { numPassedTests: number; numFailedTests: number } | null;
+const vitest = readJson(vitestReport) as { numPassedTests: number; numFailedTests: number; numPendingTests: number } | null;
 if (vitest) {
   total.passed += vitest.numPassedTests;
   total.failed += vitest.numFailedTests;
+  if (vitest.numPendingTests > 0) summary.push(`     (${vitest.numPendingTests} unit and API tests skipped: not counted)`);
 }
 if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) total.failed += 1; // crashed before reporting
 

@@ -1,10 +1,8 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
-import { ROLE_PERMISSIONS } from "@/lib/auth/roles";
 import { requireSignedInUser } from "@/lib/auth/session";
-import { reachablePlants } from "@/lib/bff/handler";
-import type { Me } from "@/lib/client/me";
-import { getUpstreamClient } from "@/lib/upstream";
+import { describeUser } from "@/lib/bff/handler";
+import { getUpstream } from "@/lib/upstream";
 
 /**
  * Every dashboard page: signed-in users only (others go to sign-in), inside the app's frame. The
@@ -13,13 +11,5 @@ import { getUpstreamClient } from "@/lib/upstream";
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireSignedInUser();
-  const upstream = await getUpstreamClient();
-  const me: Me = {
-    email: user.email,
-    name: user.name,
-    role: user.role,
-    plants: reachablePlants(user, upstream),
-    permissions: [...ROLE_PERMISSIONS[user.role]],
-  };
-  return <AppShell initialMe={me}>{children}</AppShell>;
+  return <AppShell initialMe={describeUser(user, await getUpstream())}>{children}</AppShell>;
 }

@@ -7,8 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { maintenanceApi, maintenanceKeys } from "@/lib/client/maintenance";
-import { formatDate } from "@/lib/client/dates";
+import { maintenanceApi, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
+import { useFormat } from "@/lib/client/format";
 import { plantPath } from "@/components/shell/nav-items";
 
 const PAGE_SIZE = 10;
@@ -25,6 +25,8 @@ export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string
     queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { assetTagNumber: tag, page, pageSize: PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
   });
+  const lookups = useLookupLabels(plantId);
+  const format = useFormat();
 
   if (jobs.isPending) return <TableSkeleton rows={5} columns={3} />;
   if (jobs.isError) return <ErrorState error={jobs.error} title="Could not load the job history" onRetry={() => void jobs.refetch()} />;
@@ -37,12 +39,12 @@ export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string
         {data.map((job) => (
           <li key={job.id} className="px-3 py-2 text-sm">
             <span className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
-              <span className="tabular-nums">{formatDate(job.doneDate)}</span>
+              <span className="tabular-nums">{format.date(job.doneDate)}</span>
               {job.doneDate > job.dueDate && <Badge tone="warning">late</Badge>}
             </span>
             <span className="block font-medium">{job.jobTitle}</span>
             <span className="block text-xs text-fg-muted">
-              {job.activityKind} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
+              {lookups.label("activityKind", job.activityKind)} · {job.totalTimeUsedInHours} h · {job.carriedOutByUser.firstname} {job.carriedOutByUser.lastname}
               {job.workOrder?.id ? ` · WO ${job.workOrder.id}` : ""}
             </span>
           </li>

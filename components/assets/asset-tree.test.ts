@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TAsset } from "@/lib/upstream/schemas/maintenance";
+import type { TAsset } from "@/lib/contract/maintenance";
 import { ancestorTags, buildAssetTree, visibleRows } from "./asset-tree";
 
 function asset(tagNumber: string, parentTagNumber: string | null, extra: Partial<TAsset> = {}): TAsset {

@@ -3,7 +3,7 @@
  * `parentTagNumber`), its search, and the flat list of visible rows a keyboard-navigable tree
  * renders. Pure: no React, tested on its own.
  */
-import type { TAsset } from "@/lib/upstream/schemas/maintenance";
+import type { TAsset } from "@/lib/contract/maintenance";
 
 export interface AssetNode {
   asset: TAsset;

@@ -5,8 +5,10 @@
  * detailed form of the picture).
  */
 import { Badge } from "@/components/ui/badge";
-import { addDays, formatDate } from "@/lib/client/dates";
-import type { TPlannedJob } from "@/lib/upstream/schemas/maintenance";
+import { addDays } from "@/lib/client/dates";
+import { useFormat } from "@/lib/client/format";
+import type { LookupLabels } from "@/lib/client/maintenance";
+import type { TPlannedJob } from "@/lib/contract/maintenance";
 
 const DAY_MS = 86_400_000;
 const OVERDUE_LANE = 0.12; // share of the width for the overdue lane
@@ -31,7 +33,8 @@ function recurrenceText(job: TPlannedJob): string | null {
   return job.recurrence.every === 1 ? `every ${unit}` : `every ${job.recurrence.every} ${unit}s`;
 }
 
-export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob[]; today: string; horizonEnd: string }) {
+export function PlannedTimeline({ jobs, today, horizonEnd, labels }: { jobs: TPlannedJob[]; today: string; horizonEnd: string; labels: Pick<LookupLabels, "label"> }) {
+  const format = useFormat();
   const overdue = jobs.filter((j) => j.dueDate < today);
   const upcoming = jobs.filter((j) => j.dueDate >= today && j.dueDate <= horizonEnd);
   const start = dayNumber(today);
@@ -62,7 +65,7 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
       </p>
       <div
         role="img"
-        aria-label={`Timeline: ${overdue.length} overdue, ${upcoming.length} due between ${formatDate(today)} and ${formatDate(horizonEnd)}`}
+        aria-label={`Timeline: ${overdue.length} overdue, ${upcoming.length} due between ${format.date(today)} and ${format.date(horizonEnd)}`}
         className="relative h-28 rounded-md border border-line bg-canvas"
       >
         <div className="absolute inset-y-0 left-0 border-r border-danger/40 bg-danger-soft" style={{ width: `${OVERDUE_LANE * 100}%` }}>
@@ -83,13 +86,13 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
         {placed.map(({ job, x, lane }) => (
           <span
             key={job.id}
-            title={`${formatDate(job.dueDate)} · ${job.jobTitle}`}
+            title={`${format.date(job.dueDate)} · ${job.jobTitle}`}
             className="absolute size-3 -translate-x-1/2 rotate-45 rounded-[2px] border border-surface bg-accent"
             style={{ left: `${x * 100}%`, top: `${24 + lane * 14}px` }}
           />
         ))}
       </div>
-      <p className="-mt-2 text-xs text-fg-muted">Red lane: overdue. Then from today to {formatDate(horizonEnd)}; each diamond is a job.</p>
+      <p className="-mt-2 text-xs text-fg-muted">Red lane: overdue. Then from today to {format.date(horizonEnd)}; each diamond is a job.</p>
       {jobs.length > 0 && (
         // Scrollable, so reachable by keyboard (Tab, then arrow keys scroll).
         <div role="region" aria-label="Planned jobs" tabIndex={0} className="max-h-80 overflow-auto rounded-md border border-line">
@@ -100,12 +103,12 @@ export function PlannedTimeline({ jobs, today, horizonEnd }: { jobs: TPlannedJob
               return (
                 <li key={job.id} className={`px-3 py-2 text-sm ${late > 0 ? "bg-danger-soft/60" : ""}`}>
                   <span className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
-                    <span className="tabular-nums">{formatDate(job.dueDate)}</span>
+                    <span className="tabular-nums">{format.date(job.dueDate)}</span>
                     {late > 0 && <Badge tone="danger">Overdue {late} d</Badge>}
                   </span>
                   <span className="block font-medium">{job.jobTitle}</span>
                   <span className="block text-xs text-fg-muted">
-                    {job.activityKind} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
+                    {labels.label("activityKind", job.activityKind)} · {job.estimatedTimeInHours} h{recurrence ? ` · ${recurrence}` : ""}
                   </span>
                 </li>
               );

@@ -1,8 +1,10 @@
 "use client";
 /**
- * Planned work per asset: the asset tree on the left; for the chosen asset its planned jobs over the
- * next six months, its job history, and its telemetry with jobs, tasks and alarms on one time axis.
- * URL: `asset` (tag), `search`, `range` or `from`+`to`, `points` (data point names).
+ * Planned work, three ways (`view` in the URL): the plant's list and its month calendar
+ * (components/planned), or per asset — the asset tree on the left; for the chosen asset its planned
+ * jobs over the next six months, its job history, and its telemetry with jobs, tasks and alarms on
+ * one time axis (`asset`, `search`, `range` or `from`+`to`, `points`). Without `view`, a link that
+ * names an asset opens it; any other opens the list.
  */
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
@@ -13,8 +15,8 @@ import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { addDays, todayIso } from "@/lib/client/dates";
 import { fetchAllPages } from "@/lib/client/api";
-import { maintenanceKeys, plantApiPath, useAssets } from "@/lib/client/maintenance";
-import type { TAsset, TPlannedJob } from "@/lib/upstream/schemas/maintenance";
+import { maintenanceKeys, plantApiPath, useAssets, useLookupLabels } from "@/lib/client/maintenance";
+import type { TAsset, TPlannedJob } from "@/lib/contract/maintenance";
 import { useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
 import { parseExplorerState, type TimeRange } from "@/components/telemetry/explorer-state";
@@ -23,11 +25,51 @@ import { AssetTelemetry } from "./asset-telemetry";
 import { ancestorTags, buildAssetTree } from "./asset-tree";
 import { AssetTreeView } from "./asset-tree-view";
 import { PlannedTimeline } from "./planned-timeline";
+import { PlantPlannedWork } from "@/components/planned/plant-planned-work";
 
 /** "Next six months", as the planners count it. */
 const HORIZON_DAYS = 183;
 
+const VIEWS = [
+  { id: "list", label: "List" },
+  { id: "calendar", label: "Calendar" },
+  { id: "assets", label: "By asset" },
+] as const;
+
 export function PlannedWork({ plantId }: { plantId: string }) {
+  const { get, update } = useUrlState();
+  const requested = get("view");
+  const view = requested === "list" || requested === "calendar" || requested === "assets" ? requested : get("asset") ? "assets" : "list";
+  return (
+    <div className="flex flex-col gap-4">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">Planned work</h1>
+          <p className="text-sm text-fg-muted">
+            {view === "assets" ? "Pick an asset to see its planned jobs, what was done, and what its sensors recorded around each job." : "Every planned visit of the plant: overdue work first, recurring jobs as their repeats."}
+          </p>
+        </div>
+        <nav aria-label="Planned work views" className="inline-flex rounded-md border border-line p-0.5 text-sm" data-testid="planned-views">
+          {VIEWS.map((entry) => (
+            <button
+              key={entry.id}
+              type="button"
+              aria-current={view === entry.id ? "page" : undefined}
+              // `from`/`to` are days in the list but instants of the telemetry range by asset: neither carries over.
+              onClick={() => update({ view: entry.id, page: null, job: null, on: null, from: null, to: null }, { keepPage: true })}
+              className={`rounded px-3 py-1 ${view === entry.id ? "bg-accent text-accent-fg" : "hover:bg-surface-2"}`}
+            >
+              {entry.label}
+            </button>
+          ))}
+        </nav>
+      </header>
+      {view === "assets" ? <AssetPlannedWork plantId={plantId} /> : <PlantPlannedWork plantId={plantId} view={view} />}
+    </div>
+  );
+}
+
+function AssetPlannedWork({ plantId }: { plantId: string }) {
   const { params, get, update } = useUrlState();
   const assets = useAssets(plantId);
   const tree = useMemo(() => buildAssetTree(assets.data ?? []), [assets.data]);
@@ -48,10 +90,6 @@ export function PlannedWork({ plantId }: { plantId: string }) {
 
   return (
     <div className="flex flex-col gap-4">
-      <header>
-        <h1 className="text-2xl font-semibold">Planned work</h1>
-        <p className="text-sm text-fg-muted">Pick an asset to see its planned jobs, what was done, and what its sensors recorded around each job.</p>
-      </header>
       <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-[18rem_minmax(0,1fr)] xl:grid-cols-[20rem_minmax(0,1fr)]">
         <Card className="flex max-h-96 flex-col lg:sticky lg:top-4 lg:max-h-[calc(100dvh-6rem)]" aria-labelledby="assets-title">
           <div className="flex flex-col gap-2 border-b border-line p-3">
@@ -146,6 +184,7 @@ function AssetDetails({
     queryFn: ({ signal }) => fetchAllPages<TPlannedJob>(plantApiPath(plantId, "jobs-planned"), { assetTagNumber: tag, endDate: horizonEnd }, signal),
   });
   const canSeeTelemetry = me.data?.permissions.includes("telemetry:query") ?? false;
+  const lookups = useLookupLabels(plantId);
 
   return (
     <>
@@ -183,7 +222,7 @@ function AssetDetails({
             ) : planned.isError ? (
               <ErrorState error={planned.error} title="Could not load planned jobs" onRetry={() => void planned.refetch()} />
             ) : (
-              <PlannedTimeline jobs={planned.data} today={today} horizonEnd={horizonEnd} />
+              <PlannedTimeline jobs={planned.data} today={today} horizonEnd={horizonEnd} labels={lookups} />
             )}
           </CardBody>
         </Card>
@@ -197,7 +236,7 @@ function AssetDetails({
 
       {canSeeTelemetry && (
         <Card aria-labelledby="telemetry-title">
-          <CardHeader id="telemetry-title" title="Telemetry around the work" description="Data points with jobs done, tasks, planned jobs and alarms on one time axis (UTC)" />
+          <CardHeader id="telemetry-title" title="Telemetry around the work" description="Data points with jobs done, tasks, planned jobs and alarms on one time axis (UTC or your time, as chosen in the explorer)" />
           <CardBody>
             <AssetTelemetry
               plantId={plantId}

@@ -2,6 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
+import { signInErrorMessage } from "./sign-in-errors";
 
 interface SignInFormProps {
   /** A path on this site (checked by the page). */
@@ -31,11 +32,7 @@ export function SignInForm({ callbackUrl, initialError, entraId }: SignInFormPro
       return;
     }
     setPending(false);
-    setError(
-      result?.error === "CredentialsSignin"
-        ? "The e-mail or password is not right, or the account is disabled."
-        : "Sign-in failed. Please try again.",
-    );
+    setError(signInErrorMessage(result?.error));
   }
 
   const input =
@@ -52,13 +49,13 @@ export function SignInForm({ callbackUrl, initialError, entraId }: SignInFormPro
         <label htmlFor="email" className="block text-sm font-medium">
           E-mail
         </label>
-        <input id="email" name="email" type="email" autoComplete="username" required autoFocus className={input} />
+        <input id="email" name="email" type="email" autoComplete="username" required autoFocus maxLength={254} className={input} />
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
           Password
         </label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={input} />
+        <input id="password" name="password" type="password" autoComplete="current-password" required maxLength={1024} className={input} />
       </div>
       <button
         type="submit"

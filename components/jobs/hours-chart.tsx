@@ -2,12 +2,13 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { chartTheme, seriesColor } from "@/components/ui/chart-colors";
-import { formatMonth } from "@/lib/client/dates";
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import { useFormat } from "@/lib/client/format";
+import type { TJobDone } from "@/lib/contract/maintenance";
 import { formatHours, hoursByMonth } from "./job-math";
 
 /** Hours worked per month, stacked by activity kind. */
 export function HoursChart({ jobs, labelFor }: { jobs: readonly TJobDone[]; labelFor: (kind: string) => string }) {
+  const format = useFormat();
   const { months, kinds } = hoursByMonth(jobs);
   const total = months.reduce((sum, month) => sum + month.total, 0);
   const summary = `Hours per month by activity kind: ${formatHours(total)} in ${months.length} month${months.length === 1 ? "" : "s"}.`;
@@ -16,11 +17,11 @@ export function HoursChart({ jobs, labelFor }: { jobs: readonly TJobDone[]; labe
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={months} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
           <CartesianGrid vertical={false} stroke={chartTheme.grid} />
-          <XAxis dataKey="month" tickFormatter={formatMonth} stroke={chartTheme.axis} tick={{ fill: chartTheme.axis, fontSize: 12 }} />
+          <XAxis dataKey="month" tickFormatter={format.month} stroke={chartTheme.axis} tick={{ fill: chartTheme.axis, fontSize: 12 }} />
           <YAxis stroke={chartTheme.axis} tick={{ fill: chartTheme.axis, fontSize: 12 }} unit=" h" width={64} />
           <Tooltip
             cursor={{ fill: "var(--pd-surface-2)" }}
-            labelFormatter={(month) => formatMonth(String(month))}
+            labelFormatter={(month) => format.month(String(month))}
             formatter={(value, name) => [formatHours(Number(value)), name]}
             contentStyle={{ background: chartTheme.tooltipBackground, borderColor: chartTheme.tooltipBorder, color: chartTheme.text, borderRadius: 8 }}
           />

@@ -2,57 +2,63 @@
 
 import { Badge } from "@/components/ui/badge";
 import { columnHelper, type DataColumn } from "@/components/ui/data-table";
-import { formatDate } from "@/lib/client/dates";
+import type { Format } from "@/lib/client/format";
 import type { CsvColumn } from "@/lib/client/csv";
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import type { TJobDone } from "@/lib/contract/maintenance";
 import { formatHours, jobHours } from "./job-math";
 
 const helper = columnHelper<TJobDone>();
 
-export function jobColumns(labelFor: (kind: string) => string): DataColumn<TJobDone>[] {
+/** The job table's columns; dates in the reader's language (`format`). */
+export function jobColumns(labelFor: (kind: string) => string, format: Format): DataColumn<TJobDone>[] {
   return helper.columns([
-    helper.accessor("doneDate", { header: "Done", cell: (info) => <span className="whitespace-nowrap">{formatDate(info.getValue())}</span> }),
+    helper.accessor("doneDate", { header: "Done", cell: (info) => <span className="whitespace-nowrap">{format.date(info.getValue())}</span> }),
     helper.accessor("jobTitle", {
       header: "Job",
       enableHiding: false,
       cell: (info) => (
-        <span className="block min-w-64 max-w-md whitespace-normal">
+        <span className="block max-w-sm min-w-48 whitespace-normal wrap-anywhere">
           <span className="font-medium">{info.getValue()}</span>
           <span className="block text-xs text-fg-muted">{info.row.original.id}</span>
         </span>
       ),
     }),
     helper.accessor("activityKind", { header: "Activity", cell: (info) => <Badge tone="accent">{labelFor(info.getValue())}</Badge> }),
-    helper.accessor("department", { header: "Department" }),
+    helper.accessor("department", { header: "Department", meta: { wrap: true } }),
     helper.accessor((job) => job.asset.tagNumber, { id: "asset", header: "Asset", cell: (info) => <span className="font-mono text-xs">{info.getValue()}</span> }),
-    helper.accessor((job) => `${job.carriedOutByUser.firstname} ${job.carriedOutByUser.lastname}`, { id: "carriedOutBy", header: "Carried out by" }),
+    helper.accessor((job) => `${job.carriedOutByUser.firstname} ${job.carriedOutByUser.lastname}`, { id: "carriedOutBy", header: "Carried out by", meta: { wrap: true } }),
     helper.accessor((job) => jobHours(job), { id: "hours", header: "Hours", meta: { align: "right" }, cell: (info) => formatHours(info.getValue()) }),
     helper.accessor("requiredPersonCount", { header: "People", meta: { align: "right" } }),
     helper.accessor((job) => job.workOrder.id, { id: "workOrder", header: "Work order" }),
-    helper.accessor("dueDate", { header: "Due", cell: (info) => <span className="whitespace-nowrap">{formatDate(info.getValue())}</span> }),
+    helper.accessor("dueDate", { header: "Due", cell: (info) => <span className="whitespace-nowrap">{format.date(info.getValue())}</span> }),
     helper.accessor("isFinal", { header: "Final", enableSorting: false, cell: (info) => (info.getValue() ? "Yes" : "No") }),
   ]);
 }
 
-/** Every field of a job, flat, in the spec's order (nested objects spelled out). */
-export const JOB_CSV_COLUMNS: CsvColumn<TJobDone>[] = [
-  { header: "id", value: (job) => job.id },
-  { header: "plantId", value: (job) => job.plantId },
-  { header: "jobTitle", value: (job) => job.jobTitle },
-  { header: "doneDate", value: (job) => job.doneDate },
-  { header: "dueDate", value: (job) => job.dueDate },
-  { header: "activityKind", value: (job) => job.activityKind },
-  { header: "department", value: (job) => job.department },
-  { header: "totalTimeUsedInHours", value: (job) => job.totalTimeUsedInHours },
-  { header: "requiredPersonCount", value: (job) => job.requiredPersonCount },
-  { header: "isFinal", value: (job) => job.isFinal },
-  { header: "asset.tagNumber", value: (job) => job.asset.tagNumber },
-  { header: "asset.serialNumber", value: (job) => job.asset.serialNumber },
-  { header: "asset.externalReference", value: (job) => job.asset.externalReference },
-  { header: "workOrder.id", value: (job) => job.workOrder.id },
-  { header: "workOrder.remark", value: (job) => job.workOrder.remark },
-  { header: "carriedOutByUser.username", value: (job) => job.carriedOutByUser.username },
-  { header: "carriedOutByUser.firstname", value: (job) => job.carriedOutByUser.firstname },
-  { header: "carriedOutByUser.lastname", value: (job) => job.carriedOutByUser.lastname },
-  { header: "partsUsed", value: (job) => job.partsUsed.map((part) => `${part.partId} x${part.quantity} ${part.unit}`).join("; ") },
-];
+/**
+ * The CSV: headed by the titles people read in the table (the API keeps the field names), the
+ * table's columns first, then every other field of a job spelled out. Dates stay `YYYY-MM-DD`
+ * and hours plain decimals, so a spreadsheet sorts and sums them.
+ */
+export function jobCsvColumns(labelFor: (kind: string) => string): CsvColumn<TJobDone>[] {
+  return [
+    { header: "Done", value: (job) => job.doneDate },
+    { header: "Job", value: (job) => job.jobTitle },
+    { header: "Job id", value: (job) => job.id },
+    { header: "Activity", value: (job) => labelFor(job.activityKind) },
+    { header: "Department", value: (job) => job.department },
+    { header: "Asset", value: (job) => job.asset.tagNumber },
+    { header: "Carried out by", value: (job) => `${job.carriedOutByUser.firstname} ${job.carriedOutByUser.lastname}` },
+    { header: "Hours", value: (job) => job.totalTimeUsedInHours },
+    { header: "People", value: (job) => job.requiredPersonCount },
+    { header: "Work order", value: (job) => job.workOrder.id },
+    { header: "Due", value: (job) => job.dueDate },
+    { header: "Final", value: (job) => (job.isFinal ? "Yes" : "No") },
+    { header: "Plant", value: (job) => job.plantId },
+    { header: "Asset serial number", value: (job) => job.asset.serialNumber },
+    { header: "Asset external reference", value: (job) => job.asset.externalReference },
+    { header: "Work order remark", value: (job) => job.workOrder.remark },
+    { header: "User name", value: (job) => job.carriedOutByUser.username },
+    { header: "Parts used", value: (job) => job.partsUsed.map((part) => `${part.partId} x${part.quantity} ${part.unit}`).join("; ") },
+  ];
+}

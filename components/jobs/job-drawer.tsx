@@ -5,8 +5,8 @@ import { plantPath } from "@/components/shell/nav-items";
 import { Badge } from "@/components/ui/badge";
 import { DetailList, Drawer } from "@/components/ui/drawer";
 import { EmptyState } from "@/components/ui/states";
-import { formatDate } from "@/lib/client/dates";
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import { useFormat } from "@/lib/client/format";
+import type { TJobDone } from "@/lib/contract/maintenance";
 import { formatHours, jobHours } from "./job-math";
 
 export function JobDrawer({
@@ -24,6 +24,7 @@ export function JobDrawer({
   labelFor: (kind: string) => string;
   onClose: () => void;
 }) {
+  const format = useFormat();
   return (
     <Drawer open={Boolean(jobId)} onClose={onClose} title={job ? job.jobTitle : `Job ${jobId}`} description={job ? `Job ${job.id}` : undefined}>
       {!job ? (
@@ -38,8 +39,8 @@ export function JobDrawer({
         <div className="space-y-6">
           <DetailList
             items={[
-              { label: "Done", value: formatDate(job.doneDate) },
-              { label: "Due", value: formatDate(job.dueDate) },
+              { label: "Done", value: format.date(job.doneDate) },
+              { label: "Due", value: format.date(job.dueDate) },
               { label: "Activity", value: <Badge tone="accent">{labelFor(job.activityKind)}</Badge> },
               { label: "Department", value: job.department },
               { label: "Hours", value: formatHours(jobHours(job)) },

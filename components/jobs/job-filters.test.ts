@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
-import { needsLocalProcessing, parseJobFilters, processLocally, serviceQuery } from "./job-filters";
+import type { TJobDone } from "@/lib/contract/maintenance";
+import { needsLocalProcessing, parseJobFilters, periodProblem, processLocally, serviceQuery } from "./job-filters";
 
 const job = (id: string, doneDate: string, activityKind: string, department: string, hours: string) =>
   ({ id, doneDate, activityKind, department, totalTimeUsedInHours: hours, jobTitle: id, asset: { tagNumber: "T" } }) as TJobDone;
@@ -29,5 +29,17 @@ describe("job history filters", () => {
     expect(processLocally(rows, pm).map((row) => row.id)).toEqual(["a"]);
     const serviceOrder = parseJobFilters(new URLSearchParams("sort=doneDate.desc"));
     expect(needsLocalProcessing(serviceOrder)).toBe(false);
+  });
+
+  it("names what is wrong with the period: a date that is not one, or a period that runs backwards", () => {
+    const check = (query: string) => {
+      const params = new URLSearchParams(query);
+      return periodProblem(params, parseJobFilters(params, "2026-06-30"), (iso) => iso);
+    };
+    expect(check("")).toBeNull();
+    expect(check("from=2026-01-01&to=2026-02-01")).toBeNull();
+    expect(check("from=2026-02-30")).toBe("“2026-02-30” is not a date: choose the start date again.");
+    expect(check("from=2026-01-01&to=soon")).toBe("“soon” is not a date: choose the end date again.");
+    expect(check("from=2026-03-02&to=2026-03-01")).toMatch(/^The start date \(2026-03-02\) is after the end date \(2026-03-01\)/);
   });
 });

@@ -8,7 +8,7 @@ import type { ColumnVisibilityState, SortingState } from "@tanstack/react-table"
 import { parseHiddenColumns, parseSortParam, PAGE_SIZES } from "@/components/ui/data-table";
 import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
 import { intParam } from "@/lib/client/url-state";
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import type { TJobDone } from "@/lib/contract/maintenance";
 import { jobHours } from "./job-math";
 
 export const DEFAULT_RANGE_DAYS = 180;
@@ -47,7 +47,20 @@ export function parseJobFilters(params: URLSearchParams, today = todayIso()): Jo
   };
 }
 
-/** The part of the filter the service applies (decisions.md §3 query parameters). */
+/**
+ * What is wrong with the period in the URL, as one sentence, or null. A malformed date is not
+ * silently replaced here: the page shows this message instead of rows for a period nobody chose.
+ */
+export function periodProblem(params: URLSearchParams, filters: Pick<JobFilters, "from" | "to">, formatDate: (iso: string) => string): string | null {
+  for (const [key, name] of [["from", "start"], ["to", "end"]] as const) {
+    const raw = params.get(key);
+    if (raw !== null && !isIsoDate(raw)) return `“${raw.slice(0, 40)}” is not a date: choose the ${name} date again.`;
+  }
+  if (filters.from > filters.to) return `The start date (${formatDate(filters.from)}) is after the end date (${formatDate(filters.to)}): choose a period that runs forwards.`;
+  return null;
+}
+
+/** The part of the filter the service applies (docs/api.md §3 query parameters). */
 export function serviceQuery(filters: JobFilters): Record<string, string | undefined> {
   return { startDate: filters.from, endDate: filters.to, assetTagNumber: filters.asset || undefined };
 }
@@ -75,8 +88,6 @@ const SORT_VALUES: Record<string, (job: TJobDone) => string | number> = {
   requiredPersonCount: (job) => job.requiredPersonCount,
   workOrder: (job) => job.workOrder.id,
 };
-
-export const SORTABLE_COLUMNS = Object.keys(SORT_VALUES);
 
 /** Activity kind and department filters, then the chosen order (ties: the service's order). */
 export function processLocally(rows: readonly TJobDone[], filters: JobFilters): TJobDone[] {

@@ -16,13 +16,14 @@ import { Field, FilterSelect, Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { addDays, formatDate, isIsoDate, todayIso } from "@/lib/client/dates";
+import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
+import { useFormat } from "@/lib/client/format";
 import { toCsv } from "@/lib/client/csv";
-import { lookupLabeller, maintenanceApi, maintenanceKeys, useLookupValues } from "@/lib/client/maintenance";
+import { maintenanceApi, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
 import { useUrlState } from "@/lib/client/url-state";
-import { JOB_CSV_COLUMNS, jobColumns } from "./job-columns";
+import { jobColumns, jobCsvColumns } from "./job-columns";
 import { JobDrawer } from "./job-drawer";
-import { needsLocalProcessing, parseJobFilters, processLocally, serviceQuery } from "./job-filters";
+import { DEFAULT_RANGE_DAYS, needsLocalProcessing, parseJobFilters, periodProblem, processLocally, serviceQuery } from "./job-filters";
 import { formatHours, jobHours } from "./job-math";
 
 // recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
@@ -42,24 +43,26 @@ const PRESETS = [
 export function JobHistory({ plantId }: { plantId: string }) {
   const { params, update } = useUrlState();
   const filters = useMemo(() => parseJobFilters(new URLSearchParams(params.toString())), [params]);
-  const rangeError = filters.from > filters.to ? "The start date is after the end date." : null;
+  // One message for a period that cannot be asked for; nothing is fetched or shown for it.
+  const format = useFormat();
+  const problem = periodProblem(new URLSearchParams(params.toString()), filters, format.date);
   const query = serviceQuery(filters);
   const local = needsLocalProcessing(filters);
 
-  const kinds = useLookupValues(plantId, "activityKind");
-  const labelFor = useMemo(() => lookupLabeller(kinds.data), [kinds.data]);
+  const lookups = useLookupLabels(plantId);
+  const labelFor = useMemo(() => (kind: string | null | undefined) => lookups.label("activityKind", kind), [lookups]);
 
   // The whole range (every page): the chart, the department list and local filtering need it all.
   const range = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "all", query),
     queryFn: ({ signal }) => maintenanceApi.allJobsDone(plantId, query, signal),
-    enabled: !rangeError,
+    enabled: !problem,
   });
   // One page straight from the service: the table's fast path when the service can do all the work.
   const page = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "page", query, filters.page, filters.pageSize),
     queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { ...query, page: filters.page, pageSize: filters.pageSize }, signal),
-    enabled: !rangeError && !local,
+    enabled: !problem && !local,
     placeholderData: keepPreviousData,
   });
 
@@ -68,19 +71,23 @@ export function JobHistory({ plantId }: { plantId: string }) {
     () => processed?.slice((filters.page - 1) * filters.pageSize, filters.page * filters.pageSize),
     [processed, filters.page, filters.pageSize],
   );
-  const rows = (local ? localPage : page.data?.data) ?? EMPTY;
+  const rows = (problem ? undefined : local ? localPage : page.data?.data) ?? EMPTY;
   const totalPages = local ? Math.ceil((processed?.length ?? 0) / filters.pageSize) : (page.data?.totalPages ?? 0);
   const tableQuery = local ? range : page;
+  // The table's own query failed as well as the chart's: one error for both, not two.
+  const bothFailed = Boolean(range.error && tableQuery.error);
+  const periodInvalid = problem ? ({ "aria-invalid": true, "aria-describedby": "period-problem" } as const) : {};
 
   const departments = useMemo(() => [...new Set((range.data ?? []).map((job) => job.department))].sort(), [range.data]);
-  const columns = useMemo(() => jobColumns(labelFor), [labelFor]);
+  const columns = useMemo(() => jobColumns(labelFor, format), [labelFor, format]);
+  const csvColumns = useMemo(() => jobCsvColumns(labelFor), [labelFor]);
   const openJob = filters.job ? (rows.find((job) => job.id === filters.job) ?? range.data?.find((job) => job.id === filters.job)) : undefined;
   const totalHours = processed?.reduce((sum, job) => sum + jobHours(job), 0) ?? 0;
   const anyFilter = Boolean(filters.kind || filters.dept || filters.asset || params.has("from") || params.has("to"));
 
   async function buildCsv(onProgress: (done: number, total: number) => void) {
     const all = await maintenanceApi.allJobsDone(plantId, query, undefined, onProgress);
-    return toCsv(JOB_CSV_COLUMNS, processLocally(all, filters));
+    return toCsv(csvColumns, processLocally(all, filters));
   }
 
   return (
@@ -89,10 +96,10 @@ export function JobHistory({ plantId }: { plantId: string }) {
         title="Job history"
         description={
           <>
-            Work carried out at plant {plantId}, {formatDate(filters.from)} – {formatDate(filters.to)}
+            Work carried out at plant {plantId}, {format.date(filters.from)} – {format.date(filters.to)}
           </>
         }
-        actions={<CsvButton filename={`jobs-done-${plantId}-${filters.from}-to-${filters.to}.csv`} build={buildCsv} />}
+        actions={problem ? null : <CsvButton filename={`jobs-done-${plantId}-${filters.from}-to-${filters.to}.csv`} build={buildCsv} />}
       />
 
       <Card aria-labelledby="job-filters-title">
@@ -111,24 +118,40 @@ export function JobHistory({ plantId }: { plantId: string }) {
               update({ from: addDays(to, -(Number(days) - 1)), to });
             }}
           />
-          <Field label="From" error={rangeError ?? undefined}>
+          <Field label="From">
             {(control) => (
-              <Input {...control} type="date" value={filters.from} max={filters.to} onChange={(event) => isIsoDate(event.target.value) && update({ from: event.target.value })} />
+              <Input
+                {...control}
+                {...periodInvalid}
+                type="date"
+                value={filters.from}
+                max={filters.to}
+                onChange={(event) => isIsoDate(event.target.value) && update({ from: event.target.value })}
+              />
             )}
           </Field>
           <Field label="To">
-            {(control) => <Input {...control} type="date" value={filters.to} onChange={(event) => isIsoDate(event.target.value) && update({ to: event.target.value })} />}
+            {(control) => (
+              <Input {...control} {...periodInvalid} type="date" value={filters.to} onChange={(event) => isIsoDate(event.target.value) && update({ to: event.target.value })} />
+            )}
           </Field>
           <FilterSelect
             label="Activity kind"
             value={filters.kind}
             onChange={(kind) => update({ kind })}
-            options={(kinds.data ?? []).map((entry) => ({ value: entry.value, label: entry.label }))}
+            options={lookups.values("activityKind").map((entry) => ({ value: entry.value, label: entry.label }))}
           />
           <FilterSelect label="Department" value={filters.dept} onChange={(dept) => update({ dept })} options={departments.map((dept) => ({ value: dept, label: dept }))} />
           <AssetPicker plantId={plantId} value={filters.asset} onChange={(asset) => update({ asset })} />
         </div>
-        {anyFilter ? (
+        {problem ? (
+          <div id="period-problem" role="alert" className="flex flex-wrap items-center justify-between gap-3 border-t border-line bg-danger-soft px-4 py-3 text-sm text-danger" data-testid="period-problem">
+            <p className="font-medium">{problem}</p>
+            <Button size="sm" onClick={() => update({ from: null, to: null })}>
+              Back to the last {DEFAULT_RANGE_DAYS} days
+            </Button>
+          </div>
+        ) : anyFilter ? (
           <div className="flex justify-end border-t border-line px-4 py-2">
             <Button size="sm" variant="ghost" onClick={() => update({ from: null, to: null, kind: null, dept: null, asset: null })}>
               Clear filters
@@ -137,59 +160,63 @@ export function JobHistory({ plantId }: { plantId: string }) {
         ) : null}
       </Card>
 
-      <Card aria-labelledby="hours-title">
-        <CardHeader
-          id="hours-title"
-          title="Hours per month by activity kind"
-          description={
-            processed ? (
-              <span data-testid="job-summary">
-                {processed.length.toLocaleString("en")} jobs · {formatHours(totalHours)}
-              </span>
-            ) : (
-              "Loading…"
-            )
-          }
-        />
-        <CardBody>
-          {rangeError ? (
-            <EmptyState title="Choose a valid period">{rangeError}</EmptyState>
-          ) : range.error ? (
-            <ErrorState error={range.error} onRetry={() => void range.refetch()} />
-          ) : !processed ? (
-            <Skeleton className="h-72 w-full" />
-          ) : processed.length === 0 ? (
-            <EmptyState title="No hours to chart">No jobs match these filters.</EmptyState>
-          ) : (
-            <HoursChart jobs={processed} labelFor={labelFor} />
-          )}
-        </CardBody>
-      </Card>
+      {problem ? null : bothFailed ? (
+        <Card>
+          <ErrorState error={range.error} title="Could not load the job history" onRetry={() => void Promise.all([range.refetch(), page.refetch()])} />
+        </Card>
+      ) : (
+        <>
+          <Card aria-labelledby="hours-title">
+            <CardHeader
+              id="hours-title"
+              title="Hours per month by activity kind"
+              description={
+                processed ? (
+                  <span data-testid="job-summary">
+                    {processed.length.toLocaleString("en")} jobs · {formatHours(totalHours)}
+                  </span>
+                ) : range.error ? (
+                  "Not available"
+                ) : (
+                  "Loading…"
+                )
+              }
+            />
+            <CardBody>
+              {range.error ? (
+                <ErrorState error={range.error} onRetry={() => void range.refetch()} />
+              ) : !processed ? (
+                <Skeleton className="h-72 w-full" />
+              ) : processed.length === 0 ? (
+                <EmptyState title="No hours to chart">No jobs match these filters.</EmptyState>
+              ) : (
+                <HoursChart jobs={processed} labelFor={labelFor} />
+              )}
+            </CardBody>
+          </Card>
 
-      <DataTable
-        caption={`Jobs done at plant ${plantId}`}
-        columns={columns}
-        rows={rows}
-        getRowId={(job) => job.id}
-        page={filters.page}
-        pageSize={filters.pageSize}
-        totalPages={totalPages}
-        onPageChange={(nextPage, size) => update({ page: nextPage > 1 ? nextPage : null, size: size === 50 ? null : size }, { keepPage: true })}
-        sorting={filters.sorting}
-        onSortingChange={(sorting) => update({ sort: sortParam(sorting) })}
-        columnVisibility={filters.hidden}
-        onColumnVisibilityChange={(visibility) => update({ hide: hiddenColumnsParam(visibility) ?? "-" }, { keepPage: true })}
-        onRowOpen={(job) => update({ job: job.id }, { keepPage: true })}
-        isLoading={!rangeError && tableQuery.isPending}
-        isFetching={tableQuery.isFetching}
-        error={rangeError ? null : tableQuery.error}
-        onRetry={() => void tableQuery.refetch()}
-        empty={
-          <EmptyState title={rangeError ? "Choose a valid period" : "No jobs found"}>
-            {rangeError ?? "No job matches these filters. Try a longer period or clear a filter."}
-          </EmptyState>
-        }
-      />
+          <DataTable
+            caption={`Jobs done at plant ${plantId}`}
+            columns={columns}
+            rows={rows}
+            getRowId={(job) => job.id}
+            page={filters.page}
+            pageSize={filters.pageSize}
+            totalPages={totalPages}
+            onPageChange={(nextPage, size) => update({ page: nextPage > 1 ? nextPage : null, size: size === 50 ? null : size }, { keepPage: true })}
+            sorting={filters.sorting}
+            onSortingChange={(sorting) => update({ sort: sortParam(sorting) })}
+            columnVisibility={filters.hidden}
+            onColumnVisibilityChange={(visibility) => update({ hide: hiddenColumnsParam(visibility) ?? "-" }, { keepPage: true })}
+            onRowOpen={(job) => update({ job: job.id }, { keepPage: true })}
+            isLoading={tableQuery.isPending}
+            isFetching={tableQuery.isFetching}
+            error={tableQuery.error}
+            onRetry={() => void tableQuery.refetch()}
+            empty={<EmptyState title="No jobs found">No job matches these filters. Try a longer period or clear a filter.</EmptyState>}
+          />
+        </>
+      )}
 
       <JobDrawer
         plantId={plantId}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import type { TJobDone } from "@/lib/contract/maintenance";
 import { hoursByMonth, jobHours } from "./job-math";
 
 const job = (doneDate: string, activityKind: string, hours: string) => ({ doneDate, activityKind, totalTimeUsedInHours: hours }) as TJobDone;

@@ -1,5 +1,5 @@
 /** Figures derived from job records (hours are decimal strings in the spec). */
-import type { TJobDone } from "@/lib/upstream/schemas/maintenance";
+import type { TJobDone } from "@/lib/contract/maintenance";
 
 export function jobHours(job: Pick<TJobDone, "totalTimeUsedInHours">): number {
   const hours = Number(job.totalTimeUsedInHours);

@@ -16,7 +16,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { ApiError, countRecords, errorMessage } from "@/lib/client/api";
-import { addDays, formatDate, todayIso } from "@/lib/client/dates";
+import { addDays, todayIso } from "@/lib/client/dates";
+import { useFormat } from "@/lib/client/format";
 import { maintenanceApi, maintenanceKeys, plantApiPath, useTasks } from "@/lib/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
 import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/status";
@@ -30,6 +31,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
   const me = useMe();
   const plant = me.data?.plants.find((entry) => entry.id === plantId);
   const today = todayIso();
+  const format = useFormat();
   const from = addDays(today, -29);
 
   const jobs = useQuery({
@@ -55,7 +57,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
         title={plant ? plant.name : plantId}
         description={
           <>
-            Plant {plantId} · last 30 days: {formatDate(from)} – {formatDate(today)}
+            Plant {plantId} · last 30 days: {format.date(from)} – {format.date(today)}
           </>
         }
       />

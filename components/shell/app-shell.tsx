@@ -104,11 +104,11 @@ function SideNav({ me, plantId, open, onNavigate }: { me: Me | undefined; plantI
       ) : (
         <ul className="space-y-0.5">
           {items.map((item) => {
-            const active = plantId !== undefined && current === item.segment;
+            const active = item.path ? pathname === item.path : plantId !== undefined && current === item.segment;
             return (
               <li key={item.label}>
                 <Link
-                  href={plantPath(targetPlant, item.segment)}
+                  href={item.path ?? plantPath(targetPlant, item.segment)}
                   aria-current={active ? "page" : undefined}
                   onClick={onNavigate}
                   className={cn(

@@ -1,15 +1,17 @@
 /**
- * The side navigation: one entry per page of a plant. An entry whose permission the user lacks is
- * not shown. Paths are relative to `/plants/{plantId}`.
+ * The side navigation: one entry per page of a plant, then the pages that belong to no plant (the
+ * audit log). An entry whose permission the user lacks is not shown.
  */
 import type { Permission } from "@/lib/auth/roles";
 
-export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry";
+export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "audit";
 
 export interface NavItem {
   label: string;
   /** Path under `/plants/{plantId}`; "" is the plant's overview. */
   segment: string;
+  /** An absolute path instead, for a page of no plant. */
+  path?: string;
   permission: Permission;
   icon: NavIcon;
 }
@@ -21,6 +23,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Task board", segment: "tasks", permission: "maintenance:read", icon: "tasks" },
   { label: "Stock levels", segment: "stock", permission: "maintenance:read", icon: "stock" },
   { label: "Telemetry", segment: "telemetry", permission: "telemetry:query", icon: "telemetry" },
+  { label: "Audit log", segment: "", path: "/audit", permission: "audit:read", icon: "audit" },
 ];
 
 export function plantPath(plantId: string, segment = ""): string {

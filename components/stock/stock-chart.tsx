@@ -2,38 +2,40 @@
 
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { chartTheme } from "@/components/ui/chart-colors";
-import type { TStockLevelEntry } from "@/lib/upstream/schemas/maintenance";
+import { axisNumber, useFormat } from "@/lib/client/format";
+import type { TStockLevelEntry } from "@/lib/contract/maintenance";
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-const monthFormat = new Intl.DateTimeFormat("en-GB", { month: "short", year: "numeric", timeZone: "UTC" });
 const HALF_YEAR_MS = 183 * 86_400_000;
-const fullFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
 
-/** The part's level over time: a step line (a level holds until the next count), short counts in red. */
+/**
+ * The part's level over time: a step line (a level holds until the next count), short counts in
+ * red. Numbers and dates in the reader's language and zone; big levels shortened on the axis
+ * (1,2 mld.) so they never clip.
+ */
 export function StockChart({ history, unit }: { history: readonly TStockLevelEntry[]; unit: string }) {
+  const format = useFormat();
   const points = [...history].reverse().map((entry) => ({ at: Date.parse(entry.submittedAt), quantity: entry.quantity, isShort: entry.isShort }));
   // Over a long history the year matters more than the day.
   const span = (points[points.length - 1]?.at ?? 0) - (points[0]?.at ?? 0);
-  const tickFormat = span > HALF_YEAR_MS ? monthFormat : dayFormat;
-  const summary = `Stock level over time: ${points.length} counts, from ${points[0]?.quantity ?? 0} to ${points[points.length - 1]?.quantity ?? 0} ${unit}.`;
+  const tick = (value: number) => (span > HALF_YEAR_MS ? format.month(new Date(value).toISOString().slice(0, 7)) : format.date(new Date(value).toISOString()));
+  const summary = `Stock level over time: ${points.length} counts, from ${format.number(points[0]?.quantity ?? 0)} to ${format.number(points[points.length - 1]?.quantity ?? 0)} ${unit}.`;
   return (
     <figure aria-label={summary} className="h-64 w-full" data-testid="stock-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: -8 }}>
+        <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke={chartTheme.grid} />
-          <XAxis
-            dataKey="at"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            tickFormatter={(value: number) => tickFormat.format(value)}
+          <XAxis dataKey="at" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={tick} stroke={chartTheme.axis} tick={{ fill: chartTheme.axis, fontSize: 12 }} />
+          <YAxis
             stroke={chartTheme.axis}
             tick={{ fill: chartTheme.axis, fontSize: 12 }}
+            width={72}
+            allowDecimals
+            tickFormatter={(value: number) => axisNumber(value, format)}
+            label={{ value: unit, angle: -90, position: "insideLeft", style: { fill: chartTheme.text, fontSize: 12, textAnchor: "middle" } }}
           />
-          <YAxis stroke={chartTheme.axis} tick={{ fill: chartTheme.axis, fontSize: 12 }} width={56} allowDecimals />
           <Tooltip
-            labelFormatter={(value) => `${fullFormat.format(Number(value))} UTC`}
-            formatter={(value) => [`${value} ${unit}`, "Level"]}
+            labelFormatter={(value) => format.dateTime(Number(value))}
+            formatter={(value) => [`${format.number(Number(value))} ${unit}`, "Level"]}
             contentStyle={{ background: chartTheme.tooltipBackground, borderColor: chartTheme.tooltipBorder, color: chartTheme.text, borderRadius: 8 }}
           />
           <Line

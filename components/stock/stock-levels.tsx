@@ -2,8 +2,10 @@
 
 /**
  * Stock levels of a plant: find a part (search, short-only), see its level, unit and shortage,
- * submit a new count, and follow its level over time. The chosen part, search and filter are in
- * the URL.
+ * submit a new count (typed the reader's way, asked about when it jumps more than tenfold), correct
+ * a wrong count, and follow the level over time; without a chosen part, the plant's short parts
+ * with their last count. Numbers and times are in the reader's language and zone. The chosen part,
+ * search and filter are in the URL.
  */
 import dynamic from "next/dynamic";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -15,16 +17,16 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
-import { Skeleton } from "@/components/ui/skeleton";
+import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { ApiError, apiSend, errorMessage } from "@/lib/client/api";
-import { formatDate } from "@/lib/client/dates";
+import { useFormat, type Format } from "@/lib/client/format";
 import { maintenanceApi, maintenanceKeys, plantApiPath, useParts } from "@/lib/client/maintenance";
 import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
-import type { TWriteResult } from "@/lib/upstream/schemas/common";
-import { STOCK_UNITS, type TPart } from "@/lib/upstream/schemas/maintenance";
-import { toStockLevel, validateStockForm, type StockFormErrors, type StockFormValues } from "./stock-form";
+import type { TWriteResult } from "@/lib/contract/common";
+import { STOCK_UNITS, type TPart, type TStockLevelEntry } from "@/lib/contract/maintenance";
+import { correctionPrefix, corrections, plausibility, readableRemark, toStockLevel, validateStockForm, type Implausible, type StockFormErrors, type StockFormValues } from "./stock-form";
 
 // recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
 const StockChart = dynamic(() => import("./stock-chart").then((m) => m.StockChart), {
@@ -36,6 +38,7 @@ const MAX_LISTED = 200;
 
 export function StockLevels({ plantId }: { plantId: string }) {
   const { params, get, update } = useUrlState();
+  const format = useFormat();
   const search = get("q");
   const shortOnly = get("short") === "1";
   const partId = get("part");
@@ -46,7 +49,7 @@ export function StockLevels({ plantId }: { plantId: string }) {
     return (parts.data ?? []).filter((part) => (!shortOnly || part.isShort) && (!needle || `${part.id} ${part.name}`.toLowerCase().includes(needle)));
   }, [parts.data, search, shortOnly]);
   const selected = parts.data?.find((part) => part.id === partId);
-  const shortCount = parts.data?.filter((part) => part.isShort).length;
+  const shortParts = useMemo(() => (parts.data ?? []).filter((part) => part.isShort), [parts.data]);
 
   return (
     <div className="space-y-5">
@@ -54,7 +57,7 @@ export function StockLevels({ plantId }: { plantId: string }) {
         title="Stock levels"
         description={
           parts.data
-            ? `${parts.data.length.toLocaleString("en")} spare parts at plant ${plantId}, ${shortCount?.toLocaleString("en")} short`
+            ? `${format.number(parts.data.length)} spare parts at plant ${plantId}, ${format.number(shortParts.length)} short`
             : `Spare parts at plant ${plantId}`
         }
       />
@@ -77,7 +80,8 @@ export function StockLevels({ plantId }: { plantId: string }) {
           {parts.error ? (
             <ErrorState error={parts.error} onRetry={() => void parts.refetch()} />
           ) : parts.isPending ? (
-            <div className="space-y-2 p-3">
+            <div role="status" className="space-y-2 p-3">
+              <span className="sr-only">Loading parts…</span>
               {Array.from({ length: 8 }, (_, index) => (
                 <Skeleton key={index} className="h-10 w-full" />
               ))}
@@ -100,23 +104,21 @@ export function StockLevels({ plantId }: { plantId: string }) {
                     </span>
                     <span className="flex shrink-0 flex-col items-end gap-0.5">
                       <span className="tabular-nums">
-                        {part.quantity} {part.unit}
+                        {format.number(part.quantity)} {part.unit}
                       </span>
                       {part.isShort ? <Badge tone="danger">Short</Badge> : null}
                     </span>
                   </Link>
                 </li>
               ))}
-              {filtered.length > MAX_LISTED ? <li className="px-3 py-2 text-xs text-fg-muted">{filtered.length - MAX_LISTED} more: refine the search.</li> : null}
+              {filtered.length > MAX_LISTED ? <li className="px-3 py-2 text-xs text-fg-muted">{format.number(filtered.length - MAX_LISTED)} more: refine the search.</li> : null}
             </ul>
           )}
         </Card>
 
         <div className="min-w-0 space-y-5">
           {!partId ? (
-            <Card>
-              <EmptyState title="Choose a part">Pick a part on the left to see its level, record a new count and follow its history.</EmptyState>
-            </Card>
+            <ShortParts plantId={plantId} parts={shortParts} loading={parts.isPending} error={parts.error} format={format} linkFor={(id) => `?${mergeParams(new URLSearchParams(params.toString()), { part: id }, true)}`} />
           ) : parts.isPending ? (
             <Skeleton className="h-64 w-full" />
           ) : !selected ? (
@@ -124,7 +126,7 @@ export function StockLevels({ plantId }: { plantId: string }) {
               <EmptyState title="Part not found">There is no part {partId} at plant {plantId}.</EmptyState>
             </Card>
           ) : (
-            <PartDetail key={selected.id} plantId={plantId} part={selected} />
+            <PartDetail key={selected.id} plantId={plantId} part={selected} format={format} />
           )}
         </div>
       </div>
@@ -132,30 +134,109 @@ export function StockLevels({ plantId }: { plantId: string }) {
   );
 }
 
-function PartDetail({ plantId, part }: { plantId: string; part: TPart }) {
+/** The plant's short parts with their last count: what to reorder, at a glance. */
+function ShortParts({ plantId, parts, loading, error, format, linkFor }: { plantId: string; parts: TPart[]; loading: boolean; error: unknown; format: Format; linkFor: (partId: string) => string }) {
+  const sorted = useMemo(() => [...parts].sort((a, b) => a.name.localeCompare(b.name)), [parts]);
+  return (
+    <Card aria-labelledby="short-title">
+      <CardHeader
+        id="short-title"
+        title={`Parts short at plant ${plantId}`}
+        description={loading ? "Loading…" : `${format.number(parts.length)} ${parts.length === 1 ? "part is" : "parts are"} below the reorder level. Pick one to record a count.`}
+      />
+      {error ? null : loading ? (
+        <TableSkeleton rows={6} columns={4} />
+      ) : parts.length === 0 ? (
+        <EmptyState title="Nothing is short">Every part is at or above its reorder level.</EmptyState>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" data-testid="short-parts">
+            <caption className="sr-only">Short parts with their last count</caption>
+            <thead className="bg-surface-2 text-left text-fg-muted">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-semibold">
+                  Part
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-semibold">
+                  Last count
+                </th>
+                <th scope="col" className="px-4 py-2 font-semibold">
+                  Counted
+                </th>
+                <th scope="col" className="px-4 py-2 font-semibold">
+                  Remark
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.map((part) => (
+                <tr key={part.id} className="border-t border-line">
+                  <td className="px-4 py-2">
+                    <Link href={linkFor(part.id)} scroll={false} className="font-medium text-accent hover:underline">
+                      {part.name}
+                    </Link>
+                    <span className="block text-xs text-fg-muted">{part.id}</span>
+                  </td>
+                  <td className="px-4 py-2 text-right whitespace-nowrap tabular-nums">
+                    {format.number(part.quantity)} {part.unit}
+                  </td>
+                  <td className="px-4 py-2 whitespace-nowrap">{format.dateTime(part.updatedAt)}</td>
+                  <td className="px-4 py-2 text-fg-muted wrap-anywhere">{part.remark ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/** History rows shown before "Show all". */
+const HISTORY_SHOWN = 10;
+
+function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; format: Format }) {
   const history = useQuery({
     queryKey: maintenanceKeys.stockHistory(plantId, part.id),
     queryFn: ({ signal }) => maintenanceApi.stockHistory(plantId, part.id, signal),
   });
   const canSubmit = useCan("stock:submit");
+  const [correcting, setCorrecting] = useState<TStockLevelEntry | null>(null);
+  // Kept here: a finished correction remounts the form, and its result must stay in view.
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const corrected = useMemo(() => corrections(history.data ?? []), [history.data]);
+  const rows = history.data ? (showAll ? history.data : history.data.slice(0, HISTORY_SHOWN)) : [];
 
   return (
     <>
       <Card aria-labelledby="part-title">
         <CardHeader id="part-title" title={part.name} description={`Part ${part.id}`} actions={part.isShort ? <Badge tone="danger">Short</Badge> : <Badge tone="success">In stock</Badge>} />
         <CardBody className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-          <Figure label="Current level" value={<span data-testid="part-level">{part.quantity.toLocaleString("en")}</span>} />
+          <Figure label="Current level" value={<span data-testid="part-level">{format.number(part.quantity)}</span>} />
           <Figure label="Unit" value={part.unit} />
           <Figure label="Shortage" value={part.isShort ? <span className="text-danger">Short</span> : <span className="text-success">No</span>} />
-          <Figure label="Last counted" value={formatDate(part.updatedAt)} />
-          {part.remark ? <p className="col-span-full text-sm text-fg-muted">Remark: {part.remark}</p> : null}
+          <Figure label="Last counted" value={format.dateTime(part.updatedAt)} />
+          {part.remark ? <p className="col-span-full text-sm text-fg-muted wrap-anywhere">Remark: {readableRemark(part.remark, format.dateTime, format.number)}</p> : null}
         </CardBody>
       </Card>
 
-      {canSubmit ? <StockLevelForm plantId={plantId} part={part} /> : null}
+      {canSubmit ? (
+        <StockLevelForm
+          key={correcting?.submittedAt ?? "count"}
+          plantId={plantId}
+          part={part}
+          history={history.data}
+          format={format}
+          correcting={correcting}
+          onDone={() => setCorrecting(null)}
+          outcome={outcome}
+          setOutcome={setOutcome}
+        />
+      ) : null}
 
       <Card aria-labelledby="history-title">
-        <CardHeader id="history-title" title="Level over time" description={history.data ? `${history.data.length} counts recorded` : "Loading…"} />
+        <CardHeader id="history-title" title="Level over time" description={history.data ? `${format.number(history.data.length)} counts recorded` : history.error ? "Not available" : "Loading…"} />
         <CardBody>
           {history.error ? (
             <ErrorState error={history.error} onRetry={() => void history.refetch()} />
@@ -165,7 +246,8 @@ function PartDetail({ plantId, part }: { plantId: string; part: TPart }) {
             <EmptyState title="No counts yet">This part has no stock-level history.</EmptyState>
           ) : (
             <>
-              <StockChart history={history.data} unit={part.unit} />
+              {/* Corrected counts were wrong: the line leaves them out (the table keeps them). */}
+              <StockChart history={history.data.filter((entry) => !corrected.has(entry.submittedAt))} unit={part.unit} />
               <table className="mt-4 w-full text-sm">
                 <caption className="sr-only">Latest counts of {part.name}</caption>
                 <thead className="text-left text-fg-muted">
@@ -179,24 +261,59 @@ function PartDetail({ plantId, part }: { plantId: string; part: TPart }) {
                     <th scope="col" className="py-1 pr-2 font-medium">
                       Short
                     </th>
-                    <th scope="col" className="py-1 font-medium">
+                    <th scope="col" className="py-1 pr-2 font-medium">
                       Remark
                     </th>
+                    {canSubmit ? (
+                      <th scope="col" className="py-1 font-medium">
+                        <span className="sr-only">Actions</span>
+                      </th>
+                    ) : null}
                   </tr>
                 </thead>
                 <tbody data-testid="stock-history">
-                  {history.data.slice(0, 8).map((entry) => (
-                    <tr key={`${entry.submittedAt}-${entry.quantity}`} className="border-t border-line">
-                      <td className="py-1.5 pr-2 whitespace-nowrap">{formatDate(entry.submittedAt)}</td>
-                      <td className="py-1.5 pr-2 text-right tabular-nums">
-                        {entry.quantity} {entry.unit}
-                      </td>
-                      <td className="py-1.5 pr-2">{entry.isShort ? "Yes" : "No"}</td>
-                      <td className="py-1.5 text-fg-muted">{entry.remark ?? "—"}</td>
-                    </tr>
-                  ))}
+                  {rows.map((entry) => {
+                    const fixedBy = corrected.get(entry.submittedAt);
+                    return (
+                      <tr key={`${entry.submittedAt}-${entry.quantity}`} className={cn("border-t border-line", fixedBy && "text-fg-muted")} data-corrected={fixedBy ? "true" : undefined}>
+                        <td className="py-1.5 pr-2 whitespace-nowrap">{format.dateTime(entry.submittedAt)}</td>
+                        <td className={cn("py-1.5 pr-2 text-right whitespace-nowrap tabular-nums", fixedBy && "line-through")}>
+                          {format.number(entry.quantity)} {entry.unit}
+                        </td>
+                        <td className="py-1.5 pr-2">{entry.isShort ? "Yes" : "No"}</td>
+                        <td className="py-1.5 pr-2 text-fg-muted wrap-anywhere">
+                          {fixedBy ? (
+                            <Badge tone="warning" className="mr-1">
+                              Corrected {format.dateTime(fixedBy.submittedAt)}
+                            </Badge>
+                          ) : null}
+                          {readableRemark(entry.remark, format.dateTime, format.number) ?? "—"}
+                        </td>
+                        {canSubmit ? (
+                          <td className="py-1.5 text-right">
+                            {fixedBy ? null : (
+                              <Button
+                                size="sm"
+                                variant="ghost"
+                                onClick={() => {
+                                  setOutcome(null);
+                                  setCorrecting(entry);
+                                }} aria-label={`Correct the count of ${format.dateTime(entry.submittedAt)}`}>
+                                Correct
+                              </Button>
+                            )}
+                          </td>
+                        ) : null}
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </table>
+              {history.data.length > HISTORY_SHOWN ? (
+                <Button size="sm" variant="ghost" className="mt-2" onClick={() => setShowAll((value) => !value)}>
+                  {showAll ? "Show the latest only" : `Show all ${format.number(history.data.length)} counts`}
+                </Button>
+              ) : null}
             </>
           )}
         </CardBody>
@@ -216,11 +333,30 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
 
 type Outcome = { ok: true; text: string } | { ok: false; code: string; text: string };
 
-function StockLevelForm({ plantId, part }: { plantId: string; part: TPart }) {
+function StockLevelForm({
+  plantId,
+  part,
+  history,
+  format,
+  correcting,
+  onDone,
+  outcome,
+  setOutcome,
+}: {
+  plantId: string;
+  part: TPart;
+  history: TStockLevelEntry[] | undefined;
+  format: Format;
+  /** The count being corrected, if this is a correction. */
+  correcting: TStockLevelEntry | null;
+  onDone: () => void;
+  outcome: Outcome | null;
+  setOutcome: (outcome: Outcome | null) => void;
+}) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<StockFormValues>({ quantity: "", unit: part.unit, remark: "", isShort: "auto" });
   const [errors, setErrors] = useState<StockFormErrors>({});
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [doubt, setDoubt] = useState<(Implausible & { quantity: number }) | null>(null);
   const submit = useMutation({
     mutationFn: (body: ReturnType<typeof toStockLevel>) =>
       apiSend<TWriteResult>("PUT", plantApiPath(plantId, `parts/${encodeURIComponent(part.id)}/stock-level`), body),
@@ -230,35 +366,67 @@ function StockLevelForm({ plantId, part }: { plantId: string; part: TPart }) {
         queryClient.invalidateQueries({ queryKey: maintenanceKeys.stockHistory(plantId, part.id) }),
       ]),
   });
+  const prefix = correcting ? correctionPrefix(correcting) : "";
+  const example = format.number(12.5);
 
   const set = (field: keyof StockFormValues) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
+    if (field === "quantity") setDoubt(null);
   };
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function save(confirmed: boolean) {
     setOutcome(null);
-    const found = validateStockForm(part.id, values);
+    const found = validateStockForm(part.id, values, format.locale, example, prefix);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    const body = toStockLevel(part.id, values);
+    const body = toStockLevel(part.id, values, format.locale, prefix);
+    // A jump of more than tenfold is asked about once before it is saved (a correction compares
+    // with the counts before the one it corrects).
+    const compareWith = (history ?? []).filter((entry) => entry.submittedAt !== correcting?.submittedAt);
+    const implausible = confirmed ? null : plausibility(body.quantity, compareWith);
+    if (implausible) {
+      setDoubt({ ...implausible, quantity: body.quantity });
+      return;
+    }
+    setDoubt(null);
     try {
-      const result = await submit.mutateAsync(body);
-      setOutcome({ ok: true, text: `${result.code}: ${body.quantity} ${body.unit} recorded for ${part.name}.` });
+      await submit.mutateAsync(body);
+      setOutcome({ ok: true, text: `${format.number(body.quantity)} ${body.unit} recorded for ${part.name}${correcting ? `, correcting the count of ${format.dateTime(correcting.submittedAt)}` : ""}.` });
       setValues({ quantity: "", unit: part.unit, remark: "", isShort: "auto" });
+      if (correcting) onDone();
     } catch (error) {
       if (error instanceof ApiError && error.code === "UNIT_MISMATCH") setErrors({ unit: error.message });
       setOutcome({ ok: false, code: error instanceof ApiError ? error.code : "ERROR", text: errorMessage(error) });
     }
   }
 
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void save(false);
+  }
+
   return (
     <Card aria-labelledby="count-title">
-      <CardHeader id="count-title" title="Record a count" description="The new level replaces the current one and is kept in the history." />
-      <form noValidate onSubmit={(event) => void onSubmit(event)} className="grid grid-cols-1 gap-4 p-4 sm:grid-cols-2 xl:grid-cols-4">
-        <Field label="Quantity" error={errors.quantity}>
-          {(control) => <Input {...control} inputMode="decimal" value={values.quantity} onChange={(event) => set("quantity")(event.target.value)} />}
+      <CardHeader
+        id="count-title"
+        title={correcting ? "Correct a count" : "Record a count"}
+        description={
+          correcting
+            ? `The count of ${format.dateTime(correcting.submittedAt)} (${format.number(correcting.quantity)} ${correcting.unit}) was wrong: the correction becomes the current level, and its remark names that count.`
+            : "The new level replaces the current one and is kept in the history."
+        }
+        actions={
+          correcting ? (
+            <Button size="sm" variant="ghost" onClick={onDone}>
+              Cancel correction
+            </Button>
+          ) : null
+        }
+      />
+      <form noValidate onSubmit={onSubmit} className="grid grid-cols-1 gap-4 p-4 sm:grid-cols-2 xl:grid-cols-4">
+        <Field label={correcting ? "Correct quantity" : "Quantity"} error={errors.quantity} hint={`For example ${example}`}>
+          {(control) => <Input {...control} inputMode="decimal" autoComplete="off" value={values.quantity} onChange={(event) => set("quantity")(event.target.value)} />}
         </Field>
         <Field label="Unit" error={errors.unit} hint={`This part is counted in ${part.unit}`}>
           {(control) => <Select {...control} value={values.unit} onChange={(event) => set("unit")(event.target.value)} options={STOCK_UNITS.map((unit) => ({ value: unit, label: unit }))} />}
@@ -277,12 +445,28 @@ function StockLevelForm({ plantId, part }: { plantId: string; part: TPart }) {
             />
           )}
         </Field>
-        <Field label="Remark" error={errors.remark} className="sm:col-span-2 xl:col-span-1">
-          {(control) => <Textarea {...control} className="min-h-10" rows={1} maxLength={1000} value={values.remark} onChange={(event) => set("remark")(event.target.value)} />}
+        <Field label={correcting ? "Why it was wrong" : "Remark"} error={errors.remark} className="sm:col-span-2 xl:col-span-1">
+          {(control) => <Textarea {...control} className="min-h-10" rows={1} maxLength={1000 - prefix.length - 2} value={values.remark} onChange={(event) => set("remark")(event.target.value)} />}
         </Field>
+        {doubt ? (
+          <div role="alert" className="rounded-md border border-warning bg-warning-soft p-3 text-sm text-warning sm:col-span-2 xl:col-span-4" data-testid="stock-plausibility">
+            <p className="font-semibold">
+              {format.number(doubt.quantity)} {values.unit} is {doubt.direction === "up" ? "more than ten times" : "less than a tenth of"} the count of {format.dateTime(doubt.reference.submittedAt)} ({format.number(doubt.reference.quantity)} {doubt.reference.unit}).
+            </p>
+            <p className="mt-1">Check the number (a digit too many, a decimal mark?) before saving it.</p>
+            <div className="mt-2 flex flex-wrap gap-2">
+              <Button size="sm" variant="primary" onClick={() => void save(true)}>
+                Save anyway
+              </Button>
+              <Button size="sm" onClick={() => setDoubt(null)}>
+                Change the count
+              </Button>
+            </div>
+          </div>
+        ) : null}
         <div className="flex flex-wrap items-center gap-3 sm:col-span-2 xl:col-span-4">
           <Button type="submit" variant="primary" disabled={submit.isPending}>
-            {submit.isPending ? "Saving…" : "Save count"}
+            {submit.isPending ? "Saving…" : correcting ? "Save correction" : "Save count"}
           </Button>
           <div role="status" aria-live="polite" className="min-w-0 flex-1">
             {outcome ? (

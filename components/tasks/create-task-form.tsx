@@ -7,29 +7,44 @@ import { Drawer } from "@/components/ui/drawer";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
-import { useLookupValues } from "@/lib/client/maintenance";
+import { useLookupLabels } from "@/lib/client/maintenance";
+import type { TLookupKind } from "@/lib/contract/maintenance";
 import { emptyTaskForm, serverFieldErrors, toTaskCreation, validateTaskForm, type TaskFormErrors, type TaskFormValues } from "./task-form";
 import { useCreateTask } from "./task-mutations";
 
-export function CreateTaskDrawer({ plantId, open, onClose, onCreated }: { plantId: string; open: boolean; onClose: () => void; onCreated: (taskId: string) => void }) {
+/**
+ * The create-task drawer. `initial` fills fields in advance — from an alarm: its asset, its start as
+ * the incident date, its message as the description (components/telemetry/alarm-task.ts).
+ */
+export function CreateTaskDrawer({
+  plantId,
+  open,
+  onClose,
+  onCreated,
+  initial,
+}: {
+  plantId: string;
+  open: boolean;
+  onClose: () => void;
+  onCreated: (taskId: string) => void;
+  initial?: Partial<TaskFormValues>;
+}) {
   return (
     <Drawer open={open} onClose={onClose} title="New task" description={`Plant ${plantId}. A new task waits for a supervisor's approval.`}>
       {/* Mounted only while open: every opening starts a fresh form and a fresh attempt id. */}
-      {open ? <CreateTaskForm plantId={plantId} onCancel={onClose} onCreated={onCreated} /> : null}
+      {open ? <CreateTaskForm plantId={plantId} onCancel={onClose} onCreated={onCreated} initial={initial} /> : null}
     </Drawer>
   );
 }
 
-function CreateTaskForm({ plantId, onCancel, onCreated }: { plantId: string; onCancel: () => void; onCreated: (taskId: string) => void }) {
+function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: string; onCancel: () => void; onCreated: (taskId: string) => void; initial?: Partial<TaskFormValues> }) {
   const today = todayIso();
-  const [values, setValues] = useState<TaskFormValues>(() => emptyTaskForm(today));
+  const [values, setValues] = useState<TaskFormValues>(() => ({ ...emptyTaskForm(today), ...initial }));
   const [errors, setErrors] = useState<TaskFormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   // One id per filled-in form: a double click or a retry after a lost answer creates one task.
   const [attemptId] = useState(() => crypto.randomUUID());
-  const kinds = useLookupValues(plantId, "activityKind");
-  const priorities = useLookupValues(plantId, "priority");
-  const roles = useLookupValues(plantId, "assignedToRole");
+  const lookups = useLookupLabels(plantId);
   const create = useCreateTask(plantId);
 
   const set = (field: keyof TaskFormValues) => (value: string) => {
@@ -58,7 +73,7 @@ function CreateTaskForm({ plantId, onCancel, onCreated }: { plantId: string; onC
     }
   }
 
-  const options = (data: typeof kinds.data) => (data ?? []).map((entry) => ({ value: entry.value, label: entry.label }));
+  const options = (kind: TLookupKind) => lookups.values(kind).map((entry) => ({ value: entry.value, label: entry.label }));
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" data-create-task>
@@ -77,17 +92,17 @@ function CreateTaskForm({ plantId, onCancel, onCreated }: { plantId: string; onC
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <Field label="Activity kind" error={errors.activityKind}>
           {(control) => (
-            <Select {...control} required value={values.activityKind} onChange={(event) => set("activityKind")(event.target.value)} options={options(kinds.data)} placeholder="Choose…" />
+            <Select {...control} required value={values.activityKind} onChange={(event) => set("activityKind")(event.target.value)} options={options("activityKind")} placeholder="Choose…" />
           )}
         </Field>
         <Field label="Priority" error={errors.priority}>
           {(control) => (
-            <Select {...control} required value={values.priority} onChange={(event) => set("priority")(event.target.value)} options={options(priorities.data)} placeholder="Choose…" />
+            <Select {...control} required value={values.priority} onChange={(event) => set("priority")(event.target.value)} options={options("priority")} placeholder="Choose…" />
           )}
         </Field>
         <Field label="Assigned to role" error={errors.assignedToRole}>
           {(control) => (
-            <Select {...control} value={values.assignedToRole} onChange={(event) => set("assignedToRole")(event.target.value)} options={options(roles.data)} placeholder="Nobody yet" />
+            <Select {...control} value={values.assignedToRole} onChange={(event) => set("assignedToRole")(event.target.value)} options={options("assignedToRole")} placeholder="Nobody yet" />
           )}
         </Field>
         <Field label="Created" error={errors.createdDate} hint="Defaults to today">

@@ -2,10 +2,10 @@
 /**
  * The task board of a plant: a column per status with its count, a status filter and a search,
  * cards with priority and role badges. Supervisors move tasks along the allowed transitions, by
- * the buttons in the task's drawer or by dragging a card to a column that accepts it. The URL
- * holds the filter, the search and the open task.
+ * the buttons in the task's drawer or by dragging a card (mouse, pen or finger: board-drag.ts) to a
+ * column that accepts it. The URL holds the filter, the search and the open task.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { ButtonLink } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field, Input } from "@/components/ui/field";
@@ -13,23 +13,41 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { errorMessage } from "@/lib/client/api";
-import { formatDate, todayIso } from "@/lib/client/dates";
-import { useLookupValues, useTasks } from "@/lib/client/maintenance";
+import { todayIso } from "@/lib/client/dates";
+import { useFormat } from "@/lib/client/format";
+import { useLookupLabels, useTasks, type LookupLabels } from "@/lib/client/maintenance";
 import { useCan } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
-import { TASK_TRANSITIONS, type TTask, type TTaskStatus } from "@/lib/upstream/schemas/maintenance";
+import { TASK_TRANSITIONS, type TTask, type TTaskStatus } from "@/lib/contract/maintenance";
 import { CreateTaskDrawer } from "./create-task-form";
 import { BOARD_ORDER, STATUS_LABELS, parseStatusParam } from "./status";
 import { PriorityBadge, RoleBadge } from "./task-badges";
 import { TaskDrawer } from "./task-drawer";
 import { useTransitionTask } from "./task-mutations";
+import { useBoardDrag, type BoardDrag } from "./board-drag";
+
+const CLEAR_PREFILL = { asset: null, incident: null, desc: null, title: null };
 
 /** Cards rendered per column before "Show all": the closed column alone can hold hundreds. */
 const COLUMN_PAGE = 40;
 
-export function matchesSearch(task: TTask, needle: string): boolean {
+/** Words of the search in any of the task's texts, its codes or their labels ("emergency" finds P1). */
+function matchesSearch(task: TTask, needle: string, labels: Pick<LookupLabels, "label">): boolean {
   if (!needle) return true;
-  const haystack = [task.id, task.taskTitle, task.taskDescription, task.asset.tagNumber, task.asset.serialNumber, task.asset.externalReference, task.priority, task.assignedToRole]
+  const haystack = [
+    task.id,
+    task.taskTitle,
+    task.taskDescription,
+    task.asset.tagNumber,
+    task.asset.serialNumber,
+    task.asset.externalReference,
+    task.priority,
+    labels.label("priority", task.priority),
+    task.assignedToRole,
+    task.assignedToRole ? labels.label("assignedToRole", task.assignedToRole) : null,
+    task.activityKind,
+    labels.label("activityKind", task.activityKind),
+  ]
     .filter(Boolean)
     .join(" ")
     .toLowerCase();
@@ -45,10 +63,12 @@ export function TaskBoard({ plantId }: { plantId: string }) {
   const search = get("q");
   const openTaskId = get("task");
   const creating = get("new") === "1";
+  // Filled in by a link from an alarm (components/telemetry/alarm-task.ts).
+  const prefill = { assetTagNumber: get("asset"), incidentDate: get("incident"), taskDescription: get("desc"), taskTitle: get("title") };
+  const initial = Object.fromEntries(Object.entries(prefill).filter(([, value]) => value !== ""));
 
   const tasks = useTasks(plantId);
-  const priorities = useLookupValues(plantId, "priority");
-  const roles = useLookupValues(plantId, "assignedToRole");
+  const labels = useLookupLabels(plantId);
   const canCreate = useCan("tasks:create");
   const canMove = useCan("tasks:transition");
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
@@ -61,12 +81,22 @@ export function TaskBoard({ plantId }: { plantId: string }) {
     ),
   );
 
+  const scroller = useRef<HTMLDivElement>(null);
+  const { drag, cardProps } = useBoardDrag({
+    scroller,
+    canDrag: (task) => canMove && TASK_TRANSITIONS[task.status].length > 0,
+    onDrop: (task, to) => {
+      if (TASK_TRANSITIONS[task.status].includes(to)) transition.mutate({ task, to });
+      else setNotice({ tone: "error", text: `${task.id} cannot move from ${STATUS_LABELS[task.status]} to ${STATUS_LABELS[to]}.` });
+    },
+  });
+
   const shownStatuses = statuses.length > 0 ? BOARD_ORDER.filter((status) => statuses.includes(status)) : BOARD_ORDER;
   const byStatus = useMemo(() => {
     const groups = new Map<TTaskStatus, TTask[]>(BOARD_ORDER.map((status) => [status, []]));
-    for (const task of tasks.data ?? []) if (matchesSearch(task, search)) groups.get(task.status)?.push(task);
+    for (const task of tasks.data ?? []) if (matchesSearch(task, search, labels)) groups.get(task.status)?.push(task);
     return groups;
-  }, [tasks.data, search]);
+  }, [tasks.data, search, labels]);
   const openTask = tasks.data?.find((task) => task.id === openTaskId);
 
   function toggleStatus(status: TTaskStatus) {
@@ -147,22 +177,22 @@ export function TaskBoard({ plantId }: { plantId: string }) {
       {tasks.error ? (
         <ErrorState error={tasks.error} onRetry={() => void tasks.refetch()} />
       ) : (
-        <div className="relative flex gap-3 overflow-x-auto pb-3" data-testid="task-board">
+        <ScrollingBoard scroller={scroller} columnCount={shownStatuses.length}>
           {shownStatuses.map((status) => (
             <BoardColumn
               key={status}
               status={status}
               tasks={byStatus.get(status) ?? []}
               loading={tasks.isPending}
-              canMove={canMove}
-              priorities={priorities.data}
-              roles={roles.data}
+              labels={labels}
+              drop={drag && drag.over === status && drag.task.status !== status ? (TASK_TRANSITIONS[drag.task.status].includes(status) ? "allowed" : "refused") : "none"}
+              cardProps={cardProps}
               onOpen={(task) => update({ task: task.id }, { keepPage: true })}
-              onDropTask={(task) => transition.mutate({ task, to: status })}
             />
           ))}
-        </div>
+        </ScrollingBoard>
       )}
+      {drag ? <DragGhost drag={drag} /> : null}
 
       <TaskDrawer
         plantId={plantId}
@@ -170,8 +200,7 @@ export function TaskBoard({ plantId }: { plantId: string }) {
         task={openTask}
         isLoading={tasks.isPending}
         canMove={canMove}
-        priorities={priorities.data}
-        roles={roles.data}
+        labels={labels}
         onMove={(task, to, remark) => transition.mutate({ task, to, remark })}
         isMoving={transition.isPending}
         onClose={() => update({ task: null }, { keepPage: true, replace: true })}
@@ -180,10 +209,11 @@ export function TaskBoard({ plantId }: { plantId: string }) {
         <CreateTaskDrawer
           plantId={plantId}
           open={creating}
-          onClose={() => update({ new: null }, { keepPage: true, replace: true })}
+          initial={initial}
+          onClose={() => update({ new: null, ...CLEAR_PREFILL }, { keepPage: true, replace: true })}
           onCreated={(id) => {
             setNotice({ tone: "success", text: `Task ${id} created. It waits for approval.` });
-            update({ new: null, task: id, status: null, q: null }, { replace: true });
+            update({ new: null, task: id, status: null, q: null, ...CLEAR_PREFILL }, { replace: true });
           }}
         />
       ) : null}
@@ -191,57 +221,152 @@ export function TaskBoard({ plantId }: { plantId: string }) {
   );
 }
 
-/** The task being dragged (HTML drag data is unreadable during dragover, so it is kept here). */
-let dragged: TTask | null = null;
+/**
+ * The columns side by side, scrolling sideways when they do not all fit (seven columns never fit a
+ * tablet, and rarely a laptop). Faded edges with arrow buttons show that more columns are there and
+ * how many; the strip itself takes focus, so arrow keys scroll it too.
+ */
+function ScrollingBoard({ scroller, columnCount, children }: { scroller: RefObject<HTMLDivElement | null>; columnCount: number; children: ReactNode }) {
+  const [hidden, setHidden] = useState({ before: 0, after: 0 });
+
+  useEffect(() => {
+    const board = scroller.current;
+    if (!board) return;
+    const measure = () => {
+      const view = board.getBoundingClientRect();
+      let before = 0;
+      let after = 0;
+      for (const column of board.querySelectorAll<HTMLElement>("[data-status]")) {
+        const rect = column.getBoundingClientRect();
+        // A column counts as hidden when less than half of it shows.
+        if (rect.left + rect.width / 2 < view.left) before += 1;
+        else if (rect.left + rect.width / 2 > view.right) after += 1;
+      }
+      setHidden((current) => (current.before === before && current.after === after ? current : { before, after }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(board);
+    board.addEventListener("scroll", measure, { passive: true });
+    return () => {
+      observer.disconnect();
+      board.removeEventListener("scroll", measure);
+    };
+  }, [scroller, columnCount]);
+
+  const scrollByColumn = (direction: 1 | -1) => {
+    const board = scroller.current;
+    const column = board?.querySelector<HTMLElement>("[data-status]");
+    if (board && column) board.scrollBy({ left: direction * (column.offsetWidth + 12), behavior: "smooth" });
+  };
+  const shown = columnCount - hidden.before - hidden.after;
+
+  return (
+    <div className="space-y-1">
+      <div className="relative">
+        <div
+          ref={scroller}
+          role="region"
+          aria-label={`Task board, ${columnCount} columns`}
+          tabIndex={0}
+          className="flex snap-x gap-3 overflow-x-auto pb-3"
+          data-testid="task-board"
+          onKeyDown={(event) => {
+            // Home and End reach the first and the last column (arrow keys already scroll).
+            if (event.target !== event.currentTarget || (event.key !== "Home" && event.key !== "End")) return;
+            event.preventDefault();
+            const board = event.currentTarget;
+            board.scrollTo({ left: event.key === "Home" ? 0 : board.scrollWidth, behavior: "smooth" });
+          }}
+        >
+          {children}
+        </div>
+        {hidden.before > 0 ? <EdgeButton side="left" count={hidden.before} onClick={() => scrollByColumn(-1)} /> : null}
+        {hidden.after > 0 ? <EdgeButton side="right" count={hidden.after} onClick={() => scrollByColumn(1)} /> : null}
+      </div>
+      {hidden.before + hidden.after > 0 ? (
+        <p className="text-xs text-fg-muted" data-testid="board-scroll-hint">
+          Showing {shown} of {columnCount} columns · scroll sideways, use the arrows, or drag a card to an edge
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function EdgeButton({ side, count, onClick }: { side: "left" | "right"; count: number; onClick: () => void }) {
+  const label = `${count} more ${count === 1 ? "column" : "columns"} ${side === "left" ? "to the left" : "to the right"}`;
+  return (
+    <div
+      className={cn(
+        "pointer-events-none absolute top-0 bottom-3 flex w-16 items-center",
+        side === "left" ? "left-0 justify-start bg-gradient-to-r from-canvas" : "right-0 justify-end bg-gradient-to-l from-canvas",
+      )}
+    >
+      <button
+        type="button"
+        onClick={onClick}
+        aria-label={`Scroll: ${label}`}
+        title={label}
+        className="pointer-events-auto flex h-10 min-w-10 items-center justify-center gap-0.5 rounded-full border border-line bg-surface px-2 text-sm font-semibold text-fg shadow-md hover:bg-surface-2"
+        data-testid={`board-scroll-${side}`}
+      >
+        {side === "left" ? <span aria-hidden="true">‹</span> : null}
+        <span className="tabular-nums">{count}</span>
+        {side === "right" ? <span aria-hidden="true">›</span> : null}
+      </button>
+    </div>
+  );
+}
+
+/** The lifted card under the pointer while dragging. */
+function DragGhost({ drag }: { drag: BoardDrag }) {
+  return (
+    <div
+      aria-hidden="true"
+      className="pointer-events-none fixed z-50 w-60 -translate-x-1/2 -translate-y-1/2 rotate-2 rounded-md border border-accent bg-surface p-2.5 text-sm font-medium shadow-xl wrap-anywhere"
+      style={{ left: drag.x, top: drag.y }}
+    >
+      {drag.task.taskTitle}
+    </div>
+  );
+}
+
+type CardProps = ReturnType<typeof useBoardDrag>["cardProps"];
 
 function BoardColumn({
   status,
   tasks,
   loading,
-  canMove,
-  priorities,
-  roles,
+  labels,
+  drop,
+  cardProps,
   onOpen,
-  onDropTask,
 }: {
   status: TTaskStatus;
   tasks: TTask[];
   loading: boolean;
-  canMove: boolean;
-  priorities: Parameters<typeof PriorityBadge>[0]["priorities"];
-  roles: Parameters<typeof RoleBadge>[0]["roles"];
+  labels: LookupLabels;
+  drop: "none" | "allowed" | "refused";
+  cardProps: CardProps;
   onOpen: (task: TTask) => void;
-  onDropTask: (task: TTask) => void;
 }) {
   const [showAll, setShowAll] = useState(false);
-  const [dropState, setDropState] = useState<"none" | "allowed" | "refused">("none");
   const shown = showAll ? tasks : tasks.slice(0, COLUMN_PAGE);
   const headingId = `column-${status}`;
   const today = todayIso();
+  const format = useFormat();
 
   return (
     <section
       aria-labelledby={headingId}
       data-status={status}
+      data-drop={drop}
       className={cn(
-        "flex w-72 shrink-0 flex-col rounded-lg border bg-surface-2/60",
-        dropState === "allowed" ? "border-accent ring-2 ring-accent" : dropState === "refused" ? "border-danger" : "border-line",
+        "flex w-64 shrink-0 snap-start flex-col rounded-lg border bg-surface-2/60",
+        drop === "allowed" ? "border-accent ring-2 ring-accent" : drop === "refused" ? "border-danger ring-2 ring-danger/50" : "border-line",
       )}
-      onDragOver={(event) => {
-        if (!canMove || !dragged) return;
-        const allowed = TASK_TRANSITIONS[dragged.status].includes(status);
-        setDropState(allowed ? "allowed" : "refused");
-        if (allowed) event.preventDefault();
-      }}
-      onDragLeave={() => setDropState("none")}
-      onDrop={(event) => {
-        event.preventDefault();
-        setDropState("none");
-        if (dragged && TASK_TRANSITIONS[dragged.status].includes(status)) onDropTask(dragged);
-        dragged = null;
-      }}
     >
-      <h2 id={headingId} className="flex items-center justify-between px-3 py-2.5 text-sm font-semibold">
+      <h2 id={headingId} className="flex items-center justify-between gap-2 px-3 py-2.5 text-sm font-semibold">
         {STATUS_LABELS[status]}
         <span className="rounded-full bg-surface px-2 py-0.5 text-xs tabular-nums text-fg-muted" data-testid={`count-${status}`}>
           {loading ? "…" : tasks.length}
@@ -261,30 +386,22 @@ function BoardColumn({
                 <li key={task.id}>
                   <button
                     type="button"
-                    draggable={canMove && TASK_TRANSITIONS[task.status].length > 0}
-                    onDragStart={(event) => {
-                      dragged = task;
-                      event.dataTransfer.setData("text/plain", task.id);
-                      event.dataTransfer.effectAllowed = "move";
-                    }}
-                    onDragEnd={() => {
-                      dragged = null;
-                    }}
+                    {...cardProps(task)}
                     onClick={() => onOpen(task)}
-                    className="w-full rounded-md border border-line bg-surface p-2.5 text-left shadow-sm hover:border-accent"
+                    className="w-full rounded-md border border-line bg-surface p-2.5 text-left shadow-sm select-none [-webkit-touch-callout:none] hover:border-accent data-[movable=true]:cursor-grab"
                     data-testid={`task-card-${task.id}`}
                   >
-                    <span className="block text-sm leading-snug font-medium">{task.taskTitle}</span>
-                    <span className="mt-1 block text-xs text-fg-muted">
+                    <span className="block text-sm leading-snug font-medium wrap-anywhere">{task.taskTitle}</span>
+                    <span className="mt-1 block text-xs text-fg-muted wrap-anywhere">
                       {task.id} · <span className="font-mono">{task.asset.tagNumber}</span>
                     </span>
                     <span className="mt-2 flex flex-wrap items-center gap-1">
-                      <PriorityBadge priority={task.priority} priorities={priorities} />
-                      <RoleBadge role={task.assignedToRole} roles={roles} />
+                      <PriorityBadge priority={task.priority} labels={labels} />
+                      <RoleBadge role={task.assignedToRole} labels={labels} />
                       {task.dueDate ? (
                         <span className={cn("text-xs", overdue ? "font-semibold text-danger" : "text-fg-muted")}>
                           {overdue ? "Overdue · " : "Due "}
-                          {formatDate(task.dueDate)}
+                          {format.date(task.dueDate)}
                         </span>
                       ) : null}
                     </span>

@@ -7,9 +7,11 @@ import { Button } from "@/components/ui/button";
 import { DetailList, Drawer } from "@/components/ui/drawer";
 import { Field, Textarea } from "@/components/ui/field";
 import { EmptyState } from "@/components/ui/states";
-import { formatDate } from "@/lib/client/dates";
-import { TASK_TRANSITIONS, type TLookupValue, type TTask, type TTaskStatus } from "@/lib/upstream/schemas/maintenance";
+import { useFormat } from "@/lib/client/format";
+import type { LookupLabels } from "@/lib/client/maintenance";
+import { TASK_TRANSITIONS, type TTask, type TTaskStatus } from "@/lib/contract/maintenance";
 import { STATUS_LABELS } from "./status";
+import { TaskActivity } from "./task-activity";
 import { PriorityBadge, RoleBadge, StatusBadge } from "./task-badges";
 
 /** Wording of each move on its button: what the supervisor decides, not the target's name. */
@@ -36,8 +38,7 @@ export function TaskDrawer({
   task,
   isLoading,
   canMove,
-  priorities,
-  roles,
+  labels,
   onMove,
   isMoving,
   onClose,
@@ -47,14 +48,14 @@ export function TaskDrawer({
   task: TTask | undefined;
   isLoading: boolean;
   canMove: boolean;
-  priorities: readonly TLookupValue[] | undefined;
-  roles: readonly TLookupValue[] | undefined;
+  labels: LookupLabels;
   onMove: (task: TTask, to: TTaskStatus, remark: string) => void;
   isMoving: boolean;
   onClose: () => void;
 }) {
   const [remark, setRemark] = useState("");
   const moves = task ? TASK_TRANSITIONS[task.status] : [];
+  const format = useFormat();
 
   return (
     <Drawer
@@ -99,16 +100,19 @@ export function TaskDrawer({
         <div className="space-y-6">
           <div className="flex flex-wrap gap-2">
             <StatusBadge status={task.status} />
-            <PriorityBadge priority={task.priority} priorities={priorities} />
-            <RoleBadge role={task.assignedToRole} roles={roles} />
+            <PriorityBadge priority={task.priority} labels={labels} />
+            <RoleBadge role={task.assignedToRole} labels={labels} />
           </div>
           {task.taskDescription ? <p className="text-sm whitespace-pre-line">{task.taskDescription}</p> : null}
           <DetailList
             items={[
               { label: "Status", value: STATUS_LABELS[task.status] },
-              { label: "Priority", value: priorities?.find((entry) => entry.value === task.priority)?.label ?? task.priority },
-              { label: "Activity", value: task.activityKind },
-              { label: "Assigned to", value: roles?.find((entry) => entry.value === task.assignedToRole)?.label ?? task.assignedToRole ?? "—" },
+              { label: "Priority", value: labels.label("priority", task.priority) },
+              { label: "Activity kind", value: labels.label("activityKind", task.activityKind) },
+              { label: "Assigned to", value: labels.label("assignedToRole", task.assignedToRole) },
+              { label: "Created", value: format.date(task.createdDate) },
+              { label: task.status === "CLOSED" ? "Was due" : "Due", value: format.date(task.dueDate) },
+              ...(task.incidentDate ? [{ label: "Incident", value: format.date(task.incidentDate) }] : []),
               {
                 label: "Asset",
                 value: (
@@ -121,35 +125,15 @@ export function TaskDrawer({
               { label: "External reference", value: task.asset.externalReference ?? "—" },
             ]}
           />
-          <section aria-labelledby="task-history">
-            <h3 id="task-history" className="mb-2 text-sm font-semibold">
-              History
+          <section aria-labelledby="task-activity-heading">
+            <h3 id="task-activity-heading" className="mb-2 text-sm font-semibold">
+              Activity log
             </h3>
-            <ol className="relative space-y-3 border-l border-line pl-4 text-sm">
-              {historyOf(task).map((entry) => (
-                <li key={entry.label} className="relative">
-                  <span aria-hidden="true" className="absolute top-1.5 -left-[21px] h-2.5 w-2.5 rounded-full border-2 border-surface bg-accent" />
-                  <span className="font-medium">{entry.label}</span> <span className="text-fg-muted">{entry.when}</span>
-                </li>
-              ))}
-            </ol>
+            <TaskActivity plantId={plantId} taskId={task.id} />
             {!canMove && moves.length > 0 ? <p className="mt-4 text-xs text-fg-muted">Only supervisors can move tasks between statuses.</p> : null}
           </section>
         </div>
       )}
     </Drawer>
   );
-}
-
-/**
- * The task's life as its record tells it (the service keeps every move, but the interface does
- * not publish that list): incident, creation, where it stands now, and when it is due.
- */
-function historyOf(task: TTask): Array<{ label: string; when: string }> {
-  const entries: Array<{ label: string; when: string; sortKey: string }> = [];
-  if (task.incidentDate) entries.push({ label: "Incident", when: formatDate(task.incidentDate), sortKey: task.incidentDate + "0" });
-  entries.push({ label: "Created, awaiting approval", when: formatDate(task.createdDate), sortKey: task.createdDate + "1" });
-  if (task.status !== "NEED_APPROVAL") entries.push({ label: `Now: ${STATUS_LABELS[task.status]}`, when: "current status", sortKey: "9" });
-  if (task.dueDate) entries.push({ label: task.status === "CLOSED" ? "Was due" : "Due", when: formatDate(task.dueDate), sortKey: task.dueDate + "2" });
-  return entries.sort((a, b) => a.sortKey.localeCompare(b.sortKey));
 }

@@ -1,10 +1,10 @@
 /**
  * The create-task form's checks: the shared `ZTaskCreation` schema (what the service validates)
- * plus the date rules the service checks against "today" (decisions.md §3): dueDate on or after
- * createdDate, incidentDate on or before it, createdDate defaulting to today (UTC). Lookup values
+ * plus the date rules the service checks against "today" (`taskDateProblems`, the service's own).
+ * Lookup values
  * are offered as choices, so only the server's final word on them remains.
  */
-import { ZTaskCreation, type TTaskCreation } from "@/lib/upstream/schemas/maintenance";
+import { ZTaskCreation, taskDateProblems, type TTaskCreation } from "@/lib/contract/maintenance";
 
 export interface TaskFormValues {
   taskTitle: string;
@@ -47,6 +47,11 @@ function fieldOf(path: readonly PropertyKey[]): keyof TaskFormValues | null {
   return typeof head === "string" && head in emptyTaskForm("") ? (head as keyof TaskFormValues) : null;
 }
 
+const DATE_MESSAGES = {
+  dueDate: "The due date cannot be before the created date.",
+  incidentDate: "The incident cannot be after the created date.",
+};
+
 const REQUIRED_MESSAGES: Partial<Record<keyof TaskFormValues, string>> = {
   taskTitle: "Give the task a title.",
   activityKind: "Choose an activity kind.",
@@ -66,9 +71,7 @@ export function validateTaskForm(values: TaskFormValues, today: string): TaskFor
       if (field && !errors[field]) errors[field] = capitalise(issue.message);
     }
   }
-  const created = values.createdDate || today;
-  if (!errors.dueDate && values.dueDate && values.dueDate < created) errors.dueDate = "The due date cannot be before the created date.";
-  if (!errors.incidentDate && values.incidentDate && values.incidentDate > created) errors.incidentDate = "The incident cannot be after the created date.";
+  for (const { field } of taskDateProblems(values, values.createdDate || today)) errors[field] ??= DATE_MESSAGES[field];
   return errors;
 }
 

@@ -7,8 +7,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/lib/client/api";
 import { maintenanceKeys, plantApiPath } from "@/lib/client/maintenance";
-import type { TTask, TTaskCreation, TTaskStatus } from "@/lib/upstream/schemas/maintenance";
-import type { TWriteResult } from "@/lib/upstream/schemas/common";
+import type { TTask, TTaskCreation, TTaskStatus } from "@/lib/contract/maintenance";
+import type { TWriteResult } from "@/lib/contract/common";
 
 export interface TransitionVariables {
   task: TTask;

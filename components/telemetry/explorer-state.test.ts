@@ -21,12 +21,20 @@ describe("explorer URL state", () => {
     expect(parsed).toEqual(state);
   });
 
+  it("keeps auto-refresh in the URL for relative ranges only", () => {
+    const live: ExplorerState = { query: "States", range: { kind: "relative", last: "1h" }, plants: ["RTM1"], view: "chart", refresh: "10s" };
+    expect(parseExplorerState(new URLSearchParams(serializeExplorerState(live)), defaults)).toEqual(live);
+    const fixed = parseExplorerState(new URLSearchParams("q=States&from=2026-11-01T00:00:00.000Z&to=2026-11-02T00:00:00.000Z&refresh=10s"), defaults);
+    expect(fixed.refresh).toBeUndefined();
+    expect(parseExplorerState(new URLSearchParams("q=States&range=1h&refresh=2s"), defaults).refresh).toBeUndefined();
+  });
+
   it("falls back to defaults for a bare or hand-broken URL", () => {
     expect(parseExplorerState(new URLSearchParams(""), defaults)).toEqual({
       query: "States | take 10",
       range: { kind: "relative", last: "24h" },
       plants: ["RTM1"],
-      view: "chart",
+      view: "auto",
     });
     const broken = new URLSearchParams("range=9y&from=yesterday&to=2026-01-01T00:00:00Z&plants=OUL1,,RTM1,RTM1");
     const parsed = parseExplorerState(broken, defaults);

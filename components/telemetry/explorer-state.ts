@@ -1,8 +1,10 @@
 /**
  * The telemetry explorer's whole state as URL search parameters, so any view can be shared and
  * reloaded: `q` (query text), `range` (a relative range) or `from`+`to` (absolute, ISO UTC),
- * `plants` (comma list), `view` (table | chart). Pure: parsed and written without React.
+ * `plants` (comma list), `view` (table | chart; absent: automatic), `refresh` (10s | 1m, relative
+ * ranges only). Pure: parsed and written without React.
  */
+import { parseRefresh, type RefreshInterval } from "./live-refresh";
 
 export const RELATIVE_RANGES = {
   "1h": { label: "Last 1 hour", ms: 3_600_000 },
@@ -13,13 +15,16 @@ export const RELATIVE_RANGES = {
 
 export type RelativeRange = keyof typeof RELATIVE_RANGES;
 export type TimeRange = { kind: "relative"; last: RelativeRange } | { kind: "absolute"; from: string; to: string };
-export type ResultView = "table" | "chart";
+/** `auto`: as the query's `render` or the result's shape says (chart-plan.ts); else the person's choice. */
+export type ResultView = "auto" | "table" | "chart";
 
 export interface ExplorerState {
   query: string;
   range: TimeRange;
   plants: string[];
   view: ResultView;
+  /** Auto-refresh of a range that ends "now"; absent: off. */
+  refresh?: RefreshInterval;
 }
 
 export const DEFAULT_RANGE: TimeRange = { kind: "relative", last: "24h" };
@@ -54,11 +59,13 @@ export function parseExplorerState(
     .map((p) => p.trim())
     .filter((p, i, all) => p !== "" && all.indexOf(p) === i && (!allowed || allowed.includes(p)));
 
+  const refresh = range.kind === "relative" ? parseRefresh(params.get("refresh")) : null;
   return {
     query: params.get("q") ?? defaults.query,
     range,
     plants: plants.length > 0 ? plants : [defaults.plantId],
-    view: params.get("view") === "table" ? "table" : "chart",
+    view: params.get("view") === "table" ? "table" : params.get("view") === "chart" ? "chart" : "auto",
+    ...(refresh ? { refresh } : {}),
   };
 }
 
@@ -71,7 +78,8 @@ export function serializeExplorerState(state: ExplorerState): string {
     params.set("to", state.range.to);
   }
   params.set("plants", state.plants.join(","));
-  params.set("view", state.view);
+  if (state.view !== "auto") params.set("view", state.view);
+  if (state.refresh && state.range.kind === "relative") params.set("refresh", state.refresh);
   return params.toString();
 }
 
@@ -90,15 +98,24 @@ function toIsoMillis(value: string): string {
   return new Date(Date.parse(value)).toISOString();
 }
 
-export function describeRange(range: TimeRange): string {
+export function describeRange(range: TimeRange, timeZone = "UTC"): string {
   if (range.kind === "relative") return RELATIVE_RANGES[range.last].label;
-  return `${formatInstant(range.from)} – ${formatInstant(range.to)}`;
+  return `${formatInstant(range.from, timeZone)} – ${formatInstant(range.to, timeZone)}`;
 }
 
-/** `2026-11-21 14:05 UTC` — telemetry is shown in UTC, like the API that returns it. */
-export function formatInstant(iso: string): string {
-  const d = new Date(Date.parse(iso));
-  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const minuteFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `2026-11-21 14:05 UTC`, or on another clock `2026-11-21 15:05 Europe/Amsterdam`. */
+export function formatInstant(iso: string, timeZone = "UTC"): string {
+  const ms = Date.parse(iso);
+  if (timeZone === "UTC") return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  let format = minuteFormats.get(timeZone);
+  if (!format) {
+    // Swedish writes dates the ISO way (2026-11-21 15:05).
+    format = new Intl.DateTimeFormat("sv-SE", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    minuteFormats.set(timeZone, format);
+  }
+  return `${format.format(ms)} ${timeZone}`;
 }
 
 /** An absolute range from two instants in ms, rounded outward to whole seconds. */

@@ -14,6 +14,13 @@ import { EditorView, keymap, lineNumbers, placeholder, highlightActiveLine, high
 import { kqlSupport, problemRange, setServerProblems } from "./kql-language";
 import type { QueryProblem } from "./telemetry-api";
 
+/**
+ * Something the page asks of the editor: put the cursor on a problem's line and column, or type a
+ * name from the schema panel at the cursor. `id` changes with every request, so the same request
+ * twice is carried out twice.
+ */
+export type EditorCommand = { id: number } & ({ kind: "jump"; line: number; column: number } | { kind: "insert"; text: string });
+
 export interface KqlEditorProps {
   value: string;
   onChange: (value: string) => void;
@@ -23,9 +30,10 @@ export interface KqlEditorProps {
   /** Problems the server reported for the last run (INVALID_QUERY). */
   problems: readonly QueryProblem[];
   label: string;
+  command?: EditorCommand | null;
 }
 
-export default function KqlEditor({ value, onChange, onRun, names, problems, label }: KqlEditorProps) {
+export default function KqlEditor({ value, onChange, onRun, names, problems, label, command }: KqlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // Callbacks and names change between renders; the editor is built once and reads them here.
@@ -91,6 +99,19 @@ export default function KqlEditor({ value, onChange, onRun, names, problems, lab
     const diagnostics: Diagnostic[] = problems.map((p) => ({ ...problemRange(doc, p.line, p.column), severity: "error", message: p.message, source: "server" }));
     editor.dispatch({ effects: setServerProblems.of(diagnostics) });
   }, [problems]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor || !command) return;
+    if (command.kind === "jump") {
+      const { from } = problemRange(editor.state.doc, command.line, command.column);
+      editor.dispatch({ selection: { anchor: from }, scrollIntoView: true });
+    } else {
+      const { from, to } = editor.state.selection.main;
+      editor.dispatch({ changes: { from, to, insert: command.text }, selection: { anchor: from + command.text.length }, scrollIntoView: true });
+    }
+    editor.focus();
+  }, [command]);
 
   return (
     <div

@@ -6,12 +6,14 @@
  * - error marks: diagnostics from `lib/kql`'s parser/analyser, plus the server's own problems of the
  *   last run (a stale mark disappears as soon as the text changes);
  * - completion: `completionsAt` of `lib/kql` (tables, columns, operators, functions), and the plant's
- *   data point names inside string literals.
+ *   data point names inside string literals;
+ * - hover: the one-line documentation of the operator or function under the pointer (`hoverAt`).
  */
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { linter, type Diagnostic } from "@codemirror/lint";
 import { StateEffect, StateField, type Extension, type Text } from "@codemirror/state";
-import { Decoration, EditorView, ViewPlugin, type DecorationSet, type ViewUpdate } from "@codemirror/view";
+import { Decoration, EditorView, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from "@codemirror/view";
+import { hoverAt } from "@/lib/kql/catalog";
 import { tokenize, type TokenKind } from "@/lib/kql/lexer";
 import { completions, diagnostics } from "./kql-services";
 
@@ -97,7 +99,24 @@ function kqlCompletions(getNames: () => readonly string[]) {
   };
 }
 
+const kqlHover = hoverTooltip((view, pos) => {
+  const doc = hoverAt(view.state.doc.toString(), pos);
+  if (!doc) return null;
+  return {
+    pos: doc.from,
+    end: doc.to,
+    above: true,
+    create: () => {
+      const dom = document.createElement("div");
+      dom.className = "cm-kql-hover";
+      dom.textContent = doc.text;
+      return { dom };
+    },
+  };
+});
+
 const theme = EditorView.theme({
+  ".cm-kql-hover": { padding: "4px 8px", fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", fontSize: "12px", maxWidth: "36rem" },
   "&": { fontSize: "14px", backgroundColor: "var(--pd-surface)", color: "var(--pd-fg)" },
   ".cm-content": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", caretColor: "var(--pd-fg)" },
   ".cm-gutters": { backgroundColor: "var(--pd-surface-2)", color: "var(--pd-fg-muted)", border: "none" },
@@ -124,6 +143,7 @@ export function kqlSupport(getNames: () => readonly string[]): Extension {
     serverProblems,
     kqlLinter,
     autocompletion({ override: [kqlCompletions(getNames)], activateOnTyping: true }),
+    kqlHover,
     theme,
   ];
 }

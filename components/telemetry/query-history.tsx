@@ -7,7 +7,7 @@ import { errorMessage } from "@/lib/client/api";
 import { formatInstant } from "./explorer-state";
 import { fetchHistory, setHistoryStar, type HistoryEntry } from "./telemetry-api";
 
-export function QueryHistory({ onPick }: { onPick: (entry: HistoryEntry) => void }) {
+export function QueryHistory({ onPick, timeZone = "UTC" }: { onPick: (entry: HistoryEntry) => void; timeZone?: string }) {
   const queryClient = useQueryClient();
   const history = useQuery({ queryKey: ["telemetry-history"], queryFn: ({ signal }) => fetchHistory(signal), staleTime: 10_000 });
   const star = useMutation({
@@ -62,7 +62,7 @@ export function QueryHistory({ onPick }: { onPick: (entry: HistoryEntry) => void
                 title={entry.query}
               >
                 <span className="block truncate font-mono text-xs">{entry.title || entry.query.replace(/\s+/g, " ")}</span>
-                <span className="block text-xs text-fg-muted">{formatInstant(entry.lastRunAt)}</span>
+                <span className="block text-xs text-fg-muted">{formatInstant(entry.lastRunAt, timeZone)}</span>
               </button>
             </li>
           ))}

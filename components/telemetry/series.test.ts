@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSeries, type QueryResult } from "./series";
+import { buildSeries, withUnits, type QueryResult } from "./series";
 
 const t = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString();
 
@@ -24,9 +24,10 @@ describe("buildSeries", () => {
       xMin: Date.parse(t(1)),
       xMax: Date.parse(t(2)),
       series: [
-        { key: "Pressure", points: [{ x: Date.parse(t(1)), y: 2.5 }] },
+        { key: "Pressure", name: "Pressure", points: [{ x: Date.parse(t(1)), y: 2.5 }] },
         {
           key: "Temperature",
+          name: "Temperature",
           points: [
             { x: Date.parse(t(1)), y: 20 },
             { x: Date.parse(t(2)), y: 21 },
@@ -80,5 +81,16 @@ describe("buildSeries", () => {
       rows: [[t(0), "Overheat"]],
     });
     expect(textOnly.ok).toBe(false);
+  });
+
+  it("gives each series the unit of its data point, or of the one data point the query picked", () => {
+    const units = new Map([["Pressure", "bar"], ["MotorCurrent", "A"]]);
+    const unitOf = (name: string) => units.get(name);
+    const named = withUnits([{ key: "Pressure · d1", name: "Pressure", points: [] }, { key: "Other", name: "Other", points: [] }], unitOf);
+    expect(named.map((s) => s.unit)).toEqual(["bar", ""]);
+    const [avg] = withUnits([{ key: "avg_Value", points: [] }], unitOf, 'States | where Name == "MotorCurrent" | summarize avg(Value) by bin(Timestamp, 1h)');
+    expect(avg).toMatchObject({ name: "MotorCurrent", unit: "A" });
+    const [ambiguous] = withUnits([{ key: "avg_Value", points: [] }], unitOf, 'States | where Name == "MotorCurrent" or Name == "Pressure"');
+    expect(ambiguous!.unit).toBe("");
   });
 });

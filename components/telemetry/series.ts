@@ -4,22 +4,21 @@
  * distinct `Name` — or, without a `Name`, per combination of the other string columns (the
  * `by` columns of a `summarize`) — and per numeric column. Pure, for the explorer and asset pages.
  */
+import type { TTelemetryColumn, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import type { Point } from "./downsample";
 
-export interface ResultColumn {
-  name: string;
-  columnType: string;
-  dataType?: string;
-}
-
-export interface QueryResult {
-  columns: ResultColumn[];
-  rows: unknown[][];
-}
+/** What the chart reads of a column: its name and KQL type (the .NET type name when known). */
+export type ResultColumn = Pick<TTelemetryColumn, "name" | "columnType"> & Partial<Pick<TTelemetryColumn, "dataType">>;
+/** The `data` of a query answer, as the chart reads it. */
+export type QueryResult = { columns: ResultColumn[]; rows: TTelemetryQueryResponse["data"]["rows"] };
 
 export interface Series {
   key: string;
   points: Point[];
+  /** The data point (`Name`) the series shows, when the result says: it tells the unit. */
+  name?: string;
+  /** Unit of the values (`DataMetadata.Unit` of the data point); "" when unknown. */
+  unit?: string;
 }
 
 export type ChartPlan = { ok: true; series: Series[]; xMin: number; xMax: number } | { ok: false; reason: string };
@@ -61,6 +60,7 @@ export function buildSeries(result: QueryResult): ChartPlan {
       : columns.flatMap((c, i) => (c.columnType === "string" ? [i] : []));
 
   const byKey = new Map<string, Point[]>();
+  const nameOf = new Map<string, string>();
   let xMin = Number.POSITIVE_INFINITY;
   let xMax = Number.NEGATIVE_INFINITY;
   for (const row of rows) {
@@ -72,7 +72,10 @@ export function buildSeries(result: QueryResult): ChartPlan {
     for (const v of valueColumns) {
       const key = valueColumns.length > 1 ? (group ? `${group} · ${columns[v]!.name}` : columns[v]!.name) : group || columns[v]!.name;
       let points = byKey.get(key);
-      if (!points) byKey.set(key, (points = []));
+      if (!points) {
+        byKey.set(key, (points = []));
+        if (nameIndex >= 0) nameOf.set(key, String(row[nameIndex] ?? ""));
+      }
       points.push({ x, y: toNumber(row[v]) });
     }
   }
@@ -81,7 +84,8 @@ export function buildSeries(result: QueryResult): ChartPlan {
   const series = [...byKey].map(([key, points]) => {
     // Queries may return newest first (sort's default is desc); charts need ascending time.
     if (!isSorted(points)) points.sort((a, b) => a.x - b.x);
-    return { key, points };
+    const name = nameOf.get(key);
+    return name === undefined ? { key, points } : { key, points, name };
   });
   series.sort((a, b) => a.key.localeCompare(b.key));
   return { ok: true, series, xMin, xMax };
@@ -102,4 +106,18 @@ function namesSharedByDevices(rows: readonly unknown[][], nameIndex: number, dev
     else if (seen !== device) return true;
   }
   return false;
+}
+
+/**
+ * Each series' unit from `DataMetadata.Unit` of its data point. Without a `Name` column, a query
+ * that picked exactly one data point (`where Name == "Pressure"`) still says which one it drew.
+ */
+export function withUnits(series: readonly Series[], unitOf: (name: string) => string | undefined, query = ""): Series[] {
+  const named = [...new Set([...query.matchAll(/\bName\s*==\s*"([^"]+)"/g)].map((match) => match[1]!))];
+  const onlyName = named.length === 1 ? named[0] : undefined;
+  return series.map((s) => {
+    const name = s.name ?? onlyName;
+    const unit = (name !== undefined ? unitOf(name) : undefined) ?? "";
+    return name === undefined ? { ...s, unit } : { ...s, name, unit };
+  });
 }

@@ -4,31 +4,22 @@
  * timing headers, which `apiFetch` does not expose, so the page can show how long a query took.
  */
 import { ApiError, apiGet, apiSend, redirectToSignIn } from "@/lib/client/api";
-import type { HistoryEntry } from "@/lib/bff/query-history";
+import type { THistoryEntry as HistoryEntry } from "@/lib/contract/dashboard";
 import type { QueryResult } from "./series";
 
-export interface TelemetryQueryRequest {
-  query: string;
-  startTime: string;
-  endTime: string;
-  plantIds?: string[];
-}
+import type { TQueryProblem as QueryProblem, TTelemetryQueryRequest as TelemetryQueryRequest } from "@/lib/contract/telemetry";
+
+export type { QueryProblem, TelemetryQueryRequest };
 
 export interface TelemetryQueryOutcome {
   result: QueryResult;
-  /** The `render` hint of the query, when the service reports one. */
+  /** The chart kind of the query's `render` (`timechart`, `piechart`, `table` …), when it has one. */
   render: string | null;
   /** Time on the server (header `x-query-duration-ms`), else the round trip measured here. */
   durationMs: number;
   roundTripMs: number;
 }
 
-/** One problem of a rejected query (decisions.md §6: `data: [{ line, column, message }]`). */
-export interface QueryProblem {
-  line: number;
-  column: number;
-  message: string;
-}
 
 /** The longest `Retry-After` waited out once before a throttled query is reported as failed. */
 const MAX_RETRY_AFTER_S = 20;
@@ -75,7 +66,7 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, "NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");
+    throw new ApiError("NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");
   }
   const text = await response.text();
   const roundTripMs = performance.now() - began;
@@ -90,8 +81,8 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
     const error = body as { status?: string; code?: string; message?: string; data?: unknown[] } | null;
     const apiError =
       error?.status === "ERROR" && error.code
-        ? new ApiError(response.status, error.code, error.message ?? "", error.data ?? [])
-        : new ApiError(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}.`);
+        ? ApiError.received(response.status, error.code, error.message ?? "", error.data ?? [])
+        : ApiError.received(response.status, `HTTP_${response.status}`, `The server answered ${response.status} ${response.statusText}.`);
     const retryAfter = Number(response.headers.get("retry-after"));
     if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter >= 0) throw new ThrottledError(retryAfter, apiError);
     throw apiError;
@@ -100,13 +91,14 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
   const columns = payload?.data?.columns;
   const rows = payload?.data?.rows;
   if (!Array.isArray(columns) || !Array.isArray(rows)) {
-    throw new ApiError(502, "BAD_RESPONSE", "The query answer did not have the expected columns and rows.");
+    throw ApiError.received(502, "BAD_RESPONSE", "The query answer did not have the expected columns and rows.");
   }
   const render = payload?.data?.render ?? payload?.render;
   const serverMs = Number(response.headers.get("x-query-duration-ms"));
   return {
     result: { columns: columns as QueryResult["columns"], rows: rows as unknown[][] },
-    render: typeof render === "string" ? render : null,
+    // The service answers `{ kind, properties }` (docs/api.md §6); a bare string is accepted too.
+    render: typeof render === "string" ? render : typeof render === "object" && render !== null && typeof (render as { kind?: unknown }).kind === "string" ? (render as { kind: string }).kind : null,
     durationMs: Number.isFinite(serverMs) && response.headers.has("x-query-duration-ms") ? serverMs : roundTripMs,
     roundTripMs,
   };

@@ -6,7 +6,7 @@
  */
 import dynamic from "next/dynamic";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -14,20 +14,37 @@ import { CsvButton } from "@/components/ui/csv-button";
 import { TableSkeleton, Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { toCsv } from "@/lib/client/csv";
-import { useMe, type MePlant } from "@/lib/client/me";
+import { useCan, useMe, type MePlant } from "@/lib/client/me";
 import { DEFAULT_QUERY, exampleQueries } from "./examples";
 import {
-  absoluteRange,
   describeRange,
   parseExplorerState,
+  RELATIVE_RANGES,
   resolveRange,
   serializeExplorerState,
   type ExplorerState,
   type TimeRange,
 } from "./explorer-state";
+import { AutoRefreshPicker } from "./auto-refresh-picker";
+import { REFRESH_INTERVALS } from "./live-refresh";
+import { useLiveResult } from "./use-live-result";
 import { QueryHistory } from "./query-history";
 import { ResultTable } from "./result-table";
-import { buildSeries, type QueryResult } from "./series";
+import { withUnits, type QueryResult, type Series } from "./series";
+import type { TimeSeriesChartProps } from "./time-series-chart";
+import { planChart, planResult } from "./chart-plan";
+import { useTelemetryCatalogue } from "./catalogue";
+import { useZoomHistory } from "./zoom-history";
+import { activeStoredTab, MAX_TABS, newTabId, queryOfSearch, readTabs, useStoredTabs, type QueryTab } from "./query-tabs";
+import { QueryTabBar } from "./query-tab-bar";
+import { SchemaPanel } from "./schema-panel";
+import { useTimeMode } from "./time-preference";
+import { alarmTaskLink } from "./alarm-task";
+import { CopyLinkButton } from "./copy-link";
+import type { EditorCommand } from "./kql-editor";
+import { useFormat } from "@/lib/client/format";
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 import { queryProblems, recordHistory, runTelemetryQuery } from "./telemetry-api";
 import { TimeRangePicker } from "./time-range-picker";
 
@@ -36,6 +53,10 @@ const KqlEditor = dynamic(() => import("./kql-editor"), {
   loading: () => <Skeleton className="h-28 w-full" />,
 });
 const TimeSeriesChart = dynamic(() => import("./time-series-chart").then((m) => m.TimeSeriesChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-80 w-full" />,
+});
+const CategoryChart = dynamic(() => import("./category-chart").then((m) => m.CategoryChart), {
   ssr: false,
   loading: () => <Skeleton className="h-80 w-full" />,
 });
@@ -64,23 +85,98 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   });
   const stateKey = serializeExplorerState(state);
 
-  const [draft, setDraft] = useState(state.query);
-  const [urlQuery, setUrlQuery] = useState(state.query);
+  // A bare visit reopens the tab left active last time (query-tabs.ts); read once, in the browser.
+  const [restored] = useState(() => (typeof window === "undefined" || params.has("q") ? null : activeStoredTab(plantId)));
+  // The editor's text: a draft until it is run. Not rendered on the server (the editor is client-only).
+  const [draft, setDraft] = useState(() => restored?.draft ?? state.query);
+  const [urlQuery, setUrlQuery] = useState<string | null>(() => (restored ? queryOfSearch(restored.search) : params.get("q")));
   // Back/forward or a pasted link changes the query in the URL: the editor follows it.
-  if (urlQuery !== state.query) {
-    setUrlQuery(state.query);
-    setDraft(state.query);
+  const urlQ = params.get("q");
+  if (urlQ !== null && urlQ !== urlQuery) {
+    setUrlQuery(urlQ);
+    setDraft(urlQ);
   }
   // A shared link runs at once; a bare visit waits for the user (and shows the examples).
   const [runAt, setRunAt] = useState<number | null>(() => (params.has("q") ? currentTime() : null));
+
+  const [storedTabs, writeTabs] = useStoredTabs(plantId);
+  const activeTab = storedTabs?.active ?? params.get("tab") ?? "";
+  const withTab = (search: string, tabId = activeTab) => [search, tabId ? `tab=${encodeURIComponent(tabId)}` : ""].filter(Boolean).join("&");
 
   const navigate = (next: ExplorerState, rerun: boolean) => {
     const search = serializeExplorerState(next);
     if (rerun) setRunAt(currentTime());
     // The native history API updates useSearchParams without asking the server for the page again
     // (router.push would wait for a server render before the query could even start).
-    if (search !== stateKey) window.history.pushState(null, "", `${pathname}?${search}`);
+    if (search !== stateKey || !params.has("q")) window.history.pushState(null, "", `${pathname}?${withTab(search)}`);
   };
+
+  // Once, after the first render: make the URL's query one of the stored tabs (or reopen the last one).
+  useEffect(() => {
+    const saved = readTabs(plantId);
+    const urlTab = params.get("tab");
+    const search = params.has("q") ? serializeExplorerState(state) : "";
+    if (restored && saved) {
+      writeTabs({ ...saved, active: restored.id });
+      window.history.replaceState(null, "", `${pathname}?${withTab(restored.search, restored.id)}`);
+    } else if (saved && urlTab && saved.tabs.some((tab) => tab.id === urlTab)) {
+      writeTabs({ tabs: saved.tabs.map((tab) => (tab.id === urlTab && search ? { ...tab, search, draft: state.query } : tab)), active: urlTab });
+    } else {
+      // A shared link, or the first visit: a tab of its own.
+      const tab = { id: newTabId(), search, draft: state.query };
+      writeTabs({ tabs: [...(saved?.tabs ?? []), tab].slice(-MAX_TABS), active: tab.id });
+      window.history.replaceState(null, "", `${pathname}?${withTab(search || params.toString().replace(/(^|&)tab=[^&]*/g, ""), tab.id)}`);
+    }
+    // Only on arrival; later changes go through the handlers and the effect below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // The active tab keeps what it shows: its last run (the URL) and the editor's draft.
+  const hasQuery = params.has("q");
+  const urlTabParam = params.get("tab");
+  useEffect(() => {
+    const saved = readTabs(plantId);
+    if (!saved) return;
+    // Back/forward to another tab's URL makes that tab active.
+    if (urlTabParam && urlTabParam !== saved.active && saved.tabs.some((tab) => tab.id === urlTabParam)) {
+      writeTabs({ ...saved, active: urlTabParam });
+      return;
+    }
+    const current = saved.tabs.find((tab) => tab.id === saved.active);
+    const search = hasQuery ? stateKey : (current?.search ?? "");
+    if (current && (current.search !== search || current.draft !== draft)) {
+      writeTabs({ ...saved, tabs: saved.tabs.map((tab) => (tab.id === current.id ? { ...tab, search, draft } : tab)) });
+    }
+  }, [plantId, stateKey, hasQuery, draft, urlTabParam, writeTabs]);
+
+  const openTab = (tab: QueryTab, tabs: QueryTab[]) => {
+    writeTabs({ tabs, active: tab.id });
+    setUrlQuery(queryOfSearch(tab.search));
+    setDraft(tab.draft);
+    window.history.pushState(null, "", `${pathname}?${withTab(tab.search, tab.id)}`);
+    // A tab that had run shows its result again (re-run: relative ranges move on).
+    setRunAt(tab.search ? currentTime() : null);
+  };
+  const tabs = storedTabs?.tabs ?? [];
+  const selectTab = (id: string) => {
+    const target = tabs.find((tab) => tab.id === id);
+    if (target && id !== activeTab) openTab(target, tabs);
+  };
+  const addTab = () => {
+    const tab = { id: newTabId(), search: "", draft: DEFAULT_QUERY };
+    openTab(tab, [...tabs, tab].slice(-MAX_TABS));
+  };
+  const closeTab = (id: string) => {
+    const index = tabs.findIndex((tab) => tab.id === id);
+    const rest = tabs.filter((tab) => tab.id !== id);
+    if (index < 0 || rest.length === 0) return;
+    if (id === activeTab) openTab(rest[Math.min(index, rest.length - 1)]!, rest);
+    else writeTabs({ tabs: rest, active: activeTab });
+  };
+
+  const { mode: timeMode, timeZone, setMode: setTimeMode } = useTimeMode();
+  const [editorCommand, setEditorCommand] = useState<EditorCommand | null>(null);
+  const sendToEditor = (command: DistributiveOmit<EditorCommand, "id">) => setEditorCommand((last) => ({ ...command, id: (last?.id ?? 0) + 1 }) as EditorCommand);
 
   const window_ = runAt === null ? null : resolveRange(state.range, runAt);
   const request = window_ && { query: state.query, startTime: window_.startTime, endTime: window_.endTime, plantIds: state.plants };
@@ -113,34 +209,61 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   const setRange = (range: TimeRange) => navigate({ ...state, query: draft, range }, runAt !== null);
   const setPlants = (plants: string[]) => navigate({ ...state, query: draft, plants }, runAt !== null);
   const setView = (view: ExplorerState["view"]) => navigate({ ...state, view }, false);
+  const setRefresh = (refresh: ExplorerState["refresh"] | null) => {
+    const { refresh: _, ...rest } = state;
+    navigate(refresh ? { ...rest, refresh } : rest, false);
+  };
 
-  // Data point names (for completion) and a device (for the examples), looked up once per plants.
-  const catalogue = useQuery({
-    queryKey: ["telemetry-catalogue", state.plants.join(",")],
-    queryFn: async ({ signal }) => {
-      const range = resolveRange({ kind: "relative", last: "24h" }, currentTime());
-      const outcome = await runTelemetryQuery({ query: "States | distinct Name, DeviceId", ...range, plantIds: state.plants }, signal);
-      const rows = outcome.result.rows.map((row) => ({ name: String(row[0]), deviceId: String(row[1]) }));
-      return { names: [...new Set(rows.map((r) => r.name))].sort(), firstDevice: rows.map((r) => r.deviceId).sort()[0] };
-    },
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
+  // Data point names (completion), units (chart axes) and a device (examples), once per plants.
+  const catalogue = useTelemetryCatalogue(state.plants);
   const pointNames = catalogue.data?.names ?? NO_NAMES;
   const problems = useMemo(() => queryProblems(result.error), [result.error]);
 
   const outcome = result.data;
-  const plan = useMemo(() => (outcome ? buildSeries(outcome.result) : null), [outcome]);
-  const domain: [number, number] | null = window_ ? [Date.parse(window_.startTime), Date.parse(window_.endTime)] : null;
+  // Auto-refresh appends what is new to the last run's result and slides its window.
+  const live = useLiveResult(outcome?.result, window_ && { start: Date.parse(window_.startTime), end: Date.parse(window_.endTime) }, {
+    intervalMs: state.refresh && state.range.kind === "relative" && !result.isFetching ? REFRESH_INTERVALS[state.refresh].ms : null,
+    spanMs: state.range.kind === "relative" ? RELATIVE_RANGES[state.range.last].ms : 0,
+    fetchRange: (startTime, endTime, signal) =>
+      runTelemetryQuery({ query: state.query, startTime, endTime, plantIds: state.plants }, signal).then((o) => o.result),
+  });
+  const shown = live.result;
+  const render = outcome?.render ?? null;
+  const automatic = useMemo(() => (shown ? planResult(shown, render) : null), [shown, render]);
+  // Asked for a chart of rows that would open as a table: find the best chart they allow.
+  const forced = useMemo(() => (shown && automatic?.view === "table" ? planChart(shown, render) : null), [shown, render, automatic]);
+  const plan = state.view === "chart" && forced ? forced : automatic;
+  // What is on screen: the person's choice, else what the query's render or the result's shape asks for.
+  const shownView = !plan ? null : state.view === "table" ? "table" : state.view === "chart" && plan.view === "table" ? "cannot-draw" : plan.view;
+  const zoom = useZoomHistory(state.range, setRange);
+  const format = useFormat();
+  const devices = catalogue.data?.devices;
+  // Alarms become tasks only for those who may create tasks.
+  const canCreateTask = useCan("tasks:create");
+  const alarmAction = useMemo(() => (shown && canCreateTask ? alarmTaskLink(shown, devices, plantId) : undefined), [shown, canCreateTask, devices, plantId]);
+  const domain: [number, number] | null = live.window ? [live.window.start, live.window.end] : null;
 
   return (
     <div className="flex flex-col gap-4">
-      <header className="flex flex-wrap items-baseline justify-between gap-2">
+      <header className="flex flex-wrap items-end justify-between gap-2">
         <div>
           <h1 className="text-2xl font-semibold">Telemetry explorer</h1>
           <p className="text-sm text-fg-muted">
-            Query data points (<code>States</code>) and alarms (<code>Events</code>) in KQL. Times are UTC.
+            Query data points (<code>States</code>) and alarms (<code>Events</code>) in KQL. Times are shown in {timeMode === "utc" ? "UTC" : `your time (${timeZone})`}.
           </p>
+        </div>
+        <div role="group" aria-label="Show times in" className="inline-flex rounded-md border border-line p-0.5 text-sm" data-testid="time-mode">
+          {(["utc", "local"] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              aria-pressed={timeMode === mode}
+              onClick={() => setTimeMode(mode)}
+              className={`rounded px-3 py-1 ${timeMode === mode ? "bg-accent text-accent-fg" : "hover:bg-surface-2"}`}
+            >
+              {mode === "utc" ? "UTC" : "Local time"}
+            </button>
+          ))}
         </div>
       </header>
 
@@ -148,12 +271,14 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
         <div className="flex min-w-0 flex-col gap-4">
           <Card className="flex flex-col gap-3 p-4">
             <div className="flex flex-wrap items-end gap-4">
-              <TimeRangePicker key={state.range.kind} range={state.range} onChange={setRange} now={() => runAt ?? currentTime()} />
+              <TimeRangePicker key={state.range.kind} range={state.range} onChange={setRange} now={() => runAt ?? currentTime()} utc={timeMode === "utc"} />
+              {state.range.kind === "relative" && <AutoRefreshPicker value={state.refresh ?? null} onChange={setRefresh} />}
               <PlantPicker plants={queryablePlants} selected={state.plants} onChange={setPlants} loading={me.isPending} />
             </div>
-            <KqlEditor value={draft} onChange={setDraft} onRun={run} names={pointNames} problems={problems} label="KQL query" />
+            <QueryTabBar tabs={tabs} active={activeTab} onSelect={selectTab} onAdd={addTab} onClose={closeTab} />
+            <KqlEditor value={draft} onChange={setDraft} onRun={run} names={pointNames} problems={problems} label="KQL query" command={editorCommand} />
             <div className="flex flex-wrap items-center gap-3">
-              <Button variant="primary" onClick={run} disabled={draft.trim() === "" || result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
+              <Button variant="primary" onClick={run} disabled={result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
                 {result.isFetching ? "Running…" : "Run query"}
               </Button>
               {result.isFetching && (
@@ -166,8 +291,8 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                 <kbd className="rounded border border-line px-1">Ctrl/⌘</kbd>+<kbd className="rounded border border-line px-1">Enter</kbd> runs
               </span>
               <p role="status" aria-live="polite" className="ml-auto text-sm text-fg-muted" data-testid="query-status">
-                {outcome && !result.isFetching
-                  ? `${outcome.result.rows.length.toLocaleString("en-GB")} rows · ${Math.round(outcome.durationMs).toLocaleString("en-GB")} ms${outcome.render ? ` · render ${outcome.render}` : ""} · ${describeRange(state.range)}`
+                {outcome && shown && !result.isFetching
+                  ? `${format.number(shown.rows.length)} rows · ${format.number(Math.round(outcome.durationMs))} ms${outcome.render ? ` · render ${outcome.render}` : ""} · ${describeRange(state.range, timeZone)}`
                   : ""}
               </p>
             </div>
@@ -179,35 +304,51 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                 Results
               </h2>
               <div role="group" aria-label="Show results as" className="ml-2 inline-flex rounded-md border border-line p-0.5">
-                {(["chart", "table"] as const).map((view) => (
-                  <button
-                    key={view}
-                    type="button"
-                    aria-pressed={state.view === view}
-                    onClick={() => setView(view)}
-                    className={`rounded px-3 py-1 text-sm capitalize ${state.view === view ? "bg-accent text-accent-fg" : "hover:bg-surface-2"}`}
-                  >
-                    {view}
-                  </button>
-                ))}
+                {(["chart", "table"] as const).map((view) => {
+                  const pressed = view === "table" ? shownView === "table" : shownView !== null && shownView !== "table";
+                  return (
+                    <button
+                      key={view}
+                      type="button"
+                      aria-pressed={pressed}
+                      onClick={() => setView(view)}
+                      className={`rounded px-3 py-1 text-sm capitalize ${pressed ? "bg-accent text-accent-fg" : "hover:bg-surface-2"}`}
+                    >
+                      {view}
+                    </button>
+                  );
+                })}
               </div>
-              {state.view === "chart" && state.range.kind === "absolute" && domain && (
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  onClick={() => {
-                    const half = domain[1] - domain[0];
-                    setRange(absoluteRange(domain[0] - half / 2, Math.min(currentTime(), domain[1] + half / 2)));
-                  }}
-                >
-                  Zoom out
-                </Button>
+              {shownView === "line" && (
+                <div role="group" aria-label="Zoom" className="flex flex-wrap items-center gap-1">
+                  <Button size="sm" variant="ghost" onClick={zoom.undo} disabled={zoom.depth === 0}>
+                    Undo zoom{zoom.depth > 1 ? ` (${zoom.depth})` : ""}
+                  </Button>
+                  {zoom.depth > 1 ? (
+                    <Button size="sm" variant="ghost" onClick={zoom.reset}>
+                      Reset zoom
+                    </Button>
+                  ) : null}
+                  {state.range.kind === "absolute" && domain ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => {
+                        const half = domain[1] - domain[0];
+                        zoom.zoom(domain[0] - half / 2, Math.min(currentTime(), domain[1] + half / 2));
+                      }}
+                    >
+                      Zoom out
+                    </Button>
+                  ) : null}
+                </div>
               )}
-              <div className="ml-auto">
-                {outcome && outcome.result.rows.length > 0 && (
+              <div className="ml-auto flex flex-wrap items-center gap-2">
+                <CopyLinkButton />
+                {shown && shown.rows.length > 0 && (
                   <CsvButton
                     filename={`telemetry-${state.plants.join("-")}-${(window_?.startTime ?? "").slice(0, 10)}.csv`}
-                    build={async () => resultCsv(outcome.result)}
+                    build={async () => resultCsv(shown)}
                   />
                 )}
               </div>
@@ -225,44 +366,62 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
             ) : result.isError ? (
               problems.length > 0 ? (
                 <div role="alert" className="rounded-md border border-danger bg-danger-soft p-3 text-sm text-danger" data-testid="query-error">
-                  <p className="font-semibold">The query has a problem</p>
+                  <p className="font-semibold">The query has {problems.length === 1 ? "a problem" : `${problems.length} problems`}</p>
                   <ul className="mt-1 list-disc pl-5">
                     {problems.map((p, i) => (
                       <li key={i}>
-                        Line {p.line}, column {p.column}: {p.message}
+                        <button type="button" className="font-semibold underline" onClick={() => sendToEditor({ kind: "jump", line: p.line, column: p.column })}>
+                          Line {p.line}, column {p.column}
+                        </button>
+                        : {p.message}
                       </li>
                     ))}
                   </ul>
+                  <p className="mt-1 text-xs">Select a position to put the cursor there.</p>
                 </div>
               ) : (
                 <ErrorState error={result.error} title="The query failed" onRetry={() => void result.refetch()} />
               )
-            ) : outcome && outcome.result.rows.length === 0 ? (
-              <EmptyState title="No rows">Nothing matched in {describeRange(state.range).toLowerCase()}. Try a wider range or other plants.</EmptyState>
-            ) : outcome && state.view === "table" ? (
+            ) : shown && shown.rows.length === 0 ? (
+              <EmptyState title="No rows">Nothing matched in {describeRange(state.range, timeZone).toLowerCase()}. Try a wider range or other plants.</EmptyState>
+            ) : shown && (shownView === "table" || !plan) ? (
               <div className={result.isFetching ? "opacity-60" : undefined}>
-                <ResultTable result={outcome.result} />
+                {plan?.view === "table" && state.view === "auto" ? (
+                  <p className="mb-2 text-xs text-fg-muted" data-testid="view-reason">
+                    {plan.reason}
+                  </p>
+                ) : null}
+                <ResultTable result={shown} timeZone={timeZone} rowAction={alarmAction} />
               </div>
-            ) : plan && !plan.ok ? (
+            ) : plan?.view === "table" ? (
               <EmptyState title="This result cannot be drawn" action={<Button size="sm" onClick={() => setView("table")}>Show table</Button>}>
                 {plan.reason}
               </EmptyState>
-            ) : plan && plan.ok && domain ? (
+            ) : plan?.view === "line" && domain ? (
               <div className={result.isFetching ? "opacity-60" : undefined}>
-                <TimeSeriesChart
+                <LineResult
                   series={plan.series}
+                  units={catalogue.data?.units}
+                  query={state.query}
                   domain={domain}
-                  height={360}
-                  label={`Line chart of ${plan.series.length} series over ${describeRange(state.range).toLowerCase()}`}
-                  onZoom={(from, to) => setRange(absoluteRange(from, to))}
+                  timeZone={timeZone}
+                  label={`Line chart over ${describeRange(state.range, timeZone).toLowerCase()}`}
+                  onZoom={zoom.zoom}
                 />
-                <p className="mt-1 text-xs text-fg-muted">Drag across the chart to zoom into a time range.</p>
+                <p className="mt-1 text-xs text-fg-muted">Drag across the chart to zoom into a time range; the legend hides and shows series.</p>
+              </div>
+            ) : plan && plan.view !== "line" ? (
+              <div className={result.isFetching ? "opacity-60" : undefined}>
+                <CategoryChart kind={plan.view} data={plan.data} timeZone={timeZone} label={`${plan.view === "pie" ? "Pie" : plan.view === "bar" ? "Bar" : "Column"} chart`} />
               </div>
             ) : null}
           </Card>
         </div>
 
-        <aside className="flex flex-col gap-4" aria-label="Examples and history">
+        <aside className="flex flex-col gap-4" aria-label="Schema, examples and history">
+          <Card className="p-4">
+            <SchemaPanel catalogue={catalogue.data} isLoading={catalogue.isPending} error={catalogue.error} onInsert={(text) => sendToEditor({ kind: "insert", text })} />
+          </Card>
           <Card className="p-4" aria-labelledby="examples-title">
             <h2 id="examples-title" className="mb-2 text-base font-semibold">
               Examples
@@ -283,6 +442,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
             </ul>
           </Card>
           <QueryHistory
+            timeZone={timeZone}
             onPick={(entry) => {
               setDraft(entry.query);
               const plants = entry.plantIds?.filter((p) => queryablePlants.some((q) => q.id === p));
@@ -293,6 +453,17 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
       </div>
     </div>
   );
+}
+
+/** The line chart of a result, each series with the unit of its data point. */
+function LineResult({
+  series,
+  units,
+  query,
+  ...chart
+}: { series: Series[]; units: Map<string, string> | undefined; query: string } & Omit<TimeSeriesChartProps, "series">) {
+  const withUnit = useMemo(() => withUnits(series, (name) => units?.get(name), query), [series, units, query]);
+  return <TimeSeriesChart series={withUnit} height={360} {...chart} />;
 }
 
 function PlantPicker({

@@ -1,38 +1,52 @@
 "use client";
 /**
- * Time range choice: the last 1 h / 24 h / 7 d / 30 d, or an absolute range typed as UTC date and
- * time (telemetry is stored and shown in UTC). The parent owns the range (it lives in the URL).
+ * Time range choice: the last 1 h / 24 h / 7 d / 30 d, or an absolute range typed as date and time
+ * on the reader's chosen clock (UTC, as telemetry is stored, or their own: time-preference.ts). The
+ * URL always holds UTC instants; the parent owns the range.
  */
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { controlClasses } from "@/components/ui/field";
 import { RELATIVE_RANGES, type RelativeRange, type TimeRange } from "./explorer-state";
 
-const toInput = (iso: string) => new Date(Date.parse(iso)).toISOString().slice(0, 16);
-const fromInput = (value: string) => (value ? new Date(`${value}:00Z`).toISOString() : "");
+/** An instant as a datetime-local input's text, on the UTC or the browser's clock. */
+function toInput(iso: string, utc: boolean): string {
+  const date = new Date(Date.parse(iso));
+  if (utc) return date.toISOString().slice(0, 16);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
 
-export function TimeRangePicker({ range, onChange, now }: { range: TimeRange; onChange: (range: TimeRange) => void; now: () => number }) {
+/** A datetime-local input's text as an ISO instant (read on the UTC or the browser's clock). */
+function fromInput(value: string, utc: boolean): string {
+  if (!value) return "";
+  const date = new Date(utc ? `${value}:00Z` : `${value}:00`);
+  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
+}
+
+export function TimeRangePicker({ range, onChange, now, utc = true }: { range: TimeRange; onChange: (range: TimeRange) => void; now: () => number; utc?: boolean }) {
   const id = useId();
   const [custom, setCustom] = useState(range.kind === "absolute");
   const initial =
     range.kind === "absolute"
-      ? { from: toInput(range.from), to: toInput(range.to) }
-      : { from: toInput(new Date(now() - RELATIVE_RANGES[range.last].ms).toISOString()), to: toInput(new Date(now()).toISOString()) };
+      ? { from: toInput(range.from, utc), to: toInput(range.to, utc) }
+      : { from: toInput(new Date(now() - RELATIVE_RANGES[range.last].ms).toISOString(), utc), to: toInput(new Date(now()).toISOString(), utc) };
   const [draft, setDraft] = useState(initial);
   const [error, setError] = useState("");
-  const [syncedRange, setSyncedRange] = useState(range);
-  // A zoom or a shared link changes the range from outside: show it in the inputs.
-  if (syncedRange !== range) {
-    setSyncedRange(range);
+  const [synced, setSynced] = useState({ range, utc });
+  // A zoom, a shared link or the clock switch changes what the inputs must show.
+  if (synced.range !== range || synced.utc !== utc) {
+    setSynced({ range, utc });
     if (range.kind === "absolute") {
       setCustom(true);
-      setDraft({ from: toInput(range.from), to: toInput(range.to) });
+      setDraft({ from: toInput(range.from, utc), to: toInput(range.to, utc) });
     }
   }
+  const clock = utc ? "UTC" : "local time";
 
   const apply = () => {
-    const from = fromInput(draft.from);
-    const to = fromInput(draft.to);
+    const from = fromInput(draft.from, utc);
+    const to = fromInput(draft.to, utc);
     if (!from || !to || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) return setError("Enter both a start and an end.");
     if (Date.parse(from) >= Date.parse(to)) return setError("The start must be before the end.");
     if (Date.parse(to) - Date.parse(from) > 400 * 86_400_000) return setError("A range can span at most 400 days.");
@@ -62,7 +76,7 @@ export function TimeRangePicker({ range, onChange, now }: { range: TimeRange; on
               {label}
             </option>
           ))}
-          <option value="custom">Absolute (UTC)…</option>
+          <option value="custom">Absolute ({clock})…</option>
         </select>
       </div>
       {custom && (
@@ -75,7 +89,7 @@ export function TimeRangePicker({ range, onChange, now }: { range: TimeRange; on
         >
           <div className="flex flex-col gap-1">
             <label htmlFor={`${id}-from`} className="text-sm font-medium">
-              From (UTC)
+              From ({clock})
             </label>
             <input
               id={`${id}-from`}
@@ -89,7 +103,7 @@ export function TimeRangePicker({ range, onChange, now }: { range: TimeRange; on
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor={`${id}-to`} className="text-sm font-medium">
-              To (UTC)
+              To ({clock})
             </label>
             <input
               id={`${id}-to`}

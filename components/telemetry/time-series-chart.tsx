@@ -1,16 +1,26 @@
 "use client";
 /**
- * A time-series line chart for telemetry, shared by the explorer and the asset page: every series
- * is downsampled (M4) to the plot's pixel width, so half a million points draw as fast as a few
- * thousand; dragging across the plot reports a narrower time range (zoom); markers (jobs, tasks,
- * alarms) are drawn on the same time axis as reference lines and areas. Loaded lazily by pages.
+ * A time-series line chart for telemetry, shared by the explorer and the asset page, drawn the way
+ * Grafana users expect:
+ * - one value axis per unit (`DataMetadata.Unit`), labelled with it, alternating left and right,
+ *   so 45 A of motor current does not flatten 6 bar of pressure;
+ * - a legend whose entries hide and show their series (the axes follow what is shown);
+ * - every series downsampled (M4) to the plot's pixel width, so half a million points draw as fast
+ *   as a few thousand;
+ * - dragging across the plot reports a narrower time range (zoom; the page keeps the undo steps);
+ * - markers (jobs, tasks, alarms) on the same time axis as reference lines and areas.
+ * Times are shown in `timeZone` (UTC or the reader's), numbers in the reader's language.
+ * Loaded lazily by pages.
  */
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
+import { cn } from "@/components/ui/cn";
+import { axisNumber, useFormat } from "@/lib/client/format";
 import { MARKER_COLORS, SERIES_COLORS, type MarkerTone } from "./chart-colors";
 import { downsampleM4, type Point } from "./downsample";
 import { formatTimeTick, timeTicks } from "./time-ticks";
 import type { Series } from "./series";
+import { unitLabel } from "./units";
 
 export interface ChartMarker {
   /** A line at `x`, or an area from `x` to `x2` (an alarm's incident). */
@@ -30,19 +40,24 @@ export interface TimeSeriesChartProps {
   onZoom?: (from: number, to: number) => void;
   /** Accessible name of the chart image. */
   label: string;
+  /** IANA zone the time axis and readout use; the reader's own when left out. */
+  timeZone?: string;
 }
 
-
-const MARGIN = { top: 12, right: 20, bottom: 4, left: 4 };
-const Y_AXIS_WIDTH = 64;
+const MARGIN = { top: 12, right: 12, bottom: 4, left: 4 };
+const AXIS_WIDTH = 64;
 /** Drags shorter than this are clicks, not zooms. */
 const MIN_DRAG_PX = 6;
+const NO_UNIT = "";
 
-export function TimeSeriesChart({ series, domain, height = 320, markers = [], onZoom, label }: TimeSeriesChartProps) {
+
+export function TimeSeriesChart({ series, domain, height = 320, markers = [], onZoom, label, timeZone }: TimeSeriesChartProps) {
+  const format = useFormat(timeZone);
   const wrapper = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
   const [hoverPx, setHoverPx] = useState<number | null>(null);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
 
   useEffect(() => {
     const element = wrapper.current;
@@ -52,14 +67,21 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
     return () => observer.disconnect();
   }, []);
 
-  const plotLeft = MARGIN.left + Y_AXIS_WIDTH;
-  const plotWidth = Math.max(1, width - plotLeft - MARGIN.right);
+  // Colours follow a series' place in the whole list, so hiding one does not repaint the others.
+  const colorOf = useMemo(() => new Map(series.map((s, index) => [s.key, SERIES_COLORS[index % SERIES_COLORS.length]!])), [series]);
+  const visible = useMemo(() => series.filter((s) => !hidden.has(s.key)), [series, hidden]);
+  const units = useMemo(() => [...new Set(visible.map((s) => s.unit ?? NO_UNIT))], [visible]);
+  const leftAxes = Math.max(1, Math.ceil(units.length / 2));
+  const rightAxes = Math.floor(units.length / 2);
+
+  const plotLeft = MARGIN.left + leftAxes * AXIS_WIDTH;
+  const plotWidth = Math.max(1, width - plotLeft - MARGIN.right - rightAxes * AXIS_WIDTH);
   const [x0, x1] = domain;
   const pxToTime = (px: number) => x0 + ((Math.min(Math.max(px, plotLeft), plotLeft + plotWidth) - plotLeft) / plotWidth) * (x1 - x0);
 
   const drawn = useMemo(
-    () => series.map((s) => ({ key: s.key, points: width > 0 ? downsampleM4(s.points, plotWidth, x0, x1) : [] })),
-    [series, width, plotWidth, x0, x1],
+    () => visible.map((s) => ({ key: s.key, unit: s.unit ?? NO_UNIT, points: width > 0 ? downsampleM4(s.points, plotWidth, x0, x1) : [] })),
+    [visible, width, plotWidth, x0, x1],
   );
 
   const localX = (event: ReactPointerEvent) => event.clientX - (wrapper.current?.getBoundingClientRect().left ?? 0);
@@ -83,123 +105,216 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
   };
 
   const spanMs = x1 - x0;
+  const zone = format.timeZone;
   const readout = hoverPx !== null && !drag ? nearestValues(drawn, pxToTime(hoverPx), spanMs / plotWidth) : null;
+  const firstAxis = `u:${units[0] ?? NO_UNIT}`;
+  const namesOf = (unit: string) => [...new Set(visible.filter((s) => (s.unit ?? NO_UNIT) === unit).map((s) => s.name ?? s.key))];
+  /** An axis is named after its data point when it carries only one ("Pressure (bar)"), else after its unit. */
+  const axisText = (unit: string) => {
+    const names = [...new Set(visible.filter((s) => (s.unit ?? NO_UNIT) === unit).map((s) => s.name))];
+    return names.length === 1 && names[0] !== undefined ? `${names[0]} (${unitLabel(unit)})` : unitLabel(unit);
+  };
 
   return (
-    <div
-      ref={wrapper}
-      className="relative w-full select-none touch-none"
-      style={{ height }}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
-      onPointerLeave={() => setHoverPx(null)}
-      role="img"
-      aria-label={label}
-      data-testid="time-series-chart"
-    >
-      {width > 0 && (
-        <LineChart width={width} height={height} margin={MARGIN}>
-          <CartesianGrid stroke="var(--pd-line)" strokeDasharray="3 3" />
-          <XAxis
-            type="number"
-            dataKey="x"
-            domain={[x0, x1]}
-            allowDataOverflow
-            scale="time"
-            ticks={timeTicks(x0, x1, Math.max(2, Math.floor(plotWidth / 90)))}
-            tickFormatter={(value: number) => formatTimeTick(value, spanMs)}
-            stroke="var(--pd-fg-muted)"
-            tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
-          />
-          <YAxis
-            type="number"
-            dataKey="y"
-            width={Y_AXIS_WIDTH}
-            domain={["auto", "auto"]}
-            stroke="var(--pd-fg-muted)"
-            tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
-            tickFormatter={formatValue}
-          />
-          {markers.map((m, i) =>
-            m.x2 !== undefined ? (
-              <ReferenceArea
-                key={`a${i}`}
-                x1={Math.max(m.x, x0)}
-                x2={Math.min(m.x2, x1)}
-                fill={MARKER_COLORS[m.tone]}
-                fillOpacity={0.12}
-                stroke={MARKER_COLORS[m.tone]}
-                strokeOpacity={0.4}
-                ifOverflow="hidden"
-              />
-            ) : (
-              <ReferenceLine
-                key={`l${i}`}
-                x={m.x}
-                stroke={MARKER_COLORS[m.tone]}
-                strokeDasharray={m.tone === "planned" ? "4 3" : undefined}
-                strokeWidth={1.5}
-                ifOverflow="hidden"
-              />
-            ),
-          )}
-          {drawn.map((s, i) => (
-            <Line
-              key={s.key}
-              data={s.points}
-              dataKey="y"
-              name={s.key}
-              type="linear"
-              dot={false}
-              activeDot={false}
-              stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
-              strokeWidth={1.5}
-              isAnimationActive={false}
-              connectNulls
+    <div className="flex flex-col gap-2">
+      <div
+        ref={wrapper}
+        className="relative w-full touch-none select-none"
+        style={{ height }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerLeave={() => setHoverPx(null)}
+        role="img"
+        aria-label={`${label}. Axes: ${units.map((unit) => `${unitLabel(unit)} for ${namesOf(unit).join(", ")}`).join("; ") || "none"}.`}
+        data-testid="time-series-chart"
+      >
+        {width > 0 && (
+          <LineChart width={width} height={height} margin={MARGIN}>
+            <CartesianGrid stroke="var(--pd-line)" strokeDasharray="3 3" yAxisId={firstAxis} />
+            <XAxis
+              type="number"
+              dataKey="x"
+              domain={[x0, x1]}
+              allowDataOverflow
+              scale="time"
+              ticks={timeTicks(x0, x1, Math.max(2, Math.floor(plotWidth / 90)), zone)}
+              tickFormatter={(value: number) => formatTimeTick(value, spanMs, zone, format.locale)}
+              stroke="var(--pd-fg-muted)"
+              tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
             />
-          ))}
-          {drawn.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
-        </LineChart>
-      )}
-      {drag && (
-        <div
-          aria-hidden
-          className="pointer-events-none absolute border-x border-accent bg-accent/15"
-          style={{ left: Math.min(drag.start, drag.end), width: Math.abs(drag.end - drag.start), top: MARGIN.top, bottom: 30 }}
+            {(units.length > 0 ? units : [NO_UNIT]).map((unit, index) => {
+              const text = axisText(unit);
+              const isBool = unit === "bool";
+              return (
+                <YAxis
+                  key={unit}
+                  yAxisId={`u:${unit}`}
+                  orientation={index % 2 === 0 ? "left" : "right"}
+                  type="number"
+                  dataKey="y"
+                  width={AXIS_WIDTH}
+                  domain={isBool ? [0, 1] : ["auto", "auto"]}
+                  ticks={isBool ? [0, 1] : undefined}
+                  stroke="var(--pd-fg-muted)"
+                  tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
+                  tickFormatter={(value: number) => axisNumber(value, format)}
+                  label={{
+                    value: text,
+                    angle: -90,
+                    position: index % 2 === 0 ? "insideLeft" : "insideRight",
+                    style: { fill: "var(--pd-fg)", fontSize: 12, textAnchor: "middle" },
+                    // Clear of the neighbouring axis' line when several stand side by side.
+                    offset: 10,
+                  }}
+                />
+              );
+            })}
+            {markers.map((m, i) =>
+              m.x2 !== undefined ? (
+                <ReferenceArea
+                  key={`a${i}`}
+                  yAxisId={firstAxis}
+                  x1={Math.max(m.x, x0)}
+                  x2={Math.min(m.x2, x1)}
+                  fill={MARKER_COLORS[m.tone]}
+                  fillOpacity={0.12}
+                  stroke={MARKER_COLORS[m.tone]}
+                  strokeOpacity={0.4}
+                  ifOverflow="hidden"
+                />
+              ) : (
+                <ReferenceLine
+                  key={`l${i}`}
+                  yAxisId={firstAxis}
+                  x={m.x}
+                  stroke={MARKER_COLORS[m.tone]}
+                  strokeDasharray={m.tone === "planned" ? "4 3" : undefined}
+                  strokeWidth={1.5}
+                  ifOverflow="hidden"
+                />
+              ),
+            )}
+            {drawn.map((s) => (
+              <Line
+                key={s.key}
+                yAxisId={`u:${s.unit}`}
+                data={s.points}
+                dataKey="y"
+                name={s.key}
+                type="linear"
+                dot={false}
+                activeDot={false}
+                stroke={colorOf.get(s.key)}
+                strokeWidth={1.5}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ))}
+          </LineChart>
+        )}
+        {drag && (
+          <div
+            aria-hidden
+            className="pointer-events-none absolute border-x border-accent bg-accent/15"
+            style={{ left: Math.min(drag.start, drag.end), width: Math.abs(drag.end - drag.start), top: MARGIN.top, bottom: 30 }}
+          />
+        )}
+        {readout && hoverPx !== null && (
+          <div
+            aria-hidden
+            className="pointer-events-none absolute top-2 z-10 max-w-xs rounded-md border border-line bg-surface/95 px-2 py-1 text-xs shadow-sm"
+            style={hoverPx > width / 2 ? { right: width - hoverPx + 12 } : { left: hoverPx + 12 }}
+          >
+            <div className="font-medium">{format.dateTime(readout.time)}</div>
+            {readout.values.map((v) => (
+              <div key={v.key} className="flex items-center gap-1.5">
+                <span className="inline-block size-2 rounded-full" style={{ background: colorOf.get(v.key) }} />
+                <span className="truncate">{v.key}</span>
+                <span className="ml-auto pl-2 font-mono tabular-nums">
+                  {format.number(v.y, { maximumSignificantDigits: 4 })} {v.unit && v.unit !== "bool" ? unitLabel(v.unit) : ""}
+                </span>
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
+      {series.length > 0 ? (
+        <SeriesLegend
+          series={series}
+          colorOf={colorOf}
+          hidden={hidden}
+          onToggle={(key) =>
+            setHidden((current) => {
+              const next = new Set(current);
+              if (next.has(key)) next.delete(key);
+              else next.add(key);
+              return next;
+            })
+          }
+          onShowAll={() => setHidden(new Set())}
         />
-      )}
-      {readout && hoverPx !== null && (
-        <div
-          aria-hidden
-          className="pointer-events-none absolute top-2 z-10 max-w-xs rounded-md border border-line bg-surface/95 px-2 py-1 text-xs shadow-sm"
-          style={hoverPx > width / 2 ? { right: width - hoverPx + 12 } : { left: hoverPx + 12 }}
-        >
-          <div className="font-medium">{formatTooltipTime(readout.time)}</div>
-          {readout.values.map((v) => (
-            <div key={v.key} className="flex items-center gap-1.5">
-              <span className="inline-block size-2 rounded-full" style={{ background: SERIES_COLORS[v.index % SERIES_COLORS.length] }} />
-              <span className="truncate">{v.key}</span>
-              <span className="ml-auto pl-2 font-mono tabular-nums">{formatValue(v.y)}</span>
-            </div>
-          ))}
-        </div>
-      )}
+      ) : null}
+    </div>
+  );
+}
+
+/** The legend: one toggle button per series (pressed = shown), keyboard and screen-reader usable. */
+function SeriesLegend({
+  series,
+  colorOf,
+  hidden,
+  onToggle,
+  onShowAll,
+}: {
+  series: Series[];
+  colorOf: Map<string, string>;
+  hidden: ReadonlySet<string>;
+  onToggle: (key: string) => void;
+  onShowAll: () => void;
+}) {
+  return (
+    <div role="group" aria-label="Series: press to hide or show" className="flex flex-wrap items-center gap-1.5" data-testid="chart-legend">
+      {series.map((s) => {
+        const shown = !hidden.has(s.key);
+        return (
+          <button
+            key={s.key}
+            type="button"
+            aria-pressed={shown}
+            onClick={() => onToggle(s.key)}
+            title={shown ? `Hide ${s.key}` : `Show ${s.key}`}
+            className={cn(
+              "inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs",
+              shown ? "border-line bg-surface text-fg" : "border-dashed border-line bg-transparent text-fg-muted line-through",
+            )}
+          >
+            <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: shown ? colorOf.get(s.key) : "transparent", outline: `1px solid ${colorOf.get(s.key)}` }} />
+            {s.key}
+            {s.unit ? <span className="text-fg-muted">({unitLabel(s.unit)})</span> : null}
+          </button>
+        );
+      })}
+      {hidden.size > 0 ? (
+        <button type="button" onClick={onShowAll} className="px-1.5 text-xs font-medium text-accent hover:underline">
+          Show all
+        </button>
+      ) : null}
     </div>
   );
 }
 
 /** For the hover readout: each series' point nearest to `time`, if within a few pixels. */
-function nearestValues(series: { key: string; points: Point[] }[], time: number, msPerPx: number) {
-  const values: { key: string; y: number; index: number }[] = [];
+function nearestValues(series: { key: string; unit: string; points: Point[] }[], time: number, msPerPx: number) {
+  const values: { key: string; unit: string; y: number }[] = [];
   let shownTime = time;
-  series.forEach((s, index) => {
+  for (const s of series) {
     const p = nearest(s.points, time);
     if (p && Math.abs(p.x - time) <= msPerPx * 8) {
-      values.push({ key: s.key, y: p.y, index });
+      values.push({ key: s.key, unit: s.unit, y: p.y });
       shownTime = p.x;
     }
-  });
+  }
   return values.length > 0 ? { time: shownTime, values: values.slice(0, 8) } : null;
 }
 
@@ -215,13 +330,4 @@ function nearest(points: Point[], x: number): Point | undefined {
   const after = points[lo]!;
   const before = points[lo - 1];
   return before && x - before.x < after.x - x ? before : after;
-}
-
-const valueFormat = new Intl.NumberFormat("en-GB", { maximumSignificantDigits: 4 });
-export function formatValue(value: number): string {
-  return Number.isFinite(value) ? valueFormat.format(value) : "—";
-}
-
-function formatTooltipTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }

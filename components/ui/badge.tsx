@@ -11,11 +11,17 @@ const tones: Record<BadgeTone, string> = {
   danger: "bg-danger-soft text-danger border-transparent",
 };
 
-export function Badge({ tone = "neutral", children, className, title }: { tone?: BadgeTone; children: ReactNode; className?: string; title?: string }) {
+/** `wrap`: a long text (a company's lookup label) breaks over lines instead of running out of its box. */
+export function Badge({ tone = "neutral", children, className, title, wrap = false }: { tone?: BadgeTone; children: ReactNode; className?: string; title?: string; wrap?: boolean }) {
   return (
     <span
       title={title}
-      className={cn("inline-flex items-center gap-1 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap", tones[tone], className)}
+      className={cn(
+        "inline-flex items-center gap-1 border px-2 py-0.5 text-xs font-medium",
+        wrap ? "rounded-md text-left whitespace-normal" : "rounded-full whitespace-nowrap",
+        tones[tone],
+        className,
+      )}
     >
       {children}
     </span>

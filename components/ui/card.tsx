@@ -12,11 +12,11 @@ export function Card({ children, className, as: Tag = "section", ...rest }: { ch
 export function CardHeader({ title, description, actions, id }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; id?: string }) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-3 border-b border-line px-4 py-3">
-      <div className="min-w-0">
-        <h2 id={id} className="text-base font-semibold">
+      <div className="min-w-0 flex-1">
+        <h2 id={id} className="text-base font-semibold wrap-anywhere">
           {title}
         </h2>
-        {description ? <p className="mt-0.5 text-sm text-fg-muted">{description}</p> : null}
+        {description ? <p className="mt-0.5 text-sm text-fg-muted wrap-anywhere">{description}</p> : null}
       </div>
       {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
     </div>

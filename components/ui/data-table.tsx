@@ -30,6 +30,8 @@ export interface DataColumnMeta {
   align?: "right";
   /** The column's name in the column chooser when its header is not plain text. */
   label?: string;
+  /** Text that may wrap onto several lines (names, departments) instead of widening the table. */
+  wrap?: boolean;
 }
 
 export const dataTableFeatures = tableFeatures({
@@ -119,22 +121,24 @@ export function DataTable<T extends RowData>({
 
   return (
     <div className="overflow-hidden rounded-lg border border-line bg-surface shadow-sm">
-      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-line px-3 py-2">
-        <div className="flex flex-wrap items-center gap-2">{toolbar}</div>
-        {onColumnVisibilityChange ? (
-          <ColumnChooser
-            columns={table
-              .getAllLeafColumns()
-              .filter((column) => column.getCanHide())
-              .map((column) => ({
-                id: column.id,
-                label: column.columnDef.meta?.label ?? (typeof column.columnDef.header === "string" ? column.columnDef.header : column.id),
-                visible: column.getIsVisible(),
-                toggle: (visible: boolean) => column.toggleVisibility(visible),
-              }))}
-          />
-        ) : null}
-      </div>
+      {toolbar || onColumnVisibilityChange ? (
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-line px-3 py-2">
+          <div className="flex flex-wrap items-center gap-2">{toolbar}</div>
+          {onColumnVisibilityChange ? (
+            <ColumnChooser
+              columns={table
+                .getAllLeafColumns()
+                .filter((column) => column.getCanHide())
+                .map((column) => ({
+                  id: column.id,
+                  label: column.columnDef.meta?.label ?? (typeof column.columnDef.header === "string" ? column.columnDef.header : column.id),
+                  visible: column.getIsVisible(),
+                  toggle: (visible: boolean) => column.toggleVisibility(visible),
+                }))}
+            />
+          ) : null}
+        </div>
+      ) : null}
       <div className={cn("relative overflow-x-auto transition-opacity", isFetching && !isLoading && "opacity-60")} aria-busy={isLoading || isFetching}>
         <table className="w-full border-collapse text-sm">
           <caption className="sr-only">{caption}</caption>
@@ -149,16 +153,19 @@ export function DataTable<T extends RowData>({
                       key={header.id}
                       scope="col"
                       aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}
-                      className={cn("px-3 py-2 font-semibold whitespace-nowrap text-fg-muted", meta?.align === "right" && "text-right")}
+                      className={cn("px-3 py-2 align-middle font-semibold whitespace-nowrap text-fg-muted", meta?.align === "right" && "text-right")}
                     >
                       {header.isPlaceholder ? null : header.column.getCanSort() ? (
+                        // A block-level flex button: an inline one takes its baseline from the icon,
+                        // which lifted right-aligned headers (icon first) above the others.
                         <button
                           type="button"
                           onClick={header.column.getToggleSortingHandler()}
-                          className={cn("inline-flex items-center gap-1 rounded hover:text-fg", meta?.align === "right" && "flex-row-reverse")}
+                          className={cn("flex w-full items-center gap-1 rounded hover:text-fg", meta?.align === "right" && "justify-end")}
                         >
+                          {meta?.align === "right" ? <SortIcon direction={sorted} /> : null}
                           <table.FlexRender header={header} />
-                          <SortIcon direction={sorted} />
+                          {meta?.align === "right" ? null : <SortIcon direction={sorted} />}
                         </button>
                       ) : (
                         <table.FlexRender header={header} />
@@ -205,7 +212,14 @@ export function DataTable<T extends RowData>({
                   className={cn("border-t border-line", onRowOpen && "cursor-pointer hover:bg-surface-2 focus-visible:bg-surface-2")}
                 >
                   {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className={cn("px-3 py-2 align-top whitespace-nowrap", cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums")}>
+                    <td
+                      key={cell.id}
+                      className={cn(
+                        "px-3 py-2 align-top",
+                        cell.column.columnDef.meta?.wrap ? "min-w-32 wrap-break-word" : "whitespace-nowrap",
+                        cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums",
+                      )}
+                    >
                       <table.FlexRender cell={cell} />
                     </td>
                   ))}
@@ -270,10 +284,10 @@ function Pager({ page, pageSize, totalPages, onChange }: { page: number; pageSiz
   const last = Math.max(totalPages, 1);
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-3 py-2 text-sm">
-      <label className="flex items-center gap-2 text-fg-muted">
+      <label className="flex shrink-0 items-center gap-2 whitespace-nowrap text-fg-muted">
         Rows per page
         <Select
-          className="h-8 w-20"
+          className="h-8 w-24!"
           value={String(pageSize)}
           onChange={(event) => onChange(1, Number(event.target.value))}
           options={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}

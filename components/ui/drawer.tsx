@@ -52,8 +52,8 @@ export function Drawer({
       {open ? (
         <div className="flex h-full flex-col">
           <header className="flex items-start justify-between gap-4 border-b border-line px-5 py-4">
-            <div className="min-w-0">
-              <h2 id={titleId} className="text-lg font-semibold">
+            <div className="min-w-0 flex-1">
+              <h2 id={titleId} className="text-lg font-semibold wrap-anywhere">
                 {title}
               </h2>
               {description ? <div className="mt-0.5 text-sm text-fg-muted">{description}</div> : null}
@@ -61,7 +61,7 @@ export function Drawer({
             <button
               type="button"
               onClick={onClose}
-              className="rounded-md p-1.5 text-fg-muted hover:bg-surface-2 hover:text-fg"
+              className="shrink-0 rounded-md p-1.5 text-fg-muted hover:bg-surface-2 hover:text-fg"
               aria-label="Close"
             >
               <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
@@ -84,7 +84,7 @@ export function DetailList({ items }: { items: Array<{ label: string; value: Rea
       {items.map((item) => (
         <div key={item.label} className="contents">
           <dt className="text-fg-muted">{item.label}</dt>
-          <dd className="min-w-0 break-words">{item.value}</dd>
+          <dd className="min-w-0 wrap-anywhere">{item.value}</dd>
         </div>
       ))}
     </dl>

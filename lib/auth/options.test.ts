@@ -1,7 +1,7 @@
 /**
  * The next-auth configuration behind an https URL with Entra ID configured: secure cookies, the
  * configured lifetime, the Azure AD provider, and Entra accounts mapped to existing enabled users
- * only. Credentials sign-in checks the bcrypt hash and audits every attempt.
+ * only. Credentials sign-in checks the password hash and audits every attempt.
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -21,24 +21,21 @@ const env = vi.hoisted(() => {
 });
 
 import type { AuthOptions } from "next-auth";
-import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
+import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard/database";
 import { getAuthOptions } from "./options";
 import { sessionCookieName } from "./session";
-import { setUserDisabled, upsertUser } from "./users";
+import { setUserDisabled, upsertUser } from "../dashboard/users";
 
 let options: AuthOptions;
-let runtime: ServiceRuntime;
-
 beforeAll(async () => {
-  runtime = await getServiceRuntime();
   options = await getAuthOptions();
-  upsertUser(runtime.db, { email: "eve@example.com", role: "engineer", plants: ["RTM1"] });
-  upsertUser(runtime.db, { email: "off@example.com", role: "admin", plants: "*", password: "long-enough-1" });
-  setUserDisabled(runtime.db, "off@example.com", true);
+  await upsertUser(await getDashboardDb(), { email: "eve@example.com", role: "engineer", plants: ["RTM1"] });
+  await upsertUser(await getDashboardDb(), { email: "off@example.com", role: "admin", plants: "*", password: "long-enough-1" });
+  await setUserDisabled(await getDashboardDb(), "off@example.com", true);
 });
 
 afterAll(async () => {
-  await runtime.close();
+  await closeDashboardDb();
   fs.rmSync(env.dataDir, { recursive: true, force: true });
 });
 
@@ -65,10 +62,10 @@ describe("auth options", () => {
     const credentials = options.providers.find((provider) => provider.id === "credentials") as unknown as {
       options: { authorize: (credentials: Record<string, string>) => Promise<unknown> };
     };
-    upsertUser(runtime.db, { email: "pat@example.com", role: "planner", plants: ["RTM1"], password: "right-password" });
+    await upsertUser(await getDashboardDb(), { email: "pat@example.com", role: "planner", plants: ["RTM1"], password: "right-password" });
     expect(await credentials.options.authorize({ email: "pat@example.com", password: "wrong-password" })).toBeNull();
     expect(await credentials.options.authorize({ email: " Pat@Example.com ", password: "right-password" })).toMatchObject({ email: "pat@example.com" });
-    const rows = runtime.db.prepare("SELECT outcome FROM audit_log WHERE user_email = 'pat@example.com' AND action = 'auth.sign-in' ORDER BY id").all();
+    const rows = (await (await getDashboardDb()).all("SELECT outcome FROM audit_log WHERE user_email = 'pat@example.com' AND action = 'auth.sign-in' ORDER BY id"));
     expect(rows).toEqual([{ outcome: "INVALID_CREDENTIALS" }, { outcome: "SUCCESS" }]);
   });
 });

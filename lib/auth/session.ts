@@ -8,19 +8,24 @@ import { decode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
-import { getServiceRuntime } from "@/lib/service/runtime";
-import { resolveSessionSecret } from "./session-secret";
-import { findUser, type DashboardUser } from "./users";
+import { getDashboardDb } from "@/lib/dashboard/database";
+import { resolveSessionSecret } from "@/lib/dashboard/session-secret";
+import { findUser, type DashboardUser } from "@/lib/dashboard/users";
 
 /** next-auth's cookie name: `__Secure-` prefixed when the dashboard is served over https. */
 export function sessionCookieName(secure = getConfig().dashboard.secureCookies): string {
   return `${secure ? "__Secure-" : ""}next-auth.session-token`;
 }
 
-let secretPromise: Promise<string> | null = null;
+let secret: Promise<string> | null = null;
 export function getSessionSecret(): Promise<string> {
-  secretPromise ??= getServiceRuntime().then((runtime) => resolveSessionSecret(runtime.db, getConfig().dashboard.sessionSecret));
-  return secretPromise;
+  secret ??= getDashboardDb()
+    .then((db) => resolveSessionSecret(db, getConfig().dashboard.sessionSecret))
+    .catch((error: unknown) => {
+      secret = null; // try again on the next request
+      throw error;
+    });
+  return secret;
 }
 
 /** The cookie's value; next-auth splits values over 4 kB into `name.0`, `name.1`, … */
@@ -78,12 +83,13 @@ export async function userFromCookies(cookies: Map<string, string>): Promise<Das
   if (!token) return null;
   const email = await sessionEmail(token);
   if (!email) return null;
-  const user = findUser((await getServiceRuntime()).db, email);
+  const user = await findUser(await getDashboardDb(), email);
   return user && !user.disabled ? user : null;
 }
 
-export function userFromRequest(request: Request): Promise<DashboardUser | null> {
-  return userFromCookies(parseCookieHeader(request.headers.get("cookie")));
+/** The signed-in user of a request, from its `Cookie` header. */
+export function userFromCookieHeader(header: string | null | undefined): Promise<DashboardUser | null> {
+  return userFromCookies(parseCookieHeader(header ?? null));
 }
 
 /**

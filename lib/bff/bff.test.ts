@@ -1,33 +1,26 @@
 /**
- * The dashboard's `/api/` routes, called as Next calls them (real Request objects, real session
- * cookies from next-auth's own encoder) over the real embedded service on a temporary database:
+ * The dashboard's `/api/` routes over real HTTP (the production server's router and Node adapter,
+ * real session cookies from next-auth's own encoder) over the real embedded service on a temporary database:
  * 401 without a session, the role-by-route matrix, plant scoping, audit rows for writes, and no
  * credential in any response.
  */
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { encode } from "next-auth/jwt";
 
-const env = vi.hoisted(() => {
-  const dataDir = `${process.env.TMPDIR ?? "/tmp"}/pd-bff-test-${process.pid}-${Date.now()}`;
-  process.env.DATA_DIR = dataDir;
-  process.env.DEMO_PASSWORD = "demo-password-for-tests";
-  process.env.DEMO_TELEMETRY_DAYS = "1";
-  return { dataDir, demoPassword: "demo-password-for-tests" };
+const env = await vi.hoisted(async () => {
+  const demoPassword = "demo-password-for-tests";
+  return { ...(await import("./testing/environment")).setTestEnvironment("bff-test", { DEMO_PASSWORD: demoPassword }), demoPassword };
 });
 
-import { DEMO_USERS, ensureDemoUsers } from "@/lib/auth/demo-users";
+import { DEMO_USERS } from "@/lib/dashboard/demo-users";
 import { ROLES, hasPermission, type Permission, type Role } from "@/lib/auth/roles";
-import { getSessionSecret } from "@/lib/auth/session";
-import { setUserDisabled, upsertUser } from "@/lib/auth/users";
-import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
-import * as routes from "./routes";
-
-type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response>;
+import { getDashboardDb } from "@/lib/dashboard/database";
+import { setUserDisabled, upsertUser } from "@/lib/dashboard/users";
+import type { ServiceRuntime } from "@/lib/service/runtime";
+import type { ApiServer } from "./testing/api-server";
+import { startEmbeddedDashboard, type EmbeddedDashboard } from "./testing/dashboards";
 
 interface RouteCase {
   name: string;
-  handler: Handler;
   method: string;
   /** `{plant}` is replaced by the plant under test. */
   path: string;
@@ -37,42 +30,44 @@ interface RouteCase {
   params?: () => Record<string, string>;
 }
 
+let dashboard: EmbeddedDashboard;
 let runtime: ServiceRuntime;
+let api: ApiServer;
 let secret: string;
 const seen: string[] = [];
 let fixture: { tag: string; activityKind: string; priority: string; partId: string; partUnit: string; taskIds: string[]; anyTaskId: string };
 
-async function cookieFor(email: string, maxAge = 3600): Promise<string> {
-  const token = await encode({ token: { email, name: email }, secret, maxAge });
-  return `next-auth.session-token=${token}`;
-}
+const cookieFor = (email: string, maxAge?: number) => dashboard.cookieFor(email, maxAge);
 
 async function call(route: RouteCase, plant: string, cookie: string | null): Promise<Response> {
-  const url = `http://localhost${route.path.replace("{plant}", plant)}`;
-  const headers: Record<string, string> = {};
-  if (cookie) headers.cookie = cookie;
-  const body = route.body?.();
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const request = new Request(url, { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const response = await route.handler(request, { params: Promise.resolve({ plantId: plant, ...route.params?.() }) });
+  let path = route.path.replace("{plant}", encodeURIComponent(plant));
+  for (const [name, value] of Object.entries(route.params?.() ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+  const response = await api.call(path, { method: route.method, body: route.body?.(), cookie });
   const text = await response.clone().text();
   seen.push(text, JSON.stringify([...response.headers.entries()]));
   return response;
 }
 
 const ROUTES: RouteCase[] = [
-  { name: "me", handler: routes.me, method: "GET", path: "/api/me", permission: "maintenance:read", plantScoped: false },
-  { name: "jobs done", handler: routes.jobsDone, method: "GET", path: "/api/plants/{plant}/jobs-done?pageSize=5", permission: "maintenance:read", plantScoped: true },
-  { name: "jobs planned", handler: routes.jobsPlanned, method: "GET", path: "/api/plants/{plant}/jobs-planned?pageSize=5", permission: "maintenance:read", plantScoped: true },
-  { name: "assets", handler: routes.assets, method: "GET", path: "/api/plants/{plant}/assets?pageSize=5", permission: "maintenance:read", plantScoped: true },
-  { name: "tasks", handler: routes.tasks, method: "GET", path: "/api/plants/{plant}/tasks?pageSize=5", permission: "maintenance:read", plantScoped: true },
-  { name: "one task", handler: routes.task, method: "GET", path: "/api/plants/{plant}/tasks/T", permission: "maintenance:read", plantScoped: true, params: () => ({ taskId: fixture.anyTaskId }) },
-  { name: "lookup values", handler: routes.lookupValues, method: "GET", path: "/api/plants/{plant}/lookup-values", permission: "maintenance:read", plantScoped: true },
-  { name: "parts", handler: routes.parts, method: "GET", path: "/api/plants/{plant}/parts?pageSize=5", permission: "maintenance:read", plantScoped: true },
-  { name: "stock levels", handler: routes.stockLevels, method: "GET", path: "/api/plants/{plant}/parts/P/stock-levels", permission: "maintenance:read", plantScoped: true, params: () => ({ partId: fixture.partId }) },
+  { name: "me", method: "GET", path: "/api/me", permission: "maintenance:read", plantScoped: false },
+  { name: "jobs done", method: "GET", path: "/api/plants/{plant}/jobs-done?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "jobs planned", method: "GET", path: "/api/plants/{plant}/jobs-planned?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "assets", method: "GET", path: "/api/plants/{plant}/assets?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "tasks", method: "GET", path: "/api/plants/{plant}/tasks?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "one task", method: "GET", path: "/api/plants/{plant}/tasks/{taskId}", permission: "maintenance:read", plantScoped: true, params: () => ({ taskId: fixture.anyTaskId }) },
+  {
+    name: "task history",
+    method: "GET",
+    path: "/api/plants/{plant}/tasks/{taskId}/transitions",
+    permission: "maintenance:read",
+    plantScoped: true,
+    params: () => ({ taskId: fixture.anyTaskId }),
+  },
+  { name: "lookup values", method: "GET", path: "/api/plants/{plant}/lookup-values", permission: "maintenance:read", plantScoped: true },
+  { name: "parts", method: "GET", path: "/api/plants/{plant}/parts?pageSize=5", permission: "maintenance:read", plantScoped: true },
+  { name: "stock levels", method: "GET", path: "/api/plants/{plant}/parts/{partId}/stock-levels", permission: "maintenance:read", plantScoped: true, params: () => ({ partId: fixture.partId }) },
   {
     name: "create task",
-    handler: routes.createTask,
     method: "POST",
     path: "/api/plants/{plant}/tasks",
     permission: "tasks:create",
@@ -81,9 +76,8 @@ const ROUTES: RouteCase[] = [
   },
   {
     name: "transition task",
-    handler: routes.transitionTask,
     method: "POST",
-    path: "/api/plants/{plant}/tasks/T/transitions",
+    path: "/api/plants/{plant}/tasks/{taskId}/transitions",
     permission: "tasks:transition",
     plantScoped: true,
     body: () => ({ to: "PENDING" }),
@@ -91,9 +85,8 @@ const ROUTES: RouteCase[] = [
   },
   {
     name: "submit stock level",
-    handler: routes.submitStockLevel,
     method: "PUT",
-    path: "/api/plants/{plant}/parts/P/stock-level",
+    path: "/api/plants/{plant}/parts/{partId}/stock-level",
     permission: "stock:submit",
     plantScoped: true,
     body: () => ({ id: fixture.partId, quantity: 7, unit: fixture.partUnit, remark: "matrix", isShort: false }),
@@ -101,17 +94,16 @@ const ROUTES: RouteCase[] = [
   },
   {
     name: "telemetry query",
-    handler: routes.telemetryQuery,
     method: "POST",
     path: "/api/telemetry/query",
     permission: "telemetry:query",
     plantScoped: false,
     body: () => ({ query: "States | take 1", startTime: "2026-01-01T00:00:00.000Z", endTime: "2026-01-02T00:00:00.000Z", plantIds: ["RTM1"] }),
   },
-  { name: "history", handler: routes.queryHistory, method: "GET", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false },
-  { name: "save history", handler: routes.saveQuery, method: "POST", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ query: "States | count" }) },
-  { name: "update history", handler: routes.updateQuery, method: "PATCH", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ id: 999999, starred: true }) },
-  { name: "audit", handler: routes.auditLog, method: "GET", path: "/api/audit", permission: "audit:read", plantScoped: false },
+  { name: "history", method: "GET", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false },
+  { name: "save history", method: "POST", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ query: "States | count" }) },
+  { name: "update history", method: "PATCH", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ id: 999999, starred: true }) },
+  { name: "audit", method: "GET", path: "/api/audit", permission: "audit:read", plantScoped: false },
 ];
 
 const emailOf = (role: Role) => `${role}@plantdesk.demo`;
@@ -119,16 +111,15 @@ const emailOf = (role: Role) => `${role}@plantdesk.demo`;
 const FOREIGN_PLANT: Record<Role, string | null> = { planner: "OUL1", supervisor: "HOU1", engineer: "HOU1", admin: null };
 
 beforeAll(async () => {
-  runtime = await getServiceRuntime();
-  ensureDemoUsers(runtime.db, env.dataDir, env.demoPassword);
-  secret = await getSessionSecret();
+  dashboard = await startEmbeddedDashboard(env, env.demoPassword);
+  ({ runtime, api, secret } = dashboard);
   const store = runtime.maintenance;
-  const part = store.listParts("RTM1", { page: 1, pageSize: 1 }).data[0]!;
-  const waiting = store.listTasks("RTM1", { page: 1, pageSize: 50, taskStatus: ["NEED_APPROVAL"] }).data;
+  const part = (await store.listParts("RTM1", { page: 1, pageSize: 1 })).data[0]!;
+  const waiting = (await store.listTasks("RTM1", { page: 1, pageSize: 50, taskStatus: ["NEED_APPROVAL"] })).data;
   fixture = {
-    tag: store.listAssets("RTM1", { page: 1, pageSize: 1 }).data[0]!.tagNumber,
-    activityKind: store.allowedLookupValues("RTM1", "activityKind")[0]!,
-    priority: store.allowedLookupValues("RTM1", "priority")[0]!,
+    tag: (await store.listAssets("RTM1", { page: 1, pageSize: 1 })).data[0]!.tagNumber,
+    activityKind: (await store.allowedLookupValues("RTM1", "activityKind"))[0]!,
+    priority: (await store.allowedLookupValues("RTM1", "priority"))[0]!,
     partId: part.id,
     partUnit: part.unit,
     taskIds: waiting.map((task) => task.id),
@@ -136,10 +127,7 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await runtime.close();
-  fs.rmSync(env.dataDir, { recursive: true, force: true });
-});
+afterAll(() => dashboard.close());
 
 describe("without a session", () => {
   it.each(ROUTES.map((route) => [route.name, route] as const))("%s answers 401 with the error body", async (_, route) => {
@@ -155,10 +143,10 @@ describe("without a session", () => {
     expect((await call(route, "RTM1", good.slice(0, -4) + "AAAA")).status).toBe(401);
     expect((await call(route, "RTM1", await cookieFor(emailOf("planner"), -60))).status).toBe(401);
     expect((await call(route, "RTM1", await cookieFor("nobody@plantdesk.demo"))).status).toBe(401);
-    upsertUser(runtime.db, { email: "gone@plantdesk.demo", role: "admin", plants: "*", password: "long-enough-1" });
+    await upsertUser(await getDashboardDb(), { email: "gone@plantdesk.demo", role: "admin", plants: "*", password: "long-enough-1" });
     const gone = await cookieFor("gone@plantdesk.demo");
     expect((await call(route, "RTM1", gone)).status).toBe(200);
-    setUserDisabled(runtime.db, "gone@plantdesk.demo", true);
+    await setUserDisabled(await getDashboardDb(), "gone@plantdesk.demo", true);
     expect((await call(route, "RTM1", gone)).status).toBe(401);
   });
 });
@@ -252,6 +240,26 @@ describe("writes and the audit log", () => {
     expect(lines.some((line) => line.includes(newId))).toBe(true);
   });
 
+  it("keeps the signed-in user in the task's history as `by`, over any name the browser sends", async () => {
+    const supervisor = await cookieFor(emailOf("supervisor"));
+    const create = ROUTES.find((candidate) => candidate.name === "create task")!;
+    const created = await (await call({ ...create, body: () => ({ ...(create.body!() as object), by: "Somebody Else" }) }, "RTM1", supervisor)).json();
+    const taskId = created.data[0].id as string;
+    const transition = ROUTES.find((candidate) => candidate.name === "transition task")!;
+    const moved = await call({ ...transition, params: () => ({ taskId }), body: () => ({ to: "PENDING", remark: "Go ahead", by: "Somebody Else" }) }, "RTM1", supervisor);
+    expect(moved.status).toBe(200);
+
+    const history = ROUTES.find((candidate) => candidate.name === "task history")!;
+    // Anyone who may read the plant reads the history; the same route refuses a foreign plant.
+    const page = await (await call({ ...history, params: () => ({ taskId }) }, "RTM1", await cookieFor(emailOf("engineer")))).json();
+    const by = "Sam Supervisor <supervisor@plantdesk.demo>";
+    expect(page.data).toEqual([
+      expect.objectContaining({ taskId, from: null, to: "NEED_APPROVAL", remark: null, by, client: "dashboard" }),
+      expect.objectContaining({ taskId, from: "NEED_APPROVAL", to: "PENDING", remark: "Go ahead", by, client: "dashboard" }),
+    ]);
+    expect((await call({ ...history, params: () => ({ taskId }) }, "HOU1", supervisor)).status).toBe(403);
+  });
+
   it("keeps each user's query history apart, with stars", async () => {
     const save = ROUTES.find((candidate) => candidate.name === "save history")!;
     const planner = await cookieFor(emailOf("planner"));
@@ -309,8 +317,10 @@ describe("no credential leaves the server", () => {
     expect(everything).not.toMatch(/pd[mt]_[A-Za-z0-9_-]{10}/);
     expect(everything).not.toMatch(/\$2[aby]\$\d\d\$/);
     expect(everything).not.toMatch(/Bearer\s+[A-Za-z0-9._-]{10}/);
-    const hashes = runtime.db.prepare("SELECT token_hash FROM plant_tokens").all() as { token_hash: string }[];
-    expect(hashes.length).toBeGreaterThan(0);
-    for (const { token_hash } of hashes) expect(everything).not.toContain(token_hash);
+  });
+
+  it("embedded mode mints no plant token and no telemetry client: the dashboard calls the service in process", async () => {
+    expect(await runtime.plantTokens.list()).toEqual([]);
+    expect(await runtime.telemetry.clients.list()).toEqual([]);
   });
 });

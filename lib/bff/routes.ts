@@ -1,241 +1,206 @@
 import "server-only";
 /**
- * Every `/api/` route of the dashboard, as data: its permission, its audit action for writes, and
- * its work. The route files under `app/api/` re-export these, nothing more. Paths mirror the
- * service's so the same zod schemas validate both sides.
+ * Every `/api/` route of the dashboard, as one table served by one router (`apiHandler`). The
+ * maintenance routes mirror the service's operations one to one (MAINTENANCE_OPERATIONS), below
+ * `/api/plants/{plantId}` instead of `/maintenance/v1/plants/{plantId}`; sign-in (`/api/auth/*`)
+ * belongs to next-auth and is served by Next. docs/architecture.md shows the path of a request.
  */
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
-import { ROLE_PERMISSIONS } from "@/lib/auth/roles";
-import { parseWith } from "@/lib/service/http/body";
-import { ServiceError } from "@/lib/service/errors";
-import { ZPageQuery, ZWriteResult } from "@/lib/upstream/schemas/common";
-import {
-  ZAssetPage,
-  ZJobDonePage,
-  ZLookupValuePage,
-  ZPartPage,
-  ZPlannedJobPage,
-  ZStockLevel,
-  ZStockLevelEntryPage,
-  ZTask,
-  ZTaskCreation,
-  ZTaskPage,
-  ZTransitionRequest,
-} from "@/lib/upstream/schemas/maintenance";
-import { ZTelemetryQueryRequest } from "@/lib/upstream/schemas/telemetry";
-import { auditCsv, queryAudit } from "./audit";
-import { BffError, forbidden, invalidInput } from "./errors";
-import { bffRoute, readJson, reachablePlants, type BffContext } from "./handler";
-import { ZHistoryRecord, ZHistoryUpdate, listHistory, recordQuery, updateHistory } from "./query-history";
-
-/** The shared schemas' checks, answered in the dashboard's error type (same body as the service's). */
-function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  try {
-    return parseWith(schema, value, what);
-  } catch (error) {
-    if (error instanceof ServiceError) throw new BffError(error.status, error.code, error.message, error.data);
-    throw error;
-  }
-}
-
-const query = (context: BffContext) => new URL(context.request.url).searchParams;
-const segment = (value: string | undefined) => encodeURIComponent(value ?? "");
-
-/** A read passed through: same query parameters, same envelope, validated on the way. */
-function maintenanceRead(path: (context: BffContext) => string, schema: z.ZodType, extension?: string) {
-  return bffRoute({
-    permission: "maintenance:read",
-    async run(context) {
-      const result = await context.upstream.maintenance({
-        plantId: context.plant!.id,
-        method: "GET",
-        path: path(context),
-        query: query(context),
-        schema,
-        extension,
-        signal: context.request.signal,
-      });
-      return { body: result.data, json: result.body, headers: result.headers };
-    },
-  });
-}
-
-export const me = bffRoute({
-  permission: "maintenance:read",
-  async run({ user, upstream }) {
-    return {
-      body: {
-        email: user.email,
-        name: user.name,
-        role: user.role,
-        plants: reachablePlants(user, upstream),
-        permissions: ROLE_PERMISSIONS[user.role],
-        serviceMode: upstream.mode,
-      },
-    };
-  },
-});
-
-export const jobsDone = maintenanceRead(() => "/jobs-done", ZJobDonePage);
-export const jobsPlanned = maintenanceRead(() => "/jobs-planned", ZPlannedJobPage);
-export const assets = maintenanceRead(() => "/assets", ZAssetPage);
-export const tasks = maintenanceRead(() => "/tasks", ZTaskPage);
-export const task = maintenanceRead((c) => `/tasks/${segment(c.params.taskId)}`, ZTask, "single-task reads");
-export const lookupValues = maintenanceRead(() => "/lookup-values", ZLookupValuePage, "lookup values");
-export const parts = maintenanceRead(() => "/parts", ZPartPage, "the parts list");
-export const stockLevels = maintenanceRead((c) => `/parts/${segment(c.params.partId)}/stock-levels`, ZStockLevelEntryPage, "stock-level history");
+import type { Permission } from "@/lib/auth/roles";
+import { ZPageQuery } from "@/lib/contract/common";
+import { API_PLANT_BASE } from "@/lib/contract/api";
+import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId } from "@/lib/contract/dashboard";
+import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "@/lib/contract/maintenance";
+import { ZTelemetryQueryRequest } from "@/lib/contract/telemetry";
+import { auditCsv, queryAudit } from "@/lib/dashboard/audit";
+import { getDashboardDb } from "@/lib/dashboard/database";
+import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
+import type { DashboardUser } from "@/lib/dashboard/users";
+import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
+import { json } from "@/lib/service/platform/http/respond";
+import { createRouter, type Route } from "@/lib/service/platform/http/router";
+import { answer, apiRoute, describeUser, reachablePlants, type ApiContext, type ApiRouteSpec } from "./handler";
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
-export const createTask = bffRoute({
-  permission: "tasks:create",
-  auditAction: "task.create",
-  async run(context) {
-    const body = await readJson(context.request);
-    const task = validate(ZTaskCreation, body, "task");
-    context.audit.detail = { assetTagNumber: task.asset.tagNumber, priority: task.priority };
-    // The browser may name its attempt (a retried click then creates one task); else one per request.
-    const offered = context.request.headers.get("idempotency-key");
-    if (offered !== null && !IDEMPOTENCY_KEY.test(offered)) {
-      throw invalidInput("Idempotency-Key must be 1–100 letters, digits, '_' or '-'.", [{ field: "Idempotency-Key", problem: "malformed" }]);
-    }
-    const result = await context.upstream.maintenance({
-      plantId: context.plant!.id,
-      method: "POST",
-      path: "/tasks",
-      body,
-      schema: ZWriteResult,
-      // Scoped to the user, so two users' keys never meet.
-      idempotencyKey: `u${context.user.id}-${offered ?? randomUUID()}`,
-    });
-    const id = result.data.data[0]?.id;
-    context.audit.target = typeof id === "string" ? id : null;
-    return { body: result.data };
-  },
-});
+/** A few non-secret, bounded fields of a write's body for its audit row. */
+function pick(body: unknown, fields: string[]): Record<string, unknown> | null {
+  if (typeof body !== "object" || body === null) return null;
+  const source = body as Record<string, unknown>;
+  const detail: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = field === "assetTagNumber" ? (source.asset as { tagNumber?: unknown } | undefined)?.tagNumber : source[field];
+    if (typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && value.length <= 100)) detail[field] = value;
+  }
+  return detail;
+}
 
-export const transitionTask = bffRoute({
-  permission: "tasks:transition",
-  auditAction: "task.transition",
-  async run(context) {
-    const body = await readJson(context.request);
-    const transition = validate(ZTransitionRequest, body, "transition");
-    context.audit.detail = { to: transition.to };
-    const result = await context.upstream.maintenance({
-      plantId: context.plant!.id,
-      method: "POST",
-      path: `/tasks/${segment(context.params.taskId)}/transitions`,
-      body,
-      schema: ZWriteResult,
-      extension: "task transitions",
-    });
-    return { body: result.data };
-  },
-});
+interface MaintenanceRoute {
+  permission: Permission;
+  auditAction?: string;
+  auditFields?: string[];
+}
 
-export const submitStockLevel = bffRoute({
-  permission: "stock:submit",
-  auditAction: "stock-level.submit",
-  async run(context) {
-    const body = await readJson(context.request);
-    const level = validate(ZStockLevel, body, "stock level");
-    context.audit.detail = { quantity: level.quantity, unit: level.unit, isShort: level.isShort ?? null };
-    const result = await context.upstream.maintenance({
-      plantId: context.plant!.id,
-      method: "PUT",
-      path: `/parts/${segment(context.params.partId)}/stock-level`,
-      body,
-      schema: ZWriteResult,
-    });
-    return { body: result.data };
-  },
-});
+const MAINTENANCE_ROUTES: Record<MaintenanceOperationId, MaintenanceRoute> = {
+  listJobsDone: { permission: "maintenance:read" },
+  listJobsPlanned: { permission: "maintenance:read" },
+  listAssets: { permission: "maintenance:read" },
+  listTasks: { permission: "maintenance:read" },
+  getTask: { permission: "maintenance:read" },
+  listTaskTransitions: { permission: "maintenance:read" },
+  listLookupValues: { permission: "maintenance:read" },
+  listParts: { permission: "maintenance:read" },
+  listStockLevels: { permission: "maintenance:read" },
+  createTask: { permission: "tasks:create", auditAction: "task.create", auditFields: ["assetTagNumber", "priority"] },
+  transitionTask: { permission: "tasks:transition", auditAction: "task.transition", auditFields: ["to"] },
+  submitStockLevel: { permission: "stock:submit", auditAction: "stock-level.submit", auditFields: ["quantity", "unit", "isShort"] },
+};
+
+/** The writes the service keeps in a task's history, with whom they were done for (`by`). */
+const ATTRIBUTED: ReadonlySet<MaintenanceOperationId> = new Set(["createTask", "transitionTask"]);
+
+/**
+ * The signed-in user as the task history names them: `Name <e-mail>` (a name alone is not unique).
+ * Set here, over anything the browser sent: nobody can act in someone else's name. Control
+ * characters go and the name is cut short, so the service's bounds (ZActingFor) always hold.
+ */
+export function actingFor(user: Pick<DashboardUser, "name" | "email">): string {
+  const name = user.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 60);
+  return name && name !== user.email ? `${name} <${user.email}>` : user.email;
+}
+
+function attributed(body: unknown, user: DashboardUser): unknown {
+  // Anything but an object is left for the service to refuse with its own message.
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return { ...body, by: actingFor(user) };
+}
+
+/** The browser may name its attempt (a retried click then creates one task); scoped to the user, so two users' keys never meet. */
+function idempotencyKey(context: ApiContext): string {
+  const offered = context.req.headers["idempotency-key"];
+  if (offered !== undefined && !IDEMPOTENCY_KEY.test(offered)) {
+    throw invalidInput("Idempotency-Key must be 1–100 letters, digits, '_' or '-'.", [{ field: "Idempotency-Key", problem: "malformed" }]);
+  }
+  return `u${context.user.id}-${offered ?? randomUUID()}`;
+}
+
+function maintenanceRoute(id: MaintenanceOperationId): Route {
+  const operation = MAINTENANCE_OPERATIONS[id];
+  const { permission, auditAction, auditFields = [] } = MAINTENANCE_ROUTES[id];
+  return {
+    method: operation.method,
+    pattern: API_PLANT_BASE + operation.path,
+    handler: apiRoute({
+      permission,
+      auditAction,
+      async run(context) {
+        const { plantId, ...params } = context.params;
+        const sent = operation.method === "GET" ? undefined : readJsonBody(context.req);
+        const body = ATTRIBUTED.has(id) ? attributed(sent, context.user) : sent;
+        if (auditAction) context.audit.detail = pick(body, auditFields);
+        const result = await context.upstream.maintenance(id, {
+          plantId: plantId!,
+          params,
+          query: context.req.query,
+          body,
+          idempotencyKey: id === "createTask" ? idempotencyKey(context) : undefined,
+          signal: context.req.signal,
+        });
+        if (id === "createTask") {
+          const created = (result.value as { data: { id?: unknown }[] }).data[0]?.id;
+          context.audit.target = typeof created === "string" ? created : null;
+        }
+        return answer(result);
+      },
+    }),
+  };
+}
+
 
 /**
  * A telemetry query for plants the user may see. Without `plantIds` it covers all of the user's
- * plants; the plants must belong to one customer, since telemetry is kept per customer and each
- * telemetry client sees one customer only.
+ * plants; the plants must belong to one customer, since telemetry is kept per customer.
  */
-export const telemetryQuery = bffRoute({
-  permission: "telemetry:query",
-  async run(context) {
-    const body = await readJson(context.request);
-    const request = validate(ZTelemetryQueryRequest, body, "query");
-    const reachable = reachablePlants(context.user, context.upstream);
-    const requested = request.plantIds ?? reachable.map((plant) => plant.id);
-    const plants = requested.map((id) => {
-      const plant = reachable.find((candidate) => candidate.id === id);
-      if (!plant) throw forbidden(`You have no access to plant ${id}.`);
-      return plant;
-    });
-    if (plants.length === 0) throw forbidden("You have no plants.");
-    const customers = new Set(plants.map((plant) => plant.customerId));
-    if (customers.size > 1) {
-      throw invalidInput("Choose plants of one customer: telemetry is kept per customer.", [
-        { field: "plantIds", problem: "plants of more than one customer" },
-      ]);
-    }
-    const started = performance.now();
-    const result = await context.upstream.telemetryQuery(
-      { ...(body as object), plantIds: plants.map((plant) => plant.id) },
-      plants[0]!.customerId,
-      context.request.signal,
-    );
-    // The explorer records the run in the history itself (POST /api/telemetry/history).
-    const durationMs = Math.round(performance.now() - started);
-    return { body: result.data, json: result.body, headers: { ...result.headers, "x-query-duration-ms": String(durationMs) } };
-  },
-});
+const telemetryQuery: ApiRouteSpec["run"] = async ({ req, user, upstream }) => {
+  const request = parseWith(ZTelemetryQueryRequest, readJsonBody(req), "query");
+  const reachable = reachablePlants(user, upstream);
+  const plants = (request.plantIds ?? reachable.map((plant) => plant.id)).map((id) => {
+    const plant = reachable.find((candidate) => candidate.id === id);
+    if (!plant) throw forbidden(`You have no access to plant ${id}.`);
+    return plant;
+  });
+  if (plants.length === 0) throw forbidden("You have no plants.");
+  if (new Set(plants.map((plant) => plant.customerId)).size > 1) {
+    throw invalidInput("Choose plants of one customer: telemetry is kept per customer.", [{ field: "plantIds", problem: "plants of more than one customer" }]);
+  }
+  const started = performance.now();
+  const result = await upstream.telemetryQuery(
+    { ...request, plantIds: plants.map((plant) => plant.id) },
+    { customerId: plants[0]!.customerId, userKey: String(user.id) },
+    req.signal,
+  );
+  return answer(result, { "x-query-duration-ms": String(Math.round(performance.now() - started)) });
+};
 
-export const queryHistory = bffRoute({
-  permission: "telemetry:query",
-  async run({ request, db, user }) {
-    const starred = new URL(request.url).searchParams.get("starred") === "true";
-    return { body: { data: listHistory(db, user.email, { starredOnly: starred }) } };
-  },
-});
-
-export const saveQuery = bffRoute({
-  permission: "telemetry:query",
-  async run({ request, db, user }) {
-    const entry = validate(ZHistoryRecord, await readJson(request), "history entry");
-    return { body: recordQuery(db, user.email, entry) };
-  },
-});
-
-export const updateQuery = bffRoute({
-  permission: "telemetry:query",
-  async run({ request, db, user }) {
-    const update = validate(ZHistoryUpdate, await readJson(request), "history update");
-    const entry = updateHistory(db, user.email, update);
-    if (!entry) throw new BffError(404, "NOT_FOUND", `No history entry ${update.id}.`);
-    return { body: entry };
-  },
-});
-
-export const auditLog = bffRoute({
-  permission: "audit:read",
-  async run({ request, db }) {
-    const params = new URL(request.url).searchParams;
-    const filter = {
-      userEmail: params.get("user") ?? undefined,
-      plantId: params.get("plantId") ?? undefined,
-      action: params.get("action") ?? undefined,
-      outcome: params.get("outcome") ?? undefined,
-      from: params.get("from") ?? undefined,
-      to: params.get("to") ?? undefined,
+const auditLog: ApiRouteSpec["run"] = async ({ req }) => {
+  const params = req.query;
+  const filter = {
+    userEmail: params.get("user") ?? undefined,
+    plantId: params.get("plantId") ?? undefined,
+    action: params.get("action") ?? undefined,
+    outcome: params.get("outcome") ?? undefined,
+    from: params.get("from") ?? undefined,
+    to: params.get("to") ?? undefined,
+  };
+  if (params.get("format") === "csv") {
+    return {
+      status: 200,
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="plantdesk-audit-${new Date().toISOString().slice(0, 10)}.csv"`,
+        "cache-control": "no-store",
+      },
+      body: await auditCsv(await getDashboardDb(), filter),
     };
-    if (params.get("format") === "csv") {
-      return new Response(auditCsv(db, filter), {
-        headers: {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": `attachment; filename="plantdesk-audit-${new Date().toISOString().slice(0, 10)}.csv"`,
-          "cache-control": "no-store",
-        },
-      });
-    }
-    const { page, pageSize } = validate(ZPageQuery, Object.fromEntries(params), "query parameters");
-    return { body: queryAudit(db, filter, page, pageSize) };
+  }
+  const { page, pageSize } = parseWith(ZPageQuery, Object.fromEntries(params), "query parameters");
+  return json(await queryAudit(await getDashboardDb(), filter, page, pageSize));
+};
+
+/** Each dashboard route of the contract's table (lib/contract/dashboard.ts) with its permission and work. */
+const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; run: ApiRouteSpec["run"] }> = {
+  me: { permission: "maintenance:read", run: async ({ user, upstream }) => json(describeUser(user, upstream)) },
+  telemetryQuery: { permission: "telemetry:query", run: telemetryQuery },
+  // The user's own query history: every telemetry user may keep one.
+  listQueryHistory: {
+    permission: "telemetry:query",
+    run: async ({ req, user }) => json({ data: await listHistory(await getDashboardDb(), user.email, { starredOnly: req.query.get("starred") === "true" }) }),
   },
-});
+  saveQuery: {
+    permission: "telemetry:query",
+    run: async ({ req, user }) => json(await recordQuery(await getDashboardDb(), user.email, parseWith(ZHistoryRecord, readJsonBody(req), "history entry"))),
+  },
+  updateQuery: {
+    permission: "telemetry:query",
+    async run({ req, user }) {
+      const update = parseWith(ZHistoryUpdate, readJsonBody(req), "history update");
+      const entry = await updateHistory(await getDashboardDb(), user.email, update);
+      if (!entry) throw new ApiError("NOT_FOUND", `No history entry ${update.id}.`);
+      return json(entry);
+    },
+  },
+  auditLog: { permission: "audit:read", run: auditLog },
+};
+
+export const API_ROUTES: readonly Route[] = [
+  ...(Object.keys(DASHBOARD_ROUTES) as DashboardRouteId[]).map((id) => ({
+    method: DASHBOARD_ROUTES[id].method,
+    pattern: DASHBOARD_ROUTES[id].path,
+    handler: apiRoute(DASHBOARD_HANDLERS[id]),
+  })),
+  ...(Object.keys(MAINTENANCE_OPERATIONS) as MaintenanceOperationId[]).map(maintenanceRoute),
+];
+
+/** The `/api/` router: 404 NOT_FOUND and 405 METHOD_NOT_ALLOWED in the error body for anything else. */
+export const apiHandler = createRouter([...API_ROUTES]);

@@ -3,24 +3,10 @@
  * the server). Failures become `ApiError` carrying the spec's error body (code, message, data), so
  * pages can show the server's own words. A 401 means the session ended: go to sign-in and come back.
  */
-export interface ApiErrorBody {
-  status: "ERROR";
-  code: string;
-  message: string;
-  data: unknown[];
-}
+import { PAGE_SIZE_MAX, ZErrorBody, type TErrorBody, type TPage as Page } from "@/lib/contract/common";
+import { ApiError } from "@/lib/contract/errors";
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly data: unknown[] = [],
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-}
+export { ApiError } from "@/lib/contract/errors";
 
 export type QueryValue = string | number | boolean | null | undefined;
 
@@ -33,8 +19,8 @@ export function withQuery(path: string, query: Record<string, QueryValue> = {}):
   return text ? `${path}?${text}` : path;
 }
 
-function isErrorBody(value: unknown): value is ApiErrorBody {
-  return typeof value === "object" && value !== null && (value as { status?: unknown }).status === "ERROR";
+function isErrorBody(value: unknown): value is TErrorBody {
+  return ZErrorBody.safeParse(value).success;
 }
 
 /** Sends the browser to sign-in, remembering where it was. */
@@ -53,7 +39,7 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   try {
     response = await fetch(path, { ...init, headers, credentials: "same-origin" });
   } catch {
-    throw new ApiError(0, "NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");
+    throw new ApiError("NETWORK_ERROR", "The server could not be reached. Check your connection and try again.");
   }
   const text = await response.text();
   let body: unknown = null;
@@ -64,11 +50,11 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
   }
   if (response.status === 401 && typeof window !== "undefined") redirectToSignIn();
   if (!response.ok) {
-    if (isErrorBody(body)) throw new ApiError(response.status, body.code, body.message, body.data ?? []);
-    throw new ApiError(response.status, "HTTP_" + response.status, `The server answered ${response.status} ${response.statusText}.`);
+    if (isErrorBody(body)) throw ApiError.received(response.status, body.code, body.message, body.data);
+    throw ApiError.received(response.status, "HTTP_" + response.status, `The server answered ${response.status} ${response.statusText}.`);
   }
   // Writes answer 200 with a write result; an ERROR result is a failure too.
-  if (isErrorBody(body)) throw new ApiError(response.status, body.code, body.message, body.data ?? []);
+  if (isErrorBody(body)) throw ApiError.received(response.status, body.code, body.message, body.data);
   return body as T;
 }
 
@@ -81,15 +67,10 @@ export function apiSend<T>(method: "POST" | "PUT" | "PATCH", path: string, body:
 }
 
 /** The spec's paginated envelope. */
-export interface Page<T> {
-  data: T[];
-  page: number;
-  totalPages: number;
-  pageSize: number;
-}
+export type { TPage as Page } from "@/lib/contract/common";
 
-/** The largest page the service allows (decisions.md §3): fewest requests when every row is needed. */
-export const MAX_PAGE_SIZE = 1000;
+/** The largest page the service allows: fewest requests when every row is needed. */
+const MAX_PAGE_SIZE = PAGE_SIZE_MAX;
 
 /**
  * Every record of a paginated listing, page after page (CSV export, charts over a whole range).

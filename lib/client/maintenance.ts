@@ -5,7 +5,8 @@
  * types come from the shared zod schemas, so the pages read exactly what the server validated.
  */
 import { useQuery } from "@tanstack/react-query";
-import type { TAsset, TJobDone, TLookupKind, TLookupValue, TPart, TPlannedJob, TStockLevelEntry, TTask } from "@/lib/upstream/schemas/maintenance";
+import { useMemo } from "react";
+import type { TAsset, TJobDone, TLookupKind, TLookupValue, TPart, TStockLevelEntry, TTask, TTaskTransition } from "@/lib/contract/maintenance";
 import { apiGet, fetchAllPages, type Page, type QueryValue } from "./api";
 
 export function plantApiPath(plantId: string, resource: string): string {
@@ -18,38 +19,77 @@ export const maintenanceApi = {
   jobsDone: (plantId: string, query: Query, signal?: AbortSignal) => apiGet<Page<TJobDone>>(plantApiPath(plantId, "jobs-done"), query, signal),
   allJobsDone: (plantId: string, query: Query, signal?: AbortSignal, onProgress?: (done: number, total: number) => void) =>
     fetchAllPages<TJobDone>(plantApiPath(plantId, "jobs-done"), query, signal, onProgress),
-  jobsPlanned: (plantId: string, query: Query, signal?: AbortSignal) => apiGet<Page<TPlannedJob>>(plantApiPath(plantId, "jobs-planned"), query, signal),
   allTasks: (plantId: string, query: Query, signal?: AbortSignal) => fetchAllPages<TTask>(plantApiPath(plantId, "tasks"), query, signal),
-  task: (plantId: string, taskId: string, signal?: AbortSignal) => apiGet<TTask>(plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}`), undefined, signal),
+  taskHistory: (plantId: string, taskId: string, signal?: AbortSignal) =>
+    fetchAllPages<TTaskTransition>(plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}/transitions`), {}, signal),
   allAssets: (plantId: string, signal?: AbortSignal) => fetchAllPages<TAsset>(plantApiPath(plantId, "assets"), {}, signal),
   allParts: (plantId: string, query: Query, signal?: AbortSignal) => fetchAllPages<TPart>(plantApiPath(plantId, "parts"), query, signal),
   stockHistory: (plantId: string, partId: string, signal?: AbortSignal) =>
     fetchAllPages<TStockLevelEntry>(plantApiPath(plantId, `parts/${encodeURIComponent(partId)}/stock-levels`), {}, signal),
-  lookupValues: (plantId: string, kind: TLookupKind, signal?: AbortSignal) =>
-    fetchAllPages<TLookupValue>(plantApiPath(plantId, "lookup-values"), { kind }, signal),
+  /** Every lookup value of the plant, all kinds in one listing (a few dozen). */
+  lookupValues: (plantId: string, signal?: AbortSignal) => fetchAllPages<TLookupValue>(plantApiPath(plantId, "lookup-values"), {}, signal),
 };
 
 /** Query keys: one prefix per plant and resource, so a write can invalidate exactly what it changed. */
 export const maintenanceKeys = {
-  plant: (plantId: string) => ["plant", plantId] as const,
   jobsDone: (plantId: string, ...rest: unknown[]) => ["plant", plantId, "jobs-done", ...rest] as const,
   jobsPlanned: (plantId: string, ...rest: unknown[]) => ["plant", plantId, "jobs-planned", ...rest] as const,
   tasks: (plantId: string) => ["plant", plantId, "tasks"] as const,
-  task: (plantId: string, taskId: string) => ["plant", plantId, "tasks", taskId] as const,
+  /** Below the task list's key, so whatever refreshes the list after a move refreshes the history too. */
+  taskHistory: (plantId: string, taskId: string) => ["plant", plantId, "tasks", taskId, "history"] as const,
   assets: (plantId: string) => ["plant", plantId, "assets"] as const,
   parts: (plantId: string) => ["plant", plantId, "parts"] as const,
   stockHistory: (plantId: string, partId: string) => ["plant", plantId, "parts", partId, "history"] as const,
-  lookup: (plantId: string, kind: TLookupKind) => ["plant", plantId, "lookup", kind] as const,
+  lookups: (plantId: string) => ["plant", plantId, "lookup-values"] as const,
 };
 
 /** Reference data that rarely changes: cached for ten minutes. */
 const REFERENCE_STALE_MS = 10 * 60_000;
 
-export function useLookupValues(plantId: string, kind: TLookupKind) {
-  return useQuery({
-    queryKey: maintenanceKeys.lookup(plantId, kind),
-    queryFn: ({ signal }) => maintenanceApi.lookupValues(plantId, kind, signal),
+/**
+ * The plant's lookup values (activityKind, assignedToRole, priority: each company's own codes) and
+ * how people read them. One cached request serves every page; `label` falls back to the code for a
+ * value the plant has not configured, or while the values load, or when the service lacks them.
+ */
+export interface LookupLabels {
+  /** The label of a code, the code itself when there is none; "—" for no code. */
+  label(kind: TLookupKind, code: string | null | undefined): string;
+  /** The configured values of a kind, in the company's order (priorities: most urgent first). */
+  values(kind: TLookupKind): readonly TLookupValue[];
+  isPending: boolean;
+  error: Error | null;
+}
+
+export function lookupLabels(values: readonly TLookupValue[] | undefined): Pick<LookupLabels, "label" | "values"> {
+  const byKind = new Map<TLookupKind, TLookupValue[]>();
+  const labels = new Map<string, string>();
+  for (const entry of values ?? []) {
+    byKind.set(entry.kind, [...(byKind.get(entry.kind) ?? []), entry]);
+    if (entry.label.trim()) labels.set(`${entry.kind}\u0000${entry.value}`, entry.label);
+  }
+  return {
+    label: (kind, code) => (code ? (labels.get(`${kind}\u0000${code}`) ?? code) : "—"),
+    values: (kind) => byKind.get(kind) ?? [],
+  };
+}
+
+export function useLookupLabels(plantId: string): LookupLabels {
+  const query = useQuery({
+    queryKey: maintenanceKeys.lookups(plantId),
+    queryFn: ({ signal }) => maintenanceApi.lookupValues(plantId, signal),
     staleTime: REFERENCE_STALE_MS,
+  });
+  const { data, isPending, error } = query;
+  // One object per answer, so memos that depend on it recompute only when the values change.
+  return useMemo(() => ({ ...lookupLabels(data), isPending, error }), [data, isPending, error]);
+}
+
+/** A task's history (its creation and every move), oldest first; refreshed with the task list. */
+export function useTaskHistory(plantId: string, taskId: string | null) {
+  return useQuery({
+    queryKey: maintenanceKeys.taskHistory(plantId, taskId ?? ""),
+    queryFn: ({ signal }) => maintenanceApi.taskHistory(plantId, taskId!, signal),
+    enabled: Boolean(taskId),
   });
 }
 
@@ -73,10 +113,4 @@ export function useTasks(plantId: string) {
     queryKey: maintenanceKeys.tasks(plantId),
     queryFn: ({ signal }) => maintenanceApi.allTasks(plantId, {}, signal),
   });
-}
-
-/** value → label for a lookup kind, falling back to the raw value for anything not configured. */
-export function lookupLabeller(values: readonly TLookupValue[] | undefined): (value: string | null | undefined) => string {
-  const labels = new Map((values ?? []).map((entry) => [entry.value, entry.label]));
-  return (value) => (value ? (labels.get(value) ?? value) : "—");
 }

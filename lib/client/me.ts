@@ -4,30 +4,18 @@
  * Pages hide what the user may not do from this list (the server refuses it anyway).
  */
 import { useQuery } from "@tanstack/react-query";
-import type { Permission, Role } from "@/lib/auth/roles";
+import type { Permission } from "@/lib/auth/roles";
+import type { TMe } from "@/lib/contract/dashboard";
 import { apiGet } from "./api";
 
-export interface MePlant {
-  id: string;
-  name: string;
-  /** Unknown (null) for some plants of a remote service. */
-  customerId: string | null;
-}
-
-export interface Me {
-  email: string;
-  name: string;
-  role: Role;
-  plants: MePlant[];
-  permissions: Permission[];
-}
+export type { TMe as Me, TMePlant as MePlant } from "@/lib/contract/dashboard";
 
 export const meQueryKey = ["me"] as const;
 
 export function useMe() {
   return useQuery({
     queryKey: meQueryKey,
-    queryFn: ({ signal }) => apiGet<Me>("/api/me", undefined, signal),
+    queryFn: ({ signal }) => apiGet<TMe>("/api/me", undefined, signal),
     staleTime: 5 * 60_000,
   });
 }

@@ -3,42 +3,183 @@
  * scope, checks and infers KQL types, turns literals into parameters, and yields the typed tree
  * (ir.ts) the dialect renders. KQL's rules that decide types live here; SQL spelling does not.
  */
-import type { Expr, Span } from "./ast";
+import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
 import { KqlError } from "./errors";
 import { isNumeric, type TExpr } from "./ir";
 import { positionOf } from "./parser";
-import type { KqlType, SqlParamType, SqlParams } from "./types";
+import { KQL_TYPES, type KqlType, type SqlParamType, type SqlParams } from "./types";
+import { callExtension, multiAggregate, multiResult, EXTENSION_AGGREGATES, EXTENSION_SCALARS } from "./functions";
 
 export type Scope = ReadonlyMap<string, TExpr>;
+
+/** What a `let` (or `as`) name stands for. */
+export type LetBinding =
+  | { kind: "scalar"; expr: TExpr }
+  | { kind: "tabular"; query: TabularExpr; env: Env }
+  | { kind: "relation"; sql: string; columns: { name: string; expr: TExpr }[] }
+  | { kind: "function"; params: FunctionParam[]; body: { kind: "scalar"; expr: Expr } | { kind: "tabular"; query: TabularExpr }; env: Env; span: Span };
+export type Env = ReadonlyMap<string, LetBinding>;
+
+/** Literals per query (each one is a bound parameter). */
+export const MAX_LITERALS = 5_000;
+
+const TYPE_ALIASES: Record<string, KqlType> = { double: "real", boolean: "bool", date: "datetime", time: "timespan", int64: "long", int32: "int" };
 
 const WEEK_MICROS = 7 * 86_400_000_000;
 
 /** Functions whose result is named after their first argument (`bin(Timestamp, 1h)` → `Timestamp`). */
-const NAME_PASSING = new Set(["bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime"]);
+const NAME_PASSING = new Set(["bin", "bin_at", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime"]);
 
-export const SCALAR_FUNCTIONS = [
+const CORE_SCALARS = [
   "ago", "now", "bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime", "isnull", "isnotnull",
   "isempty", "isnotempty", "iff", "iif", "case", "strlen", "tolower", "toupper", "abs", "round", "sqrt", "log", "not",
-] as const;
-export const AGGREGATE_FUNCTIONS = [
-  "count", "countif", "sum", "avg", "min", "max", "dcount", "percentile", "arg_max", "arg_min", "any", "make_list",
-] as const;
+];
+const CORE_AGGREGATES = ["count", "countif", "sum", "avg", "min", "max", "dcount", "percentile", "arg_max", "arg_min", "any", "make_list"];
+export const SCALAR_FUNCTIONS: readonly string[] = [...CORE_SCALARS, ...EXTENSION_SCALARS];
+export const AGGREGATE_FUNCTIONS: readonly string[] = [...CORE_AGGREGATES, ...EXTENSION_AGGREGATES];
 const AGGREGATES = new Set<string>(AGGREGATE_FUNCTIONS);
-const SCALARS = new Set<string>(SCALAR_FUNCTIONS);
+const SCALARS = new Set<string>(CORE_SCALARS);
 
 const STRING_OPS: Record<string, string> = {
   has: "has", has_cs: "has_cs", contains: "contains", contains_cs: "contains_cs",
+  hasprefix: "hasprefix", hasprefix_cs: "hasprefix_cs", hassuffix: "hassuffix", hassuffix_cs: "hassuffix_cs",
   startswith: "startswith", startswith_cs: "startswith_cs", endswith: "endswith", endswith_cs: "endswith_cs",
+};
+
+/** The IR op converting a value to each scalar type (string and dynamic have their own paths). */
+const CONVERT_OPS: Partial<Record<KqlType, string>> = { real: "to_double", long: "to_long", int: "to_int", datetime: "to_datetime", bool: "to_bool", timespan: "to_timespan" };
+
+/** The type each conversion function gives (a value already of that type passes unchanged). */
+const TO_FUNCTIONS: Record<string, KqlType> = { todouble: "real", toreal: "real", tolong: "long", toint: "int", todatetime: "datetime" };
+
+/** An operand's type in an arithmetic rule: a KQL type, or any numeric one. */
+type Side = KqlType | "number";
+
+/**
+ * Arithmetic by operator: the IR op on two numbers, whether the result may be null whatever the
+ * operands (a zero divisor), and the other operand types it takes, as [left, right, IR op, result
+ * type, "swap" when the IR op wants them the other way round].
+ */
+const ARITHMETIC: Record<string, { numeric: string; nullable?: true; mixed: [Side, Side, string, KqlType, "swap"?][] }> = {
+  "+": { numeric: "add", mixed: [["datetime", "timespan", "dt_add", "datetime"], ["timespan", "datetime", "dt_add", "datetime", "swap"], ["timespan", "timespan", "add", "timespan"]] },
+  "-": { numeric: "sub", mixed: [["datetime", "timespan", "dt_sub", "datetime"], ["datetime", "datetime", "dt_diff", "timespan"], ["timespan", "timespan", "sub", "timespan"]] },
+  "*": { numeric: "mul", mixed: [["timespan", "number", "ts_mul", "timespan"], ["number", "timespan", "ts_mul", "timespan", "swap"]] },
+  "/": { numeric: "div", nullable: true, mixed: [["timespan", "timespan", "ts_ratio", "real"], ["timespan", "number", "ts_div", "timespan"]] },
+  "%": { numeric: "mod", nullable: true, mixed: [] },
 };
 
 export class Analyzer {
   readonly params: SqlParams = {};
   private counter = 0;
+  private env: Env = new Map();
+  /** Compiles a tabular expression used as a value (set by the planner). */
+  subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[] } = (_q, _e, span) => this.error(span, "Sub-queries are not available here");
 
   constructor(
     private readonly text: string,
-    private readonly nowMillis: number,
+    readonly nowMillis: number,
   ) {}
+
+  /** Runs `work` with `env` as the `let` names in view. */
+  withEnv<T>(env: Env, work: () => T): T {
+    const saved = this.env;
+    this.env = env;
+    try {
+      return work();
+    } finally {
+      this.env = saved;
+    }
+  }
+
+  /** A KQL type name (`long`, `string`, `double`, …). */
+  typeName(name: Name): KqlType {
+    const type = TYPE_ALIASES[name.text] ?? name.text;
+    if (!(KQL_TYPES as readonly string[]).includes(type)) this.error(name.span, name.text === "decimal" || name.text === "guid" ? `The ${name.text} type is not supported` : `Unknown type '${name.text}'`);
+    return type as KqlType;
+  }
+
+  /** A typed null. */
+  nullOf(type: KqlType): TExpr {
+    return { type, nullable: true, dynamic: type === "dynamic" ? "json" : undefined, node: { op: "null" } };
+  }
+
+  /** `value` as `type` (datatable cells, typed parse columns, mv-expand's typeof): null when it does not convert. */
+  convert(value: TExpr, type: KqlType, span: Span): TExpr {
+    if (value.type === type) return value;
+    if (value.node.op === "null") return this.nullOf(type);
+    if (type === "string") return this.asText(value);
+    if (type === "dynamic") return this.asJson(value);
+    const op = CONVERT_OPS[type];
+    if (!op) return this.error(span, `Cannot convert ${value.type} to ${type}`);
+    return this.op(op, [value], type, true);
+  }
+
+  /** The value of an expression made only of literals (params), for bounds checked at compile time. */
+  constant(e: TExpr): number | string | boolean | undefined {
+    const node = e.node;
+    if (node.op === "param") return this.params[(node as { name: string }).name]?.value ?? undefined;
+    const a = "args" in node ? node.args.map((x) => this.constant(x)) : [];
+    if (a.some((x) => typeof x !== "number")) return undefined;
+    const [x, y] = a as number[];
+    switch (node.op) {
+      case "neg":
+        return -x!;
+      case "add":
+        return x! + y!;
+      case "sub":
+        return x! - y!;
+      case "mul":
+      case "ts_mul":
+        return x! * y!;
+      case "dt_add":
+        return x! + y! / 1000;
+      case "dt_sub":
+        return x! - y! / 1000;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Binds a user function's parameters to argument values in `into`. */
+  bindParams(params: FunctionParam[], args: TExpr[], span: Span, into: Map<string, LetBinding>, fnEnv: Env): void {
+    if (args.length > params.length) this.error(span, `The function takes ${params.length} argument${params.length === 1 ? "" : "s"}, got ${args.length}`);
+    params.forEach((param, i) => {
+      let value = args[i];
+      if (!value) {
+        if (!param.default) this.error(span, `Missing argument '${param.name.text}'`);
+        value = this.withEnv(fnEnv, () => this.scalar(param.default!, new Map()));
+      }
+      const type = this.typeName(param.type);
+      if (value.type !== type && !(isNumeric(value.type) && isNumeric(type)) && value.node.op !== "null" && type !== "dynamic") {
+        this.error(span, `Argument '${param.name.text}' must be ${type}, not ${value.type}`);
+      }
+      into.set(param.name.text, { kind: "scalar", expr: value });
+    });
+  }
+
+  /** `series_stats(x)` and other functions yielding several columns; undefined for any other expression. */
+  multiResult(ast: Expr, scope: Scope): { name: string; expr: TExpr }[] | undefined {
+    return multiResult(this, ast, scope);
+  }
+
+  /** `percentiles(x, 50, 90)`: several aggregate columns; undefined for any other expression. */
+  multiAggregate(ast: Expr, scope: Scope): { name: string; expr: TExpr }[] | undefined {
+    return multiAggregate(this, ast, scope);
+  }
+
+  /** A regular expression the user wrote (or a parse pattern): must compile and stay short. */
+  checkRegex(pattern: string, span: Span): void {
+    if (pattern.length > 1000) this.error(span, "The regular expression is longer than 1,000 characters");
+    try {
+      new RegExp(pattern.replace(/^\(\?[a-z]+\)/, ""), "u");
+    } catch {
+      try {
+        new RegExp(pattern.replace(/^\(\?[a-z]+\)/, ""));
+      } catch {
+        this.error(span, "Invalid regular expression");
+      }
+    }
+  }
 
   error(span: Span, message: string): never {
     const { line, column } = positionOf(this.text, span.from);
@@ -46,6 +187,7 @@ export class Analyzer {
   }
 
   param(type: SqlParamType, value: string | number | boolean, kqlType: KqlType): TExpr {
+    if (type === "VARCHAR" && typeof value === "string" && value.length > 1_000_000) throw new KqlError("A string literal is longer than 1,000,000 characters", 1, 1);
     const name = `k${++this.counter}`;
     this.params[name] = { type, value };
     return { type: kqlType, nullable: false, node: { op: "param", name, paramType: type } };
@@ -76,6 +218,12 @@ export class Analyzer {
 
   /** A non-negative integer literal (take, top). */
   count(ast: Expr): TExpr {
+    // A literal, or a `let` name / function parameter bound to one.
+    const bound = ast.kind === "column" ? this.env.get(ast.name) : undefined;
+    if (bound?.kind === "scalar" && (bound.expr.type === "long" || bound.expr.type === "int")) {
+      const value = this.constant(bound.expr);
+      if (typeof value === "number" && Number.isInteger(value) && value >= 0) return this.param("BIGINT", value, "long");
+    }
     if (ast.kind !== "literal" || ast.type !== "long" || typeof ast.value !== "number" || ast.value < 0) {
       this.error(ast.span, "Expected a non-negative whole number");
     }
@@ -88,9 +236,33 @@ export class Analyzer {
         return this.literal(ast);
       case "column": {
         const column = scope.get(ast.name);
-        if (!column) this.error(ast.span, `Unknown column '${ast.name}'`);
+        if (!column) {
+          const bound = this.env.get(ast.name);
+          if (bound?.kind === "scalar") return { ...bound.expr, hint: ast.name, aggregate: false };
+          if (bound) this.error(ast.span, bound.kind === "function" ? `'${ast.name}' is a function: call it with ()` : `'${ast.name}' is a table, not a value`);
+          this.error(ast.span, `Unknown column '${ast.name}'`);
+        }
         if (mode === "aggregate") this.error(ast.span, `Column '${ast.name}' must be used inside an aggregation function`);
         return { ...column!, hint: ast.name, aggregate: false };
+      }
+      case "logical": {
+        const operands = ast.operands.map((operand) => {
+          const value = this.expr(operand, scope, mode);
+          if (value.type !== "bool") this.error(operand.span, `'${ast.op}' needs boolean operands, not ${value.type}`);
+          return value;
+        });
+        return this.op(ast.op, operands, "bool", false);
+      }
+      case "hasSet": {
+        const target = this.asText(this.expr(ast.target, scope, mode));
+        const items = this.listItems(ast.list, scope, mode).map((item) => this.asText(item));
+        const tests = items.map((item) => this.op("has", [target, item], "bool", false));
+        return tests.length === 1 ? tests[0]! : this.op(ast.op === "has_any" ? "or" : "and", tests, "bool", false);
+      }
+      case "subquery": {
+        const { sql, columns } = this.subquery(ast.query, this.env, ast.span);
+        const first = columns[0]!;
+        return { type: first.type, nullable: true, dynamic: first.dynamic, node: { op: "subquery", sql, mode: "scalar" } };
       }
       case "member":
         return this.member(ast, scope, mode);
@@ -105,10 +277,17 @@ export class Analyzer {
         return this.binary(ast, scope, mode);
       case "in": {
         const target = this.expr(ast.target, scope, mode);
-        const items = ast.list.map((item) => this.expr(item, scope, mode));
+        if (ast.list.length === 1 && ast.list[0]!.kind === "subquery") {
+          const sub = ast.list[0];
+          const { sql, columns } = this.subquery(sub.query, this.env, sub.span);
+          const item: TExpr = { type: columns[0]!.type, nullable: true, dynamic: columns[0]!.dynamic, node: { op: "subquery", sql, mode: "list" } };
+          const [l, r] = ast.caseInsensitive ? [this.asText(target), this.asText(item)] : this.comparable(target, item, sub.span);
+          return this.op((ast.negated ? "notin" : "in") + (ast.caseInsensitive ? "_ci" : ""), [l, r], "bool", false);
+        }
+        const items = this.listItems(ast.list, scope, mode);
         let left = target;
-        const right = items.map((item, i) => {
-          const [l, r] = ast.caseInsensitive ? [this.asText(target), this.asText(item)] : this.comparable(target, item, ast.list[i]!.span);
+        const right = items.map((item) => {
+          const [l, r] = ast.caseInsensitive ? [this.asText(target), this.asText(item)] : this.comparable(target, item, ast.span);
           left = l;
           return r;
         });
@@ -118,7 +297,10 @@ export class Analyzer {
       case "between": {
         const target = this.expr(ast.target, scope, mode);
         const [t, low] = this.comparable(target, this.expr(ast.low, scope, mode), ast.low.span);
-        const [, high] = this.comparable(target, this.expr(ast.high, scope, mode), ast.high.span);
+        let highValue = this.expr(ast.high, scope, mode);
+        // ADX: `datetime between (start .. 1h)` means up to start + 1h.
+        if (t.type === "datetime" && highValue.type === "timespan") highValue = this.op("dt_add", [low, highValue], "datetime", low.nullable || highValue.nullable);
+        const [, high] = this.comparable(target, highValue, ast.high.span);
         if (t.type === "string" || t.type === "bool") this.error(ast.span, `between needs numbers, datetimes or timespans, not ${t.type}`);
         return this.op(ast.negated ? "notbetween" : "between", [t, low, high], "bool", false);
       }
@@ -128,6 +310,8 @@ export class Analyzer {
   }
 
   private literal(ast: Extract<Expr, { kind: "literal" }>): TExpr {
+    // DuckDB's planning time grows faster than linearly with thousands of bound values.
+    if (this.counter >= MAX_LITERALS) this.error(ast.span, `A query may hold at most ${MAX_LITERALS.toLocaleString("en-US")} literals`);
     const type = ast.type === "null" ? "dynamic" : ast.type;
     if (ast.value === null) {
       return { type, nullable: true, dynamic: type === "dynamic" ? "json" : undefined, node: { op: "null" } };
@@ -146,6 +330,8 @@ export class Analyzer {
         return this.param("TIMESTAMP", ast.value as number, "datetime");
       case "timespan":
         return this.param("BIGINT", ast.value as number, "timespan");
+      case "dynamic":
+        return { ...this.op("json", [this.param("VARCHAR", ast.value as string, "string")], "dynamic", false), dynamic: "json" };
       default:
         return this.error(ast.span, `Unsupported literal`);
     }
@@ -187,6 +373,11 @@ export class Analyzer {
       const name = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" }[op];
       return this.op(name, [l, r], "bool", false);
     }
+    if (op === "matches regex") {
+      const pattern = ast.right;
+      if (pattern.kind === "literal" && typeof pattern.value === "string") this.checkRegex(pattern.value, pattern.span);
+      return this.op("regex_match", [this.asText(left), this.asText(right)], "bool", false);
+    }
     if (op === "=~" || op === "!~") {
       return this.op(op === "=~" ? "eq_ci" : "ne_ci", [this.asText(left), this.asText(right)], "bool", false);
     }
@@ -202,44 +393,25 @@ export class Analyzer {
   private arithmetic(ast: Extract<Expr, { kind: "binary" }>, leftIn: TExpr, rightIn: TExpr): TExpr {
     const left = leftIn.type === "dynamic" ? this.asNumber(leftIn) : leftIn;
     const right = rightIn.type === "dynamic" ? this.asNumber(rightIn) : rightIn;
-    const nullable = left.nullable || right.nullable;
     const [lt, rt] = [left.type, right.type];
-    const numeric = isNumeric(lt) && isNumeric(rt);
-    const numericType: KqlType = lt === "real" || rt === "real" ? "real" : lt === "long" || rt === "long" ? "long" : "int";
     const bad = (): never => this.error(ast.opSpan, `Operator '${ast.op}' cannot combine ${lt} and ${rt}`);
-    switch (ast.op) {
-      case "+":
-        if (numeric) return this.op("add", [left, right], numericType, nullable);
-        if (lt === "datetime" && rt === "timespan") return this.op("dt_add", [left, right], "datetime", nullable);
-        if (lt === "timespan" && rt === "datetime") return this.op("dt_add", [right, left], "datetime", nullable);
-        if (lt === "timespan" && rt === "timespan") return this.op("add", [left, right], "timespan", nullable);
-        return bad();
-      case "-":
-        if (numeric) return this.op("sub", [left, right], numericType, nullable);
-        if (lt === "datetime" && rt === "timespan") return this.op("dt_sub", [left, right], "datetime", nullable);
-        if (lt === "datetime" && rt === "datetime") return this.op("dt_diff", [left, right], "timespan", nullable);
-        if (lt === "timespan" && rt === "timespan") return this.op("sub", [left, right], "timespan", nullable);
-        return bad();
-      case "*":
-        if (numeric) return this.op("mul", [left, right], numericType, nullable);
-        if (lt === "timespan" && isNumeric(rt)) return this.op("ts_mul", [left, right], "timespan", nullable);
-        if (isNumeric(lt) && rt === "timespan") return this.op("ts_mul", [right, left], "timespan", nullable);
-        return bad();
-      case "/":
-        if (numeric) return this.op("div", [left, right], numericType, true);
-        if (lt === "timespan" && rt === "timespan") return this.op("ts_ratio", [left, right], "real", true);
-        if (lt === "timespan" && isNumeric(rt)) return this.op("ts_div", [left, right], "timespan", true);
-        return bad();
-      case "%":
-        if (numeric) return this.op("mod", [left, right], numericType, true);
-        return bad();
-      default:
-        return bad();
+    const rule = ARITHMETIC[ast.op];
+    if (!rule) return bad();
+    // Division and modulo yield null on a zero divisor, whatever the operands.
+    const nullable = rule.nullable || left.nullable || right.nullable;
+    if (isNumeric(lt) && isNumeric(rt)) {
+      const numericType: KqlType = lt === "real" || rt === "real" ? "real" : lt === "long" || rt === "long" ? "long" : "int";
+      return this.op(rule.numeric, [left, right], numericType, nullable);
     }
+    const fits = (side: Side, type: KqlType) => side === type || (side === "number" && isNumeric(type));
+    const mixed = rule.mixed.find(([l, r]) => fits(l, lt) && fits(r, rt));
+    if (!mixed) return bad();
+    const [, , op, type, swap] = mixed;
+    return this.op(op, swap ? [right, left] : [left, right], type, nullable);
   }
 
   /** Brings two operands of a comparison to one domain (dynamic adapts to the other side). */
-  private comparable(left: TExpr, right: TExpr, span: Span): [TExpr, TExpr] {
+  comparable(left: TExpr, right: TExpr, span: Span): [TExpr, TExpr] {
     if (left.type === "dynamic" && right.type !== "dynamic") return [this.dynamicAs(left, right.type, span), right];
     if (right.type === "dynamic" && left.type !== "dynamic") return [left, this.dynamicAs(right, left.type, span)];
     if (left.type === "dynamic" && right.type === "dynamic") {
@@ -299,7 +471,20 @@ export class Analyzer {
       if (name === "arg_max" || name === "arg_min") this.error(ast.nameSpan, `${name} must be a whole summarize item (for example: summarize ${name}(Timestamp, *) by DeviceId)`);
       return { ...this.aggregateCall(ast, scope), aggregate: true };
     }
-    if (!SCALARS.has(name)) this.error(ast.nameSpan, `Unknown function '${name}'`);
+    const bound = this.env.get(name);
+    if (bound?.kind === "function") {
+      if (bound.body.kind !== "scalar") this.error(ast.nameSpan, `'${name}' is a tabular function: use it as a query source`);
+      const args = ast.args.map((a) => this.expr(a, scope, mode));
+      const inner = new Map(bound.env);
+      this.bindParams(bound.params, args, ast.span, inner, bound.env);
+      const body = bound.body.expr;
+      return this.withEnv(inner, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
+    }
+    if (!SCALARS.has(name)) {
+      const extension = callExtension(this, ast, scope, mode);
+      if (extension) return extension;
+      this.error(ast.nameSpan, `Unknown function '${name}'`);
+    }
     const operands = ast.args.map((a) => this.expr(a, scope, mode));
     const arity = (min: number, max = min) => {
       if (ast.star) this.error(ast.span, `'*' is not an argument of ${name}()`);
@@ -328,20 +513,16 @@ export class Analyzer {
         return this.bin(ast, a!, b!);
       case "todouble":
       case "toreal":
-        arity(1);
-        return this.op("to_double", [a!], "real", true, hint);
       case "tolong":
-        arity(1);
-        return a!.type === "long" ? { ...a!, hint } : this.op("to_long", [a!], "long", true, hint);
       case "toint":
+      case "todatetime": {
         arity(1);
-        return a!.type === "int" ? { ...a!, hint } : this.op("to_int", [a!], "int", true, hint);
+        const type = TO_FUNCTIONS[name]!;
+        return a!.type === type ? { ...a!, hint } : this.op(CONVERT_OPS[type]!, [a!], type, true, hint);
+      }
       case "tostring":
         arity(1);
         return this.op("to_string", [a!], "string", false, hint);
-      case "todatetime":
-        arity(1);
-        return a!.type === "datetime" ? { ...a!, hint } : this.op("to_datetime", [a!], "datetime", true, hint);
       case "isnull":
       case "isnotnull":
       case "isempty":
@@ -387,7 +568,51 @@ export class Analyzer {
     }
   }
 
-  private numericArg(ast: Extract<Expr, { kind: "call" }>, value: TExpr, allowTimespan = false): TExpr {
+  /** A constant, positive whole-number argument (sizes such as make_list's). */
+  sizeArg(ast: Extract<Expr, { kind: "call" }>, index: number): TExpr {
+    const arg = ast.args[index]!;
+    if (arg.kind !== "literal" || arg.type !== "long" || typeof arg.value !== "number" || arg.value < 1) this.error(arg.span, `${ast.name}() needs a positive whole number here`);
+    return this.param("BIGINT", Math.min(arg.value as number, 1_048_576), "long");
+  }
+
+  /** Items of an `in`/`has_any` list: `dynamic([…])` literals and array-valued `let` names spread into their elements. */
+  private listItems(list: Expr[], scope: Scope, mode: Mode): TExpr[] {
+    const items: TExpr[] = [];
+    for (const item of list) {
+      if (item.kind === "subquery") this.error(item.span, "A sub-query must be the only item of the list");
+      const array = item.kind === "literal" && item.type === "dynamic" ? item.value : item.kind === "column" && !scope.has(item.name) ? this.arrayLet(item.name) : undefined;
+      if (typeof array === "string") {
+        const values = JSON.parse(array) as unknown;
+        if (Array.isArray(values)) {
+          for (const v of values) {
+            if (typeof v === "string") items.push(this.param("VARCHAR", v, "string"));
+            else if (typeof v === "number") items.push(Number.isInteger(v) ? this.param("BIGINT", v, "long") : this.param("DOUBLE", v, "real"));
+            else if (typeof v === "boolean") items.push(this.param("BOOLEAN", v, "bool"));
+            else this.error(item.span, "The list may hold only strings, numbers and booleans");
+          }
+          continue;
+        }
+      }
+      items.push(this.expr(item, scope, mode));
+    }
+    if (!items.length) this.error(list[0]?.span ?? { from: 0, to: 0 }, "Expected at least one value in the list");
+    return items;
+  }
+
+  private arrayLet(name: string): string | undefined {
+    const bound = this.env.get(name);
+    if (bound?.kind !== "scalar" || bound.expr.node.op !== "json") return undefined;
+    const param = (bound.expr.node as { args: TExpr[] }).args[0]!.node as { name: string };
+    const value = this.params[param.name]?.value;
+    return typeof value === "string" ? value : undefined;
+  }
+
+  /** Runs `expr` analysis for helper modules (functions.ts). */
+  analyze(ast: Expr, scope: Scope, mode: Mode): TExpr {
+    return this.expr(ast, scope, mode);
+  }
+
+  numericArg(ast: Extract<Expr, { kind: "call" }>, value: TExpr, allowTimespan = false): TExpr {
     const v = value.type === "dynamic" ? this.asNumber(value) : value;
     if (!isNumeric(v.type) && !(allowTimespan && v.type === "timespan")) this.error(ast.span, `${ast.name}() needs a number, not ${v.type}`);
     return v;
@@ -434,7 +659,7 @@ export class Analyzer {
     return type === "dynamic" ? { ...result, dynamic: allDouble ? "double" : "json" } : result;
   }
 
-  private commonType(ast: Extract<Expr, { kind: "call" }>, values: TExpr[]): KqlType {
+  commonType(ast: Extract<Expr, { kind: "call" }>, values: TExpr[]): KqlType {
     const typed = values.filter((v) => v.node.op !== "null");
     const types = new Set(typed.map((v) => v.type));
     if (types.size === 0) return values[0]!.type;
@@ -444,7 +669,7 @@ export class Analyzer {
     return this.error(ast.span, `${ast.name}() branches have different types: ${[...types].join(", ")}`);
   }
 
-  private convertTo(value: TExpr, type: KqlType): TExpr {
+  convertTo(value: TExpr, type: KqlType): TExpr {
     if (value.type === type) return value;
     if (value.node.op === "null") return { ...value, type, dynamic: type === "dynamic" ? "json" : undefined };
     if (type === "dynamic") return this.asJson(value);
@@ -510,15 +735,19 @@ export class Analyzer {
       case "make_list": {
         arity(1, 2);
         const value = a!.type === "dynamic" ? this.asJson(a!) : a!;
-        return { ...this.op("make_list", [value], "dynamic", false, `list_${argName}`), dynamic: "json" };
+        const size = operands[1] ? [this.sizeArg(ast, 1)] : [];
+        return { ...this.op("make_list", [value, ...size], "dynamic", false, `list_${argName}`), dynamic: "json" };
       }
-      default:
+      default: {
+        const extension = callExtension(this, ast, scope, "aggregate", operands, argName);
+        if (extension) return extension;
         return this.error(ast.nameSpan, `Unknown function '${name}'`);
+      }
     }
   }
 }
 
-type Mode = "scalar" | "aggregate" | "inAggregate";
+export type Mode = "scalar" | "aggregate" | "inAggregate";
 
 /** KQL's name for an expression in a result: a column, `a_b` for `a.b`, or a name passed through bin/to*(). */
 export function nameOf(ast: Expr): string | undefined {

@@ -7,7 +7,13 @@ export interface Span {
   to: number;
 }
 
+export interface Name {
+  text: string;
+  span: Span;
+}
+
 export type Expr =
+  /** `dynamic` literals carry their JSON text (`dynamic([1, 2])` → `"[1,2]"`). */
   | { kind: "literal"; type: "string" | "long" | "real" | "bool" | "datetime" | "timespan" | "dynamic" | "int" | "null"; value: string | number | boolean | null; span: Span }
   | { kind: "column"; name: string; span: Span }
   /** `a.b`, `a["b"]` (key: string) or `a[0]` (key: array index). */
@@ -15,12 +21,19 @@ export type Expr =
   | { kind: "call"; name: string; nameSpan: Span; args: Expr[]; star: boolean; span: Span }
   | { kind: "unary"; op: "-" | "+"; operand: Expr; span: Span }
   | { kind: "binary"; op: string; opSpan: Span; left: Expr; right: Expr; span: Span }
+  /** `a and b and c …`: one node per chain, so a chain of thousands of terms needs no recursion per term. */
+  | { kind: "logical"; op: "and" | "or"; operands: Expr[]; span: Span }
   | { kind: "in"; negated: boolean; caseInsensitive: boolean; target: Expr; list: Expr[]; span: Span }
-  | { kind: "between"; negated: boolean; target: Expr; low: Expr; high: Expr; span: Span };
+  /** `has_any (…)`, `has_all (…)`. */
+  | { kind: "hasSet"; op: "has_any" | "has_all"; target: Expr; list: Expr[]; span: Span }
+  | { kind: "between"; negated: boolean; target: Expr; low: Expr; high: Expr; span: Span }
+  /** A tabular expression used as a value: `toscalar(T | …)`, `x in (T | project y)`. */
+  | { kind: "subquery"; query: TabularExpr; span: Span };
 
-/** `name = expr` or a bare `expr` in project/extend/summarize lists. */
+/** `name = expr` or a bare `expr` in project/extend/summarize lists; `(a, b) = f(x)` names several. */
 export interface Assignment {
-  name?: { text: string; span: Span };
+  name?: Name;
+  names?: Name[];
   expr: Expr;
   span: Span;
 }
@@ -32,22 +45,95 @@ export interface SortKey {
   span: Span;
 }
 
+/** One condition of `join … on`: a column both sides share, or `$left.a == $right.b`. */
+export type JoinKey = { left: Name; right: Name; span: Span };
+
+export interface UnionOptions {
+  kind: "outer" | "inner";
+  withsource?: Name;
+}
+
+export interface MakeSeriesAggregate {
+  name?: Name;
+  expr: Expr;
+  default?: Expr;
+  span: Span;
+}
+
+export interface TopNestedLevel {
+  count?: Expr;
+  of: Assignment;
+  by: Assignment;
+  span: Span;
+}
+
+/** A piece of a `parse` pattern: literal text, a column to extract (with its type), or `*`. */
+export type ParsePart = { kind: "text"; value: string; span: Span } | { kind: "column"; name: Name; type?: Name; span: Span } | { kind: "star"; span: Span };
+
 export type Operator =
   | { kind: "where"; predicate: Expr; span: Span }
   | { kind: "project"; items: Assignment[]; span: Span }
-  | { kind: "project-away"; columns: { text: string; span: Span }[]; span: Span }
-  | { kind: "project-rename"; renames: { to: { text: string; span: Span }; from: { text: string; span: Span } }[]; span: Span }
+  | { kind: "project-away"; columns: Name[]; span: Span }
+  | { kind: "project-keep"; columns: Name[]; span: Span }
+  | { kind: "project-rename"; renames: { to: Name; from: Name }[]; span: Span }
+  | { kind: "project-reorder"; columns: { name: Name; order?: "asc" | "desc" | "granny-asc" | "granny-desc" }[]; span: Span }
   | { kind: "extend"; items: Assignment[]; span: Span }
   | { kind: "summarize"; aggregates: Assignment[]; by: Assignment[]; span: Span }
   | { kind: "sort"; keys: SortKey[]; span: Span }
   | { kind: "top"; count: Expr; keys: SortKey[]; span: Span }
   | { kind: "take"; count: Expr; span: Span }
+  | { kind: "sample"; count: Expr; span: Span }
   | { kind: "distinct"; columns: Assignment[] | "*"; span: Span }
   | { kind: "count"; span: Span }
-  | { kind: "render"; chart: { text: string; span: Span }; properties: { name: string; value: Expr }[]; span: Span };
+  | { kind: "as"; name: Name; span: Span }
+  | { kind: "getschema"; span: Span }
+  | { kind: "union"; options: UnionOptions; tables: TabularExpr[]; span: Span }
+  | { kind: "join"; joinKind: string; kindSpan?: Span; right: TabularExpr; on: JoinKey[]; span: Span }
+  | { kind: "lookup"; joinKind: string; kindSpan?: Span; right: TabularExpr; on: JoinKey[]; span: Span }
+  | { kind: "make-series"; aggregates: MakeSeriesAggregate[]; axis: Expr; from?: Expr; to?: Expr; step: Expr; by: Assignment[]; span: Span }
+  | { kind: "mv-expand"; items: { name?: Name; expr: Expr; toType?: Name; span: Span }[]; bagExpansion: "bag" | "array"; itemIndex?: Name; limit?: Expr; span: Span }
+  | { kind: "top-nested"; levels: TopNestedLevel[]; span: Span }
+  | { kind: "parse"; mode: "simple" | "regex" | "relaxed"; source: Expr; parts: ParsePart[]; span: Span }
+  | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span };
+
+/** Where a tabular expression's rows come from. */
+export type TabularSource =
+  /** A table, or a name bound by `let` / `as`. */
+  | { kind: "name"; name: Name; span: Span }
+  /** A tabular function defined by `let f = (…) { … }`, or `materialize(T)`. */
+  | { kind: "call"; name: Name; args: Expr[]; tabularArgs: TabularExpr[]; span: Span }
+  | { kind: "union"; options: UnionOptions; tables: TabularExpr[]; span: Span }
+  | { kind: "datatable"; columns: { name: Name; type: Name }[]; values: Expr[]; span: Span }
+  | { kind: "print"; items: Assignment[]; span: Span }
+  | { kind: "range"; column: Name; from: Expr; to: Expr; step: Expr; span: Span }
+  | { kind: "paren"; query: TabularExpr; span: Span };
+
+export interface TabularExpr {
+  source: TabularSource;
+  operators: Operator[];
+  span: Span;
+}
+
+export interface FunctionParam {
+  name: Name;
+  type: Name;
+  default?: Expr;
+}
+
+export type LetValue =
+  | { kind: "scalar"; expr: Expr }
+  | { kind: "tabular"; query: TabularExpr }
+  | { kind: "function"; params: FunctionParam[]; body: { kind: "scalar"; expr: Expr } | { kind: "tabular"; query: TabularExpr } };
+
+export interface LetStatement {
+  name: Name;
+  value: LetValue;
+  span: Span;
+}
 
 export interface QueryAst {
-  table: { name: string; span: Span };
-  operators: Operator[];
+  lets: LetStatement[];
+  /** The query statement (null while only `let` statements have been typed). */
+  query: TabularExpr | null;
   span: Span;
 }

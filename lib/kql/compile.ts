@@ -1,21 +1,27 @@
 /**
- * `compileKql`: KQL text → one DuckDB statement over the scoped source relation. See index.ts for
+ * `compileKql`: KQL text → one DuckDB statement over the scoped source relations. See index.ts for
  * the contract.
  *
- * The planner folds the pipeline into as few SELECT blocks as possible: `where` after `extend`
+ * The planner folds each pipeline into as few SELECT blocks as possible: `where` after `extend`
  * becomes a WHERE on the source with the extended expression inlined, `take` after `sort` a
  * LIMIT on the same block, `summarize` a GROUP BY on the filtered source. A new block (subquery)
- * starts only when SQL's clause order requires it (filtering after LIMIT, grouping twice, …).
+ * starts only when SQL's clause order requires it (filtering after LIMIT, grouping twice, …) or
+ * when an operator builds a relation of its own (join, union, make-series, mv-expand, …).
+ *
+ * `let` statements are bound in an environment: scalars are analysed once (their literals become
+ * parameters), tabular values and functions are compiled where they are used. Every table
+ * reference reads the scoped relation the caller passed in, so no statement can escape the scope.
  */
-import type { Assignment, Expr, Operator, SortKey } from "./ast";
-import { Analyzer, nameOf, type Scope } from "./analyze";
+import type { Assignment, Expr, LetStatement, Operator, SortKey, Span, TabularExpr, TabularSource } from "./ast";
+import { Analyzer, nameOf, type Env, type Scope } from "./analyze";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";
 import { KqlError } from "./errors";
 import { readsColumns, type TExpr } from "./ir";
 import { parse } from "./parser";
 import { isTableName, TABLES, type TableName } from "./tables";
-import type { ResultColumn, SqlParams } from "./types";
+import type { KqlType, ResultColumn, SqlParams } from "./types";
+import { planOperator, type OperatorPlanner } from "./operators";
 
 /** An already scoped relation of one table: SQL text and the params it uses (`$scope_*`). */
 export interface KqlSource {
@@ -37,64 +43,84 @@ export interface RenderHint {
 }
 
 export interface CompiledQuery {
-  table: TableName;
+  /** The tables the query reads (each through its scoped source). */
+  tables: TableName[];
   sql: string;
   params: SqlParams;
   columns: ResultColumn[];
   render?: RenderHint;
 }
 
-interface Binding {
+export interface Binding {
   name: string;
   expr: TExpr;
 }
 
-interface Block {
+export interface Block {
   from: string;
   columns: Binding[];
   where: TExpr[];
   groupBy: TExpr[];
+  qualify: TExpr[];
   aggregated: boolean;
   distinct: boolean;
   orderBy: SelectBlock["orderBy"];
   limit?: TExpr;
+  /** Name `union withsource=` reports for this relation (a table or `let` name). */
+  sourceName?: string;
 }
+
+/** Bounds that keep one query from exhausting the server (sizes of what it may build). */
+export const LIMITS = {
+  /** Table references and sub-queries after `let` expansion. */
+  relations: 64,
+  /** Generated SQL text. */
+  sqlLength: 1_000_000,
+  rangeRows: 1_000_000,
+  datatableCells: 10_000,
+  makeSeriesPoints: 100_000,
+  regexLength: 1_000,
+  operators: 300,
+  /**
+   * Grouping steps (summarize, count, distinct, make-series, top-nested levels) per query: DuckDB's
+   * planning time grows steeply with nested GROUP BYs (20 nested take seconds to plan), and planning
+   * cannot be interrupted by the query time limit.
+   */
+  groupings: 16,
+};
 
 export function compileKql(text: string, options: CompileOptions): CompiledQuery {
   const { ast, diagnostics } = parse(text);
   const first = diagnostics[0];
-  if (first || !ast) {
+  if (first || !ast || !ast.query) {
     throw new KqlError(first?.message ?? "Query is empty", first?.line ?? 1, first?.column ?? 1, first?.from ?? 0, first?.to ?? 0);
   }
   const analyzer = new Analyzer(text, (options.now ?? new Date()).getTime());
-  const tableName = ast.table.name;
-  if (!isTableName(tableName)) analyzer.error(ast.table.span, `Unknown table '${tableName}': expected States or Events`);
-  const table = tableName as TableName;
-  const source = options.sources[table];
-  if (!source) analyzer.error(ast.table.span, `Table '${table}' is not available`);
-  const planner = new Planner(analyzer, options.dialect ?? duckdbDialect);
-  let block = planner.sourceBlock(table, source!.sql);
+  const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources);
+  let env: Env = new Map();
+  for (const statement of ast.lets) env = planner.bindLet(statement, env);
   let render: RenderHint | undefined;
-  for (const operator of ast.operators) {
-    if (operator.kind === "render") {
-      render = { kind: operator.chart.text, properties: renderProperties(analyzer, operator) };
-      continue;
-    }
-    block = planner.apply(block, operator);
-  }
+  const operators = ast.query.operators;
+  const last = operators[operators.length - 1];
+  if (last?.kind === "render") render = { kind: last.chart.text, properties: renderProperties(analyzer, last) };
+  const block = planner.tabular({ ...ast.query, operators: last?.kind === "render" ? operators.slice(0, -1) : operators }, env);
   const sql = planner.render(block);
+  if (sql.length > LIMITS.sqlLength) analyzer.error(ast.query.span, "The query is too complex (its plan is too large); simplify it");
   return {
-    table,
+    tables: [...planner.tables],
     sql,
-    params: referencedParams(sql, { ...source!.params, ...analyzer.params }),
+    params: referencedParams(sql, planner.params()),
     columns: block.columns.map((c) => ({ name: c.name, kqlType: c.expr.type })),
     render,
   };
 }
 
-/** DuckDB rejects binding a parameter the statement does not use (a literal the analyzer folded away). */
+/**
+ * DuckDB rejects binding a parameter the statement does not use (a literal the analyzer folded away).
+ * Parameters are spelled `$name` (DuckDB) or `{name:Type}` (ClickHouse).
+ */
 function referencedParams(sql: string, params: SqlParams): SqlParams {
-  const used = new Set(Array.from(sql.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g), (m) => m[1]!));
+  const used = new Set(Array.from(sql.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*):/g), (m) => (m[1] ?? m[2])!));
   return Object.fromEntries(Object.entries(params).filter(([name]) => used.has(name)));
 }
 
@@ -107,18 +133,180 @@ function renderProperties(analyzer: Analyzer, operator: Extract<Operator, { kind
   return properties;
 }
 
-class Planner {
+export class Planner implements OperatorPlanner {
   private aliasCounter = 0;
+  private relationCount = 0;
+  readonly tables = new Set<TableName>();
 
   constructor(
-    private readonly analyzer: Analyzer,
-    private readonly dialect: SqlDialect,
-  ) {}
+    readonly analyzer: Analyzer,
+    readonly dialect: SqlDialect,
+    private readonly sources: Partial<Record<TableName, KqlSource>>,
+  ) {
+    analyzer.subquery = (query, env, span) => {
+      const block = this.tabular(query, env);
+      if (!block.columns.length) analyzer.error(span, "The sub-query has no columns");
+      return { sql: this.render(block), columns: block.columns.map((c) => c.expr) };
+    };
+  }
+
+  params(): SqlParams {
+    const params: SqlParams = { ...this.analyzer.params };
+    for (const table of this.tables) Object.assign(params, this.sources[table]!.params);
+    return params;
+  }
+
+  bindLet(statement: LetStatement, env: Env): Env {
+    if (env.has(statement.name.text)) this.analyzer.error(statement.name.span, `A variable with the name '${statement.name.text}' has already been declared`);
+    const bound = new Map(env);
+    const value = statement.value;
+    switch (value.kind) {
+      case "scalar": {
+        const expr = this.analyzer.withEnv(env, () => this.analyzer.scalar(value.expr, new Map()));
+        bound.set(statement.name.text, { kind: "scalar", expr });
+        break;
+      }
+      case "tabular":
+        // Compiled where it is used (each use reads the scoped sources again).
+        this.analyzer.withEnv(env, () => this.tabular(value.query, env));
+        bound.set(statement.name.text, { kind: "tabular", query: value.query, env });
+        break;
+      case "function":
+        for (const param of value.params) this.analyzer.typeName(param.type);
+        bound.set(statement.name.text, { kind: "function", params: value.params, body: value.body, env, span: statement.name.span });
+        break;
+    }
+    return bound;
+  }
+
+  /** A tabular expression → a block. */
+  tabular(query: TabularExpr, envIn: Env): Block {
+    if (query.operators.length > LIMITS.operators) this.analyzer.error(query.span, `A query may have at most ${LIMITS.operators} operators`);
+    const env = new Map(envIn);
+    let block = this.source(query.source, env);
+    for (const operator of query.operators) {
+      if (operator.kind === "render") this.analyzer.error(operator.span, "render must be the last operator of the query");
+      if (operator.kind === "as") {
+        const settled = this.wrap(block);
+        const sql = this.render(block);
+        env.set(operator.name.text, { kind: "relation", sql, columns: settled.columns.map((c) => ({ name: c.name, expr: c.expr })) });
+        block = { ...settled, sourceName: operator.name.text };
+        continue;
+      }
+      block = this.analyzer.withEnv(env, () => planOperator(this, block, operator, env));
+    }
+    return block;
+  }
+
+  private groupingCount = 0;
+
+  countGrouping(span: Span) {
+    if (++this.groupingCount > LIMITS.groupings) this.analyzer.error(span, `A query may group rows at most ${LIMITS.groupings} times (summarize, count, distinct, make-series, top-nested)`);
+  }
+
+  private countRelation(span: Span) {
+    if (++this.relationCount > LIMITS.relations) this.analyzer.error(span, `The query reads more than ${LIMITS.relations} tables or sub-queries; simplify it`);
+  }
+
+  private source(source: TabularSource, env: Map<string, LetBindingValue>): Block {
+    const analyzer = this.analyzer;
+    this.countRelation(source.span);
+    switch (source.kind) {
+      case "paren":
+        return this.tabular(source.query, env);
+      case "name": {
+        const name = source.name.text;
+        const bound = env.get(name);
+        if (bound?.kind === "tabular") return { ...this.tabular(bound.query, bound.env), sourceName: name };
+        if (bound?.kind === "relation") return { ...this.relationBlock(bound.sql, bound.columns), sourceName: name };
+        if (bound) analyzer.error(source.name.span, `'${name}' is not a table`);
+        if (!isTableName(name)) analyzer.error(source.name.span, `Unknown table '${name}': expected States or Events`);
+        const table = name as TableName;
+        const scoped = this.sources[table];
+        if (!scoped) analyzer.error(source.name.span, `Table '${table}' is not available`);
+        this.tables.add(table);
+        return { ...this.sourceBlock(table, scoped!.sql), sourceName: table };
+      }
+      case "call":
+        return this.tabularCall(source, env);
+      case "union":
+        return planOperator(this, undefined, { kind: "union", options: source.options, tables: source.tables, span: source.span }, env);
+      case "print": {
+        const columns = analyzer.withEnv(env, () => this.assignments(source.items.map((item) => (item.name ? item : { ...item, unnamed: true })), (e) => analyzer.scalar(e, new Map()), "print_"));
+        return { ...this.emptyBlock(""), columns };
+      }
+      case "datatable":
+        return analyzer.withEnv(env, () => this.datatable(source));
+      case "range":
+        return analyzer.withEnv(env, () => this.range(source));
+    }
+  }
+
+  private tabularCall(source: Extract<TabularSource, { kind: "call" }>, env: Env): Block {
+    const name = source.name.text;
+    if (name === "materialize" || name === "view") {
+      if (source.tabularArgs.length !== 1 || source.args.length) this.analyzer.error(source.span, `${name}() takes one tabular expression`);
+      return this.tabular(source.tabularArgs[0]!, env);
+    }
+    const bound = env.get(name);
+    if (!bound || bound.kind !== "function" || bound.body.kind !== "tabular") {
+      return this.analyzer.error(source.name.span, bound ? `'${name}' is not a tabular function` : `Unknown table or function '${name}'`);
+    }
+    if (source.tabularArgs.length) this.analyzer.error(source.span, "Tabular arguments of functions are not supported");
+    const args = this.analyzer.withEnv(env, () => source.args.map((a) => this.analyzer.scalar(a, new Map())));
+    const inner = new Map(bound.env);
+    this.analyzer.bindParams(bound.params, args, source.span, inner, bound.env);
+    return this.tabular(bound.body.query, inner);
+  }
+
+  private datatable(source: Extract<TabularSource, { kind: "datatable" }>): Block {
+    const analyzer = this.analyzer;
+    const width = source.columns.length;
+    if (!width) analyzer.error(source.span, "datatable needs at least one column");
+    if (source.values.length % width !== 0) analyzer.error(source.span, `datatable has ${source.values.length} values, not a multiple of its ${width} columns`);
+    if (source.values.length > LIMITS.datatableCells) analyzer.error(source.span, `datatable may hold at most ${LIMITS.datatableCells} values`);
+    const types = source.columns.map((c) => analyzer.typeName(c.type));
+    const rows: TExpr[][] = [];
+    for (let i = 0; i < source.values.length; i += width) {
+      rows.push(
+        source.columns.map((_, j) => {
+          const ast = source.values[i + j]!;
+          if (!isConstantAst(ast)) analyzer.error(ast.span, "datatable values must be literals");
+          return analyzer.convert(analyzer.scalar(ast, new Map()), types[j]!, ast.span);
+        }),
+      );
+    }
+    const relation = this.nextAlias();
+    const aliases = outputAliases(source.columns.map((c) => ({ name: c.name.text })));
+    const sql = rows.length ? this.dialect.values(rows, aliases) : this.dialect.values([types.map((t) => analyzer.nullOf(t))], aliases) + " LIMIT 0";
+    return this.fromRelation(sql, relation, source.columns.map((c, i) => ({ name: c.name.text, alias: aliases[i]!, type: types[i]!, nullable: types[i] !== "string", dynamic: types[i] === "dynamic" ? "json" : undefined })));
+  }
+
+  private range(source: Extract<TabularSource, { kind: "range" }>): Block {
+    const analyzer = this.analyzer;
+    const start = analyzer.scalar(source.from, new Map());
+    const stop = analyzer.scalar(source.to, new Map());
+    const step = analyzer.scalar(source.step, new Map());
+    const [a, b, s] = [analyzer.constant(start), analyzer.constant(stop), analyzer.constant(step)];
+    if (a === undefined || b === undefined || s === undefined) analyzer.error(source.span, "range needs constant from, to and step values");
+    if (typeof s !== "number" || s === 0 || typeof a !== "number" || typeof b !== "number") return analyzer.error(source.step.span, "range needs a non-zero step");
+    const rows = Math.floor((b - a) / (start.type === "datetime" ? s / 1000 : s)) + 1;
+    if (rows > LIMITS.rangeRows) analyzer.error(source.span, `range would produce ${rows.toLocaleString("en-US")} rows; at most ${LIMITS.rangeRows.toLocaleString("en-US")} are allowed`);
+    let type: KqlType;
+    if (start.type === "datetime" && stop.type === "datetime" && step.type === "timespan") type = "datetime";
+    else if (start.type === "timespan" && stop.type === "timespan" && step.type === "timespan") type = "timespan";
+    else if ([start, stop, step].every((e) => e.type === "long" || e.type === "int")) type = "long";
+    else if ([start, stop, step].every((e) => e.type === "long" || e.type === "int" || e.type === "real")) type = "real";
+    else return analyzer.error(source.span, `range cannot step from ${start.type} to ${stop.type} by ${step.type}`);
+    const relation = this.nextAlias();
+    const alias = source.column.text;
+    return this.fromRelation(this.dialect.range(start, stop, step, type, "value"), relation, [{ name: alias, alias: "value", type, nullable: false }]);
+  }
 
   sourceBlock(table: TableName, sql: string): Block {
     const relation = this.nextAlias();
     return {
-      from: this.dialect.subquery(sql, relation),
+      ...this.emptyBlock(this.dialect.subquery(sql, relation)),
       columns: TABLES[table].columns.map((c) => ({
         name: c.name,
         expr: {
@@ -128,175 +316,45 @@ class Planner {
           node: { op: "ref", relation, name: c.name },
         },
       })),
-      where: [],
-      groupBy: [],
-      aggregated: false,
-      distinct: false,
-      orderBy: [],
     };
   }
 
-  apply(blockIn: Block, operator: Operator): Block {
-    const analyzer = this.analyzer;
-    // A block whose rows are final for SQL (grouped, distinct or limited) is wrapped before
-    // anything that reads its columns again.
-    const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined;
-    let block = blockIn;
-    switch (operator.kind) {
-      case "where": {
-        if (settled(block)) block = this.wrap(block);
-        const predicate = analyzer.predicate(operator.predicate, scopeOf(block));
-        return { ...block, where: [...block.where, ...conjuncts(predicate)] };
-      }
-      case "extend": {
-        if (settled(block)) block = this.wrap(block);
-        const columns = [...block.columns];
-        const scope = new Map(scopeOf(block));
-        let unnamed = 0;
-        for (const item of operator.items) {
-          const expr = analyzer.scalar(item.expr, scope);
-          const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
-          // ADX: a column that already exists is removed and appended with its new value.
-          const existing = columns.findIndex((c) => c.name === name);
-          if (existing >= 0) columns.splice(existing, 1);
-          const binding = { name, expr };
-          columns.push(binding);
-          scope.set(name, binding.expr);
-        }
-        return { ...block, columns };
-      }
-      case "project": {
-        if (settled(block)) block = this.wrap(block);
-        const scope = scopeOf(block);
-        return { ...block, columns: this.assignments(operator.items, (e) => analyzer.scalar(e, scope)) };
-      }
-      case "project-away": {
-        if (settled(block)) block = this.wrap(block);
-        const removed = new Set<string>();
-        for (const column of operator.columns) {
-          if (!block.columns.some((c) => c.name === column.text)) analyzer.error(column.span, `Unknown column '${column.text}'`);
-          removed.add(column.text);
-        }
-        return { ...block, columns: block.columns.filter((c) => !removed.has(c.name)) };
-      }
-      case "project-rename": {
-        if (settled(block)) block = this.wrap(block);
-        const columns = [...block.columns];
-        for (const { to, from } of operator.renames) {
-          const index = columns.findIndex((c) => c.name === from.text);
-          if (index < 0) analyzer.error(from.span, `Unknown column '${from.text}'`);
-          if (to.text !== from.text && columns.some((c) => c.name === to.text)) analyzer.error(to.span, `Column '${to.text}' already exists`);
-          columns[index] = { ...columns[index]!, name: to.text };
-        }
-        return { ...block, columns };
-      }
-      case "summarize":
-        if (settled(block)) block = this.wrap(block);
-        return this.summarize(block, operator.aggregates, operator.by);
-      case "count": {
-        if (settled(block)) block = this.wrap(block);
-        const count: TExpr = { type: "long", nullable: false, node: { op: "count", args: [] }, aggregate: true };
-        return { ...block, columns: [{ name: "Count", expr: count }], groupBy: [], aggregated: true, orderBy: [] };
-      }
-      case "sort": {
-        if (settled(block)) block = this.wrap(block);
-        return { ...block, orderBy: this.sortKeys(operator.keys, scopeOf(block)) };
-      }
-      case "top": {
-        if (settled(block)) block = this.wrap(block);
-        const limit = analyzer.count(operator.count);
-        return { ...block, orderBy: this.sortKeys(operator.keys, scopeOf(block)), limit };
-      }
-      case "take": {
-        if (block.limit !== undefined) block = this.wrap(block);
-        return { ...block, limit: analyzer.count(operator.count) };
-      }
-      case "distinct": {
-        if (settled(block)) block = this.wrap(block);
-        const scope = scopeOf(block);
-        const columns = operator.columns === "*" ? block.columns : this.assignments(operator.columns, (e) => analyzer.scalar(e, scope));
-        return { ...block, columns, distinct: true, orderBy: [] };
-      }
-      case "render":
-        return block;
-    }
+  emptyBlock(from: string): Block {
+    return { from, columns: [], where: [], groupBy: [], qualify: [], aggregated: false, distinct: false, orderBy: [] };
   }
 
-  private summarize(block: Block, aggregates: Assignment[], by: Assignment[]): Block {
-    const analyzer = this.analyzer;
-    const scope = scopeOf(block);
-    const columns: Binding[] = [];
-    const taken = (name: string) => columns.some((c) => c.name === name);
-    const unique = (name: string) => {
-      let candidate = name;
-      for (let i = 1; taken(candidate); i++) candidate = `${name}${i}`;
-      return candidate;
+  /** A block reading `sql` (aliased `relation`) whose columns are given. */
+  fromRelation(sql: string, relation: string, columns: { name: string; alias: string; type: KqlType; nullable: boolean; dynamic?: "json" | "double" }[]): Block {
+    return {
+      ...this.emptyBlock(this.dialect.subquery(sql, relation)),
+      columns: columns.map((c) => ({
+        name: c.name,
+        expr: { type: c.type, nullable: c.nullable, dynamic: c.type === "dynamic" ? (c.dynamic ?? "json") : undefined, node: { op: "ref", relation, name: c.alias } },
+      })),
     };
-    let unnamed = 0;
-    const groupBy: TExpr[] = [];
-    for (const item of by) {
-      const expr = analyzer.scalar(item.expr, scope);
-      const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
-      if (taken(name)) analyzer.error(item.span, `Column '${name}' is already in the by clause`);
-      columns.push({ name, expr });
-      groupBy.push(expr);
-    }
-    const byCount = columns.length;
-    for (const item of aggregates) {
-      if (item.expr.kind === "call" && (item.expr.name === "arg_max" || item.expr.name === "arg_min")) {
-        for (const binding of this.argExtreme(item.expr, scope, columns.slice(0, byCount), item)) {
-          columns.push({ name: unique(binding.name), expr: binding.expr });
-        }
-        continue;
-      }
-      const expr = analyzer.aggregate(item.expr, scope);
-      const name = item.name?.text ?? (isBareAggregate(item.expr) ? expr.hint : undefined) ?? this.columnName(columns, () => ++unnamed);
-      if (item.name && taken(name)) analyzer.error(item.name.span, `Column '${name}' is defined twice`);
-      columns.push({ name: unique(name), expr });
-    }
-    return { ...block, columns, groupBy, aggregated: true, orderBy: [] };
   }
 
-  /** `arg_max(key, cols… | *)`: the row with the largest key, as columns named after the key and the picked columns. */
-  private argExtreme(call: Extract<Expr, { kind: "call" }>, scope: Scope, byColumns: Binding[], item: Assignment): Binding[] {
-    const analyzer = this.analyzer;
-    const op = call.name;
-    if (call.args.length < 1 || (call.args.length < 2 && !call.star)) analyzer.error(call.span, `${op}() expects the expression to ${op === "arg_max" ? "maximize" : "minimize"} and the columns to return (or *)`);
-    const key = analyzer.scalar(call.args[0]!, scope);
-    if (key.type === "dynamic" && key.dynamic === "json") analyzer.error(call.args[0]!.span, `${op}() needs a number, datetime or string to compare`);
-    const keyValue = key.type === "dynamic" ? analyzer.asNumber(key) : key;
-    const pick = (expr: TExpr): TExpr => ({
-      ...analyzer.op(op, [expr, keyValue], expr.type, expr.type !== "string"),
-      dynamic: expr.dynamic,
-      aggregate: true,
-    });
-    const keyName = item.name?.text ?? (call.args[0]!.kind === "column" ? (call.args[0] as { name: string }).name : `${op === "arg_max" ? "max" : "min"}_${nameOf(call.args[0]!) ?? ""}`);
-    const result: Binding[] = [{ name: keyName, expr: pick(key) }];
-    const skip = new Set([keyName, ...byColumns.map((c) => c.name)]);
-    if (call.star) {
-      for (const [name, expr] of scope) if (!skip.has(name)) result.push({ name, expr: pick(expr) });
-    }
-    for (const arg of call.args.slice(1)) {
-      const expr = analyzer.scalar(arg, scope);
-      const name = nameOf(arg) ?? `${op}_${result.length}`;
-      if (!skip.has(name)) result.push({ name, expr: pick(expr) });
-    }
-    return result;
+  private relationBlock(sql: string, columns: Binding[]): Block {
+    const relation = this.nextAlias();
+    const aliases = outputAliases(columns);
+    return this.fromRelation(sql, relation, columns.map((c, i) => ({ name: c.name, alias: aliases[i]!, type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic })));
   }
 
-  private assignments(items: Assignment[], analyze: (e: Expr) => TExpr): Binding[] {
+  assignments(items: Assignment[], analyze: (e: Expr) => TExpr, unnamedPrefix = "Column"): Binding[] {
     const columns: Binding[] = [];
-    let unnamed = 0;
+    let unnamed = unnamedPrefix === "Column" ? 0 : -1;
     for (const item of items) {
+      if (item.names) this.analyzer.error(item.span, "Naming several columns with (a, b) = … is only supported for series_stats()");
       const expr = analyze(item.expr);
-      const name = item.name?.text ?? nameOf(item.expr) ?? this.columnName(columns, () => ++unnamed);
+      // print names a bare expression print_N even when it is a column or a `let` name (ADX).
+      const name = item.name?.text ?? ((item as { unnamed?: boolean }).unnamed ? undefined : nameOf(item.expr)) ?? this.columnName(columns, () => ++unnamed, unnamedPrefix);
       if (columns.some((c) => c.name === name)) this.analyzer.error(item.span, `Column '${name}' is projected twice`);
       columns.push({ name, expr });
     }
     return columns;
   }
 
-  private sortKeys(keys: SortKey[], scope: Scope): SelectBlock["orderBy"] {
+  sortKeys(keys: SortKey[], scope: Scope): SelectBlock["orderBy"] {
     const orderBy: SelectBlock["orderBy"] = [];
     for (const key of keys) {
       const expr = this.analyzer.scalar(key.expr, scope);
@@ -308,15 +366,15 @@ class Planner {
     return orderBy;
   }
 
-  /** `Column1`, `Column2`, … skipping names already present. */
-  private columnName(columns: Binding[], next: () => number): string {
+  /** `Column1`, `Column2`, … (or `print_0`, …) skipping names already present. */
+  columnName(columns: { name: string }[], next: () => number, prefix = "Column"): string {
     for (;;) {
-      const name = `Column${next()}`;
+      const name = `${prefix}${next()}`;
       if (!columns.some((c) => c.name === name)) return name;
     }
   }
 
-  private nextAlias(): string {
+  nextAlias(): string {
     return `t${this.aliasCounter++}`;
   }
 
@@ -326,21 +384,23 @@ class Planner {
     const aliases = outputAliases(block.columns);
     const sql = this.dialect.select(this.toSelect(block, aliases));
     return {
-      from: this.dialect.subquery(sql, relation),
+      ...this.emptyBlock(this.dialect.subquery(sql, relation)),
       columns: block.columns.map((c, i) => ({
         name: c.name,
         expr: { type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic, node: { op: "ref", relation, name: aliases[i]! } },
       })),
-      where: [],
-      groupBy: [],
-      aggregated: false,
-      distinct: false,
-      orderBy: [],
+      sourceName: block.sourceName,
     };
   }
 
   render(block: Block): string {
     return this.dialect.select(this.toSelect(block, outputAliases(block.columns)));
+  }
+
+  /** SQL of a block with its columns under known aliases. */
+  renderAs(block: Block): { sql: string; aliases: string[] } {
+    const aliases = outputAliases(block.columns);
+    return { sql: this.dialect.select(this.toSelect(block, aliases)), aliases };
   }
 
   private toSelect(block: Block, aliases: string[]): SelectBlock {
@@ -350,14 +410,17 @@ class Planner {
       from: block.from,
       where: block.where,
       groupBy: block.groupBy,
+      qualify: block.qualify,
       orderBy: block.orderBy,
       limit: block.limit,
     };
   }
 }
 
+export type LetBindingValue = Env extends ReadonlyMap<string, infer V> ? V : never;
+
 /** SQL identifiers are case-insensitive; KQL names are not. Aliases stay unique regardless of case. */
-function outputAliases(columns: Binding[]): string[] {
+export function outputAliases(columns: { name: string }[]): string[] {
   const used = new Set<string>();
   return columns.map((c) => {
     let alias = c.name;
@@ -367,18 +430,13 @@ function outputAliases(columns: Binding[]): string[] {
   });
 }
 
-function scopeOf(block: Block): Scope {
+export function scopeOf(block: Block): Scope {
   return new Map(block.columns.map((c) => [c.name, c.expr]));
 }
 
-/** Top-level `and` terms become separate WHERE conjuncts (each one can be pushed down alone). */
-function conjuncts(predicate: TExpr): TExpr[] {
-  if (predicate.node.op === "and" && "args" in predicate.node) return predicate.node.args.flatMap(conjuncts);
-  return [predicate];
+/** Literals, possibly negated or typed (`datetime(…)`, `dynamic([…])`). */
+function isConstantAst(ast: Expr): boolean {
+  if (ast.kind === "literal") return true;
+  if (ast.kind === "unary") return isConstantAst(ast.operand);
+  return false;
 }
-
-/** `count()`, `avg(x)`: named after the aggregate (`count_`, `avg_x`); `count() * 2` gets a ColumnN. */
-function isBareAggregate(expr: Expr): boolean {
-  return expr.kind === "call";
-}
-

@@ -5,6 +5,7 @@
  * compared with `Name`.
  */
 import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
+import { FUNCTION_DOCS, OPERATOR_DOCS, STATEMENT_DOCS } from "./catalog";
 import { compileKql } from "./compile";
 import { SCHEMA_ONLY_SOURCES } from "./diagnose";
 import { tokenize, type Token } from "./lexer";
@@ -22,27 +23,17 @@ export interface CompletionResult {
   options: Completion[];
 }
 
-export const TABULAR_OPERATORS: Completion[] = [
-  { label: "where", kind: "operator", detail: "filter rows" },
-  { label: "project", kind: "operator", detail: "choose columns" },
-  { label: "project-away", kind: "operator", detail: "drop columns" },
-  { label: "project-rename", kind: "operator", detail: "rename columns" },
-  { label: "extend", kind: "operator", detail: "add computed columns" },
-  { label: "summarize", kind: "operator", detail: "aggregate … by …" },
-  { label: "order by", kind: "operator", detail: "sort (default desc)" },
-  { label: "sort by", kind: "operator", detail: "sort (default desc)" },
-  { label: "top", kind: "operator", detail: "top N by column" },
-  { label: "take", kind: "operator", detail: "first N rows" },
-  { label: "limit", kind: "operator", detail: "first N rows" },
-  { label: "distinct", kind: "operator", detail: "unique rows" },
-  { label: "count", kind: "operator", detail: "number of rows" },
-  { label: "render", kind: "operator", detail: "chart hint" },
-];
+/** Every tabular operator, with its one-line documentation as the detail. */
+export const TABULAR_OPERATORS: Completion[] = Object.entries(OPERATOR_DOCS).map(([label, detail]) => ({ label, kind: "operator", detail }));
 
 const CHART_KINDS = ["timechart", "linechart", "barchart", "columnchart", "piechart", "areachart", "scatterchart", "table", "card"];
-const EXPRESSION_KEYWORDS = ["and", "or", "by", "asc", "desc", "nulls first", "nulls last", "has", "!has", "contains", "!contains", "startswith", "endswith", "in", "!in", "between", "true", "false"];
+const EXPRESSION_KEYWORDS = [
+  "and", "or", "by", "asc", "desc", "nulls first", "nulls last", "has", "!has", "has_any", "has_all", "hasprefix", "hassuffix",
+  "contains", "!contains", "startswith", "endswith", "matches regex", "in", "!in", "in~", "!in~", "between", "!between", "true", "false",
+  "on", "kind", "with", "from", "to", "step", "default", "of", "$left", "$right",
+];
 
-/** Metadata keys of decisions.md §6 that the demo data uses. */
+/** Metadata keys of docs/api.md §6 that the demo data uses. */
 export const METADATA_KEYS: Record<string, string[]> = {
   DataMetadata: ["Unit", "Area", "Line", "DeviceType"],
   MessageMetadata: ["topologyReference", "topologyReferenceType", "messageIntervalMilliseconds", "jobId", "jobName"],
@@ -64,8 +55,16 @@ export function completionsAt(text: string, offset: number, context: { dataPoint
   const from = typing ? typing.from : offset;
   const previous = tokens[tokens.length - 1 - (typing ? 1 : 0)];
 
-  // Start of the query: tables.
-  if (!previous) return { from, options: TABLE_NAMES.map((label) => ({ label, kind: "table" as const })) };
+  // Start of the query or of a statement: tables, `let`, and the sources that need no table.
+  if (!previous || previous.text === ";") {
+    return {
+      from,
+      options: [
+        ...TABLE_NAMES.map((label) => ({ label, kind: "table" as const })),
+        ...Object.entries(STATEMENT_DOCS).map(([label, detail]) => ({ label, kind: "keyword" as const, detail })),
+      ],
+    };
+  }
 
   // Right after a pipe: tabular operators.
   if (previous.text === "|") return { from, options: TABULAR_OPERATORS };
@@ -81,11 +80,11 @@ export function completionsAt(text: string, offset: number, context: { dataPoint
   const lastPipe = findLast(tokens, (t) => t.text === "|");
   const operator = lastPipe ? tokens[tokens.indexOf(lastPipe) + 1] : undefined;
   const columns = columnsBefore(text, lastPipe);
-  const inSummarize = operator?.text === "summarize" && !tokens.slice(tokens.indexOf(lastPipe!) + 1).some((t) => t.text === "by");
+  const inSummarize = ["summarize", "make-series", "top-nested"].includes(operator?.text ?? "") && !tokens.slice(tokens.indexOf(lastPipe!) + 1).some((t) => t.text === "by");
   const options: Completion[] = [
     ...columns.map((c) => ({ label: c.name, kind: "column" as const, detail: c.kqlType })),
-    ...(inSummarize ? AGGREGATE_FUNCTIONS.map((label) => ({ label, kind: "function" as const, detail: "aggregation" })) : []),
-    ...SCALAR_FUNCTIONS.map((label) => ({ label, kind: "function" as const })),
+    ...(inSummarize ? AGGREGATE_FUNCTIONS.map((label) => ({ label, kind: "function" as const, detail: FUNCTION_DOCS[label] ?? "aggregation" })) : []),
+    ...SCALAR_FUNCTIONS.map((label) => ({ label, kind: "function" as const, detail: FUNCTION_DOCS[label] })),
     ...EXPRESSION_KEYWORDS.map((label) => ({ label, kind: "keyword" as const })),
   ];
   return { from, options };

@@ -2,60 +2,17 @@
  * KQL conformance: query → exact expected rows on the fixture (testing/fixture.ts) in an in-memory
  * DuckDB. Rows are compared in order when the query sorts, as multisets otherwise; reals to 1e-9.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compileKql } from "./compile";
 import { KqlError } from "./errors";
-import type { JsonValue } from "./result";
-import { FIXTURE_SQL } from "./testing/fixture";
-import { createFixtureDatabase, runKql } from "./testing/duckdb.test-support";
+import { conformance, runOnFixture } from "./conformance/harness";
 
-const NOW = new Date("2026-01-02T12:00:00Z");
 /** One row: D3 "running" at 2026-01-02T00:05, Value 1, DataMetadata {Area: "Bay 1"}. */
 const R = 'States | where Name == "running"';
 const D1 = 'States | where DeviceId == "D1"';
 
-let db: DuckDBConnection;
-beforeAll(async () => {
-  db = await createFixtureDatabase(FIXTURE_SQL);
-});
-
-interface Case {
-  q: string;
-  rows: JsonValue[][];
-  columns?: string[];
-  types?: string[];
-}
-
-function close(actual: JsonValue, expected: JsonValue): boolean {
-  if (typeof actual === "number" && typeof expected === "number") return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
-  if (Array.isArray(actual) && Array.isArray(expected)) return actual.length === expected.length && actual.every((a, i) => close(a, expected[i]!));
-  if (actual && expected && typeof actual === "object" && typeof expected === "object") {
-    const keys = Object.keys(expected);
-    return keys.length === Object.keys(actual).length && keys.every((k) => close((actual as Record<string, JsonValue>)[k]!, (expected as Record<string, JsonValue>)[k]!));
-  }
-  return actual === expected;
-}
-
-const cases = (list: Case[]) => list.forEach(check);
-
-const ordered = (q: string) => /\|\s*(sort|order|top)\b/.test(q);
-
-function check(c: Case) {
-  it(c.q, async () => {
-    const result = await runKql(db, c.q, { now: NOW });
-    if (c.columns) expect(result.columns.map((col) => col.name)).toEqual(c.columns);
-    if (c.types) expect(result.columns.map((col) => col.kqlType)).toEqual(c.types);
-    let actual = result.rows;
-    let expected = c.rows;
-    if (!ordered(c.q)) {
-      const key = (row: JsonValue[]) => JSON.stringify(row);
-      actual = [...actual].sort((a, b) => key(a).localeCompare(key(b)));
-      expected = [...expected].sort((a, b) => key(a).localeCompare(key(b)));
-    }
-    if (!close(actual, expected)) expect({ rows: actual, sql: result.sql }).toEqual({ rows: expected, sql: result.sql });
-  });
-}
+/** The shared harness (conformance/harness.ts): exact rows, in order when the query ends sorted. */
+const cases = conformance;
 
 const STATE_COLUMNS = ["DeviceId", "Name", "Timestamp", "Value", "PlantId", "DataMetadata", "MessageMetadata", "MessageType", "AgentTimestamp", "IngestionTimestamp"];
 const EVENT_COLUMNS = ["EventId", "PlantId", "DeviceId", "Name", "Severity", "Message", "StartTime", "EndTime", "Value", "DataMetadata", "MessageMetadata"];
@@ -439,7 +396,7 @@ describe("render", () => {
     const compiled = compileKql("States | summarize avg(Value) by bin(Timestamp, 1h) | render timechart", { sources: { States: { sql: "SELECT 1", params: {} } } });
     expect(compiled.render).toEqual({ kind: "timechart", properties: {} });
     expect(compiled.columns.map((c) => c.name)).toEqual(["Timestamp", "avg_Value"]);
-    const result = await runKql(db, 'States | where DeviceId == "D4" | count | render card');
+    const result = await runOnFixture('States | where DeviceId == "D4" | count | render card');
     expect(result.rows).toEqual([[2]]);
   });
   it("reads render properties", () => {
@@ -460,8 +417,8 @@ describe("scoped sources", () => {
         },
       },
     };
-    expect((await runKql(db, "States | count", { sources })).rows).toEqual([[5]]);
-    expect((await runKql(db, 'States | where PlantId == "HOU1" or true | summarize max(Timestamp)', { sources })).rows).toEqual([["2026-01-01T00:30:00.000Z"]]);
+    expect((await runOnFixture("States | count", { sources })).rows).toEqual([[5]]);
+    expect((await runOnFixture('States | where PlantId == "HOU1" or true | summarize max(Timestamp)', { sources })).rows).toEqual([["2026-01-01T00:30:00.000Z"]]);
   });
   it("passes every literal as a parameter", () => {
     const compiled = compileKql('States | where Name == "x\' OR 1=1" and Value > 41.5 | take 7', { sources: { States: { sql: 'SELECT * FROM "States"', params: {} } } });

@@ -1,6 +1,7 @@
 /** The editor-facing API: tokens for highlighting, tolerant parsing, diagnostics and completions. */
 import { describe, expect, it } from "vitest";
-import { completionsAt, diagnose, parse, tokenize } from "./index";
+import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
+import { completionsAt, diagnose, FUNCTION_DOCS, hoverAt, parse, tokenize } from "./index";
 
 describe("tokenize", () => {
   it("gives kinds and offsets for highlighting, and never throws", () => {
@@ -22,7 +23,7 @@ describe("tokenize", () => {
 describe("parse and diagnose", () => {
   it("keeps parsing after a broken operator", () => {
     const { ast, diagnostics } = parse("States | where | take 5 | project Name,");
-    expect(ast?.operators.map((o) => o.kind)).toEqual(["take"]);
+    expect(ast?.query?.operators.map((o) => o.kind)).toEqual(["take"]);
     expect(diagnostics.map((d) => d.column)).toEqual([16, 40]);
   });
   it("reports semantic errors with their span", () => {
@@ -34,10 +35,15 @@ describe("parse and diagnose", () => {
 describe("completionsAt", () => {
   const labels = (text: string, options?: { dataPointNames?: string[] }) => completionsAt(text, text.length, options).options.map((o) => o.label);
   it("offers tables, then operators after a pipe", () => {
-    expect(labels("St")).toEqual(["States", "Events"]);
+    expect(labels("St").slice(0, 2)).toEqual(["States", "Events"]);
+    expect(labels("St")).toEqual(expect.arrayContaining(["let", "union", "print", "range", "datatable"]));
+    expect(labels("let x = 1; ")).toContain("States");
     expect(completionsAt("St", 2).from).toBe(0);
     expect(labels("States | ")).toContain("summarize");
     expect(labels("States | su")).toContain("where");
+    for (const operator of ["make-series", "mv-expand", "join", "lookup", "union", "top-nested", "project-reorder", "project-keep", "parse", "sample", "as", "getschema"]) {
+      expect(labels("States | ")).toContain(operator);
+    }
   });
   it("offers the columns in scope at that point of the pipeline", () => {
     expect(labels("States | where ")).toContain("Timestamp");
@@ -49,9 +55,25 @@ describe("completionsAt", () => {
   it("offers aggregations in summarize, metadata keys, chart kinds and data point names", () => {
     expect(labels("States | summarize ")).toContain("percentile");
     expect(labels("States | where ")).not.toContain("percentile");
+    expect(labels("States | make-series ")).toContain("percentiles");
+    expect(labels("States | where ")).toEqual(expect.arrayContaining(["startofday", "strcat", "series_fir", "has_any", "matches regex"]));
     expect(labels("States | where DataMetadata.")).toEqual(["Unit", "Area", "Line", "DeviceType"]);
     expect(labels("States | render ")).toContain("timechart");
     expect(labels('States | where Name == "te', { dataPointNames: ["temperature", "pressure"] })).toEqual(["temperature", "pressure"]);
     expect(completionsAt('States | where Name == "te', 25).from).toBe(24);
+  });
+});
+
+describe("hoverAt", () => {
+  it("has documentation for every function the engine knows", () => {
+    const undocumented = [...SCALAR_FUNCTIONS, ...AGGREGATE_FUNCTIONS].filter((name) => !FUNCTION_DOCS[name]);
+    expect(undocumented).toEqual([]);
+  });
+  it("documents operators, functions and statements", () => {
+    const query = "let x = 1; States | make-series c = count() on Timestamp step 1h | extend s = series_fir(c, repeat(1, 3))";
+    expect(hoverAt(query, query.indexOf("make-series") + 2)?.text).toMatch(/^make-series/);
+    expect(hoverAt(query, query.indexOf("series_fir") + 1)?.text).toMatch(/^series_fir\(/);
+    expect(hoverAt(query, 1)?.text).toMatch(/^let /);
+    expect(hoverAt(query, query.indexOf("Timestamp") + 1)).toBeNull();
   });
 });

@@ -18,19 +18,27 @@
  *   ms, BIGINT values integral numbers). Every literal of the query is a parameter; nothing the
  *   user typed is spliced into the SQL text except identifiers resolved against the schema.
  *   `now` is one instant for the whole query: `ago(1h)` becomes a TIMESTAMP parameter.
+ *   A query is `let` statements (scalars, tabular values, functions) then one tabular statement,
+ *   separated by `;`. Sizes are bounded (nesting depth, operators, tables, literals, range rows,
+ *   datatable cells, make-series points, regex length: parser.ts MAX_NESTING, compile.ts LIMITS).
  * - `completionsAt(text, offset, { dataPointNames })`: what may be typed at `offset`.
+ * - `hoverAt(text, offset)`: one-line documentation of the operator or function there (catalog.ts).
  * - `toResponseColumns`/`toJsonValue` (result.ts): DuckDB values → response JSON per column type.
  * - `testing/arbitrary.ts` (`kqlQuery()`): fast-check generator of pipelines, for property tests.
  *
- * Layout: lexer.ts → parser.ts (ast.ts) → analyze.ts (types, names, literals → params; ir.ts) →
- * compile.ts (pipeline → as few SELECT blocks as SQL allows) → dialect/duckdb.ts (the only module
- * that spells SQL; dialect/dialect.ts is the interface another engine would implement).
+ * Layout: lexer.ts → parser.ts (ast.ts) → analyze.ts (types, names, literals → params; ir.ts) and
+ * functions.ts (the functions beyond the core) → compile.ts (statements, sources, blocks) and
+ * operators.ts (one planner per tabular operator) → dialect/duckdb.ts (the only module that spells
+ * SQL; dialect/dialect.ts is the interface another engine would implement). Tests: conformance/*
+ * (exact rows by topic), robustness.test.ts, fuzz.test.ts, microsoft-reference.test.ts (Microsoft's
+ * Kusto.Language as an outside reference for parsing and result schemas).
  */
 export { tokenize, type Token, type TokenKind } from "./lexer";
 export { parse, type Diagnostic, type ParseResult } from "./parser";
 export { diagnose } from "./diagnose";
 export { compileKql, type CompileOptions, type CompiledQuery, type KqlSource, type RenderHint } from "./compile";
 export { completionsAt, type Completion, type CompletionResult } from "./complete";
+export { hoverAt, FUNCTION_DOCS, OPERATOR_DOCS } from "./catalog";
 export { KqlError } from "./errors";
 export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
 export { RESPONSE_TYPES, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";

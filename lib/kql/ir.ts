@@ -17,6 +17,10 @@ export type Node =
   | { op: "null" }
   /** `base.key` / `base["key"]`: `path` is a VARCHAR param holding a JSON path such as `$."Area"`. */
   | { op: "access"; base: TExpr; path: TExpr }
+  /** A compiled tabular expression used as a value: `toscalar(…)` (scalar) or the list of `x in (T)`. */
+  | { op: "subquery"; sql: string; mode: "scalar" | "list" }
+  /** A window function over the block's rows (top-nested ranks, innerunique dedup). */
+  | { op: "window"; fn: "row_number"; partition: TExpr[]; order: { expr: TExpr; desc: boolean }[] }
   | { op: string; args: TExpr[] };
 
 export interface TExpr {
@@ -41,7 +45,7 @@ export function isNumeric(type: KqlType): boolean {
 
 /** Whether the expression reads any column (otherwise it is the same for every row). */
 export function readsColumns(e: TExpr): boolean {
-  if (e.node.op === "ref") return true;
+  if (e.node.op === "ref" || e.node.op === "window" || e.node.op === "random") return true;
   if (e.node.op === "access") return readsColumns((e.node as { base: TExpr }).base);
   return args(e).some(readsColumns);
 }

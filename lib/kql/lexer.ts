@@ -32,14 +32,24 @@ export interface Token {
 
 /** Words the highlighter shows as keywords: tabular operators and their clause words. */
 export const KEYWORDS = new Set([
-  "where", "filter", "project", "project-away", "project-rename", "extend", "summarize", "by",
-  "order", "sort", "asc", "desc", "nulls", "first", "last", "top", "take", "limit", "distinct", "count",
-  "render", "with", "and", "or", "between", "in", "has", "contains", "startswith", "endswith",
-  "contains_cs", "startswith_cs", "endswith_cs", "true", "false", "null",
+  "where", "filter", "project", "project-away", "project-rename", "project-reorder", "project-keep", "extend",
+  "summarize", "by", "order", "sort", "asc", "desc", "nulls", "first", "last", "top", "take", "limit",
+  "distinct", "count", "render", "with", "and", "or", "between", "in", "has", "contains", "startswith",
+  "endswith", "contains_cs", "startswith_cs", "endswith_cs", "has_any", "has_all", "hasprefix", "hassuffix",
+  "matches", "regex", "true", "false", "null", "let", "union", "join", "lookup", "on", "kind", "make-series",
+  "mv-expand", "top-nested", "of", "parse", "sample", "as", "getschema", "print", "datatable", "range",
+  "from", "to", "step", "default", "withsource",
 ]);
 
-/** Hyphenated operator names the lexer reads as one word. */
-const HYPHENATED = ["project-away", "project-rename"];
+/**
+ * Hyphenated operator names the lexer reads as one word, so `make-series` is one token (and a
+ * refusal can name it) rather than `make` minus `series`. Longest first: `top-nested` before `top`.
+ */
+export const HYPHENATED = [
+  "project-away", "project-rename", "project-reorder", "project-keep", "project-smart", "project-by-names",
+  "make-series", "make-graph", "mv-expand", "mv-apply", "top-nested", "top-hitters", "parse-where", "parse-kv",
+  "sample-distinct", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "granny-asc", "granny-desc",
+];
 
 const TIMESPAN_UNITS: Record<string, number> = {
   d: 86_400_000_000, day: 86_400_000_000, days: 86_400_000_000,
@@ -115,6 +125,12 @@ export function tokenize(text: string): Token[] {
       }
       if (word === "datetime" && readDatetimeLiteral(from)) continue;
       push(KEYWORDS.has(word) ? "keyword" : "identifier", from);
+      continue;
+    }
+    if (c === "$" && isIdentStart(text[pos + 1] ?? "")) {
+      pos++;
+      while (pos < text.length && isIdentPart(text[pos]!)) pos++;
+      push("identifier", from);
       continue;
     }
     if (c === "!" && isLetter(text[pos + 1] ?? "")) {

@@ -1,5 +1,5 @@
 /**
- * DuckDB result values → response JSON, per KQL column type (decisions.md §6). Shared by the telemetry
+ * DuckDB result values → response JSON, per KQL column type (docs/api.md §6). Shared by the telemetry
  * store and the tests so both agree. Accepts what @duckdb/node-api's readers produce (JS values,
  * bigint, Date, DuckDB value objects with `micros`, or JSON-reader strings).
  */

@@ -1,5 +1,5 @@
 /**
- * The telemetry tables of decisions.md §6: their KQL columns (in the order a query without
+ * The telemetry tables of docs/api.md §6: their KQL columns (in the order a query without
  * `project` returns them) and the physical DuckDB storage the telemetry store creates.
  *
  * Storage contract with the store (the compiler relies on it for plain, pushdown-friendly SQL):

@@ -1,5 +1,5 @@
 /**
- * KQL scalar types and how each one is reported in a query response (decisions.md §6).
+ * KQL scalar types and how each one is reported in a query response (docs/api.md §6).
  * Pure data: shared by the compiler, the telemetry store and the browser's editor.
  */
 export const KQL_TYPES = ["string", "datetime", "dynamic", "real", "long", "int", "bool", "timespan"] as const;

@@ -1,31 +1,40 @@
 /**
  * The embedded service in one object: its databases, its request handler and how to close it.
  * `getServiceRuntime()` is the process-wide instance, kept on globalThis so that the custom server
- * (run by tsx) and Next.js's bundled route code share ONE SQLite connection and ONE set of DuckDB
- * files; `createServiceRuntime(config)` makes a private one (tests, benchmarks).
+ * (run by tsx) and Next.js's bundled route code share ONE database connection (pool) and ONE set of
+ * DuckDB files; `createServiceRuntime(config)` makes a private one (tests, benchmarks).
  */
 import { getConfig, type AppConfig } from "@/lib/config";
-import { createPlantTokens, type PlantTokens } from "./auth/plant-tokens";
-import { createRouter } from "./http/router";
-import type { ServiceRequest, ServiceResponse } from "./http/types";
+import { createPlantTokens, type PlantTokens } from "./maintenance/plant-tokens";
+import { createRouter } from "./platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "./platform/http/types";
 import type { MaintenanceContext } from "./maintenance/context";
-import { createRateLimiter } from "./rate-limit";
+import { createRateLimiter } from "./platform/rate-limit";
+import { openSharedState } from "../shared-state";
+import { createFixedWindowCounter } from "../shared-state/fixed-window";
 import { createServiceRoutes } from "./routes";
-import { seedMaintenanceIfEmpty } from "./seed/maintenance";
-import { createSqliteMaintenanceStore, type MaintenanceStore } from "./store/maintenance-store";
-import { openDatabase, type SqliteDatabase } from "./store/sqlite";
+import type { CustomerRecord, MaintenanceStore } from "./maintenance/store";
+import { createMaintenanceStore, openServiceSql, seedServiceIfEmpty, type ServiceSql } from "./database";
 import { openTelemetry, type TelemetryService } from "./telemetry";
+import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
+import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
 
 /** The telemetry half: one DuckDB file per customer, KQL queries, OAuth clients and tokens. */
 export type TelemetryRuntime = TelemetryService;
 
 export interface ServiceRuntime {
   config: AppConfig;
-  /** The SQLite database: maintenance data and all operator state. */
-  db: SqliteDatabase;
+  /** The service's database (SQLite, or PostgreSQL with DATABASE_URL): maintenance data and all operator state. */
+  sql: ServiceSql;
   maintenance: MaintenanceStore;
+  /** The customers and their plants as they were at start (telemetry and the dashboard route by them). */
+  customers: CustomerRecord[];
+  /** What the maintenance operations need; the dashboard's embedded client calls them with it. */
+  maintenanceContext: MaintenanceContext;
   plantTokens: PlantTokens;
   telemetry: TelemetryRuntime;
+  /** The running plant (demo, ingestion); null unless started with `live: true`. */
+  live: { telemetry: LiveTelemetry; maintenance: MaintenanceRollForward | null } | null;
   handle(req: ServiceRequest): Promise<ServiceResponse>;
   close(): Promise<void>;
 }
@@ -33,45 +42,80 @@ export interface ServiceRuntime {
 export interface RuntimeOptions {
   /** Today's date (UTC, `YYYY-MM-DD`) for defaults and the demo data; tests pin it. */
   today?: () => string;
+  /** The clock of the demo data and the live parts; tests move it. Also gives `today` unless that is set. */
+  now?: () => Date;
+  /**
+   * Start the running plant: the demo (DEMO_LIVE), MQTT ingestion (MQTT_URL). The server's
+   * runtime does; private runtimes (tests, scripts, benchmarks) keep a fixed data set unless they ask.
+   */
+  live?: boolean | { schedule: boolean };
 }
 
 const utcToday = () => new Date().toISOString().slice(0, 10);
 
 export async function createServiceRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<ServiceRuntime> {
-  const today = options.today ?? utcToday;
-  const db = openDatabase(config.dataDir);
-  seedMaintenanceIfEmpty(db, { seed: config.SEED, today: today() });
-
-  const maintenance = createSqliteMaintenanceStore(db);
-  const plantTokens = createPlantTokens(db);
+  const now = options.now ?? (() => new Date());
+  const today = options.today ?? (options.now ? () => now().toISOString().slice(0, 10) : utcToday);
+  const sql = await openServiceSql(config);
+  let maintenance: MaintenanceStore;
+  let customers: CustomerRecord[];
+  try {
+    await seedServiceIfEmpty(sql, { seed: config.SEED, today: today() });
+    maintenance = createMaintenanceStore(sql);
+    customers = await maintenance.listCustomers();
+  } catch (error) {
+    await sql.close();
+    throw error;
+  }
+  // Rate limits, cost budgets and concurrency caps: in memory, or in Redis shared by the instances.
+  const shared = openSharedState(config);
+  const plantTokens = createPlantTokens(sql);
   const maintenanceContext: MaintenanceContext = {
     store: maintenance,
     tokens: plantTokens,
-    limiter: createRateLimiter(config.MAINTENANCE_RATE_LIMIT_PER_MINUTE),
+    limiter: createRateLimiter(config.MAINTENANCE_RATE_LIMIT_PER_MINUTE, createFixedWindowCounter(shared, "maintenance-requests", 60_000)),
     today,
   };
   let telemetry: TelemetryRuntime;
   try {
-    telemetry = await openTelemetry(config, db);
+    telemetry = await openTelemetry(config, sql, customers, { shared, ...(options.now ? { now } : {}) });
   } catch (error) {
-    db.close();
+    await sql.close();
+    await shared.close();
     throw error;
   }
 
   const handle = createRouter(createServiceRoutes({ maintenance: maintenanceContext, telemetry: telemetry.routes }));
+  let live: ServiceRuntime["live"] = null;
+  if (options.live) {
+    const schedule = options.live === true || options.live.schedule;
+    const log = (line: string) => console.log(line);
+    // The demo's maintenance roll-forward runs on either engine; instances sharing PostgreSQL take
+    // turns under an advisory lock, so each day is rolled once.
+    live = {
+      telemetry: await startLiveTelemetry(config, telemetry, sql, customers, { now, log, schedule }),
+      maintenance: config.DEMO_LIVE ? startMaintenanceRollForward(sql, { seed: config.SEED, today, now, log, schedule }) : null,
+    };
+  }
   let closed = false;
   return {
     config,
-    db,
+    sql,
     maintenance,
+    customers,
+    maintenanceContext,
     plantTokens,
     telemetry,
+    live,
     handle,
     async close() {
       if (closed) return;
       closed = true;
+      await live?.maintenance?.stop();
+      await live?.telemetry.stop();
       await telemetry.close();
-      db.close();
+      await sql.close();
+      await shared.close();
     },
   };
 }
@@ -82,7 +126,7 @@ type RuntimeHolder = { [RUNTIME_KEY]?: Promise<ServiceRuntime> };
 /** The process-wide runtime, created on first use from the environment's configuration. */
 export function getServiceRuntime(): Promise<ServiceRuntime> {
   const holder = globalThis as RuntimeHolder;
-  holder[RUNTIME_KEY] ??= createServiceRuntime(getConfig()).catch((error: unknown) => {
+  holder[RUNTIME_KEY] ??= createServiceRuntime(getConfig(), { live: true }).catch((error: unknown) => {
     delete holder[RUNTIME_KEY]; // let the next request retry instead of caching the failure
     throw error;
   });

@@ -1,47 +1,56 @@
 import "server-only";
 /**
- * Embedded mode's credentials: at start the dashboard provisions its own plant tokens and one
- * telemetry client per customer through the service's own stores, exactly as an operator would
- * with the CLI, and keeps the secrets in this process's memory only (the database holds hashes).
- * Plant tokens are issued for a day and renewed before they lapse, so the tokens of a stopped
- * process expire on their own instead of piling up as live credentials.
+ * Embedded mode: the dashboard calls the service's domain functions in this process, as a trusted
+ * caller. No token is minted, nothing is serialised and parsed back, nothing is validated twice:
+ * the plant is checked here (the dashboard has already checked the user may reach it), the
+ * operation checks its own input exactly as it does for an HTTP request, and its ApiErrors reach
+ * `/api/` unchanged.
  */
+import { ApiError } from "@/lib/contract/errors";
+import { MAINTENANCE_HANDLERS } from "@/lib/service/maintenance/endpoints";
+import type { TTelemetryQueryResponse } from "@/lib/contract/telemetry";
+import { bodyText } from "@/lib/service/platform/http/types";
 import type { ServiceRuntime } from "@/lib/service/runtime";
-import type { Credentials, PlantInfo, TelemetryCredentials } from "./client";
+import type { PlantInfo, Upstream } from "./types";
 
-const TOKEN_DAYS = 1;
-const RENEW_BEFORE_MS = 60 * 60 * 1000;
+/** How the service's task history names the dashboard calling it in process (docs/api.md §3). */
+const EMBEDDED_CLIENT = "dashboard";
 
-export type IssueTelemetryClient = (customerId: string) => { clientId: string; clientSecret: string };
-
-export function embeddedCredentials(runtime: ServiceRuntime, issueTelemetryClient: IssueTelemetryClient, resourceId: string): Credentials {
-  const { plantTokens } = runtime;
-  const plants = runtime.db
-    .prepare("SELECT id, name, customer_id AS customerId FROM plants ORDER BY id")
-    .all() as PlantInfo[];
-  const known = new Set(plants.map((plant) => plant.id));
-  const tokens = new Map<string, { id: string; token: string; renewAt: number }>();
-  const clients = new Map<string, TelemetryCredentials>();
-
+export function createEmbeddedUpstream(runtime: ServiceRuntime): Upstream {
+  const plants: PlantInfo[] = runtime.customers.flatMap((customer) => customer.plants).map(({ id, name, customerId }) => ({ id, name, customerId }));
+  plants.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
+    mode: "embedded",
     plants: () => plants,
-    plantToken(plantId) {
-      if (!known.has(plantId)) return null;
-      const held = tokens.get(plantId);
-      if (held && Date.now() < held.renewAt) return held.token;
-      const issued = plantTokens.issue(plantId, { expiresInDays: TOKEN_DAYS });
-      if (held) plantTokens.revoke(held.id);
-      tokens.set(plantId, { id: issued.id, token: issued.token, renewAt: Date.parse(issued.expiresAt!) - RENEW_BEFORE_MS });
-      return issued.token;
+
+    async maintenance(id, call) {
+      const plant = await runtime.maintenance.findPlant(call.plantId);
+      if (!plant) throw new ApiError("PLANT_NOT_FOUND", `Plant ${call.plantId} is not served by this dashboard.`);
+      const result = await MAINTENANCE_HANDLERS[id](runtime.maintenanceContext, plant, {
+        params: call.params ?? {},
+        query: Object.fromEntries(call.query ?? []),
+        body: () => call.body,
+        idempotencyKey: call.idempotencyKey,
+        client: EMBEDDED_CLIENT,
+      });
+      return { value: result.value as never, headers: result.headers ?? {} };
     },
-    telemetryClient(customerId) {
-      if (!customerId) return null;
-      let client = clients.get(customerId);
-      if (!client) {
-        client = { ...issueTelemetryClient(customerId), scope: `${resourceId}/.default` };
-        clients.set(customerId, client);
-      }
-      return client;
+
+    async telemetryQuery(request, caller, signal) {
+      if (!caller.customerId) throw new ApiError("FORBIDDEN", "These plants have no telemetry customer.");
+      // Each signed-in user spends a budget of their own, so one user's heavy queries cannot
+      // throttle everyone else of the same customer.
+      const { body, headers } = await runtime.telemetry.query({ customerId: caller.customerId, budgetKey: `dashboard:${caller.userKey}` }, request, signal);
+      // The engine's JSON goes to the browser as it is; it is parsed only if a caller reads `value`.
+      let parsed: TTelemetryQueryResponse | undefined;
+      return {
+        get value() {
+          parsed ??= JSON.parse(bodyText(body)) as TTelemetryQueryResponse;
+          return parsed;
+        },
+        json: body,
+        headers,
+      };
     },
   };
 }

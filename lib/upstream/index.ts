@@ -1,54 +1,45 @@
 import "server-only";
 /**
- * THE upstream client of this process, built on first use from the configuration and shared (on
- * globalThis, like the service runtime) by every route bundle Next.js compiles.
+ * THE upstream of this process, built on first use from the configuration and shared (on
+ * globalThis, like the service runtime) by the `/api/` router and Next's page bundles. Remote mode
+ * opens nothing of the embedded service.
  */
 import { getConfig, type AppConfig } from "@/lib/config";
 import { getServiceRuntime } from "@/lib/service/runtime";
-import { createUpstreamClient, type Credentials, type UpstreamClient } from "./client";
-import { embeddedCredentials } from "./embedded";
-import { issueEmbeddedTelemetryClient } from "./embedded-telemetry";
-import { httpTransport, inProcessTransport } from "./transport";
+import { getSharedState } from "@/lib/shared-state";
+import { createEmbeddedUpstream } from "./embedded";
+import { createRemoteUpstream } from "./remote";
+import { httpTransport } from "./transport";
+import type { Upstream } from "./types";
 
-export type { PlantInfo, UpstreamClient } from "./client";
+export type { MaintenanceCall, PlantInfo, QueryCaller, Upstream, UpstreamAnswer } from "./types";
 
-const KEY = Symbol.for("plantdesk.upstreamClient");
-type Holder = { [KEY]?: Promise<UpstreamClient> };
+const KEY = Symbol.for("plantdesk.upstream");
+type Holder = { [KEY]?: Promise<Upstream> };
 
-export function getUpstreamClient(): Promise<UpstreamClient> {
+export function getUpstream(): Promise<Upstream> {
   const holder = globalThis as Holder;
-  holder[KEY] ??= buildUpstreamClient(getConfig()).catch((error: unknown) => {
+  holder[KEY] ??= buildUpstream(getConfig()).catch((error: unknown) => {
     delete holder[KEY]; // let the next request try again
     throw error;
   });
   return holder[KEY];
 }
 
-export async function buildUpstreamClient(config: AppConfig): Promise<UpstreamClient> {
+export async function buildUpstream(config: AppConfig): Promise<Upstream> {
   const { upstream, timeouts } = config.dashboard;
-  if (upstream.mode === "remote") {
-    const tokens = new Map(upstream.plants.map((plant) => [plant.id, plant.token]));
-    const plants = upstream.plants.map(({ id, name, customerId }) => ({ id, name, customerId }));
-    const credentials: Credentials = {
+  if (upstream.mode === "embedded") return createEmbeddedUpstream(await getServiceRuntime());
+  const tokens = new Map(upstream.plants.map((plant) => [plant.id, plant.token]));
+  const plants = upstream.plants.map(({ id, name, customerId }) => ({ id, name, customerId }));
+  return createRemoteUpstream({
+    service: httpTransport(upstream.baseUrl),
+    auth: httpTransport(upstream.authUrl),
+    credentials: {
       plants: () => plants,
       plantToken: (plantId) => tokens.get(plantId) ?? null,
       telemetryClient: () => upstream.telemetry,
-    };
-    return createUpstreamClient({
-      mode: "remote",
-      service: httpTransport(upstream.baseUrl),
-      auth: httpTransport(upstream.authUrl),
-      credentials,
-      timeouts,
-    });
-  }
-  const runtime = await getServiceRuntime();
-  const transport = inProcessTransport((request) => runtime.handle(request));
-  return createUpstreamClient({
-    mode: "embedded",
-    service: transport,
-    auth: transport,
-    credentials: embeddedCredentials(runtime, (customerId) => issueEmbeddedTelemetryClient(runtime, customerId), config.TELEMETRY_RESOURCE_ID),
+    },
     timeouts,
+    shared: getSharedState(config),
   });
 }

@@ -7,7 +7,7 @@ import "server-only";
  *  - "write" (stock level, transition): retried on 429 only — the service refused it unprocessed;
  *    after a 5xx or a timeout it may have been applied, and a second submission would be recorded.
  */
-import { BffError } from "@/lib/bff/errors";
+import { ApiError } from "@/lib/contract/errors";
 import type { Transport, UpstreamRequest, UpstreamResponse } from "./transport";
 
 export type RetryPolicy = "read" | "keyed-write" | "write";
@@ -71,7 +71,7 @@ export async function sendWithRetries(
     try {
       response = await attempt(transport, request, options.timeoutMs, signal);
     } catch (error) {
-      if (signal?.aborted) throw new BffError(499, "CLIENT_CLOSED_REQUEST", "The request was cancelled.");
+      if (signal?.aborted) throw new ApiError("CLIENT_CLOSED_REQUEST", "The request was cancelled.");
       const timedOut = error instanceof AttemptTimeout;
       if (policy !== "write" && !last) {
         await backoff();
@@ -79,10 +79,10 @@ export async function sendWithRetries(
       }
       if (timedOut) {
         console.warn(`[upstream] ${where}: no answer within ${options.timeoutMs} ms (attempt ${attemptNo})`);
-        throw new BffError(504, "UPSTREAM_TIMEOUT", "The service did not answer in time. Please try again.");
+        throw new ApiError("UPSTREAM_TIMEOUT", "The service did not answer in time. Please try again.");
       }
       console.warn(`[upstream] ${where}: unreachable (${error instanceof Error ? error.message : "network error"})`);
-      throw new BffError(502, "UPSTREAM_UNAVAILABLE", "The service cannot be reached right now. Please try again later.");
+      throw new ApiError("UPSTREAM_UNAVAILABLE", "The service cannot be reached right now. Please try again later.");
     }
     if (response.status === 429 && !last) {
       const wait = retryAfterMs(response.headers["retry-after"]) ?? options.baseDelayMs * 2 ** (attemptNo - 1);

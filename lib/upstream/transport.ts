@@ -1,10 +1,10 @@
 import "server-only";
+import http from "node:http";
+import https from "node:https";
 /**
- * How a request reaches the service: in-process (embedded mode: the service's own handler, same
- * ServiceRequest/ServiceResponse interface, no socket) or over HTTP (remote mode). Everything above
- * this module — auth, retries, timeouts, validation — is the same in both modes.
+ * How remote mode's requests reach the service: over HTTP. Kept apart from the client so the
+ * retry and validation logic can be tested against scripted servers.
  */
-import type { ServiceRequest, ServiceResponse } from "@/lib/service/http/types";
 
 export interface UpstreamRequest {
   method: string;
@@ -25,46 +25,46 @@ export interface UpstreamResponse {
 
 export type Transport = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
-const encoder = new TextEncoder();
+/** Most concurrent connections to the service per dashboard process; more requests queue. */
+const MAX_SOCKETS = 64;
 
-export function inProcessTransport(handle: (request: ServiceRequest) => Promise<ServiceResponse>): Transport {
-  return async (request) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
-    const response = await handle({
-      method: request.method,
-      path: request.path,
-      query: request.query ?? new URLSearchParams(),
-      headers,
-      body: request.body === undefined ? null : encoder.encode(request.body),
-      origin: "http://localhost",
-      signal: request.signal,
-    });
-    return { status: response.status, headers: lowerCase(response.headers), body: response.body };
-  };
-}
-
+/**
+ * node:http(s) with a keep-alive pool rather than fetch: for a 68 kB page it saves about a
+ * millisecond per call (fetch reads the body through web streams). Redirects are not followed.
+ */
 export function httpTransport(baseUrl: string): Transport {
-  return async (request) => {
-    const query = request.query?.toString();
-    const url = `${baseUrl}${request.path}${query ? `?${query}` : ""}`;
-    const response = await fetch(url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      signal: request.signal,
-      redirect: "error",
+  const base = new URL(baseUrl);
+  const client = base.protocol === "https:" ? https : http;
+  const agent = new client.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  const prefix = base.pathname.replace(/\/$/, "");
+  return (request) =>
+    new Promise<UpstreamResponse>((resolve, reject) => {
+      const query = request.query?.toString();
+      const outgoing = client.request(
+        {
+          protocol: base.protocol,
+          hostname: base.hostname,
+          port: base.port,
+          path: `${prefix}${request.path}${query ? `?${query}` : ""}`,
+          method: request.method,
+          headers: request.body === undefined ? request.headers : { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
+          agent,
+          signal: request.signal,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.once("error", reject);
+          response.once("end", () => {
+            const headers: Record<string, string> = {};
+            for (const [name, value] of Object.entries(response.headers)) {
+              if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+            }
+            resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString("utf8") });
+          });
+        },
+      );
+      outgoing.once("error", reject);
+      outgoing.end(request.body);
     });
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    return { status: response.status, headers, body: await response.text() };
-  };
-}
-
-function lowerCase(headers: Record<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) result[name.toLowerCase()] = value;
-  return result;
 }

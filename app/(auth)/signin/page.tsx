@@ -1,17 +1,17 @@
 import type { Metadata } from "next";
+import { signInErrorMessage } from "@/components/auth/sign-in-errors";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { getConfig } from "@/lib/config";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-/** Only a path on this site: an absolute or protocol-relative callbackUrl would be an open redirect. */
+/** Only a path on this site, as a browser would read it (lib/auth/callback-url.ts): anything else is an open redirect. */
 function safeCallback(value: string | string[] | undefined): string {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text && text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") ? text : "/";
+  return safeCallbackPath(Array.isArray(value) ? value[0] : value);
 }
 
 const ERRORS: Record<string, string> = {
-  CredentialsSignin: "The e-mail or password is not right, or the account is disabled.",
   AccessDenied: "Your Microsoft account is not a Plantdesk user yet. Ask an administrator to add you.",
   SessionRequired: "Please sign in to continue.",
 };
@@ -19,7 +19,7 @@ const ERRORS: Record<string, string> = {
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const errorCode = Array.isArray(params.error) ? params.error[0] : params.error;
-  const initialError = errorCode ? (ERRORS[errorCode] ?? "Sign-in failed. Please try again.") : null;
+  const initialError = errorCode ? (ERRORS[errorCode] ?? signInErrorMessage(errorCode)) : null;
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm rounded-xl border border-line bg-surface p-8 shadow-sm">

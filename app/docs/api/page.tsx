@@ -4,8 +4,8 @@
  */
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { ERROR_STATUS } from "@/lib/service/errors";
-import { getServiceOpenApiDocument } from "@/lib/service/openapi";
+import { ERROR_STATUS } from "@/lib/contract/errors";
+import { getServiceOpenApiDocument } from "@/lib/service/platform/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 

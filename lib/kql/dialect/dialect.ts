@@ -1,19 +1,41 @@
 /**
- * What a SQL dialect must provide: rendering of the typed expression tree and of one SELECT block.
- * The planner (compile.ts) decides the blocks; only the dialect knows SQL spelling, so a ClickHouse
- * dialect is one more module implementing this interface.
+ * What a SQL dialect must provide: rendering of the typed expression tree and of one SELECT block,
+ * plus the relation shapes some operators need (union, join, make-series, range, …). The planner
+ * (compile.ts) decides the blocks; only the dialect knows SQL spelling, so a ClickHouse dialect is
+ * one more module implementing this interface.
  */
 import type { TExpr } from "../ir";
+import type { KqlType } from "../types";
 
 export interface SelectBlock {
   distinct: boolean;
   columns: { expr: TExpr; alias: string }[];
-  /** SQL of the input relation, already aliased. */
+  /** SQL of the input relation, already aliased; empty for a single row without input (`print`). */
   from: string;
   where: TExpr[];
   groupBy: TExpr[];
+  /** Filters on window functions (evaluated after them). */
+  qualify?: TExpr[];
   orderBy: { expr: TExpr; desc: boolean; nullsFirst: boolean }[];
   limit?: TExpr;
+}
+
+export type JoinType = "inner" | "left" | "right" | "full" | "semi" | "anti";
+
+/** make-series: everything but SQL spelling is decided by the planner. */
+export interface MakeSeriesSpec {
+  /** The input relation, aliased; the expressions below read it. */
+  from: string;
+  by: { expr: TExpr; alias: string }[];
+  aggregates: { expr: TExpr; alias: string; default: TExpr; elementType: KqlType }[];
+  axis: TExpr;
+  axisAlias: string;
+  axisType: "datetime" | "timespan" | "real" | "long";
+  /** Bounds: given (`from`/`to`) or undefined (then taken from the data). */
+  start?: TExpr;
+  end?: TExpr;
+  step: TExpr;
+  maxPoints: number;
 }
 
 export interface SqlDialect {
@@ -22,4 +44,13 @@ export interface SqlDialect {
   subquery(sql: string, alias: string): string;
   select(block: SelectBlock): string;
   expression(expr: TExpr, predicate: boolean): string;
+  /** The rows of several SELECTs with the same columns. */
+  unionAll(selects: string[]): string;
+  /** `left JOIN right ON condition` for a FROM clause (both sides already aliased). */
+  join(type: JoinType, left: string, right: string, condition: TExpr): string;
+  /** One row per value `start, start + step, …, stop` (inclusive), in a column named `alias`. */
+  range(start: TExpr, stop: TExpr, step: TExpr, type: KqlType, alias: string): string;
+  /** Literal rows (datatable). */
+  values(rows: TExpr[][], aliases: string[]): string;
+  makeSeries(spec: MakeSeriesSpec): string;
 }

@@ -1,14 +1,15 @@
 /**
  * DuckDB spelling of the KQL engine's expression tree and query blocks: the ONE module that knows
- * DuckDB SQL. Rules kept here:
+ * DuckDB SQL; what both engines render alike is in base.ts. Rules kept here:
  * - predicates keep the column bare on one side (`"Name" = $k1`, `"Timestamp" >= $k2`) so DuckDB
  *   pushes them into the scan; NULL-safety wrappers are added only for nullable operands, and only
  *   where a NULL could be observed (a value, or under NOT) — in a filter NULL already acts as false;
  * - no casts on typed columns; parameters are bound with their SQL types by the caller;
  * - timespans are BIGINT microseconds, datetimes TIMESTAMP.
  */
-import type { SelectBlock, SqlDialect } from "./dialect";
-import { args, type TExpr } from "../ir";
+import type { MakeSeriesSpec, SqlDialect } from "./dialect";
+import { dialectOf, SqlRenderer, type Spelling } from "./base";
+import type { TExpr } from "../ir";
 import type { KqlType } from "../types";
 
 const SQL_TYPES: Record<KqlType, string> = {
@@ -22,134 +23,163 @@ const SQL_TYPES: Record<KqlType, string> = {
   timespan: "BIGINT",
 };
 
-/** A term of `has` is a maximal run of ASCII letters and digits (decisions.md §6). */
-const TERM_EDGE_BEFORE = `'(^|[^0-9A-Za-z])'`;
-const TERM_EDGE_AFTER = `'($|[^0-9A-Za-z])'`;
 const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%S.%gZ'`;
 /** ADX aligns datetime bins from 0001-01-01; DuckDB's default origin (2000-01-03) agrees for spans dividing a week. */
 const ADX_ORIGIN = `TIMESTAMP '0001-01-01 00:00:00'`;
 
-const quoteIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+class DuckDbRenderer extends SqlRenderer {
+  protected readonly engine = "DuckDB";
+  protected readonly sqlTypes = SQL_TYPES;
+  protected readonly semiJoins = { semi: "SEMI JOIN", anti: "ANTI JOIN" };
+  protected readonly names = {
+    lower: "lower",
+    upper: "upper",
+    startsWith: "starts_with",
+    endsWith: "ends_with",
+    quoteMeta: "regexp_escape",
+    nullIf: "nullif",
+    regexMatch: "regexp_matches",
+    regexReplace: "regexp_replace",
+    random: "random",
+    substring: "substr",
+    reverse: "reverse",
+    isNaN: "isnan",
+    isFinite: "isfinite",
+    leftPad: "lpad",
+    rightPad: "rpad",
+    trim: "trim",
+  };
+  protected readonly dateParts: Record<string, (x: string) => string> = {
+    year: (x) => `year(${x})`,
+    quarter: (x) => `quarter(${x})`,
+    month: (x) => `month(${x})`,
+    week_of_year: (x) => `weekofyear(${x})`,
+    day: (x) => `day(${x})`,
+    dayofyear: (x) => `dayofyear(${x})`,
+    hour: (x) => `hour(${x})`,
+    minute: (x) => `minute(${x})`,
+    second: (x) => `second(${x})`,
+    millisecond: (x) => `(millisecond(${x}) % 1000)`,
+    microsecond: (x) => `(microsecond(${x}) % 1000000)`,
+    nanosecond: (x) => `((microsecond(${x}) % 1000000) * 1000)`,
+  };
+  protected override readonly positionalGroupBy = true;
+  protected readonly allColumns = "COLUMNS(*)";
 
-/** The SQL of operand `i`. */
-function sub(operands: TExpr[], i: number, predicate = false): string {
-  return expression(operands[i]!, predicate);
+  protected readonly spell: Spelling = {
+    regexLiteral: (pattern) => `'${pattern}'`,
+    counter: (count) => ({ from: `range(0, ${count}) AS r(i)`, i: "i" }),
+    param: (name) => `$${name}`,
+    nullOf: (sqlType) => `CAST(NULL AS ${sqlType})`,
+    contains: (text, part) => `contains(${text}, ${part})`,
+    matches: (text, parts, ci) => `regexp_matches(${text}, ${parts.join(" || ")}${ci ? ", 'i'" : ""})`,
+    orNull: (condition, value) => `CASE WHEN ${condition} THEN ${value} END`,
+    tryInteger: (x, sqlType) => `TRY_CAST(${x} AS ${sqlType})`,
+    wide: (x) => `CAST(${x} AS HUGEINT)`,
+    toReal: (x) => `CAST(${x} AS DOUBLE)`,
+    parseReal: (text) => `TRY_CAST(${text} AS DOUBLE)`,
+    parseLong: (text) => `TRY_CAST(nullif(${text}, '') AS BIGINT)`,
+    toText: (x) => `CAST(${x} AS VARCHAR)`,
+    concat: (parts) => `(${parts.join(" || ")})`,
+    intDiv: (x, y) => `(${x} // ${y})`,
+    epochUs: (datetime) => `epoch_us(${datetime})`,
+    plusUs: (datetime, us) => `(${datetime} + to_microseconds(${us}))`,
+    regexGroup: (text, pattern, i) => `regexp_extract(${text}, ${pattern}, ${i})`,
+    asLong: (x) => x,
+    isoText: (datetime) => `strftime(${datetime}, ${ISO_FORMAT})`,
+    parseDatetime: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
+    access: (base, path) => `json_extract(${base}, ${path})`,
+    same: (x, y) => `${x} IS NOT DISTINCT FROM ${y}`,
+    toLong: (x) => `CAST(${x} AS BIGINT)`,
+    asJson: (x) => `CAST(${x} AS JSON)`,
+    jsonTypeName: (json) => `CASE coalesce(json_type(${json}), 'NULL') WHEN 'ARRAY' THEN 'array' WHEN 'OBJECT' THEN 'dictionary' WHEN 'VARCHAR' THEN 'string' WHEN 'BIGINT' THEN 'long' WHEN 'UBIGINT' THEN 'long' WHEN 'DOUBLE' THEN 'real' WHEN 'BOOLEAN' THEN 'bool' ELSE 'null' END`,
+  };
+  protected jsonIsNull(value: TExpr): string {
+    if (value.node.op === "access") {
+      const { base, path } = value.node as { base: TExpr; path: TExpr };
+      return `coalesce(json_type(${expression(base, false)}, ${expression(path, false)}) = 'NULL', true)`;
+    }
+    return `coalesce(json_type(${expression(value, false)}) = 'NULL', true)`;
+  }
+
+  /** JSON path access on a json base: `json_extract_string(base, path)`; NULL when absent. */
+  dynamicText(value: TExpr): string {
+    if (value.node.op === "access") {
+      const { base, path } = value.node as { base: TExpr; path: TExpr };
+      return `json_extract_string(${expression(base, false)}, ${expression(path, false)})`;
+    }
+    if (value.dynamic === "double") return this.realText(expression(value, false));
+    return `json_extract_string(${expression(value, false)}, '$')`;
+  }
+  protected dynamicNumber(value: TExpr): string {
+    if (value.dynamic === "double") return expression(value, false);
+    return `TRY_CAST(${this.dynamicText(value)} AS DOUBLE)`;
+  }
+  protected dynamicJson(value: TExpr): string {
+    if (value.type === "datetime") return `to_json(${this.spell.isoText(expression(value, false))})`;
+    if (value.type !== "dynamic" || value.dynamic === "double") return `to_json(${expression(value, false)})`;
+    return expression(value, false);
+  }
+
+  protected aggregate(op: string, a: TExpr[]): string {
+    const fn = op.startsWith("any") ? "any_value" : op.slice(0, 3);
+    return `${fn}(${expression(a[0]!, false)})${op.endsWith("if") ? ` FILTER (WHERE ${expression(a[1]!, true)})` : ""}`;
+  }
+
+  protected readonly series = {
+    binOf: (value: string, step: string, datetime: boolean) => (datetime ? `time_bucket(to_microseconds(${step}), ${value}, ${ADX_ORIGIN})` : `(floor(${value} / ${step}) * ${step})`),
+    checkedPoints: (points: string, max: number) => `CASE WHEN ${points} > ${max} THEN error('make-series would build more than ${max} points per series') ELSE ${points} END`,
+    gridRows: (groups: string) => `SELECT g.*, b.lo AS lo, unnest(range(0, b.n)) AS k FROM (${groups}) AS g, bounds AS b`,
+    jsonList: (value: string) => `to_json(list(${value} ORDER BY grid.k))`,
+    axisText: (value: string, axisType: MakeSeriesSpec["axisType"]) => {
+      if (axisType === "datetime") return this.spell.isoText(value);
+      if (axisType === "timespan") return this.timespanText(value);
+      return value;
+    },
+  };
+
+  unionAll(selects: string[]): string {
+    return selects.map((s) => `(${s})`).join(" UNION ALL ");
+  }
+
+  values(rows: TExpr[][], aliases: string[]): string {
+    const body = rows.map((row) => `(${row.map((v) => expression(v, false)).join(", ")})`).join(", ");
+    return `SELECT * FROM (VALUES ${body}) AS v(${aliases.map((alias) => this.quoteIdentifier(alias)).join(", ")})`;
+  }
 }
 
-/**
- * A comparison that must not yield NULL: `whenNull` replaces it, except in a filter, where NULL
- * already means false (so `== … ` stays a plain, pushdown-friendly comparison there).
- */
-function nullSafe(operands: TExpr[], predicate: boolean, sql: string, whenNull: "false" | "true"): string {
-  const nullable = operands.some((operand) => operand.nullable);
-  return nullable && (!predicate || whenNull === "true") ? `coalesce(${sql}, ${whenNull})` : sql;
-}
+const renderer = new DuckDbRenderer(special);
+const expression = (e: TExpr, predicate: boolean) => renderer.expression(e, predicate);
+const dynamicText = (value: TExpr) => renderer.dynamicText(value);
 
-function expression(e: TExpr, predicate: boolean): string {
+export const duckdbDialect: SqlDialect = dialectOf(renderer);
+
+/** What DuckDB spells its own way (the rest is base.ts). */
+function special(e: TExpr, a: TExpr[]): string | undefined {
   const node = e.node;
-  const a = args(e);
-
-  switch (node.op) {
-    case "ref": {
-      const ref = node as { relation: string; name: string };
-      return `${quoteIdentifier(ref.relation)}.${quoteIdentifier(ref.name)}`;
-    }
-    case "param":
-      return `$${(node as { name: string }).name}`;
-    case "null":
-      return `CAST(NULL AS ${SQL_TYPES[e.type]})`;
-    case "access": {
-      const { base, path } = node as { base: TExpr; path: TExpr };
-      return `json_extract(${expression(base, false)}, ${expression(path, false)})`;
-    }
-    // ---- dynamic conversions ----
-    case "dyn_str":
-      return dynamicText(a[0]!);
-    case "dyn_num":
-      return dynamicNumber(a[0]!);
-    case "dyn_json":
-      return dynamicJson(a[0]!);
-    // ---- comparisons ----
-    case "eq":
-    case "lt":
-    case "le":
-    case "gt":
-    case "ge": {
-      const op = { eq: "=", lt: "<", le: "<=", gt: ">", ge: ">=" }[node.op];
-      return nullSafe(a, predicate, `(${sub(a, 0)} ${op} ${sub(a, 1)})`, "false");
-    }
-    case "ne":
-      return nullSafe(a, predicate, `(${sub(a, 0)} <> ${sub(a, 1)})`, "true");
-    case "eq_ci":
-      return `(lower(${sub(a, 0)}) = lower(${sub(a, 1)}))`;
-    case "ne_ci":
-      return `(lower(${sub(a, 0)}) <> lower(${sub(a, 1)}))`;
-    case "has":
-      return `(contains(lower(${sub(a, 0)}), lower(${sub(a, 1)})) AND regexp_matches(${sub(a, 0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${sub(a, 1)}) || ${TERM_EDGE_AFTER}, 'i'))`;
-    case "has_cs":
-      return `(contains(${sub(a, 0)}, ${sub(a, 1)}) AND regexp_matches(${sub(a, 0)}, ${TERM_EDGE_BEFORE} || regexp_escape(${sub(a, 1)}) || ${TERM_EDGE_AFTER}))`;
-    case "contains":
-      return `contains(lower(${sub(a, 0)}), lower(${sub(a, 1)}))`;
-    case "contains_cs":
-      return `contains(${sub(a, 0)}, ${sub(a, 1)})`;
-    case "startswith":
-      return `starts_with(lower(${sub(a, 0)}), lower(${sub(a, 1)}))`;
-    case "startswith_cs":
-      return `starts_with(${sub(a, 0)}, ${sub(a, 1)})`;
-    case "endswith":
-      return `ends_with(lower(${sub(a, 0)}), lower(${sub(a, 1)}))`;
-    case "endswith_cs":
-      return `ends_with(${sub(a, 0)}, ${sub(a, 1)})`;
-    case "in":
-    case "in_ci":
-    case "notin":
-    case "notin_ci": {
-      const ci = node.op.endsWith("_ci");
-      const wrap = (s: string) => (ci ? `lower(${s})` : s);
-      const list = a.slice(1).map((item) => wrap(expression(item, false)));
-      const test = `${wrap(sub(a, 0))} IN (${list.join(", ")})`;
-      if (node.op.startsWith("not")) return a[0]!.nullable ? `coalesce(NOT (${test}), true)` : `(NOT (${test}))`;
-      return a[0]!.nullable && !predicate ? `coalesce(${test}, false)` : `(${test})`;
-    }
-    case "between":
-      return nullSafe(a, predicate, `(${sub(a, 0)} BETWEEN ${sub(a, 1)} AND ${sub(a, 2)})`, "false");
-    case "notbetween":
-      return nullSafe(a, predicate, `(NOT (${sub(a, 0)} BETWEEN ${sub(a, 1)} AND ${sub(a, 2)}))`, "true");
-    case "and":
-      return `(${sub(a, 0, predicate)} AND ${sub(a, 1, predicate)})`;
-    case "or":
-      return `(${sub(a, 0, predicate)} OR ${sub(a, 1, predicate)})`;
-    case "not":
-      return `(NOT ${sub(a, 0)})`;
-    // ---- arithmetic ----
-    case "add":
-    case "sub":
-    case "mul": {
-      const op = { add: "+", sub: "-", mul: "*" }[node.op];
-      // Whole numbers are computed wide and an overflow gives null, where DuckDB would raise an error.
-      if (e.type === "long" || e.type === "int") return `TRY_CAST(CAST(${sub(a, 0)} AS HUGEINT) ${op} ${sub(a, 1)} AS ${SQL_TYPES[e.type]})`;
-      return `(${sub(a, 0)} ${op} ${sub(a, 1)})`;
-    }
+  const op = node.op;
+  const sub = (operands: TExpr[], i: number, predicate = false) => expression(operands[i]!, predicate);
+  const s = (i: number, predicate = false) => expression(a[i]!, predicate);
+  if (op.startsWith("dt_add_part:")) return `(${s(1)} + ${ADD_SQL[op.slice(12)]!(s(0))})`;
+  if (op.startsWith("dt_diff_part:")) {
+    const part = op.slice(13);
+    if (part === "nanosecond") return `(date_diff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
+    return `date_diff('${part}', ${s(1)}, ${s(0)})`;
+  }
+  if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));
+  if (op.startsWith("endof")) return `(${PERIODS[op.slice(5)]!.start(s(0), `(${s(1)} + 1)`)} - INTERVAL 1 MICROSECOND)`;
+  switch (op) {
     case "div":
       // KQL integer division truncates like DuckDB's `//`; `/` would give a DOUBLE.
       return e.type === "long" || e.type === "int" ? `(${sub(a, 0)} // ${sub(a, 1)})` : `(${sub(a, 0)} / ${sub(a, 1)})`;
     case "mod":
       return `(${sub(a, 0)} % ${sub(a, 1)})`;
-    case "neg":
-      return `(- ${sub(a, 0)})`;
-    case "dt_add":
-      return `(${sub(a, 0)} + to_microseconds(${sub(a, 1)}))`;
-    case "dt_sub":
-      return `(${sub(a, 0)} - to_microseconds(${sub(a, 1)}))`;
-    case "dt_diff":
-      return `(epoch_us(${sub(a, 0)}) - epoch_us(${sub(a, 1)}))`;
     case "ts_mul":
       return `TRY_CAST(${sub(a, 0)} * ${sub(a, 1)} AS BIGINT)`;
     case "ts_div":
       return `TRY_CAST(trunc(${sub(a, 0)} / ${sub(a, 1)}) AS BIGINT)`;
     case "ts_ratio":
       return `(${sub(a, 0)} / ${sub(a, 1)})`;
-    // ---- bin / floor ----
     case "bin_dt":
       return `time_bucket(to_microseconds(${sub(a, 1)}), ${sub(a, 0)})`;
     case "bin_dt_adx":
@@ -157,44 +187,10 @@ function expression(e: TExpr, predicate: boolean): string {
       return `CASE WHEN ${sub(a, 1)} > 0 THEN time_bucket(to_microseconds(${sub(a, 1)}), ${sub(a, 0)}, ${ADX_ORIGIN}) END`;
     case "bin_num":
       return e.type === "real" ? `(floor(${sub(a, 0)} / ${sub(a, 1)}) * ${sub(a, 1)})` : `CAST(floor(${sub(a, 0)} / ${sub(a, 1)}) * ${sub(a, 1)} AS ${SQL_TYPES[e.type]})`;
-    // ---- conversions ----
-    case "to_double":
-      return toDouble(a[0]!);
-    case "to_long":
-    case "to_int":
-      return toInteger(a[0]!, node.op === "to_long" ? "BIGINT" : "INTEGER");
-    case "to_string":
-      return toText(a[0]!);
-    case "to_datetime":
-      return toDatetime(a[0]!);
-    case "isnull":
-      return isNull(a[0]!);
-    case "isnotnull":
-      return `(NOT ${isNull(a[0]!)})`;
-    case "isempty":
-      return isEmpty(a[0]!);
-    case "isnotempty":
-      return `(NOT ${isEmpty(a[0]!)})`;
-    case "case": {
-      const parts: string[] = [];
-      for (let i = 0; i + 1 < a.length; i += 2) parts.push(`WHEN ${sub(a, i, true)} THEN ${sub(a, i + 1)}`);
-      return `CASE ${parts.join(" ")} ELSE ${sub(a, a.length - 1)} END`;
-    }
     case "strlen":
       return `length(${sub(a, 0)})`;
-    case "tolower":
-      return `lower(${sub(a, 0)})`;
-    case "toupper":
-      return `upper(${sub(a, 0)})`;
-    case "abs":
-      return `abs(${sub(a, 0)})`;
     case "round":
       return a.length > 1 ? `round(${sub(a, 0)}, CAST(${sub(a, 1)} AS INTEGER))` : `round(${sub(a, 0)})`;
-    case "sqrt":
-      return `CASE WHEN ${sub(a, 0)} >= 0 THEN sqrt(${sub(a, 0)}) END`;
-    case "log":
-      return `CASE WHEN ${sub(a, 0)} > 0 THEN ln(${sub(a, 0)}) END`;
-    // ---- aggregates ----
     case "count":
       return "count(*)";
     case "countif":
@@ -203,191 +199,200 @@ function expression(e: TExpr, predicate: boolean): string {
       return e.type === "real" ? `coalesce(sum(${sub(a, 0)}), 0)` : `TRY_CAST(coalesce(sum(${sub(a, 0)}), 0) AS BIGINT)`;
     case "avg":
       return `avg(${sub(a, 0)})`;
-    case "min":
-    case "max":
-      return e.type === "string" ? `coalesce(${node.op}(${sub(a, 0)}), '')` : `${node.op}(${sub(a, 0)})`;
     case "dcount":
       return `count(DISTINCT ${sub(a, 0)})`;
     case "percentile":
       return `quantile_disc(${sub(a, 0)}, ${sub(a, 1)})`;
-    case "any":
-      return e.type === "string" ? `coalesce(any_value(${sub(a, 0)}), '')` : `any_value(${sub(a, 0)})`;
-    case "make_list": {
+    case "make_list":
+    case "make_list_if":
+    case "make_set":
+    case "make_set_if": {
+      const conditional = op.endsWith("_if");
       const item = a[0]!.type === "datetime" ? `strftime(${sub(a, 0)}, ${ISO_FORMAT})` : sub(a, 0);
-      return `coalesce(to_json(list(${item}) FILTER (WHERE ${sub(a, 0)} IS NOT NULL)), CAST('[]' AS JSON))`;
+      let list = `list(${item}) FILTER (WHERE ${sub(a, 0)} IS NOT NULL${conditional ? ` AND ${sub(a, 1, true)}` : ""})`;
+      if (op.startsWith("make_set")) list = `list_distinct(${list})`;
+      const size = a[conditional ? 2 : 1];
+      if (size) list = `list_slice(${list}, 1, ${expression(size, false)})`;
+      return `coalesce(to_json(${list}), CAST('[]' AS JSON))`;
     }
     case "arg_max":
     case "arg_min": {
       // The _null forms keep a row whose picked value is NULL (only a NULL key is skipped), as KQL does.
-      const value = `${node.op}_null(${sub(a, 0)}, ${sub(a, 1)})`;
+      const value = `${op}_null(${sub(a, 0)}, ${sub(a, 1)})`;
       return e.type === "string" ? `coalesce(${value}, '')` : value;
     }
-    default:
-      throw new Error(`DuckDB dialect: no rendering for '${node.op}'`);
-  }
-}
-
-/** JSON path access on a json base: `json_extract_string(base, path)`; NULL when absent. */
-function dynamicText(value: TExpr): string {
-  if (value.node.op === "access") {
-    const { base, path } = value.node as { base: TExpr; path: TExpr };
-    return `json_extract_string(${expression(base, false)}, ${expression(path, false)})`;
-  }
-  if (value.dynamic === "double") return realText(expression(value, false));
-  return `json_extract_string(${expression(value, false)}, '$')`;
-}
-
-function dynamicNumber(value: TExpr): string {
-  if (value.dynamic === "double") return expression(value, false);
-  return `TRY_CAST(${dynamicText(value)} AS DOUBLE)`;
-}
-
-function dynamicJson(value: TExpr): string {
-  if (value.type !== "dynamic") {
-    if (value.type === "datetime") return `to_json(strftime(${expression(value, false)}, ${ISO_FORMAT}))`;
-    return `to_json(${expression(value, false)})`;
-  }
-  if (value.dynamic === "double") return `to_json(${expression(value, false)})`;
-  return expression(value, false);
-}
-
-/** KQL prints whole reals without a fraction (`tostring(2.0)` is "2"). */
-function realText(sql: string): string {
-  return `CASE WHEN ${sql} = trunc(${sql}) AND abs(${sql}) < 1e15 THEN CAST(CAST(${sql} AS BIGINT) AS VARCHAR) ELSE CAST(${sql} AS VARCHAR) END`;
-}
-
-function toDouble(value: TExpr): string {
-  const sql = expression(value, false);
-  switch (value.type) {
-    case "real":
-      return sql;
-    case "long":
-    case "int":
-      return `CAST(${sql} AS DOUBLE)`;
-    case "bool":
-      return `CAST(${sql} AS DOUBLE)`;
-    case "string":
-      return `TRY_CAST(${sql} AS DOUBLE)`;
-    case "dynamic":
-      return dynamicNumber(value);
-    case "timespan":
-      return `CAST(${sql} * 10 AS DOUBLE)`;
-    case "datetime":
-      return `CAST(NULL AS DOUBLE)`;
-  }
-}
-
-/** KQL truncates toward zero (`tolong(2.7)` is 2); DuckDB's cast would round. */
-function toInteger(value: TExpr, sqlType: "BIGINT" | "INTEGER"): string {
-  const sql = expression(value, false);
-  switch (value.type) {
-    case "long":
-    case "int":
-      return value.type === (sqlType === "BIGINT" ? "long" : "int") ? sql : `TRY_CAST(${sql} AS ${sqlType})`;
-    case "real":
-      return `TRY_CAST(trunc(${sql}) AS ${sqlType})`;
-    case "bool":
-      return `CAST(${sql} AS ${sqlType})`;
-    case "string":
-      return `TRY_CAST(trunc(TRY_CAST(${sql} AS DOUBLE)) AS ${sqlType})`;
-    case "dynamic":
-      return `TRY_CAST(trunc(${dynamicNumber(value)}) AS ${sqlType})`;
-    case "timespan":
-      return `TRY_CAST(${sql} * 10 AS ${sqlType})`;
-    case "datetime":
-      // .NET ticks since 0001-01-01, as ADX's tolong(datetime).
-      return `TRY_CAST(epoch_us(${sql}) * 10 + 621355968000000000 AS ${sqlType})`;
-  }
-}
-
-function toText(value: TExpr): string {
-  const sql = expression(value, false);
-  switch (value.type) {
-    case "string":
-      return sql;
-    case "long":
-    case "int":
-      return `coalesce(CAST(${sql} AS VARCHAR), '')`;
-    case "real":
-      return `coalesce(${realText(sql)}, '')`;
-    case "bool":
-      return `coalesce(CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END, '')`;
-    case "datetime":
-      return `coalesce(strftime(${sql}, ${ISO_FORMAT}), '')`;
-    case "timespan":
-      return `coalesce(${timespanText(sql)}, '')`;
-    case "dynamic":
-      return `coalesce(${dynamicText(value)}, '')`;
-  }
-}
-
-/** ADX's timespan text `[-][d.]hh:mm:ss[.fffffff]` from BIGINT microseconds. */
-function timespanText(sql: string): string {
-  const abs = `abs(${sql})`;
-  const two = (part: string) => `lpad(CAST(${part} AS VARCHAR), 2, '0')`;
-  return (
-    `(CASE WHEN ${sql} < 0 THEN '-' ELSE '' END` +
-    ` || CASE WHEN ${abs} >= 86400000000 THEN CAST(${abs} // 86400000000 AS VARCHAR) || '.' ELSE '' END` +
-    ` || ${two(`${abs} // 3600000000 % 24`)} || ':' || ${two(`${abs} // 60000000 % 60`)} || ':' || ${two(`${abs} // 1000000 % 60`)}` +
-    ` || CASE WHEN ${abs} % 1000000 <> 0 THEN '.' || lpad(CAST(${abs} % 1000000 * 10 AS VARCHAR), 7, '0') ELSE '' END)`
-  );
-}
-
-function toDatetime(value: TExpr): string {
-  const sql = expression(value, false);
-  switch (value.type) {
-    case "datetime":
-      return sql;
-    case "string":
-      return `TRY_CAST(${sql} AS TIMESTAMP)`;
-    case "dynamic":
-      return `TRY_CAST(${dynamicText(value)} AS TIMESTAMP)`;
-    default:
-      return `CAST(NULL AS TIMESTAMP)`;
-  }
-}
-
-function isNull(value: TExpr): string {
-  if (value.type === "string") return "false";
-  if (value.type === "dynamic" && value.dynamic === "json") {
-    if (value.node.op === "access") {
-      const { base, path } = value.node as { base: TExpr; path: TExpr };
-      return `coalesce(json_type(${expression(base, false)}, ${expression(path, false)}) = 'NULL', true)`;
+    case "dayofweek":
+      return `(CAST(dayofweek(${s(0)}) AS BIGINT) * 86400000000)`;
+    case "format_datetime":
+      return `coalesce(strftime(${s(0)}, ${s(1)}), '')`;
+    case "bin_at_dt":
+      return `(${s(2)} + to_microseconds(CAST(floor((epoch_us(${s(0)}) - epoch_us(${s(2)})) / ${s(1)}) * ${s(1)} AS BIGINT)))`;
+    case "bin_at_num": {
+      const value = `(floor((${s(0)} - ${s(2)}) / ${s(1)}) * ${s(1)} + ${s(2)})`;
+      return e.type === "real" ? value : `CAST(${value} AS BIGINT)`;
     }
-    return `coalesce(json_type(${expression(value, false)}) = 'NULL', true)`;
+    case "strcat":
+      return `concat(${a.map((x) => expression(x, false)).join(", ")})`;
+    case "strcat_delim":
+      return `concat_ws(${a.map((x) => expression(x, false)).join(", ")})`;
+    case "split":
+      return `to_json(string_split(${s(0)}, ${s(1)}))`;
+    case "split_at":
+      return withList(`string_split(${s(0)}, ${s(1)})`, (l) => `to_json(CASE WHEN ${s(2)} >= 0 AND ${s(2)} < len(${l}) THEN [${l}[${s(2)} + 1]] ELSE [] END)`);
+    case "regex_extract":
+    case "regex_group":
+      return `regexp_extract(${s(0)}, ${s(1)}, CAST(${s(2)} AS INTEGER))`;
+    case "regex_extract_all":
+      return withList(`regexp_extract_all(${s(0)}, ${s(1)}, CAST(${s(2)} AS INTEGER))`, (l) => `CASE WHEN len(${l}) > 0 THEN to_json(${l}) END`);
+    case "replace_string":
+      return `CASE WHEN ${s(1)} = '' THEN ${s(0)} ELSE replace(${s(0)}, ${s(1)}, ${s(2)}) END`;
+    case "replace_regex":
+      return `regexp_replace(${s(0)}, ${s(1)}, ${s(2)}, 'g')`;
+    case "indexof": {
+      if (a.length < 3) return `(strpos(${s(0)}, ${s(1)}) - 1)`;
+      const found = `strpos(substr(${s(0)}, greatest(${s(2)}, 0) + 1), ${s(1)})`;
+      return `CASE WHEN ${s(2)} > length(${s(0)}) THEN -1 WHEN ${found} = 0 THEN -1 ELSE ${found} - 1 + greatest(${s(2)}, 0) END`;
+    }
+    case "countof":
+      return `CASE WHEN ${s(1)} = '' THEN 0 ELSE (length(${s(0)}) - length(replace(${s(0)}, ${s(1)}, ''))) // length(${s(1)}) END`;
+    case "strrep": {
+      const times = `least(greatest(${s(1)}, 0), 1024)`;
+      if (a.length < 3) return `repeat(${s(0)}, CAST(${times} AS BIGINT))`;
+      return `CASE WHEN ${times} = 0 THEN '' ELSE left(repeat(${s(0)} || ${s(2)}, CAST(${times} AS BIGINT)), CAST(length(${s(0)} || ${s(2)}) * ${times} - length(${s(2)}) AS BIGINT)) END`;
+    }
+    case "string_size":
+      return `strlen(${s(0)})`;
+    case "parse_json":
+      return `CASE WHEN ${s(0)} = '' THEN CAST(NULL AS JSON) WHEN json_valid(${s(0)}) THEN CAST(${s(0)} AS JSON) ELSE to_json(${s(0)}) END`;
+    case "bag_keys":
+      return `CASE WHEN json_type(${s(0)}) = 'OBJECT' THEN to_json(json_keys(${s(0)})) END`;
+    case "array_length":
+      return `CASE WHEN json_type(${s(0)}) = 'ARRAY' THEN CAST(json_array_length(${s(0)}) AS BIGINT) END`;
+    case "series_sum":
+      return `list_sum(${numberList(s(0))})`;
+    case "pack_array":
+      return `json_array(${a.map((x) => expression(x, false)).join(", ")})`;
+    case "bag_pack":
+      return `json_object(${a.map((x) => expression(x, false)).join(", ")})`;
+    case "coalesce_str": {
+      const last = a.length - 1;
+      return `CASE ${a.slice(0, last).map((x) => `WHEN ${expression(x, false)} <> '' THEN ${expression(x, false)}`).join(" ")} ELSE ${s(last)} END`;
+    }
+    case "greatest":
+    case "least":
+      return `${op}(${a.map((x) => expression(x, false)).join(", ")})`;
+    case "sign":
+      return `sign(${s(0)})`;
+    case "hash": {
+      const value = a[0]!.type === "dynamic" ? dynamicText(a[0]!) : s(0);
+      const hashed = `CAST(hash(${value}) % 9223372036854775807 AS BIGINT)`;
+      return a.length > 1 ? `CASE WHEN ${s(1)} > 0 THEN ${hashed} % ${s(1)} END` : hashed;
+    }
+    case "repeat":
+      return `to_json(list_transform(range(0, CAST(${s(1)} AS BIGINT)), lambda kql_i: ${s(0)}))`;
+    case "series_min":
+      return `list_min(${numberList(s(0))})`;
+    case "series_max":
+      return `list_max(${numberList(s(0))})`;
+    case "series_min_idx":
+    case "series_max_idx":
+      return withList(numberList(s(0)), (l) => `CAST(list_position(${l}, list_${op === "series_min_idx" ? "min" : "max"}(${l})) - 1 AS BIGINT)`);
+    case "series_avg":
+      return `list_avg(${numberList(s(0))})`;
+    case "series_stdev":
+      return `list_aggregate(${numberList(s(0))}, 'stddev_samp')`;
+    case "series_variance":
+      return `list_aggregate(${numberList(s(0))}, 'var_samp')`;
+    case "series_stats_dynamic":
+      return withList(
+        numberList(s(0)),
+        (l) =>
+          `json_object('min', list_min(${l}), 'min_idx', list_position(${l}, list_min(${l})) - 1, 'max', list_max(${l}), 'max_idx', list_position(${l}, list_max(${l})) - 1, 'avg', list_avg(${l}), 'stdev', list_aggregate(${l}, 'stddev_samp'), 'variance', list_aggregate(${l}, 'var_samp'))`,
+      );
+    case "series_fir": {
+      const shift = s(1);
+      const weights = a.slice(2).map((w) => expression(w, false));
+      return withList(numberList(s(0)), (l) => {
+        const terms = weights.map((w, j) => `${w} * coalesce(CASE WHEN kql_i - ${j} + ${shift} >= 0 AND kql_i - ${j} + ${shift} < len(${l}) THEN ${l}[kql_i - ${j} + ${shift} + 1] END, 0)`);
+        return `to_json(list_transform(range(0, len(${l})), lambda kql_i: ${terms.join(" + ")}))`;
+      });
+    }
+    case "series_fill_forward":
+      return withList(numberList(s(0)), (l) => `to_json(list_transform(${l}, lambda kql_v, kql_i: coalesce(kql_v, list_filter(${l}[1:kql_i], lambda kql_e: kql_e IS NOT NULL)[-1])))`);
+    case "series_fill_backward":
+      return withList(numberList(s(0)), (l) => `to_json(list_transform(${l}, lambda kql_v, kql_i: coalesce(kql_v, list_filter(${l}[kql_i:], lambda kql_e: kql_e IS NOT NULL)[1])))`);
+    case "series_fill_linear":
+      return withList(numberList(s(0)), (l) => {
+        const prev = `list_filter(range(1, kql_i), lambda kql_j: ${l}[kql_j] IS NOT NULL)[-1]`;
+        const next = `list_filter(range(kql_i + 1, len(${l}) + 1), lambda kql_j: ${l}[kql_j] IS NOT NULL)[1]`;
+        return `to_json(list_transform(${l}, lambda kql_v, kql_i: CASE WHEN kql_v IS NOT NULL THEN kql_v WHEN ${prev} IS NULL THEN ${l}[${next}] WHEN ${next} IS NULL THEN ${l}[${prev}] ELSE ${l}[${prev}] + (${l}[${next}] - ${l}[${prev}]) * (kql_i - ${prev}) / (${next} - ${prev}) END))`;
+      });
+    case "series_fill_const":
+      return `to_json(list_transform(${numberList(s(0))}, lambda kql_v: coalesce(kql_v, ${s(1)})))`;
+    case "mv_unnest_bag":
+    case "mv_unnest_array":
+      return `unnest(${mvList(s(0), op.endsWith("bag"))})`;
+    case "mv_index":
+      return `unnest(range(0, len(${mvList(s(0), true)})))`;
+    case "percentiles_array": {
+      const fractions = a.slice(1).map((f) => expression(f, false));
+      return `to_json(quantile_disc(${s(0)}, [${fractions.join(", ")}]))`;
+    }
+    case "stdev":
+    case "stdevp":
+    case "variance":
+    case "variancep": {
+      const fn = { stdev: "stddev_samp", stdevp: "stddev_pop", variance: "var_samp", variancep: "var_pop" }[op];
+      return `${fn}(${s(0)})${a.length > 1 ? ` FILTER (WHERE ${s(1, true)})` : ""}`;
+    }
+    case "sumif":
+      return e.type === "real" ? `coalesce(sum(${s(0)}) FILTER (WHERE ${s(1, true)}), 0)` : `TRY_CAST(coalesce(sum(${s(0)}) FILTER (WHERE ${s(1, true)}), 0) AS BIGINT)`;
+    case "avgif":
+      return `avg(${s(0)}) FILTER (WHERE ${s(1, true)})`;
+    case "dcountif":
+      return `count(DISTINCT ${s(0)}) FILTER (WHERE ${s(1, true)})`;
+    case "make_bag": {
+      const bags = `list(${s(0)}) FILTER (WHERE json_type(${s(0)}) = 'OBJECT')`;
+      return `CASE WHEN coalesce(len(${bags}), 0) = 0 THEN CAST('{}' AS JSON) ELSE list_reduce(${bags}, lambda kql_a, kql_b: json_merge_patch(kql_a, kql_b)) END`;
+    }
+    default:
+      return undefined;
   }
-  return `(${expression(value, false)} IS NULL)`;
 }
 
-function isEmpty(value: TExpr): string {
-  if (value.type === "string") return `(${expression(value, false)} = '')`;
-  if (value.type === "dynamic" && value.dynamic === "json") return `(coalesce(${dynamicText(value)}, '') = '')`;
-  return `(${expression(value, false)} IS NULL)`;
+/** Lambdas bind a computed list once: `f(l)` over `list`. */
+function withList(list: string, body: (l: string) => string): string {
+  return `list_transform([${list}], lambda kql_l: ${body("kql_l")})[1]`;
 }
 
-function select(block: SelectBlock): string {
-  const columns = block.columns.map((c) => `${expression(c.expr, false)} AS ${quoteIdentifier(c.alias)}`);
-  let sql = `SELECT ${block.distinct ? "DISTINCT " : ""}${columns.join(", ")} FROM ${block.from}`;
-  if (block.where.length) sql += ` WHERE ${block.where.map((w) => expression(w, true)).join(" AND ")}`;
-  if (block.groupBy.length) {
-    // Keys by position in the select list: DuckDB refuses a bare parameter as a GROUP BY expression (`by c = 5`).
-    const keys = block.groupBy.map((g) => {
-      const position = block.columns.findIndex((c) => c.expr === g);
-      return position >= 0 ? String(position + 1) : expression(g, false);
-    });
-    sql += ` GROUP BY ${keys.join(", ")}`;
-  }
-  if (block.orderBy.length) {
-    const keys = block.orderBy.map((k) => `${expression(k.expr, false)} ${k.desc ? "DESC" : "ASC"} NULLS ${k.nullsFirst ? "FIRST" : "LAST"}`);
-    sql += ` ORDER BY ${keys.join(", ")}`;
-  }
-  if (block.limit) sql += ` LIMIT ${expression(block.limit, false)}`;
-  return sql;
+/** The numbers of a JSON array (other elements become NULL); NULL when the value is not an array. */
+function numberList(sql: string): string {
+  return `CASE WHEN json_type(${sql}) = 'ARRAY' THEN list_transform(CAST(${sql} AS JSON[]), lambda kql_e: TRY_CAST(json_extract_string(kql_e, '$') AS DOUBLE)) END`;
 }
 
-export const duckdbDialect: SqlDialect = {
-  quoteIdentifier,
-  subquery: (sql, alias) => `(${sql}) AS ${quoteIdentifier(alias)}`,
-  select,
-  expression,
+/** What mv-expand expands: an array's elements, a bag's properties (as `{k: v}` or `[k, v]`), a scalar as itself, null as one null. */
+function mvList(sql: string, bag: boolean): string {
+  const entry = bag ? "json_object(kql_kv.key, kql_kv.value)" : "json_array(kql_kv.key, kql_kv.value)";
+  return `CASE WHEN ${sql} IS NULL OR json_type(${sql}) = 'NULL' THEN [CAST(NULL AS JSON)] WHEN json_type(${sql}) = 'ARRAY' THEN CAST(${sql} AS JSON[]) WHEN json_type(${sql}) = 'OBJECT' THEN list_transform(map_entries(CAST(${sql} AS MAP(VARCHAR, JSON))), lambda kql_kv: ${entry}) ELSE [${sql}] END`;
+}
+
+const PERIODS: Record<string, { start: (x: string, n: string) => string }> = {
+  day: { start: (x, n) => `(date_trunc('day', ${x}) + to_days(CAST(${n} AS INTEGER)))` },
+  week: { start: (x, n) => `(date_trunc('day', ${x}) - to_days(CAST(dayofweek(${x}) AS INTEGER)) + to_days(CAST(7 * ${n} AS INTEGER)))` },
+  month: { start: (x, n) => `(date_trunc('month', ${x}) + to_months(CAST(${n} AS INTEGER)))` },
+  year: { start: (x, n) => `(date_trunc('year', ${x}) + to_years(CAST(${n} AS INTEGER)))` },
+};
+
+const ADD_SQL: Record<string, (n: string) => string> = {
+  year: (n) => `to_years(CAST(${n} AS INTEGER))`,
+  quarter: (n) => `to_months(CAST(3 * ${n} AS INTEGER))`,
+  month: (n) => `to_months(CAST(${n} AS INTEGER))`,
+  week: (n) => `to_days(CAST(7 * ${n} AS INTEGER))`,
+  day: (n) => `to_days(CAST(${n} AS INTEGER))`,
+  hour: (n) => `to_hours(${n})`,
+  minute: (n) => `to_minutes(${n})`,
+  second: (n) => `to_seconds(${n})`,
+  millisecond: (n) => `to_milliseconds(${n})`,
+  microsecond: (n) => `to_microseconds(${n})`,
+  nanosecond: (n) => `to_microseconds(${n} // 1000)`,
 };

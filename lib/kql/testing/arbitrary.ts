@@ -1,5 +1,5 @@
 /**
- * fast-check generator of KQL pipelines built from the grammar of decisions.md §6, for property
+ * fast-check generator of KQL pipelines built from the grammar of docs/api.md §6, for property
  * tests here and against the HTTP endpoint (telemetry). Most generated queries are valid: the
  * generator tracks the columns each operator leaves; a few carry a junk token, to exercise errors.
  *
@@ -185,8 +185,134 @@ class Builder {
     }
   }
 
+  /** Scalar functions beyond the core (dates, strings, dynamic values, math). */
+  extraExpression(columns: Column[]): { text: string; kind: Kind } {
+    const time = this.column(columns, ["datetime"])?.name ?? this.of(DATETIMES);
+    const text = this.column(columns, ["string"])?.name ?? quote(this.of(STRINGS));
+    const number = this.numberExpr(columns);
+    const json = this.column(columns, ["json"])?.name ?? "dynamic([1, 2, 3])";
+    switch (this.n() % 16) {
+      case 0:
+        return { text: `${this.of(["startofday", "startofweek", "startofmonth", "startofyear", "endofday", "endofweek", "endofmonth", "endofyear"])}(${time})`, kind: "datetime" };
+      case 1:
+        return { text: `datetime_add(${quote(this.of(["day", "hour", "month", "year", "minute", "week"]))}, ${this.of(["1", "-2", "30"])}, ${time})`, kind: "datetime" };
+      case 2:
+        return { text: `datetime_diff(${quote(this.of(["day", "hour", "minute", "second", "month"]))}, ${time}, datetime(2026-01-01))`, kind: "number" };
+      case 3:
+        return { text: `format_datetime(${time}, ${quote(this.of(["yyyy-MM-dd", "HH:mm:ss.fff", "dd/MM/yy h tt"]))})`, kind: "string" };
+      case 4:
+        return { text: `strcat(${text}, "-", ${number})`, kind: "string" };
+      case 5:
+        return { text: `substring(${text}, ${this.of(["0", "1", "3", "-1"])}, ${this.of(["1", "2", "10"])})`, kind: "string" };
+      case 6:
+        return { text: `extract(${quote(this.of(["([a-z]+)", "(\\d+)", "(.)"]))}, 1, ${text})`, kind: "string" };
+      case 7:
+        return { text: `replace_regex(${text}, ${quote(this.of(["[aeiou]", "\\d", "^."]))}, "_")`, kind: "string" };
+      case 8:
+        return { text: `indexof(${text}, ${quote(this.of(STRINGS))})`, kind: "number" };
+      case 9:
+        return { text: `array_length(${json})`, kind: "number" };
+      case 10:
+        return { text: `coalesce(${number}, ${this.of(NUMBERS)})`, kind: "number" };
+      case 11:
+        return { text: `${this.of(["max_of", "min_of"])}(${number}, ${this.of(NUMBERS)})`, kind: "number" };
+      case 12:
+        return { text: `pow(${number}, ${this.of(["2", "0.5", "-1"])})`, kind: "number" };
+      case 13:
+        return { text: `bin_at(${time}, ${this.of(SPANS)}, datetime(2026-01-01 00:07))`, kind: "datetime" };
+      case 14:
+        return { text: `split(${text}, ${quote(this.of(["-", "e", " "]))})`, kind: "json" };
+      default:
+        return { text: `hash(${text}, 10)`, kind: "number" };
+    }
+  }
+
   /** One operator; returns its text and the columns it leaves. */
-  operator(columns: Column[], index: number): { text: string; columns: Column[] } {
+  operator(columns: Column[], index: number, table: TableName): { text: string; columns: Column[] } {
+    const extended = this.n() % 3 === 0 ? this.extendedOperator(columns, index, table) : undefined;
+    if (extended) return extended;
+    return this.coreOperator(columns, index);
+  }
+
+  /** let, union, join, lookup, make-series, mv-expand, top-nested, parse, sample, … */
+  extendedOperator(columns: Column[], index: number, table: TableName): { text: string; columns: Column[] } | undefined {
+    const other: TableName = table === "States" ? "Events" : "States";
+    const hasDevice = columns.some((c) => c.name === "DeviceId" && c.kind === "string");
+    switch (this.n() % 14) {
+      case 0: {
+        const e = this.extraExpression(columns);
+        return { text: `extend x${index} = ${e.text}`, columns: [...columns.filter((c) => c.name !== `x${index}`), { name: `x${index}`, kind: e.kind }] };
+      }
+      case 1: {
+        if (!hasDevice) return undefined;
+        const kind = this.of(["inner", "innerunique", "leftouter", "rightouter", "fullouter", "leftsemi", "leftanti", "rightsemi", "rightanti"]);
+        const right = `(${other} | summarize n${index} = count() by DeviceId)`;
+        const rightColumns: Column[] = [{ name: "DeviceId1", kind: "string" }, { name: `n${index}`, kind: "number" }];
+        const out = kind.startsWith("right") && (kind.endsWith("semi") || kind.endsWith("anti")) ? [{ name: "DeviceId", kind: "string" as Kind }, { name: `n${index}`, kind: "number" as Kind }] : kind.startsWith("left") && kind !== "leftouter" ? columns : [...columns, ...rightColumns.filter((c) => !columns.some((x) => x.name === c.name))];
+        if (out.length !== new Set(out.map((c) => c.name)).size) return undefined;
+        return { text: `join kind=${kind} ${right} on DeviceId`, columns: out };
+      }
+      case 2: {
+        if (!hasDevice) return undefined;
+        return { text: `lookup (${other} | summarize m${index} = count() by DeviceId) on DeviceId`, columns: [...columns, { name: `m${index}`, kind: "number" }] };
+      }
+      case 3: {
+        const time = this.column(columns, ["datetime"]);
+        const numberColumn = this.column(columns, ["number"]);
+        if (!time) return undefined;
+        const by = this.column(columns, ["string"]);
+        const aggregate = numberColumn ? this.of([`avg(${numberColumn.name})`, `sum(${numberColumn.name})`, "count()", `max(${numberColumn.name})`]) : "count()";
+        const range = this.n() % 2 ? " from datetime(2026-01-01) to datetime(2026-01-02)" : "";
+        return {
+          text: `make-series s${index} = ${aggregate} default = ${this.of(["0", "real(null)", "-1"])} on ${time.name}${range} step ${this.of(["1h", "30m", "6h", "1d"])}${by ? ` by ${by.name}` : ""}`,
+          columns: [...(by ? [by] : []), { name: `s${index}`, kind: "json" }, { name: time.name, kind: "json" }],
+        };
+      }
+      case 4: {
+        const json = this.column(columns, ["json"]);
+        if (!json) return undefined;
+        const typed = this.n() % 2 === 0;
+        return { text: `mv-expand ${json.name}${typed ? " to typeof(real)" : ""}${this.n() % 2 ? " limit 3" : ""}`, columns: columns.map((c) => (c === json && typed ? { name: c.name, kind: "number" as Kind } : c)) };
+      }
+      case 5: {
+        const key = this.column(columns, ["string"]);
+        if (!key) return undefined;
+        return { text: `top-nested ${this.of(["1", "2", "5"])} of ${key.name} by count()`, columns: [key, { name: `aggregated_${key.name}`, kind: "number" }] };
+      }
+      case 6: {
+        const text = this.column(columns, ["string"]);
+        if (!text) return undefined;
+        return { text: `parse ${text.name} with p${index}a "${this.of(["-", "e", " ", "1"])}" p${index}b${this.n() % 2 ? ":long" : ""}`, columns: [...columns, { name: `p${index}a`, kind: "string" }, { name: `p${index}b`, kind: "string" }] };
+      }
+      case 7:
+        return { text: `sample ${this.of(["1", "3", "100"])}`, columns };
+      case 8: {
+        if (columns.length < 2) return undefined;
+        const first = this.of(columns);
+        return { text: `project-reorder ${first.name}${this.of(["", " asc", " desc"])}`, columns: [first, ...columns.filter((c) => c !== first)] };
+      }
+      case 9: {
+        const kept = this.of(columns);
+        return kept ? { text: `project-keep ${kept.name}`, columns: [kept] } : undefined;
+      }
+      case 10:
+        return { text: `union (${table} | take 2 | project ${columns.map((c) => c.name).filter((n) => columnsOf(table).some((t) => t.name === n)).join(", ") || "DeviceId"})`, columns };
+      case 11: {
+        const numeric = this.column(columns, ["number"]);
+        if (!numeric) return undefined;
+        const aggregate = this.of([`percentiles(${numeric.name}, 50, 90)`, `stdev(${numeric.name})`, `variance(${numeric.name})`, `sumif(${numeric.name}, ${numeric.name} > 1)`, `avgif(${numeric.name}, ${numeric.name} > 1)`, `make_set(${numeric.name}, 3)`, `make_list(${numeric.name}, 2)`, `percentiles_array(${numeric.name}, 10, 50)`, `take_any(${numeric.name})`, `count_distinct(${numeric.name})`, `dcountif(${numeric.name}, true)`]);
+        return { text: `summarize g${index} = ${aggregate}`, columns: [{ name: `g${index}`, kind: "number" }] };
+      }
+      case 12: {
+        const predicate = this.of(['Name has_any ("temperature", "x")', 'Name has_all ("a")', 'Name hasprefix "te"', 'Name !hassuffix "ure"', 'Name matches regex "^t.*e$"', 'Name in (dynamic(["running", "x"]))', 'Name !in~ ("RUNNING")']);
+        return columns.some((c) => c.name === "Name" && c.kind === "string") ? { text: `where ${predicate}`, columns } : undefined;
+      }
+      default:
+        return { text: "getschema", columns: [{ name: "ColumnName", kind: "string" }, { name: "ColumnOrdinal", kind: "number" }, { name: "DataType", kind: "string" }, { name: "ColumnType", kind: "string" }] };
+    }
+  }
+
+  coreOperator(columns: Column[], index: number): { text: string; columns: Column[] } {
     const choice = this.n() % 15;
     if (choice === 14) {
       // arg_max/arg_min(key, *) by one column: the by column, the key, then every other column.
@@ -260,6 +386,8 @@ export interface KqlQueryOptions {
   maxOperators?: number;
   /** Share of queries (0..1) that get one junk token spliced in. */
   junk?: number;
+  /** Also the operators and functions beyond the core (join, make-series, mv-expand, …). */
+  extended?: boolean;
 }
 
 /** Random KQL pipelines (strings). */
@@ -281,12 +409,13 @@ export function kqlQuery(options: KqlQueryOptions = {}): fc.Arbitrary<string> {
       let columns = columnsOf(table);
       const parts: string[] = [table];
       for (let i = 0; i < operators; i++) {
-        const op = builder.operator(columns, i);
+        const op = options.extended ? builder.operator(columns, i, table) : builder.coreOperator(columns, i);
         parts.push(op.text);
         columns = op.columns;
       }
       if (render && operators > 0 && seeds[0]! % 4 === 0) parts.push(`render ${builder.of(["timechart", "barchart", "table"])}`);
       let text = parts.join(" | ");
+      if (options.extended && seeds[0]! % 5 === 1) text = `let limit = ${builder.of(NUMBERS)}; let span = ${builder.of(SPANS)}; ${text}`;
       if (junk < junkShare) {
         const at = junkAt % (text.length + 1);
         text = `${text.slice(0, at)} ${junkToken} ${text.slice(at)}`;

@@ -2,41 +2,42 @@
 /**
  * The maintenance interface over real HTTP against a temporary SQLite database with the demo
  * data. Every response is validated against the served /openapi.json (see the checked client).
+ * `PLANTDESK_TEST_ENGINE=postgres` runs the same file against PostgreSQL (a schema of its own on
+ * TEST_POSTGRES_URL's server, dropped afterwards).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/upstream/schemas/maintenance";
+import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import { serviceAddress } from "@/lib/testing/services";
+import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { createServiceRuntime, type ServiceRuntime } from "../runtime";
-import { createCheckedClient, startHttpServer, testConfig, type ApiResponse } from "../testing/openapi-checked-client";
+import { createCheckedClient, startCheckedService, startHttpServer, testConfig, type ApiResponse, type CheckedService } from "../platform/testing/openapi-checked-client";
 
 const BASE = "/maintenance/v1/plants";
+let service: CheckedService | undefined;
 let dataDir: string;
 let runtime: ServiceRuntime;
-let server: Awaited<ReturnType<typeof startHttpServer>>;
-let client: Awaited<ReturnType<typeof createCheckedClient>>;
+let client: CheckedService["client"];
 let rtm1: string;
 let hou1: string;
 let oul1: string;
 const today = new Date().toISOString().slice(0, 10);
+let schema: TestSchema | undefined;
+const engine = (): Record<string, string> => (schema ? { DATABASE_URL: schema.url } : {});
 
 const get = (path: string, token = rtm1) => client.call("GET", path, { token });
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-maint-api-"));
-  runtime = await createServiceRuntime(testConfig({ DATA_DIR: dataDir, MAINTENANCE_RATE_LIMIT_PER_MINUTE: "1000000" }));
-  server = await startHttpServer(runtime);
-  client = await createCheckedClient(server.url);
-  rtm1 = runtime.plantTokens.issue("RTM1").token;
-  hou1 = runtime.plantTokens.issue("HOU1").token;
-  oul1 = runtime.plantTokens.issue("OUL1").token;
+  if (process.env.PLANTDESK_TEST_ENGINE === "postgres") schema = await createTestSchema(serviceAddress("postgres").url);
+  service = await startCheckedService("maint-api", { MAINTENANCE_RATE_LIMIT_PER_MINUTE: "1000000", ...engine() });
+  ({ dataDir, runtime, client } = service);
+  rtm1 = (await runtime.plantTokens.issue("RTM1")).token;
+  hou1 = (await runtime.plantTokens.issue("HOU1")).token;
+  oul1 = (await runtime.plantTokens.issue("OUL1")).token;
 });
 
 afterAll(async () => {
-  await server?.close();
-  await runtime?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await service?.close();
+  await schema?.drop();
 });
 
 function expectError(response: ApiResponse, status: number, code: string) {
@@ -78,6 +79,7 @@ describe("OpenAPI document", () => {
       "GET /parts/{partId}/stock-levels",
       "GET /tasks/{taskId}",
       "POST /tasks/{taskId}/transitions",
+      "GET /tasks/{taskId}/transitions",
     ]) {
       const [method, rest] = op.split(" ");
       expect(operations).toContain(`${method} ${BASE}/{plantId}${rest}`);
@@ -95,13 +97,13 @@ describe("authentication and the check order", () => {
   it("401 for an unknown token, a non-bearer scheme, a revoked and an expired token", async () => {
     expectError(await get(`${BASE}/RTM1/jobs-done`, "pdm_nonsense"), 401, "UNAUTHORIZED");
     expectError(await client.call("GET", `${BASE}/RTM1/jobs-done`, { headers: { authorization: `Basic ${rtm1}` } }), 401, "UNAUTHORIZED");
-    const revoked = runtime.plantTokens.issue("RTM1");
+    const revoked = await runtime.plantTokens.issue("RTM1");
     expect((await get(`${BASE}/RTM1/assets?pageSize=1`, revoked.token)).status).toBe(200);
-    runtime.plantTokens.revoke(revoked.id);
+    await runtime.plantTokens.revoke(revoked.id);
     const res = await get(`${BASE}/RTM1/assets?pageSize=1`, revoked.token);
     expectError(res, 401, "UNAUTHORIZED");
     expect(res.body.message).not.toContain(revoked.token);
-    const expired = runtime.plantTokens.issue("RTM1", { expiresInDays: 1, now: new Date(Date.now() - 2 * 86_400_000) });
+    const expired = await runtime.plantTokens.issue("RTM1", { expiresInDays: 1, now: new Date(Date.now() - 2 * 86_400_000) });
     expectError(await get(`${BASE}/RTM1/assets?pageSize=1`, expired.token), 401, "UNAUTHORIZED");
   });
 
@@ -388,12 +390,12 @@ describe("task creation", () => {
   });
 
   it("50 concurrent creations give exactly 50 tasks", async () => {
-    const count = () => runtime.db.prepare("SELECT count(*) AS n FROM tasks WHERE plant_id = 'RTM1'").get() as { n: number };
-    const before = count().n;
+    const count = async () => (await runtime.sql.get<{ n: number }>("SELECT count(*) AS n FROM tasks WHERE plant_id = 'RTM1'"))!;
+    const before = (await count()).n;
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => post({ ...valid, taskTitle: `Concurrent ${i}` })));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(new Set(results.map((r) => r.body.data[0].id)).size).toBe(50);
-    expect(count().n).toBe(before + 50);
+    expect((await count()).n).toBe(before + 50);
   });
 
   it("50 concurrent retries with one key give exactly one task", async () => {
@@ -461,7 +463,7 @@ describe("task transitions", () => {
     throw new Error(target);
   }
 
-  it("allows exactly the moves of decisions.md §3 and records each in the history", async () => {
+  it("allows exactly the moves of docs/api.md §3 and records each in the history", async () => {
     for (const from of TASK_STATUSES) {
       for (const to of TASK_STATUSES) {
         const id = await newTask();
@@ -475,11 +477,57 @@ describe("task transitions", () => {
           expectError(res, 412, "INVALID_TRANSITION");
           expect((await get(`${BASE}/RTM1/tasks/${id}`)).body.status).toBe(from);
         }
-        const history = runtime.db.prepare("SELECT from_status AS f, to_status AS t FROM task_transitions WHERE task_id = ? ORDER BY seq").all(id);
+        const history = await runtime.sql.all("SELECT from_status AS f, to_status AS t FROM task_transitions WHERE task_id = ? ORDER BY seq", [id]);
         const moves = [...pathTo(from), ...(TASK_TRANSITIONS[from].includes(to) ? [to] : [])];
         expect(history).toEqual([{ f: null, t: "NEED_APPROVAL" }, ...moves.map((t, i) => ({ f: i === 0 ? "NEED_APPROVAL" : moves[i - 1], t }))]);
       }
     }
+  });
+
+  it("keeps who moved the task, when, from, to and the remark, and lists the history oldest first", async () => {
+    const issued = await runtime.plantTokens.issue("RTM1");
+    const created = await client.call("POST", `${BASE}/RTM1/tasks`, {
+      token: issued.token,
+      body: { taskTitle: "History test", activityKind: "INSPECTION", priority: "P3", asset: { tagNumber: "RTM1-A2" }, by: "Pat Planner <pat@example.com>" },
+    });
+    const id = created.body.data[0].id as string;
+    const approve = await client.call("POST", `${BASE}/RTM1/tasks/${id}/transitions`, {
+      token: issued.token,
+      body: { to: "PENDING", remark: "Approved: parts on site", by: "  Sam Supervisor <sam@example.com> " },
+    });
+    expect(approve.status).toBe(200);
+    // Without `by`, the client itself is who moved it.
+    expect((await client.call("POST", `${BASE}/RTM1/tasks/${id}/transitions`, { token: issued.token, body: { to: "NEED_CONFIRMATION" } })).status).toBe(200);
+
+    const history = await get(`${BASE}/RTM1/tasks/${id}/transitions`);
+    expect(history.status).toBe(200);
+    expect(history.body).toMatchObject({ page: 1, totalPages: 1, pageSize: 100 });
+    expect(history.body.data).toEqual([
+      { taskId: id, from: null, to: "NEED_APPROVAL", remark: null, at: expect.any(String), by: "Pat Planner <pat@example.com>", client: issued.id },
+      { taskId: id, from: "NEED_APPROVAL", to: "PENDING", remark: "Approved: parts on site", at: expect.any(String), by: "Sam Supervisor <sam@example.com>", client: issued.id },
+      { taskId: id, from: "PENDING", to: "NEED_CONFIRMATION", remark: null, at: expect.any(String), by: issued.id, client: issued.id },
+    ]);
+    // When: instants in order, none in the future.
+    const instants = history.body.data.map((step: any) => Date.parse(step.at));
+    expect([...instants].sort((a, b) => a - b)).toEqual(instants);
+    expect(instants.at(-1)).toBeLessThanOrEqual(Date.now());
+    expect(history.body.data[1].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+    // Paged like every list; another plant's token cannot read it; an unknown task is 404.
+    const second = await get(`${BASE}/RTM1/tasks/${id}/transitions?pageSize=2&page=2`);
+    expect(second.body.data.map((step: any) => step.to)).toEqual(["NEED_CONFIRMATION"]);
+    expectError(await get(`${BASE}/RTM1/tasks/${id}/transitions`, hou1), 403, "FORBIDDEN");
+    expectError(await get(`${BASE}/RTM1/tasks/RTM1-T999999/transitions`), 404, "TASK_NOT_FOUND");
+  });
+
+  it("400 for a `by` that is empty, too long or has control characters; nothing is recorded", async () => {
+    const id = await newTask();
+    for (const by of ["", "   ", "x".repeat(321), "Sam\nSupervisor", 42]) {
+      const res = await client.call("POST", `${BASE}/RTM1/tasks/${id}/transitions`, { token: rtm1, body: { to: "PENDING", by } });
+      expectError(res, 400, "INVALID_INPUT");
+      expect(res.body.data.map((problem: any) => problem.field)).toContain("by");
+    }
+    expect((await get(`${BASE}/RTM1/tasks/${id}/transitions`)).body.data).toHaveLength(1);
   });
 
   it("400 for an unknown status, 404 for an unknown task, 400 for a malformed one", async () => {
@@ -535,20 +583,20 @@ describe("stock levels", () => {
 
 describe("rate limit and unexpected errors", () => {
   it("429 RATE_LIMITED with Retry-After once a token's budget is spent; other tokens unaffected", async () => {
-    const limited = await createServiceRuntime(testConfig({ DATA_DIR: dataDir, MAINTENANCE_RATE_LIMIT_PER_MINUTE: "3" }));
+    const limited = await createServiceRuntime(testConfig({ DATA_DIR: dataDir, MAINTENANCE_RATE_LIMIT_PER_MINUTE: "3", ...engine() }));
     const limitedServer = await startHttpServer(limited);
     try {
       const limitedClient = await createCheckedClient(limitedServer.url);
-      const token = limited.plantTokens.issue("RTM1").token;
+      const token = (await limited.plantTokens.issue("RTM1")).token;
       for (let i = 0; i < 3; i++) expect((await limitedClient.call("GET", `${BASE}/RTM1/assets?pageSize=1`, { token })).status).toBe(200);
       const res = await limitedClient.call("GET", `${BASE}/RTM1/assets?pageSize=1`, { token });
       expectError(res, 429, "RATE_LIMITED");
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      const other = limited.plantTokens.issue("RTM1").token;
+      const other = (await limited.plantTokens.issue("RTM1")).token;
       expect((await limitedClient.call("GET", `${BASE}/RTM1/assets?pageSize=1`, { token: other })).status).toBe(200);
 
       // A broken database gives a bare 500, without details or a stack trace.
-      limited.db.close();
+      await limited.sql.close();
       const broken = await limitedClient.call("GET", `${BASE}/RTM1/assets?pageSize=1`, { token: other });
       expectError(broken, 500, "INTERNAL_ERROR");
       expect(JSON.stringify(broken.body)).not.toMatch(/at |sqlite|database/i);

@@ -1,19 +1,19 @@
 /**
  * What every maintenance handler needs, and the check order every request goes through
- * (decisions.md §3): token (401) → plant id syntax (400) → plant exists (404) → token's plant (403).
+ * (docs/api.md §3): token (401) → plant id syntax (400) → plant exists (404) → token's plant (403).
  * Parameters/body (400) and preconditions (412) follow in the handlers.
  */
-import { ID_PATTERN } from "@/lib/upstream/schemas/common";
-import type { PlantTokens } from "../auth/plant-tokens";
-import { ServiceError, invalidInput } from "../errors";
-import type { ServiceRequest } from "../http/types";
-import type { RateLimiter } from "../rate-limit";
-import type { MaintenanceStore, PlantRecord } from "../store/maintenance-store";
+import { ID_PATTERN } from "@/lib/contract/common";
+import type { PlantTokens } from "./plant-tokens";
+import { ApiError, invalidInput } from "../../contract/errors";
+import type { ServiceRequest } from "../platform/http/types";
+import type { RateLimiter } from "../platform/rate-limit";
+import type { MaintenanceStore, PlantRecord } from "./store";
 
 export interface MaintenanceContext {
   store: MaintenanceStore;
   tokens: PlantTokens;
-  /** Requests per token per minute (MAINTENANCE_RATE_LIMIT_PER_MINUTE). */
+  /** Requests per token per minute (MAINTENANCE_RATE_LIMIT_PER_MINUTE), shared by the instances when REDIS_URL is set. */
   limiter: RateLimiter;
   /** Today's date in UTC, `YYYY-MM-DD` (injectable so tests can pin it). */
   today(): string;
@@ -26,41 +26,41 @@ export function quoteId(id: string): string {
   return `'${id.length > 80 ? `${id.slice(0, 80)}…` : id}'`;
 }
 
-function authenticate(req: ServiceRequest, ctx: MaintenanceContext): { id: string; plantId: string } {
+async function authenticate(req: ServiceRequest, ctx: MaintenanceContext): Promise<{ id: string; plantId: string }> {
   const match = /^Bearer +([^\s]+) *$/i.exec(req.headers.authorization ?? "");
   if (!match) {
-    throw new ServiceError("UNAUTHORIZED", "A plant token is required: send `Authorization: Bearer <token>`.", [], {
+    throw new ApiError("UNAUTHORIZED", "A plant token is required: send `Authorization: Bearer <token>`.", [], {
       "www-authenticate": CHALLENGE,
     });
   }
-  const token = ctx.tokens.verify(match[1]!);
+  const token = await ctx.tokens.verify(match[1]!);
   if (!token) {
     // Never echo the token: it may be a real one that was revoked.
-    throw new ServiceError("UNAUTHORIZED", "The plant token is unknown, revoked or expired.", [], {
+    throw new ApiError("UNAUTHORIZED", "The plant token is unknown, revoked or expired.", [], {
       "www-authenticate": `${CHALLENGE}, error="invalid_token"`,
     });
   }
   return token;
 }
 
-/** Runs the first four checks and returns the plant the request may act on. */
-export function authorizePlant(req: ServiceRequest, ctx: MaintenanceContext, plantId: string): PlantRecord {
-  const token = authenticate(req, ctx);
-  const budget = ctx.limiter.consume(token.id);
+/** Runs the first four checks and returns the plant the request may act on, and the token's id. */
+export async function authorizePlant(req: ServiceRequest, ctx: MaintenanceContext, plantId: string): Promise<{ plant: PlantRecord; tokenId: string }> {
+  const token = await authenticate(req, ctx);
+  const budget = await ctx.limiter.consume(token.id);
   if (!budget.allowed) {
-    throw new ServiceError("RATE_LIMITED", "Too many requests with this token; retry after the time in Retry-After.", [], {
+    throw new ApiError("RATE_LIMITED", "Too many requests with this token; retry after the time in Retry-After.", [], {
       "retry-after": String(budget.retryAfterSeconds),
     });
   }
   if (!ID_PATTERN.test(plantId)) {
     throw invalidInput(`Invalid plant id ${quoteId(plantId)}.`, [{ field: "plantId", problem: "malformed identifier" }]);
   }
-  const plant = ctx.store.findPlant(plantId);
-  if (!plant) throw new ServiceError("PLANT_NOT_FOUND", `Plant ${quoteId(plantId)} does not exist.`);
+  const plant = await ctx.store.findPlant(plantId);
+  if (!plant) throw new ApiError("PLANT_NOT_FOUND", `Plant ${quoteId(plantId)} does not exist.`);
   if (plant.id !== token.plantId) {
-    throw new ServiceError("FORBIDDEN", `This token is not valid for plant ${quoteId(plantId)}.`);
+    throw new ApiError("FORBIDDEN", `This token is not valid for plant ${quoteId(plantId)}.`);
   }
-  return plant;
+  return { plant, tokenId: token.id };
 }
 
 /** 400 naming a malformed path identifier (part id, task id). */

@@ -1,22 +1,39 @@
 /**
- * Per-client, per-minute cost budget of the telemetry interface (decisions.md §6). A query's cost
- * is only known once it ran, so a query is admitted when at least the minimum cost (1) is left,
- * reserves that minimum at once (parallel queries cannot all slip through on the same unit) and is
- * charged the rest afterwards; a long query may push the window into debt, which refuses the
- * client's further queries until the window renews.
+ * Per-client, per-minute cost budget of the telemetry interface (docs/api.md §6): a query costs 1
+ * plus 1 per 100 ms of engine time. Cost is reserved BEFORE a query runs, so queries running at the
+ * same time cannot spend the same units (docs/architecture.md, "Telemetry under load"):
+ *
+ *  1. admission reserves an estimate (the client's recent typical cost, at most what is left);
+ *  2. while the query runs, its reservation is extended just before the engine time it covers runs
+ *     out, as long as the window has budget; when it cannot be, the query is told to stop;
+ *  3. afterwards the query is charged its cost — never more than it held — and the rest goes back.
+ *
+ * Every unit a query is charged was reserved first, so the units charged in a window never exceed
+ * the budget, however many queries run at once. The windows are a FixedWindowCounter: with Redis,
+ * the queries of every instance reserve from one budget per client. The estimate of a client's
+ * next cost is only a guess, kept per instance.
  */
-import { createWindows, type Window } from "../rate-limit";
+import { ApiError } from "../../contract/errors";
+import { createMemoryWindows, secondsLeft, type FixedWindowCounter, type WindowUse } from "../../shared-state/fixed-window";
 
 export const MIN_QUERY_COST = 1;
 /** Engine milliseconds per extra cost unit: the default budget of 300 buys ~30 s of DuckDB time. */
 export const MS_PER_COST_UNIT = 100;
+/** A client's first query is expected to be light; afterwards its own recent queries tell. */
+const INITIAL_ESTIMATE = 2;
+/** Extensions grow with the query (fewer timers for long ones), up to 5 s of engine time at once. */
+const MAX_EXTENSION = 50;
+/** An extension is made this long before the held time runs out. */
+const EXTEND_AHEAD_MS = 30;
+/** Clients whose estimates are remembered; the oldest is forgotten beyond this. */
+const ESTIMATES_KEPT = 10_000;
 
 export function queryCost(engineMs: number): number {
   return MIN_QUERY_COST + Math.floor(Math.max(0, engineMs) / MS_PER_COST_UNIT);
 }
 
 export interface CostWindow {
-  /** Units used in the current window, this query included. */
+  /** Units used in the current window (reservations of running queries included). */
   used: number;
   remaining: number;
   budget: number;
@@ -24,41 +41,130 @@ export interface CostWindow {
   resetSeconds: number;
 }
 
-export interface Admission {
-  /** Charges the query's final cost (the reserved minimum included) and reports the window. */
-  settle(cost: number, now?: number): CostWindow;
+export interface Reservation {
+  /** Units held for the query now. */
+  readonly held: number;
+  /**
+   * Starts the engine clock. The reservation then grows as the query runs, while the client's
+   * window has budget; `onSpent` is called once when it cannot grow: the query must stop. Its
+   * argument is the error to answer instead of "budget spent" (the shared budget was unreachable).
+   */
+  run(onSpent: (error?: ApiError) => void): void;
+  /** The query is over: charges its cost (at most what it held), returns the rest, reports. */
+  settle(now?: number): Promise<{ cost: number; window: CostWindow }>;
+  /** The query never ran (refused before it started): everything goes back, nothing is charged. */
+  cancel(now?: number): Promise<CostWindow>;
 }
 
 export interface CostThrottle {
-  /** An admission, or the window (with remaining 0) when the budget is spent. */
-  admit(key: string, now?: number): { admission: Admission } | { refused: CostWindow };
+  /** A reservation, or the window (with remaining 0) when the budget is spent. 503 when the shared budget is unreachable. */
+  admit(key: string, now?: number): Promise<{ reservation: Reservation } | { refused: CostWindow }>;
 }
 
-export function createCostThrottle(budget: number, windowMs = 60_000): CostThrottle {
-  const windows = createWindows(windowMs);
-  const current = (key: string, now: number) => windows.current(key, now);
-  const report = (window: Window, now: number): CostWindow => ({
+export function createCostThrottle(
+  budget: number,
+  windows: FixedWindowCounter = createMemoryWindows(60_000),
+  clock: () => number = () => performance.now(),
+): CostThrottle {
+  const estimates = new Map<string, number>();
+  const report = (window: WindowUse, now: number): CostWindow => ({
     used: window.used,
     remaining: Math.max(0, budget - window.used),
     budget,
-    resetSeconds: windows.secondsLeft(window, now),
+    resetSeconds: secondsLeft(windows.windowMs, window, now),
   });
 
+  /** A moving average of the client's recent costs (kept unrounded, so it can settle back to 1). */
+  function learn(key: string, cost: number): void {
+    const previous = estimates.get(key) ?? INITIAL_ESTIMATE;
+    estimates.delete(key); // re-inserted last: the map's order is the forgetting order
+    estimates.set(key, previous * 0.7 + cost * 0.3);
+    if (estimates.size > ESTIMATES_KEPT) estimates.delete(estimates.keys().next().value!);
+  }
+  const estimate = (key: string) => Math.max(MIN_QUERY_COST, Math.round(estimates.get(key) ?? INITIAL_ESTIMATE));
+
   return {
-    admit(key, now = Date.now()) {
-      const window = current(key, now);
-      if (window.used + MIN_QUERY_COST > budget) return { refused: report(window, now) };
-      window.used += MIN_QUERY_COST;
-      return {
-        admission: {
-          settle(cost, at = Date.now()) {
-            // The window may have renewed while the query ran: charge whichever is current.
-            const charged = current(key, at);
-            charged.used += Math.max(0, cost - (charged === window ? MIN_QUERY_COST : 0));
-            return report(charged, at);
-          },
+    async admit(key, now = Date.now()) {
+      const first = await windows.take(key, estimate(key), budget, "upTo", now);
+      if (first.taken < MIN_QUERY_COST) return { refused: report(first, now) };
+
+      /** Units taken, per window (by its start), newest last: unused units go back to a window still current. */
+      const leases: { start: number; units: number }[] = [{ start: first.start, units: first.taken }];
+      let held = first.taken;
+      const took = (start: number, units: number) => {
+        held += units;
+        const last = leases.at(-1)!;
+        if (last.start === start) last.units += units;
+        else leases.push({ start, units });
+      };
+
+      let startedAt: number | null = null;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let done = false;
+
+      /** Gives `units` back, newest lease first; the client's current window afterwards. */
+      const giveBack = async (units: number, at: number): Promise<WindowUse> => {
+        let left = units;
+        let window: WindowUse | null = null;
+        for (const lease of [...leases].reverse()) {
+          if (left <= 0) break;
+          const back = Math.min(left, lease.units);
+          lease.units -= back;
+          left -= back;
+          window = await windows.giveBack(key, lease.start, back, at);
+        }
+        held -= units;
+        return window ?? windows.giveBack(key, leases.at(-1)!.start, 0, at);
+      };
+
+      const reservation: Reservation = {
+        get held() {
+          return held;
+        },
+        run(onSpent) {
+          startedAt = clock();
+          const schedule = () => {
+            const covered = held * MS_PER_COST_UNIT - EXTEND_AHEAD_MS;
+            timer = setTimeout(() => void extend(), Math.max(0, covered - (clock() - startedAt!)));
+            timer.unref?.();
+          };
+          const extend = async () => {
+            if (done) return;
+            let window;
+            try {
+              window = await windows.take(key, Math.max(MIN_QUERY_COST, Math.min(held, MAX_EXTENSION)), budget, "upTo", Date.now());
+            } catch (error) {
+              if (!done) onSpent(error instanceof ApiError ? error : undefined);
+              return;
+            }
+            if (done) {
+              // Settled while this extension was on its way: settle could not give these units back.
+              if (window.taken > 0) void windows.giveBack(key, window.start, window.taken, Date.now()).catch(() => {});
+              return;
+            }
+            if (window.taken > 0) took(window.start, window.taken);
+            if (window.taken < MIN_QUERY_COST) {
+              onSpent();
+              return;
+            }
+            schedule();
+          };
+          schedule();
+        },
+        async settle(now = Date.now()) {
+          done = true;
+          clearTimeout(timer);
+          const cost = Math.min(held, startedAt === null ? MIN_QUERY_COST : queryCost(clock() - startedAt));
+          learn(key, cost);
+          return { cost, window: report(await giveBack(held - cost, now), now) };
+        },
+        async cancel(now = Date.now()) {
+          done = true;
+          clearTimeout(timer);
+          return report(await giveBack(held, now), now);
         },
       };
+      return { reservation };
     },
   };
 }

@@ -1,11 +1,11 @@
 /**
  * The demo telemetry's devices: one per machine asset of the maintenance demo data, so every
  * device's `MessageMetadata.topologyReference` is the tag number of the asset it measures
- * (decisions.md §6). Pure functions of the seed and the plant: the telemetry seed and the tests
+ * (docs/api.md §6). Pure functions of the seed and the plant: the telemetry seed and the tests
  * compute the same list.
  */
-import { generateAssets } from "../seed/maintenance";
-import type { DemoPlant } from "../seed/catalog";
+import { generateAssets } from "../maintenance/seed";
+import type { DemoPlant } from "../platform/demo-catalog";
 
 /** What a data point measures; each role has its own signal model in demo-data.ts. */
 export type DataPointRole = "temperature" | "pressure" | "vibration" | "motorCurrent" | "throughput" | "running";

@@ -1,6 +1,6 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
-import { ServiceError } from "../errors";
+import { ApiError } from "../../contract/errors";
 import { evaluationError } from "./duckdb-errors";
 
 async function duckdbFailure(sql: string): Promise<unknown> {
@@ -20,11 +20,18 @@ async function duckdbFailure(sql: string): Promise<unknown> {
 describe("DuckDB evaluation errors", () => {
   it("turns a conversion error into INVALID_QUERY without the generated SQL's parameter names", async () => {
     const failure = evaluationError(await duckdbFailure("SELECT CAST($k1 AS INTEGER)"));
-    expect(failure).toBeInstanceOf(ServiceError);
+    expect(failure).toBeInstanceOf(ApiError);
     expect(failure?.code).toBe("INVALID_QUERY");
     expect(failure?.message).toContain("while evaluating");
     expect(failure?.message).not.toMatch(/\$k\d/);
     expect(failure?.data).toEqual([{ line: 1, column: 1, message: expect.any(String) }]);
+  });
+
+  it("turns DuckDB's expression depth limit into INVALID_QUERY", async () => {
+    const deep = `SELECT ${"abs(".repeat(1100)}1${")".repeat(1100)}`;
+    const failure = evaluationError(await duckdbFailure(deep));
+    expect(failure?.code).toBe("INVALID_QUERY");
+    expect(failure?.message).toMatch(/nested too deeply/);
   });
 
   it("leaves other failures alone (they stay server errors)", async () => {

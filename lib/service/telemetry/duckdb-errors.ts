@@ -1,4 +1,4 @@
-import { ServiceError } from "../errors";
+import { ApiError } from "../../contract/errors";
 
 /**
  * DuckDB's data errors (a value out of range, a failed conversion) are faults of the query's data,
@@ -7,9 +7,16 @@ import { ServiceError } from "../errors";
  */
 const DATA_ERROR = /^(Conversion|Out of Range|Invalid Input|Overflow|Divide by Zero) Error: ([^\n]*)/;
 
-export function evaluationError(error: unknown): ServiceError | null {
+/** DuckDB's limit on expression nesting: the query is too deeply nested, not a server fault. */
+const DEPTH_ERROR = /Max expression depth limit of \d+ exceeded/;
+
+export function evaluationError(error: unknown): ApiError | null {
+  if (error instanceof Error && DEPTH_ERROR.test(error.message)) {
+    const message = "The query is nested too deeply for the engine; simplify it";
+    return new ApiError("INVALID_QUERY", `${message} (line 1, column 1)`, [{ line: 1, column: 1, message }]);
+  }
   const match = error instanceof Error ? DATA_ERROR.exec(error.message) : null;
   if (!match) return null;
   const message = `The query failed while evaluating: ${match[2]!.replace(/\$k\d+/g, "a literal")}`;
-  return new ServiceError("INVALID_QUERY", `${message} (line 1, column 1)`, [{ line: 1, column: 1, message }]);
+  return new ApiError("INVALID_QUERY", `${message} (line 1, column 1)`, [{ line: 1, column: 1, message }]);
 }

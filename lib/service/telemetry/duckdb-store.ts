@@ -1,9 +1,14 @@
 /**
  * The embedded telemetry store: one DuckDB file per customer (`DATA_DIR/telemetry-<customerId>.duckdb`),
  * so a customer's query physically cannot read another customer's rows. Queries are KQL compiled by
- * lib/kql over scoped source relations (time range, plants) built here; results are streamed chunk
- * by chunk so the row and byte limits stop a query early instead of after it materialised
- * everything, and a timer interrupts DuckDB itself (`connection.interrupt()`) at the time limit.
+ * lib/kql over scoped source relations (time range, plants) built here. DuckDB itself renders the
+ * rows as the response's JSON and applies the row and byte limits (json-rows.ts), so the event loop
+ * stays free and memory stays bounded; a timer interrupts DuckDB (`connection.interrupt()`) at the
+ * time limit. Each file is opened without access to other files and with a memory limit
+ * (docs/architecture.md, "Telemetry under load"). With `readOnly` (TELEMETRY_READ_ONLY) the files
+ * are opened `access_mode=READ_ONLY`, which DuckDB lets several processes do at once: how several
+ * instances serve one DATA_DIR, while only `npm run seed` writes (docs/architecture.md, "Several
+ * instances").
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -21,7 +26,6 @@ import {
 } from "@duckdb/node-api";
 import {
   compileKql,
-  toJsonValue,
   toResponseColumns,
   type KqlSource,
   type RenderHint,
@@ -30,32 +34,69 @@ import {
   type SqlParamType,
   type TableName,
 } from "@/lib/kql";
-import type { JsonValue } from "@/lib/kql/result";
-import { ServiceError } from "../errors";
+import { ApiError } from "../../contract/errors";
+import { StartupError } from "../platform/startup-error";
+import { inTransaction } from "../platform/transaction";
 import { evaluationError } from "./duckdb-errors";
-import type { DemoPlant } from "../seed/catalog";
+import type { DemoPlant } from "../platform/demo-catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
-import { CREATE_TELEMETRY_SCHEMA } from "./schema";
+import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
+import { scopedSourcesOf } from "./scoped-sources";
+import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "./schema";
 import type { TelemetryLimits, TelemetryQuery, TelemetryScope, TelemetryStore, TelemetryTable } from "./store";
 
 export interface DuckDbStoreOptions {
   dataDir: string;
   /** Customers and their plants; a file is opened (and created) for each. */
   customers: readonly { id: string; plants: readonly DemoPlant[] }[];
+  /**
+   * Open existing files read-only (several processes may), create nothing, seed nothing; `write`
+   * is refused. A missing file, or one a writer holds, fails the open with a StartupError.
+   */
+  readOnly?: boolean;
   /** Demo data written into a new, empty file; omit to leave new files empty. */
   demo?: { seed: string; days: number; now?: Date };
+  /** DuckDB's settings for query time; the defaults are DuckDB's own (tests, benchmarks). */
+  engine?: DuckDbEngineSettings;
   /** Told when a customer file starts being seeded, and when it is done. */
   onSeeding?: (customerId: string) => void;
   onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
+}
+
+export interface DuckDbEngineSettings {
+  /** DuckDB's memory_limit per customer file, e.g. `512MB`; past it a query fails (or spills to disk). */
+  memoryLimit: string;
+  /** Worker threads per customer file while serving queries. */
+  threads: number;
 }
 
 export function telemetryFile(dataDir: string, customerId: string): string {
   return path.join(dataDir, `telemetry-${customerId}.duckdb`);
 }
 
+/** DuckDB's "Could not set lock on file …: Conflicting lock is held in … (PID n)". */
+const LOCKED = /Could not set lock on file[\s\S]*?\(PID (\d+)\)/;
+
+/** What the operator must do when a file cannot be opened, in one line; null for other errors. */
+export function openFailure(error: unknown, file: string, readOnly: boolean): StartupError | null {
+  const message = error instanceof Error ? error.message : String(error);
+  const locked = LOCKED.exec(message);
+  if (!locked) return null;
+  const holder = `another process (PID ${locked[1]})`;
+  return new StartupError(
+    readOnly
+      ? `Cannot open ${file} read-only: ${holder} is writing it (a server without TELEMETRY_READ_ONLY=1, or \`npm run seed\`). Stop that process or let the seed finish, then start again.`
+      : `Cannot open ${file} for writing: ${holder} has it open. Stop that process; to run several instances on one DATA_DIR, run \`npm run seed\` once and start every instance with TELEMETRY_READ_ONLY=1.`,
+  );
+}
+
 interface CustomerDb {
   instance: DuckDBInstance;
   idle: DuckDBConnection[];
+  /** The one connection that writes after the seed (live demo, ingestion), opened on first write. */
+  writer?: DuckDBConnection;
+  /** Tail of the queue of write transactions: they run one after another. */
+  writes: Promise<unknown>;
 }
 
 const PARAM_TYPES: Record<SqlParamType, DuckDBType> = { VARCHAR, BIGINT, DOUBLE, BOOLEAN, TIMESTAMP };
@@ -74,44 +115,23 @@ export function bindParams(params: SqlParams): { values: Record<string, DuckDBVa
   return { values, types };
 }
 
-/**
- * The scoped relations a query reads from. The plant filter is left out when the scope takes
- * every plant: the file holds only this customer's plants, and the filter would cost a join probe.
- */
+/** The scoped relations a query reads from (the customer's own file: tables unqualified). */
 export function scopedSources(scope: TelemetryScope): Record<TableName, KqlSource> {
-  const params: SqlParams = {
-    scope_start: { type: "TIMESTAMP", value: scope.start.getTime() },
-    scope_end: { type: "TIMESTAMP", value: scope.end.getTime() },
-  };
-  let plants = "";
-  if (scope.plantIds) {
-    const names = scope.plantIds.map((plantId, i) => {
-      params[`scope_plant${i}`] = { type: "VARCHAR", value: plantId };
-      return `$scope_plant${i}`;
-    });
-    plants = names.length > 0 ? ` AND "PlantId" IN (${names.join(", ")})` : " AND FALSE";
-  }
-  return {
-    States: {
-      sql: `SELECT * FROM "States" WHERE "Timestamp" >= $scope_start AND "Timestamp" < $scope_end${plants}`,
-      params,
-    },
-    Events: {
-      sql: `SELECT * FROM "Events" WHERE "StartTime" < $scope_end AND ("EndTime" IS NULL OR "EndTime" >= $scope_start)${plants}`,
-      params,
-    },
-  };
+  return scopedSourcesOf(scope, { param: (name) => `$${name}`, table: (name) => `"${name}"`, never: "FALSE" });
 }
 
-/** DuckDB values → what lib/kql's result converter takes (timestamps keep their micros). */
-function plain(value: DuckDBValue): unknown {
-  if (value === null || typeof value !== "object" || value instanceof DuckDBTimestampValue) return value;
-  return String(value);
+function queryLimitExceeded(message: string): ApiError {
+  return new ApiError("QUERY_LIMIT_EXCEEDED", message, [{ field: "query", problem: message }]);
 }
 
-function queryLimitExceeded(message: string): ServiceError {
-  return new ServiceError("QUERY_LIMIT_EXCEEDED", message, [{ field: "query", problem: message }]);
+function limitMessage(limit: "rows" | "bytes" | "memory", limits: TelemetryLimits): string {
+  if (limit === "rows") return `The result has more than ${limits.maxRows.toLocaleString("en-US")} rows; narrow the query (where, summarize, take).`;
+  if (limit === "bytes") return `The result is larger than ${Math.round(limits.maxBytes / 1048576)} MB; narrow the query or project fewer columns.`;
+  return "The query needs more memory than a query may use; narrow the query (where, summarize, take).";
 }
+
+/** DuckDB ran out of its memory_limit: the query asked for too much, not a server fault. */
+const OUT_OF_MEMORY = /^Out of Memory Error/;
 
 /** A statement with its result columns, as the KQL compiler makes them (or a benchmark by hand). */
 export interface SqlStatement {
@@ -131,23 +151,57 @@ export interface ExecuteOptions {
 export interface DuckDbTelemetryStore extends TelemetryStore {
   /** Runs SQL on a customer's file with the query path's limits, interruption and conversion. */
   execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable>;
+  /** Customers with a file in this store. */
+  customerIds(): string[];
+  /**
+   * Runs `work` in one transaction on the customer's writer connection (rolled back if it throws).
+   * The server is the only writer of its files, and within it every write goes through here, one
+   * transaction at a time per file; queries keep reading their snapshot meanwhile (MVCC).
+   */
+  write<T>(customerId: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** DuckDB's physical plan of a statement (EXPLAIN), for the benchmark's plan comparison. */
+  plan(customerId: string, statement: Pick<SqlStatement, "sql" | "params">): Promise<string>;
 }
 
 export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Promise<DuckDbTelemetryStore> {
+  const readOnly = options.readOnly ?? false;
   fs.mkdirSync(options.dataDir, { recursive: true });
   const customers = new Map<string, CustomerDb>();
   try {
     // Files are seeded side by side: each DuckDB instance keeps its own threads busy.
     await Promise.all(
       options.customers.map(async (customer) => {
-        const instance = await DuckDBInstance.create(telemetryFile(options.dataDir, customer.id));
-        customers.set(customer.id, { instance, idle: [] });
+        const file = telemetryFile(options.dataDir, customer.id);
+        if (readOnly && !fs.existsSync(file)) {
+          throw new StartupError(`${file} does not exist: with TELEMETRY_READ_ONLY=1 only \`npm run seed\` creates the telemetry files; run it once first (with the same DATA_DIR and DATABASE_URL).`);
+        }
+        // Queries are compiled from KQL and never name a file; still, no query may read or write
+        // one (docs/architecture.md, "Telemetry under load").
+        const instance = await DuckDBInstance.create(file, {
+          // Readers share the file, not its spill directory: DuckDB names its spill files alike in
+          // every process, so each reader spills into a directory of its own (removed on close).
+          // Set before external access is turned off, which forbids changing it.
+          ...(readOnly ? { access_mode: "READ_ONLY", temp_directory: `${file}.tmp-${process.pid}` } : {}),
+          enable_external_access: "false",
+          ...(options.engine ? { memory_limit: options.engine.memoryLimit } : {}),
+        }).catch((error: unknown) => {
+          throw openFailure(error, file, readOnly) ?? error;
+        });
+        customers.set(customer.id, { instance, idle: [], writes: Promise.resolve() });
+        // Telemetry is the customer's data: readable by the server's user only (the server's umask
+        // covers the write-ahead log and spill files; scripts/serve.ts).
+        fs.chmodSync(file, 0o600);
         const connection = await instance.connect();
         try {
-          await prepareDatabase(connection, customer.plants, options, {
+          if (!readOnly)
+            await prepareDatabase(connection, customer.plants, options, {
             start: () => options.onSeeding?.(customer.id),
             done: (result) => options.onSeeded?.(customer.id, result),
           });
+          // Seeding may use every core; serving leaves one to the event loop. Then the settings
+          // are locked, so nothing a connection runs can change them.
+          if (options.engine) await connection.run(`SET threads = ${Math.max(1, Math.floor(options.engine.threads))}`);
+          await connection.run("SET lock_configuration = true");
         } finally {
           connection.closeSync();
         }
@@ -160,7 +214,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
 
   async function withConnection<T>(customerId: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     const db = customers.get(customerId);
-    if (!db) throw new ServiceError("FORBIDDEN", "No telemetry is stored for this client's customer.");
+    if (!db) throw new ApiError("FORBIDDEN", "No telemetry is stored for this client's customer.");
     const connection = db.idle.pop() ?? (await db.instance.connect());
     let reusable = true;
     try {
@@ -175,12 +229,13 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
   }
 
   let closed = false;
+  let writable = true;
+  let closing: Promise<void> | null = null;
 
   async function execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable> {
     const started = options.started ?? performance.now();
-    const { values, types } = bindParams(statement.params);
-    const kqlTypes = statement.columns.map((c) => c.kqlType);
-    const { maxRows, maxBytes, timeoutMs } = options.limits;
+    const bound = bindParams(statement.params);
+    const { timeoutMs } = options.limits;
 
     return withConnection(customerId, async (connection) => {
       let timedOut = false;
@@ -191,38 +246,29 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
       const onAbort = () => connection.interrupt();
       options.signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        const result = await connection.stream(statement.sql, values, types);
-        const rows: JsonValue[][] = [];
-        // Brackets and commas of the rows array; each row adds its own length.
-        let bytes = 2;
-        for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-          for (const raw of chunk.getRows()) {
-            const row = raw.map((value, i) => toJsonValue(kqlTypes[i]!, plain(value)));
-            bytes += JSON.stringify(row).length + 1;
-            rows.push(row);
-            if (rows.length > maxRows) {
-              throw queryLimitExceeded(`The result has more than ${maxRows.toLocaleString("en-US")} rows; narrow the query (where, summarize, take).`);
-            }
-            if (bytes > maxBytes) {
-              throw queryLimitExceeded(`The result is larger than ${Math.round(maxBytes / 1048576)} MB; narrow the query or project fewer columns.`);
-            }
-          }
-        }
+        if (options.signal?.aborted) throw new Error("aborted before it started");
+        const rows = await streamJsonRows(connection, statement, bound, options.limits);
+        // An interrupted stream ends like a finished one (an empty chunk): the rows read so far are
+        // part of the answer only, so they are never returned (docs/api.md §6: complete or an error).
+        if (timedOut || options.signal?.aborted) throw new Error("interrupted");
         return {
           columns: toResponseColumns(statement.columns),
-          rows,
+          rows: rows.parts,
+          rowCount: rows.rowCount,
           ...(statement.render ? { render: statement.render } : {}),
-          bytes,
+          bytes: rows.bytes,
           elapsedMs: performance.now() - started,
         };
       } catch (error) {
         if (timedOut) {
-          throw new ServiceError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [
+          throw new ApiError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [
             { field: "query", problem: `exceeded ${timeoutMs} ms` },
           ]);
         }
         // Nobody is waiting for the answer any more; say so instead of reporting a server error.
-        if (options.signal?.aborted) throw new ServiceError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
+        if (options.signal?.aborted) throw new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
+        if (error instanceof JsonRowsLimitError) throw queryLimitExceeded(limitMessage(error.limit, options.limits));
+        if (error instanceof Error && OUT_OF_MEMORY.test(error.message)) throw queryLimitExceeded(limitMessage("memory", options.limits));
         throw evaluationError(error) ?? error;
       } finally {
         clearTimeout(timer);
@@ -240,6 +286,31 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
 
     execute,
 
+    customerIds: () => [...customers.keys()],
+
+    write(customerId, work) {
+      const db = customers.get(customerId);
+      if (!db) return Promise.reject(new Error(`No telemetry file for customer ${customerId}.`));
+      if (readOnly) return Promise.reject(new Error("The telemetry store is read-only (TELEMETRY_READ_ONLY=1)."));
+      if (!writable) return Promise.reject(new Error("The telemetry store is closing."));
+      const run = async () => {
+        db.writer ??= await db.instance.connect();
+        const connection = db.writer;
+        return inTransaction((sql) => connection.run(sql), () => work(connection), "BEGIN TRANSACTION");
+      };
+      const result = db.writes.then(run, run);
+      db.writes = result.catch(() => undefined);
+      return result;
+    },
+
+    async plan(customerId, statement) {
+      const { values, types } = bindParams(statement.params);
+      return withConnection(customerId, async (connection) => {
+        const reader = await connection.runAndReadAll(`EXPLAIN ${statement.sql}`, values, types);
+        return reader.getRows().map((row) => String(row[1])).join("\n");
+      });
+    },
+
     async dataPointNames(customerId) {
       return withConnection(customerId, async (connection) => {
         const reader = await connection.runAndReadAll(`SELECT DISTINCT Name FROM StateSeries ORDER BY Name`);
@@ -247,13 +318,19 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
       });
     },
 
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const db of customers.values()) {
-        for (const connection of db.idle.splice(0)) connection.closeSync();
-        db.instance.closeSync();
-      }
+    close() {
+      closing ??= (async () => {
+        // Writes already queued finish first (a batch is never cut in half); new ones are refused.
+        writable = false;
+        await Promise.all([...customers.values()].map((db) => db.writes));
+        closed = true;
+        for (const db of customers.values()) {
+          db.writer?.closeSync();
+          for (const connection of db.idle.splice(0)) connection.closeSync();
+          db.instance.closeSync();
+        }
+      })();
+      return closing;
     },
   };
 }
@@ -275,6 +352,8 @@ async function prepareDatabase(
     const now = options.demo.now ?? new Date();
     const result = await generateDemoTelemetry(connection, { seed: options.demo.seed, plants, days: options.demo.days, now });
     await connection.run(`INSERT INTO telemetry_meta VALUES ('demo_seeded_at', $1)`, [now.toISOString()]);
+    // Where the running demo plant carries on (live/demo-plant.ts).
+    await connection.run(`INSERT INTO telemetry_meta VALUES ('${DEMO_UNTIL_MINUTE_KEY}', $1)`, [String(Math.floor(now.getTime() / 60_000))]);
     await connection.run("COMMIT");
     await connection.run("CHECKPOINT");
     progress.done(result);

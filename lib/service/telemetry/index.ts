@@ -1,53 +1,69 @@
 /**
- * The telemetry half of the embedded service, assembled: the DuckDB store (seeded with demo data
- * on first start), the OAuth clients and tokens kept in SQLite, the cost throttle and the routes.
+ * The telemetry half of the embedded service, assembled: the telemetry store (DuckDB files, or
+ * ClickHouse when TELEMETRY_URL is set; seeded with demo data on first start), the OAuth clients and tokens kept in the service database, the admission control (cost budget
+ * and places for queries running at once) and the routes.
  */
 import type { AppConfig } from "@/lib/config";
-import type { Route } from "../http/router";
-import type { DemoPlant } from "../seed/catalog";
-import type { SqliteDatabase } from "../store/sqlite";
+import type { Route } from "../platform/http/router";
+import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
+import type { CustomerRecord } from "../maintenance/store";
+import type { SqlDb } from "../platform/sql";
 import { createAccessTokens, type AccessTokens } from "./auth/access-tokens";
 import { createTelemetryClients, type TelemetryClients } from "./auth/clients";
+import type { SharedState } from "../../shared-state";
+import { createFixedWindowCounter } from "../../shared-state/fixed-window";
+import { createConcurrencySlots } from "../../shared-state/slots";
 import { createCostThrottle } from "./cost-throttle";
-import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "./duckdb-store";
+import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb-store";
+import { httpExecutor } from "./clickhouse/http-executor";
+import { openClickHouseTelemetryStore } from "./clickhouse/store";
+import type { TelemetryStore } from "./store";
 import { createOAuthRoutes } from "./oauth-endpoints";
-import { createQueryRoutes } from "./query-endpoint";
+import { createQueryGate } from "./query-gate";
+import { createQueryRoutes, runTelemetryQuery, type QueryEndpointContext, type QueryPrincipal } from "./query-endpoint";
 
-/** decisions.md §6. */
+/** docs/api.md §6. */
 export const TELEMETRY_LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024 } as const;
 
 export interface TelemetryService {
-  /** The embedded DuckDB store; the query endpoint itself only sees the TelemetryStore interface. */
-  store: DuckDbTelemetryStore;
+  /** The store queries run on (the query endpoint only sees this interface). */
+  store: TelemetryStore;
+  /**
+   * The embedded DuckDB store, or null on ClickHouse. The live demo plant and MQTT ingestion write
+   * into it (unless it is read-only, TELEMETRY_READ_ONLY); a ClickHouse deployment is fed by
+   * ClickHouse's own ingestion.
+   */
+  duckdb: DuckDbTelemetryStore | null;
   clients: TelemetryClients;
   tokens: AccessTokens;
   routes: Route[];
+  /** A query for an already authenticated principal (the dashboard's embedded client). */
+  query(principal: QueryPrincipal, request: TTelemetryQueryRequest, signal?: AbortSignal): ReturnType<typeof runTelemetryQuery>;
+  /** Queries running and waiting for a place now. */
+  load(): { running: number; waiting: number };
   close(): Promise<void>;
 }
 
 export interface TelemetryOptions {
-  /** Clock of the query endpoint (token expiry, `now()`); tests move it. */
+  /** Clock of the query endpoint (token expiry, `now()`) and of the demo seed; tests move it. */
   now?: () => Date;
   log?: (line: string) => void;
+  /** Where the cost budgets and concurrency caps live (memory, or Redis shared by the instances). */
+  shared?: SharedState;
 }
 
-/** Customers with their plants, as the maintenance data knows them. */
-export function customersWithPlants(db: SqliteDatabase): { id: string; name: string; plants: DemoPlant[] }[] {
-  const customers = db.prepare(`SELECT id, name FROM customers ORDER BY id`).all() as { id: string; name: string }[];
-  const plants = db
-    .prepare(`SELECT id, name, customer_id AS customerId, time_zone AS timeZone FROM plants ORDER BY id`)
-    .all() as DemoPlant[];
-  return customers.map((c) => ({ ...c, plants: plants.filter((p) => p.customerId === c.id) }));
-}
+/** How often a waiting query looks for a place freed by another instance (Redis only). */
+const SHARED_GATE_POLL_MS = 50;
 
-export async function openTelemetry(config: AppConfig, db: SqliteDatabase, options: TelemetryOptions = {}): Promise<TelemetryService> {
+/**
+ * Opens the telemetry half. `db` holds the OAuth clients; `customers` (with their plants) come from
+ * the maintenance store, which owns those tables.
+ */
+export async function openTelemetry(config: AppConfig, db: SqlDb, customers: CustomerRecord[], options: TelemetryOptions = {}): Promise<TelemetryService> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const customers = customersWithPlants(db);
   const started = Date.now();
-  const store = await openDuckDbTelemetryStore({
-    dataDir: config.dataDir,
-    customers,
-    demo: { seed: config.SEED, days: config.DEMO_TELEMETRY_DAYS },
+  const demo = { seed: config.SEED, days: config.DEMO_TELEMETRY_DAYS, now: options.now?.() };
+  const progress: Pick<DuckDbStoreOptions, "onSeeding" | "onSeeded"> = {
     onSeeding: (customerId) =>
       log(`[telemetry] ${customerId}: generating ${config.DEMO_TELEMETRY_DAYS} day${config.DEMO_TELEMETRY_DAYS === 1 ? "" : "s"} of demo telemetry (first start only)…`),
     onSeeded: (customerId, result) =>
@@ -55,20 +71,56 @@ export async function openTelemetry(config: AppConfig, db: SqliteDatabase, optio
         `[telemetry] ${customerId}: generated ${result.states.toLocaleString("en-US")} readings of ${result.series} series and ` +
           `${result.events} alarms in ${(result.ms / 1000).toFixed(1)} s (all files ready after ${((Date.now() - started) / 1000).toFixed(1)} s)`,
       ),
-  });
-  const clients = createTelemetryClients(db, config.TELEMETRY_RESOURCE_ID);
-  const tokens = createAccessTokens(db, clients, config.TELEMETRY_RESOURCE_ID);
-  const plantsOf = db.prepare(`SELECT id FROM plants WHERE customer_id = ? ORDER BY id`).pluck();
+  };
+  const clickhouse = config.telemetryClickHouse;
+  const duckdb = clickhouse
+    ? null
+    : await openDuckDbTelemetryStore({
+        dataDir: config.dataDir,
+        customers,
+        // Read-only instances serve what `npm run seed` wrote; they generate nothing themselves.
+        ...(config.TELEMETRY_READ_ONLY ? { readOnly: true } : { demo }),
+        engine: { memoryLimit: config.TELEMETRY_DUCKDB_MEMORY_LIMIT, threads: config.TELEMETRY_DUCKDB_THREADS },
+        ...progress,
+      });
+  const store: TelemetryStore =
+    duckdb ?? (await openClickHouseTelemetryStore({ executor: httpExecutor(clickhouse!), databasePrefix: clickhouse!.databasePrefix, customers, demo, ...progress }));
+  const clients = createTelemetryClients(db, config.TELEMETRY_RESOURCE_ID, new Set(customers.map((customer) => customer.id)));
+  const tokens = createAccessTokens(db, clients, config.TELEMETRY_RESOURCE_ID, config.oauthIssuer);
+  const plantIdsByCustomer = new Map(customers.map((customer) => [customer.id, customer.plants.map((plant) => plant.id)]));
+  const shared = options.shared ?? { kind: "memory", close: async () => {} };
+  const caps = { perKey: config.TELEMETRY_MAX_CONCURRENT_PER_CLIENT, perGroup: config.TELEMETRY_MAX_CONCURRENT_PER_CUSTOMER };
+  const gate = createQueryGate(
+    {
+      perClient: config.TELEMETRY_MAX_CONCURRENT_PER_CLIENT,
+      perCustomer: config.TELEMETRY_MAX_CONCURRENT_PER_CUSTOMER,
+      queuePerClient: config.TELEMETRY_QUEUE_PER_CLIENT,
+      queueWaitMs: config.TELEMETRY_QUEUE_WAIT_MS,
+    },
+    createConcurrencySlots(shared, "telemetry-queries", caps),
+    shared.kind === "redis" ? SHARED_GATE_POLL_MS : undefined,
+  );
+  const queryContext: QueryEndpointContext = {
+    store,
+    tokens,
+    throttle: createCostThrottle(config.TELEMETRY_COST_BUDGET_PER_MINUTE, createFixedWindowCounter(shared, "telemetry-cost", 60_000)),
+    gate,
+    limits: { ...TELEMETRY_LIMITS, timeoutMs: config.TELEMETRY_QUERY_TIMEOUT_MS },
+    plantsOf: (customerId) => plantIdsByCustomer.get(customerId) ?? [],
+    now: options.now,
+  };
   const routes = [
-    ...createOAuthRoutes({ clients, tokens, resourceId: config.TELEMETRY_RESOURCE_ID }),
-    ...createQueryRoutes({
-      store,
-      tokens,
-      throttle: createCostThrottle(config.TELEMETRY_COST_BUDGET_PER_MINUTE),
-      limits: { ...TELEMETRY_LIMITS, timeoutMs: config.TELEMETRY_QUERY_TIMEOUT_MS },
-      plantsOf: (customerId) => plantsOf.all(customerId) as string[],
-      now: options.now,
-    }),
+    ...createOAuthRoutes({ clients, tokens, resourceId: config.TELEMETRY_RESOURCE_ID, issuer: config.oauthIssuer }),
+    ...createQueryRoutes(queryContext),
   ];
-  return { store, clients, tokens, routes, close: () => store.close() };
+  return {
+    store,
+    duckdb,
+    clients,
+    tokens,
+    routes,
+    query: (principal, request, signal) => runTelemetryQuery(queryContext, principal, () => request, signal),
+    load: () => gate.load(),
+    close: () => store.close(),
+  };
 }

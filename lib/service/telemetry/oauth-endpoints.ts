@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.0 authorization server of the telemetry interface (decisions.md §5): the
+ * The OAuth 2.0 authorization server of the telemetry interface (docs/api.md §5): the
  * client-credentials token endpoint, its metadata document and the JWKS. The token endpoint alone
  * answers errors in RFC 6749 §5.2's format, checked in this order: malformed request or missing
  * parameter (invalid_request) → client authentication (invalid_client, 401) → grant type
@@ -12,13 +12,13 @@ import {
   ZTokenRequest,
   ZTokenResponse,
   type TOAuthErrorCode,
-} from "@/lib/upstream/schemas/telemetry";
-import { ServiceError } from "../errors";
-import { readFormBody } from "../http/body";
-import { json } from "../http/respond";
-import type { Route } from "../http/router";
-import type { ServiceRequest, ServiceResponse } from "../http/types";
-import type { ApiContribution } from "../openapi";
+} from "@/lib/contract/telemetry";
+import { ApiError } from "../../contract/errors";
+import { readFormBody } from "../platform/http/body";
+import { json } from "../platform/http/respond";
+import type { Route } from "../platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
+import type { ApiContribution } from "../platform/openapi";
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./auth/access-tokens";
 import type { TelemetryClients } from "./auth/clients";
 
@@ -30,6 +30,8 @@ export interface OAuthContext {
   clients: TelemetryClients;
   tokens: AccessTokens;
   resourceId: string;
+  /** The configured issuer (OAUTH_ISSUER): the discovery document never echoes a request's Host. */
+  issuer: string;
 }
 
 /** RFC 6749 §5.1: token responses must not be cached. */
@@ -73,7 +75,7 @@ function readTokenForm(req: ServiceRequest): URLSearchParams {
   try {
     form = readFormBody(req);
   } catch (error) {
-    if (error instanceof ServiceError) throw new OAuthError("invalid_request", error.message);
+    if (error instanceof ApiError) throw new OAuthError("invalid_request", error.message);
     throw error;
   }
   if (!form) throw new OAuthError("invalid_request", "The request must be sent as Content-Type: application/x-www-form-urlencoded.");
@@ -103,7 +105,7 @@ async function issueToken(req: ServiceRequest, ctx: OAuthContext): Promise<Servi
   if (!credentials) {
     throw new OAuthError("invalid_client", "Client authentication is required: client_id and client_secret, or HTTP Basic.", 401);
   }
-  const client = ctx.clients.authenticate(credentials.clientId, credentials.secret);
+  const client = await ctx.clients.authenticate(credentials.clientId, credentials.secret);
   if (!client) throw new OAuthError("invalid_client", "Client authentication failed.", 401);
 
   if (grantType !== "client_credentials") {
@@ -112,7 +114,7 @@ async function issueToken(req: ServiceRequest, ctx: OAuthContext): Promise<Servi
   if (scope !== `${ctx.resourceId}/.default`) {
     throw new OAuthError("invalid_scope", `The scope must be '${ctx.resourceId}/.default'.`);
   }
-  const accessToken = await ctx.tokens.issue(client, { issuer: req.origin });
+  const accessToken = await ctx.tokens.issue(client);
   return json({ token_type: "Bearer", expires_in: ACCESS_TOKEN_LIFETIME_SECONDS, access_token: accessToken }, 200, NO_STORE);
 }
 
@@ -145,7 +147,7 @@ export function createOAuthRoutes(ctx: OAuthContext): Route[] {
     {
       method: "GET",
       pattern: DISCOVERY_PATH,
-      handler: (req) => json(discoveryDocument(req.origin, ctx.resourceId), 200, { "cache-control": "public, max-age=300" }),
+      handler: () => json(discoveryDocument(ctx.issuer, ctx.resourceId), 200, { "cache-control": "public, max-age=300" }),
     },
     {
       method: "GET",
@@ -182,7 +184,8 @@ export const oauthApi: ApiContribution = {
       path: DISCOVERY_PATH,
       operationId: "getOpenIdConfiguration",
       summary: "Authorization server metadata",
-      description: "`issuer` is the address the request was sent to; standard OAuth client libraries configure themselves from it.",
+      description:
+        "`issuer` is the configured base URL of the service (`OAUTH_ISSUER`, never the request's `Host`), and the `iss` of every token it issues; standard OAuth client libraries configure themselves from it.",
       tag: "OAuth",
       security: [],
       response: { schema: ZOpenIdConfiguration, description: "Metadata of the token endpoint." },
@@ -208,6 +211,6 @@ export const oauthApi: ApiContribution = {
     },
   },
   notes: [
-    "**Telemetry access tokens** are JWTs signed with ES256 (public keys at `/oauth2/v2.0/keys`): `aud` is the resource id, `sub` the client id, `customer_id` the client's customer, `exp` 3600 s after issue. Besides the signature, every query checks that the client still exists and is not revoked, so revoking a client (`npm run ops -- client revoke <client_id>`) stops its tokens at once. Client secrets are stored only as SHA-256 hashes and compared in constant time.",
+    "**Telemetry access tokens** are JWTs signed with ES256 (public keys at `/oauth2/v2.0/keys`): `iss` is the discovery document's issuer, `aud` the resource id, `sub` the client id, `customer_id` the client's customer, `exp` 3600 s after issue. Besides the signature, every query checks that the client still exists and is not revoked, so revoking a client (`npm run ops -- client revoke <client_id>`) stops its tokens at once. Client secrets are stored only as SHA-256 hashes and compared in constant time.",
   ],
 };

@@ -1,20 +1,22 @@
 /**
- * `POST /insights/v1/telemetry/query/table` (service-spec.md, decisions.md §6). Check order:
+ * `POST /insights/v1/telemetry/query/table` (docs/api.md §6). Check order:
  * bearer token (401) → client's customer has telemetry (403) → cost budget (429) → body (413/415/400)
- * → plants of the customer (400) → the query itself (400 INVALID_QUERY / QUERY_LIMIT_EXCEEDED /
- * QUERY_TIMEOUT). The time range and plants are applied beneath the query by the store.
+ * → plants of the customer (400) → a place among the queries running at once (429 after a short
+ * wait) → the query itself (400 INVALID_QUERY / QUERY_LIMIT_EXCEEDED / QUERY_TIMEOUT; 429 when the
+ * budget runs out while it runs). The time range and plants are applied beneath the query by the
+ * store. docs/architecture.md ("Telemetry under load") explains the admission control.
  */
 import { KqlError } from "@/lib/kql";
-import { ZTelemetryQueryRequest, ZTelemetryQueryResponse } from "@/lib/upstream/schemas/telemetry";
-import { ServiceError, invalidInput, type ErrorCode } from "../errors";
-import { parseWith, readJsonBody } from "../http/body";
-import { errorResponse, json } from "../http/respond";
-import type { Route } from "../http/router";
-import type { ServiceRequest, ServiceResponse } from "../http/types";
-import type { ApiContribution } from "../openapi";
+import { ZTelemetryQueryRequest, ZTelemetryQueryResponse, type TTelemetryQueryRequest } from "@/lib/contract/telemetry";
+import { ApiError, invalidInput, type ErrorCode } from "../../contract/errors";
+import { parseWith, readJsonBody } from "../platform/http/body";
+import type { Route } from "../platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
+import type { ApiContribution } from "../platform/openapi";
 import type { AccessTokens, TokenPrincipal } from "./auth/access-tokens";
-import { costHeader, queryCost, type CostThrottle } from "./cost-throttle";
-import type { TelemetryLimits, TelemetryStore } from "./store";
+import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
+import type { QueryGate } from "./query-gate";
+import type { TelemetryLimits, TelemetryStore, TelemetryTable } from "./store";
 
 export const QUERY_PATH = "/insights/v1/telemetry/query/table";
 
@@ -22,6 +24,7 @@ export interface QueryEndpointContext {
   store: TelemetryStore;
   tokens: AccessTokens;
   throttle: CostThrottle;
+  gate: QueryGate;
   limits: TelemetryLimits;
   /** Plant ids of a customer. */
   plantsOf(customerId: string): string[];
@@ -30,30 +33,68 @@ export interface QueryEndpointContext {
 
 async function authenticate(req: ServiceRequest, tokens: AccessTokens, now: Date): Promise<TokenPrincipal> {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-  if (!m) throw new ServiceError("UNAUTHORIZED", "A bearer token is required: Authorization: Bearer <access_token>.");
+  if (!m) throw new ApiError("UNAUTHORIZED", "A bearer token is required: Authorization: Bearer <access_token>.");
   const principal = await tokens.verify(m[1]!, now);
-  if (!principal) throw new ServiceError("UNAUTHORIZED", "The access token is invalid, expired or revoked.");
+  if (!principal) throw new ApiError("UNAUTHORIZED", "The access token is invalid, expired or revoked.");
   return principal;
 }
 
-async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Promise<ServiceResponse> {
-  const now = ctx.now?.() ?? new Date();
-  const principal = await authenticate(req, ctx.tokens, now);
-  const customerPlants = ctx.plantsOf(principal.customerId);
-  if (customerPlants.length === 0) throw new ServiceError("FORBIDDEN", "This client's customer has no telemetry.");
+/** Who a query runs for: the customer whose data it reads, and whose budget it spends. */
+export interface QueryPrincipal {
+  customerId: string;
+  /** The cost budget's key: a telemetry client's id, or the dashboard's per-user key. */
+  budgetKey: string;
+}
 
-  const admitted = ctx.throttle.admit(principal.clientId, now.getTime());
-  if ("refused" in admitted) {
-    const { refused } = admitted;
-    throw new ServiceError("RATE_LIMITED", `The query budget of ${refused.budget} per minute is spent; retry in ${refused.resetSeconds} s.`, [], {
-      "retry-after": String(refused.resetSeconds),
-      "x-query-cost": costHeader(0, refused),
-    });
-  }
-  const started = performance.now();
-  let cost = 0;
+/** A query's answer: the response body `{ data: { columns, rows, render? } }` in UTF-8 parts, and its headers. */
+export interface QueryAnswer {
+  body: Uint8Array[];
+  headers: Record<string, string>;
+  rowCount: number;
+}
+
+/** The body around the engine's rows: the rows themselves are never parsed or copied. */
+function answerBody(table: TelemetryTable): Uint8Array[] {
+  const head = Buffer.from(`{"data":{"columns":${JSON.stringify(table.columns)},"rows":`);
+  const tail = Buffer.from(table.render ? `,"render":${JSON.stringify(table.render)}}}` : "}}");
+  return [head, ...table.rows, tail];
+}
+
+function budgetSpent(window: CostWindow, consumed: number, whileRunning: boolean): ApiError {
+  const message = whileRunning
+    ? `The query budget of ${window.budget} per minute ran out while the query ran; it was stopped. Retry in ${window.resetSeconds} s.`
+    : `The query budget of ${window.budget} per minute is spent; retry in ${window.resetSeconds} s.`;
+  return new ApiError("RATE_LIMITED", message, [], {
+    "retry-after": String(window.resetSeconds),
+    "x-query-cost": costHeader(consumed, window),
+  });
+}
+
+/** Why a running query was told to stop by the budget (its signal's reason). */
+const BUDGET_SPENT = Symbol("budget spent");
+
+/**
+ * A telemetry query for an authenticated principal: the HTTP endpoint's after the bearer token,
+ * and the dashboard's embedded client's for its signed-in user. The request is read only once the
+ * budget admits it (`request()` may throw 400/413/415).
+ */
+export async function runTelemetryQuery(
+  ctx: QueryEndpointContext,
+  principal: QueryPrincipal,
+  request: () => TTelemetryQueryRequest,
+  signal?: AbortSignal,
+): Promise<QueryAnswer> {
+  const now = ctx.now?.() ?? new Date();
+  const customerPlants = ctx.plantsOf(principal.customerId);
+  if (customerPlants.length === 0) throw new ApiError("FORBIDDEN", "This client's customer has no telemetry.");
+
+  const admitted = await ctx.throttle.admit(principal.budgetKey, now.getTime());
+  if ("refused" in admitted) throw budgetSpent(admitted.refused, 0, false);
+  const { reservation } = admitted;
+
+  let body: TTelemetryQueryRequest;
   try {
-    const body = parseWith(ZTelemetryQueryRequest, readJsonBody(req), "query request");
+    body = request();
     if (body.plantIds) {
       const own = new Set(customerPlants);
       const foreign = body.plantIds.find((plantId) => !own.has(plantId));
@@ -63,6 +104,26 @@ async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Prom
         ]);
       }
     }
+  } catch (error) {
+    const { cost, window } = await reservation.settle();
+    if (error instanceof ApiError) error.headers["x-query-cost"] = costHeader(cost, window);
+    throw error;
+  }
+
+  let leave: () => void;
+  try {
+    leave = await ctx.gate.enter(principal.budgetKey, principal.customerId, signal);
+  } catch (error) {
+    const window = await reservation.cancel();
+    if (error instanceof ApiError) error.headers["x-query-cost"] = costHeader(0, window);
+    throw error;
+  }
+
+  const stop = new AbortController();
+  const onClientGone = () => stop.abort(signal?.reason);
+  signal?.addEventListener("abort", onClientGone, { once: true });
+  try {
+    reservation.run((error) => stop.abort(error ?? BUDGET_SPENT));
     const table = await ctx.store.query({
       customerId: principal.customerId,
       kql: body.query,
@@ -74,27 +135,36 @@ async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Prom
       },
       limits: ctx.limits,
       now,
-      signal: req.signal,
+      signal: stop.signal,
     });
-    cost = queryCost(table.elapsedMs);
-    const window = admitted.admission.settle(cost);
-    const data = { columns: table.columns, rows: table.rows, ...(table.render ? { render: table.render } : {}) };
-    return json({ data }, 200, { "x-query-cost": costHeader(cost, window) });
+    const { cost, window } = await reservation.settle();
+    return { body: answerBody(table), headers: { "x-query-cost": costHeader(cost, window) }, rowCount: table.rowCount };
   } catch (error) {
-    cost = queryCost(performance.now() - started);
-    const window = admitted.admission.settle(cost);
-    const failure = error instanceof KqlError ? invalidQuery(error) : error;
-    if (failure instanceof ServiceError) {
-      const response = errorResponse(failure);
-      response.headers["x-query-cost"] = costHeader(cost, window);
-      return response;
-    }
+    const { cost, window } = await reservation.settle();
+    if (stop.signal.reason === BUDGET_SPENT) throw budgetSpent(window, cost, true);
+    // The shared budget became unreachable while the query ran: it was stopped, 503.
+    const failure = stop.signal.reason instanceof ApiError ? stop.signal.reason : error instanceof KqlError ? invalidQuery(error) : error;
+    if (failure instanceof ApiError) failure.headers["x-query-cost"] = costHeader(cost, window);
     throw failure;
+  } finally {
+    signal?.removeEventListener("abort", onClientGone);
+    leave();
   }
 }
 
-function invalidQuery(error: KqlError): ServiceError {
-  return new ServiceError("INVALID_QUERY", `${error.detail} (line ${error.line}, column ${error.column})`, [
+async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Promise<ServiceResponse> {
+  const token = await authenticate(req, ctx.tokens, ctx.now?.() ?? new Date());
+  const { body, headers } = await runTelemetryQuery(
+    ctx,
+    { customerId: token.customerId, budgetKey: token.clientId },
+    () => parseWith(ZTelemetryQueryRequest, readJsonBody(req), "query request"),
+    req.signal,
+  );
+  return { status: 200, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers }, body };
+}
+
+function invalidQuery(error: KqlError): ApiError {
+  return new ApiError("INVALID_QUERY", `${error.detail} (line ${error.line}, column ${error.column})`, [
     { line: error.line, column: error.column, message: error.detail },
   ]);
 }
@@ -113,6 +183,7 @@ const QUERY_ERRORS: ErrorCode[] = [
   "INVALID_QUERY",
   "QUERY_LIMIT_EXCEEDED",
   "QUERY_TIMEOUT",
+  "SERVICE_UNAVAILABLE",
 ];
 
 export const queryApi: ApiContribution = {
@@ -139,7 +210,7 @@ export const queryApi: ApiContribution = {
   ],
   notes: [
     "**Telemetry scope**: the range is half-open on `States.Timestamp` (`startTime <= Timestamp < endTime`); an `Events` row is in range when its incident overlaps it (`StartTime < endTime` and (`EndTime` is null or `EndTime >= startTime`)). Range and plant filters are applied beneath the query's operators; a client only ever reads its own customer's database.",
-    "**Telemetry limits**: at most 500,000 result rows or 64 MB of rows (400 `QUERY_LIMIT_EXCEEDED`), 60 s per query (400 `QUERY_TIMEOUT`; the engine is interrupted). Each client has a budget of 300 cost units per minute: a query costs 1 plus 1 per 100 ms of engine time; `x-query-cost` reports `consumed` and `remaining`; a spent budget gives 429 `RATE_LIMITED` with `Retry-After`.",
-    "**KQL**: `where`, `project`, `project-away`, `project-rename`, `extend`, `summarize … by …` (count, countif, sum, avg, min, max, dcount, percentile, arg_max, arg_min, any, make_list), `order by`/`sort by` (default descending), `top N by`, `take`/`limit`, `distinct`, `count`, `render`; scalar functions and semantics as in decisions.md §6 (ADX's where documented).",
+    "**Telemetry limits**: at most 500,000 result rows or 64 MB of rows (400 `QUERY_LIMIT_EXCEEDED`), 60 s per query (400 `QUERY_TIMEOUT`; the engine is interrupted); an answer is complete or an error, never a 200 with part of the rows. Each client has a budget of 300 cost units per minute: a query costs 1 plus 1 per 100 ms of engine time; `x-query-cost` reports `consumed` and `remaining`; a spent budget gives 429 `RATE_LIMITED` with `Retry-After`. Cost is reserved when a query is admitted and extended while it runs, so queries running at the same time cannot overrun the budget together: a query that would, is stopped and answered 429. At most 2 queries per client and 4 per customer run at once; a few more wait up to 2 s, the rest get 429 with `Retry-After` (all configurable).",
+    "**KQL** with ADX's semantics (docs/api.md §6): `let` statements (scalars, timespans, tabular values, functions) separated by `;`; `where`, `project`, `project-away`, `project-keep`, `project-rename`, `project-reorder`, `extend`, `summarize … by …`, `order by`/`sort by`, `top`, `top-nested`, `take`/`limit`, `sample`, `distinct`, `count`, `union`, `join` (all nine kinds) and `lookup`, `make-series` with the `series_*` functions, `mv-expand`, `parse`, `as`, `getschema`, `print`, `datatable`, `range`, `render`; the aggregates and scalar functions ADX users reach for. A construct not supported yet is 400 `INVALID_QUERY` naming it, with line and column; nesting is bounded (100 levels).",
   ],
 };

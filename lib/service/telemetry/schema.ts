@@ -1,6 +1,6 @@
 /**
  * Physical layout of one customer's DuckDB file. Queries only ever see `States` and `Events` with
- * exactly the columns of decisions.md §6 (lib/kql/tables.ts); how `States` is stored is this
+ * exactly the columns of docs/api.md §6 (lib/kql/tables.ts); how `States` is stored is this
  * module's business:
  *
  * - `StateSeries`: one row per device × data point (a few hundred), holding every string and
@@ -49,6 +49,13 @@ export const CREATE_TELEMETRY_SCHEMA: readonly string[] = [
   createTableSql("Events"),
   `CREATE TABLE IF NOT EXISTS telemetry_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
 ];
+
+/**
+ * `telemetry_meta` key: the minute (since the epoch) up to which, exclusive, the demo model has been
+ * written into the file; the seed sets it and each append of the running demo moves it in the same
+ * transaction as its rows, so a window is never written twice.
+ */
+export const DEMO_UNTIL_MINUTE_KEY = "demo_until_minute";
 
 /** The view must expose exactly the KQL columns, in order; checked by the store's tests. */
 export const STATES_COLUMNS = statesColumns;

@@ -4,9 +4,8 @@
  * interruption) stays behind this interface, so a ClickHouse store can replace the DuckDB one.
  */
 import type { RenderHint } from "@/lib/kql";
-import type { JsonValue } from "@/lib/kql/result";
 
-/** What a query may see, applied beneath its pipeline (decisions.md §6). */
+/** What a query may see, applied beneath its pipeline (docs/api.md §6). */
 export interface TelemetryScope {
   /** Inclusive start of `States.Timestamp`; `Events` overlapping [start, end) are in scope. */
   start: Date;
@@ -41,17 +40,27 @@ export interface TelemetryColumn {
 
 export interface TelemetryTable {
   columns: TelemetryColumn[];
-  rows: JsonValue[][];
+  /**
+   * The rows as the response's JSON array (UTF-8, in consecutive parts): one array per row, values
+   * in column order. Rendered by the engine, so no row becomes JavaScript values on the event loop.
+   */
+  rows: Uint8Array[];
+  rowCount: number;
   render?: RenderHint;
-  /** Serialised size of the rows (JSON), for the byte limit and the cost. */
+  /** Size of `rows` in bytes (the byte limit's measure). */
   bytes: number;
   /** Time spent in the engine (compile + execute + convert). */
   elapsedMs: number;
 }
 
+/** A table's rows as JavaScript values (tests, benchmarks and the demo plant's own reads). */
+export function tableRows(table: Pick<TelemetryTable, "rows">): unknown[][] {
+  return JSON.parse(Buffer.concat(table.rows).toString("utf8")) as unknown[][];
+}
+
 export interface TelemetryStore {
   /**
-   * Runs the query. Throws KqlError for a query the engine rejects, ServiceError
+   * Runs the query. Throws KqlError for a query the engine rejects, ApiError
    * QUERY_LIMIT_EXCEEDED / QUERY_TIMEOUT for a query that is too big or too slow.
    */
   query(request: TelemetryQuery): Promise<TelemetryTable>;

@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseConfig } from "@/lib/config";
-import { fromNodeRequest, sendNodeResponse } from "@/lib/service/http/node-adapter";
+import { fromNodeRequest, sendNodeResponse } from "@/lib/service/platform/http/node-adapter";
+import type { ServiceResponse } from "@/lib/service/platform/http/types";
 import { createServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
 
 export interface RecordedRequest {
@@ -62,7 +63,7 @@ export interface RunningService extends RunningServer {
  * instead of the service, or after it (to lose its answer on the way back).
  */
 export async function startServiceServer(
-  intercept?: (request: RecordedRequest, index: number, forward: () => Promise<{ status: number; headers: Record<string, string>; body: string }>) => ReturnType<Script>,
+  intercept?: (request: RecordedRequest, index: number, forward: () => Promise<ServiceResponse>) => Answer | ServiceResponse | Promise<Answer | ServiceResponse>,
   env: Record<string, string> = {},
 ): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-remote-"));

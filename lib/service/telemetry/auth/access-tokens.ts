@@ -1,14 +1,15 @@
 /**
- * Telemetry access tokens: signed JWTs (ES256) carrying audience (the resource id), subject (the
- * client id), customer and expiry, so checking one costs a signature check and no secret lookup.
+ * Telemetry access tokens: signed JWTs (ES256) carrying issuer (the configured OAUTH_ISSUER, never
+ * a request's Host), audience (the resource id), subject (the client id), customer and expiry, so
+ * checking one costs a signature check and no secret lookup; all of them are checked on every token.
  * Because a JWT alone cannot be taken back, every check ALSO asks the client table whether the
  * client still exists unrevoked and still belongs to the token's customer: revoking a client stops
- * its tokens on the next request. The signing key pair is made on first use and kept in SQLite;
+ * its tokens on the next request. The signing key pair is made on first use and kept in the service database;
  * its public half is published at the JWKS URI of the discovery document.
  */
 import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from "jose";
-import type { SqliteDatabase } from "../../store/sqlite";
+import type { SqlDb } from "../../platform/sql";
 import type { TelemetryClients } from "./clients";
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
@@ -22,7 +23,7 @@ export interface TokenPrincipal {
 }
 
 export interface AccessTokens {
-  issue(principal: TokenPrincipal, options: { issuer: string; now?: Date; lifetimeSeconds?: number }): Promise<string>;
+  issue(principal: TokenPrincipal, options?: { now?: Date; lifetimeSeconds?: number }): Promise<string>;
   /** The principal of a valid token whose client is still active; undefined otherwise. */
   verify(token: string, now?: Date): Promise<TokenPrincipal | undefined>;
   /** The public keys (JWKS) that verify issued tokens. */
@@ -36,26 +37,32 @@ interface SigningKey {
   publicJwk: JWK;
 }
 
-async function loadOrCreateKey(db: SqliteDatabase): Promise<SigningKey> {
-  const select = db.prepare(
-    `SELECT kid, private_jwk AS privateJwk, public_jwk AS publicJwk FROM telemetry_signing_keys
-     WHERE algorithm = ? ORDER BY created_at DESC, kid LIMIT 1`,
-  );
-  let row = select.get(ALGORITHM) as { kid: string; privateJwk: string; publicJwk: string } | undefined;
+const LATEST_KEY = `SELECT kid, private_jwk AS "privateJwk", public_jwk AS "publicJwk" FROM telemetry_signing_keys
+  WHERE algorithm = ? ORDER BY created_at DESC, kid LIMIT 1`;
+type KeyRow = { kid: string; privateJwk: string; publicJwk: string };
+
+async function loadOrCreateKey(db: SqlDb): Promise<SigningKey> {
+  let row = await db.get<KeyRow>(LATEST_KEY, [ALGORITHM]);
   if (!row) {
     const pair = await generateKeyPair(ALGORITHM, { extractable: true });
     const kid = randomUUID();
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid, alg: ALGORITHM, use: "sig" };
     const privateJwk = { ...(await exportJWK(pair.privateKey)), kid, alg: ALGORITHM };
-    // Another process may have made one meanwhile: keep whichever is stored first.
-    db.transaction(() => {
-      if (!select.get(ALGORITHM)) {
-        db.prepare(
-          `INSERT INTO telemetry_signing_keys (kid, algorithm, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)`,
-        ).run(kid, ALGORITHM, JSON.stringify(privateJwk), JSON.stringify(publicJwk), new Date().toISOString());
-      }
-    }).immediate();
-    row = select.get(ALGORITHM) as { kid: string; privateJwk: string; publicJwk: string };
+    // Another process or instance may make one at the same time: the check and the insert run in
+    // one transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: a table lock), so the first one stored is kept.
+    row = await db.transaction(async (tx) => {
+      if (tx.engine === "postgres") await tx.run("LOCK TABLE telemetry_signing_keys IN SHARE ROW EXCLUSIVE MODE");
+      const stored = await tx.get<KeyRow>(LATEST_KEY, [ALGORITHM]);
+      if (stored) return stored;
+      await tx.run(`INSERT INTO telemetry_signing_keys (kid, algorithm, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)`, [
+        kid,
+        ALGORITHM,
+        JSON.stringify(privateJwk),
+        JSON.stringify(publicJwk),
+        new Date().toISOString(),
+      ]);
+      return { kid, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk) };
+    });
   }
   const publicJwk = JSON.parse(row.publicJwk) as JWK;
   return {
@@ -66,12 +73,12 @@ async function loadOrCreateKey(db: SqliteDatabase): Promise<SigningKey> {
   };
 }
 
-export function createAccessTokens(db: SqliteDatabase, clients: TelemetryClients, resourceId: string): AccessTokens {
+export function createAccessTokens(db: SqlDb, clients: TelemetryClients, resourceId: string, issuer: string): AccessTokens {
   let key: Promise<SigningKey> | undefined;
   const signingKey = () => (key ??= loadOrCreateKey(db));
 
   return {
-    async issue(principal, { issuer, now = new Date(), lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS }) {
+    async issue(principal, { now = new Date(), lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS } = {}) {
       const { kid, privateKey } = await signingKey();
       const issuedAt = Math.floor(now.getTime() / 1000);
       return new SignJWT({ [CUSTOMER_CLAIM]: principal.customerId, azp: principal.clientId })
@@ -91,10 +98,11 @@ export function createAccessTokens(db: SqliteDatabase, clients: TelemetryClients
       try {
         ({ payload } = await jwtVerify(token, publicKey, {
           algorithms: [ALGORITHM],
+          issuer,
           audience: resourceId,
           currentDate: now,
           typ: "at+jwt",
-          requiredClaims: ["exp", "sub"],
+          requiredClaims: ["exp", "sub", "iss"],
         }));
       } catch {
         return undefined;
@@ -102,7 +110,7 @@ export function createAccessTokens(db: SqliteDatabase, clients: TelemetryClients
       const clientId = payload.sub;
       const customerId = payload[CUSTOMER_CLAIM];
       if (typeof clientId !== "string" || typeof customerId !== "string") return undefined;
-      return clients.activeCustomer(clientId) === customerId ? { clientId, customerId } : undefined;
+      return (await clients.activeCustomer(clientId)) === customerId ? { clientId, customerId } : undefined;
     },
 
     async jwks() {

@@ -2,33 +2,37 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedMaintenance } from "../../seed/maintenance";
-import { openDatabase } from "../../store/sqlite";
+import { seedMaintenance } from "../../maintenance/seed";
+import { openServiceDatabase as openDatabase } from "@/lib/service/database";
+import { createSqliteMaintenanceStore } from "../../maintenance/store";
+import { sqliteSql } from "../../platform/sql";
 import { createTelemetryClients } from "./clients";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-telemetry-clients-"));
-const db = openDatabase(dir);
-seedMaintenance(db, { seed: "clients-test", today: "2026-06-15", sizes: { jobsDone: 5, plannedJobs: 5, tasks: 5, parts: 5 } });
-const clients = createTelemetryClients(db, "api://plant-telemetry");
+const sqlite = openDatabase(dir);
+seedMaintenance(sqlite, { seed: "clients-test", today: "2026-06-15", sizes: { jobsDone: 5, plannedJobs: 5, tasks: 5, parts: 5 } });
+const db = sqliteSql(sqlite);
+const customers = await createSqliteMaintenanceStore(db).listCustomers();
+const clients = createTelemetryClients(db, "api://plant-telemetry", new Set(customers.map((customer) => customer.id)));
 
-afterAll(() => {
-  db.close();
+afterAll(async () => {
+  await db.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("telemetry clients", () => {
-  it("replacing a labelled client revokes the one before it, and leaves other clients alone", () => {
-    const operators = clients.create("CUST-ACME");
-    const first = clients.replaceLabelled("CUST-ACME", "dashboard (embedded)");
-    const second = clients.replaceLabelled("CUST-ACME", "dashboard (embedded)");
-    const nordic = clients.replaceLabelled("CUST-NORDIC", "dashboard (embedded)");
+  it("replacing a labelled client revokes the one before it, and leaves other clients alone", async () => {
+    const operators = await clients.create("CUST-ACME");
+    const first = await clients.replaceLabelled("CUST-ACME", "dashboard (embedded)");
+    const second = await clients.replaceLabelled("CUST-ACME", "dashboard (embedded)");
+    const nordic = await clients.replaceLabelled("CUST-NORDIC", "dashboard (embedded)");
 
-    expect(clients.authenticate(first.client_id, first.client_secret)).toBeUndefined();
-    expect(clients.authenticate(second.client_id, second.client_secret)).toEqual({ clientId: second.client_id, customerId: "CUST-ACME" });
-    expect(clients.activeCustomer(operators.client_id)).toBe("CUST-ACME");
-    expect(clients.activeCustomer(nordic.client_id)).toBe("CUST-NORDIC");
+    expect(await clients.authenticate(first.client_id, first.client_secret)).toBeUndefined();
+    expect(await clients.authenticate(second.client_id, second.client_secret)).toEqual({ clientId: second.client_id, customerId: "CUST-ACME" });
+    expect(await clients.activeCustomer(operators.client_id)).toBe("CUST-ACME");
+    expect(await clients.activeCustomer(nordic.client_id)).toBe("CUST-NORDIC");
 
-    const active = clients.list().filter((c) => !c.revokedAt);
+    const active = (await clients.list()).filter((c) => !c.revokedAt);
     expect(active.map((c) => [c.customerId, c.label]).sort()).toEqual([
       ["CUST-ACME", null],
       ["CUST-ACME", "dashboard (embedded)"],

@@ -1,10 +1,10 @@
 /**
- * Telemetry OAuth clients (decisions.md §5): created by an operator command, owned by one customer,
+ * Telemetry OAuth clients (docs/api.md §5): created by an operator command, owned by one customer,
  * revocable. The secret is 256 random bits shown once; only its SHA-256 is stored (a slow hash buys
  * nothing for a secret of that entropy) and it is compared in constant time.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { SqliteDatabase } from "../../store/sqlite";
+import type { SqlDb, SqlExecutor } from "../../platform/sql";
 
 export interface TelemetryClientInfo {
   clientId: string;
@@ -25,19 +25,19 @@ export interface CreatedTelemetryClient {
 
 export interface TelemetryClients {
   /** Throws when the customer does not exist. */
-  create(customerId: string, options?: { label?: string; now?: Date }): CreatedTelemetryClient;
+  create(customerId: string, options?: { label?: string; now?: Date }): Promise<CreatedTelemetryClient>;
   /**
    * Revokes the customer's active clients with this label and creates one new client with it, in
    * one transaction: the dashboard's own client in embedded mode, renewed at each start.
    */
-  replaceLabelled(customerId: string, label: string): CreatedTelemetryClient;
-  list(): TelemetryClientInfo[];
+  replaceLabelled(customerId: string, label: string): Promise<CreatedTelemetryClient>;
+  list(): Promise<TelemetryClientInfo[]>;
   /** False when no client has this id. Revoking twice keeps the first revocation time. */
-  revoke(clientId: string, now?: Date): boolean;
+  revoke(clientId: string, now?: Date): Promise<boolean>;
   /** The client when id and secret match a client that is not revoked. */
-  authenticate(clientId: string, secret: string): { clientId: string; customerId: string } | undefined;
+  authenticate(clientId: string, secret: string): Promise<{ clientId: string; customerId: string } | undefined>;
   /** The customer of a client that exists and is not revoked (checked on every query). */
-  activeCustomer(clientId: string): string | undefined;
+  activeCustomer(clientId: string): Promise<string | undefined>;
 }
 
 function sha256(text: string): Buffer {
@@ -47,54 +47,59 @@ function sha256(text: string): Buffer {
 /** Compared against when the client id is unknown, so both paths cost the same. */
 const DUMMY_HASH = sha256("no such client");
 
-export function createTelemetryClients(db: SqliteDatabase, resourceId: string): TelemetryClients {
-  const customerExists = db.prepare(`SELECT 1 FROM customers WHERE id = ?`);
-  const insert = db.prepare(
-    `INSERT INTO telemetry_clients (client_id, customer_id, secret_hash, label, created_at) VALUES (?, ?, ?, ?, ?)`,
-  );
-  const all = db.prepare(
-    `SELECT client_id AS clientId, customer_id AS customerId, label, created_at AS createdAt, revoked_at AS revokedAt
-     FROM telemetry_clients ORDER BY created_at, client_id`,
-  );
-  const revoke = db.prepare(`UPDATE telemetry_clients SET revoked_at = coalesce(revoked_at, ?) WHERE client_id = ?`);
-  const revokeLabelled = db.prepare(
-    `UPDATE telemetry_clients SET revoked_at = ? WHERE customer_id = ? AND label = ? AND revoked_at IS NULL`,
-  );
-  const byId = db.prepare(
-    `SELECT customer_id AS customerId, secret_hash AS secretHash FROM telemetry_clients WHERE client_id = ? AND revoked_at IS NULL`,
-  );
+const ACTIVE_BY_ID = `SELECT customer_id AS "customerId", secret_hash AS "secretHash" FROM telemetry_clients WHERE client_id = ? AND revoked_at IS NULL`;
 
-  function create(customerId: string, { label, now = new Date() }: { label?: string; now?: Date } = {}): CreatedTelemetryClient {
-    if (!customerExists.get(customerId)) throw new Error(`Unknown customer '${customerId}'.`);
+export function createTelemetryClients(db: SqlDb, resourceId: string, customerIds: ReadonlySet<string>): TelemetryClients {
+  async function create(
+    executor: SqlExecutor,
+    customerId: string,
+    { label, now = new Date() }: { label?: string; now?: Date } = {},
+  ): Promise<CreatedTelemetryClient> {
+    if (!customerIds.has(customerId)) throw new Error(`Unknown customer '${customerId}'.`);
     const clientId = randomUUID();
     const secret = `pdt_${randomBytes(32).toString("base64url")}`;
-    insert.run(clientId, customerId, sha256(secret).toString("hex"), label ?? null, now.toISOString());
+    await executor.run(`INSERT INTO telemetry_clients (client_id, customer_id, secret_hash, label, created_at) VALUES (?, ?, ?, ?, ?)`, [
+      clientId,
+      customerId,
+      sha256(secret).toString("hex"),
+      label ?? null,
+      now.toISOString(),
+    ]);
     return { client_id: clientId, client_secret: secret, scope: `${resourceId}/.default`, customerId };
   }
 
-  const replaceLabelled = db.transaction((customerId: string, label: string): CreatedTelemetryClient => {
-    const now = new Date();
-    revokeLabelled.run(now.toISOString(), customerId, label);
-    return create(customerId, { label, now });
-  });
-
   return {
-    create,
-    replaceLabelled: (customerId, label) => replaceLabelled(customerId, label),
-    list() {
-      return all.all() as TelemetryClientInfo[];
+    create: (customerId, options) => create(db, customerId, options),
+    replaceLabelled: (customerId, label) =>
+      db.transaction(async (tx) => {
+        const now = new Date();
+        await tx.run(`UPDATE telemetry_clients SET revoked_at = ? WHERE customer_id = ? AND label = ? AND revoked_at IS NULL`, [
+          now.toISOString(),
+          customerId,
+          label,
+        ]);
+        return create(tx, customerId, { label, now });
+      }),
+    list: () =>
+      db.all<TelemetryClientInfo>(
+        `SELECT client_id AS "clientId", customer_id AS "customerId", label, created_at AS "createdAt", revoked_at AS "revokedAt"
+         FROM telemetry_clients ORDER BY created_at, client_id`,
+      ),
+    async revoke(clientId, now = new Date()) {
+      const { changes } = await db.run(`UPDATE telemetry_clients SET revoked_at = coalesce(revoked_at, ?) WHERE client_id = ?`, [
+        now.toISOString(),
+        clientId,
+      ]);
+      return changes > 0;
     },
-    revoke(clientId, now = new Date()) {
-      return revoke.run(now.toISOString(), clientId).changes > 0;
-    },
-    authenticate(clientId, secret) {
-      const row = byId.get(clientId) as { customerId: string; secretHash: string } | undefined;
+    async authenticate(clientId, secret) {
+      const row = await db.get<{ customerId: string; secretHash: string }>(ACTIVE_BY_ID, [clientId]);
       const expected = row ? Buffer.from(row.secretHash, "hex") : DUMMY_HASH;
       const matches = timingSafeEqual(sha256(secret), expected);
       return row && matches ? { clientId, customerId: row.customerId } : undefined;
     },
-    activeCustomer(clientId) {
-      return (byId.get(clientId) as { customerId: string } | undefined)?.customerId;
+    async activeCustomer(clientId) {
+      return (await db.get<{ customerId: string }>(ACTIVE_BY_ID, [clientId]))?.customerId;
     },
   };
 }

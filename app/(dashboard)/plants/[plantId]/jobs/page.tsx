@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import { JobHistory } from "@/components/jobs/job-history";
+import { plantPage } from "../plant-page";
 
 export const metadata: Metadata = { title: "Job history" };
 
-export default async function JobHistoryPage({ params }: { params: Promise<{ plantId: string }> }) {
-  const { plantId } = await params;
-  return <JobHistory plantId={decodeURIComponent(plantId)} />;
-}
+export default plantPage(JobHistory);

@@ -1,1 +1,0 @@
-export { auditLog as GET } from "@/lib/bff/routes";

@@ -1,1 +1,0 @@
-export { me as GET } from "@/lib/bff/routes";

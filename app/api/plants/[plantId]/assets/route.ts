@@ -1,1 +1,0 @@
-export { assets as GET } from "@/lib/bff/routes";

@@ -1,1 +1,0 @@
-export { jobsDone as GET } from "@/lib/bff/routes";

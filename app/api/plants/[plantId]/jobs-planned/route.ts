@@ -1,1 +1,0 @@
-export { jobsPlanned as GET } from "@/lib/bff/routes";

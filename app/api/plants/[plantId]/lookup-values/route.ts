@@ -1,1 +1,0 @@
-export { lookupValues as GET } from "@/lib/bff/routes";

@@ -1,1 +1,0 @@
-export { submitStockLevel as PUT } from "@/lib/bff/routes";

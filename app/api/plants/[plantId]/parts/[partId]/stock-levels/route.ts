@@ -1,1 +1,0 @@
-export { stockLevels as GET } from "@/lib/bff/routes";

@@ -1,1 +1,0 @@
-export { parts as GET } from "@/lib/bff/routes";

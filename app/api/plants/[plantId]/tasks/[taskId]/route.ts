@@ -1,1 +1,0 @@
-export { task as GET } from "@/lib/bff/routes";

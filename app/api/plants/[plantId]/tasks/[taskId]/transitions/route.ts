@@ -1,1 +1,0 @@
-export { transitionTask as POST } from "@/lib/bff/routes";

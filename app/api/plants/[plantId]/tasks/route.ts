@@ -1,1 +1,0 @@
-export { tasks as GET, createTask as POST } from "@/lib/bff/routes";

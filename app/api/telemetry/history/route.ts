@@ -1,1 +1,0 @@
-export { queryHistory as GET, saveQuery as POST, updateQuery as PATCH } from "@/lib/bff/routes";

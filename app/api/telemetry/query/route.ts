@@ -1,1 +1,0 @@
-export { telemetryQuery as POST } from "@/lib/bff/routes";

@@ -1,0 +1,89 @@
+/**
+ * Stock levels as counted at the Rotterdam plant (issue: "Stock levels"): numbers in the reader's
+ * language (decimal comma), a plausibility question for a tenfold jump, a correction that names the
+ * count it corrects, exponents refused, and the plant's short parts with their last count.
+ */
+import { expect, expectAccessibleInBothThemes, saveScreenshotsAtBothSizes, test } from "./fixtures";
+import { allPages, type Page, type TPart } from "./helpers";
+
+interface HistoryEntry {
+  quantity: number;
+  unit: string;
+  remark: string | null;
+  submittedAt: string;
+}
+
+test.use({ role: "planner", locale: "nl-NL", timezoneId: "Europe/Amsterdam" });
+
+const nl = (value: number) => value.toLocaleString("nl-NL", { maximumFractionDigits: 3 });
+
+test("a Dutch planner types a decimal comma, is asked about a tenfold jump, and corrects a wrong count", async ({ page, api }) => {
+  const parts = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=false");
+  const part = parts.filter((entry) => entry.quantity >= 2 && entry.quantity < 1000)[1]!;
+  await page.goto(`/plants/RTM1/stock?part=${part.id}`);
+  const form = page.getByRole("region", { name: "Record a count" });
+  await expect(page.getByTestId("part-level")).toHaveText(nl(part.quantity));
+
+  // "1e9" is not a count.
+  await form.getByLabel("Quantity").fill("1e9");
+  await form.getByRole("button", { name: "Save count" }).click();
+  await expect(form.getByText("Enter a plain number, such as 12,5")).toBeVisible();
+
+  // A decimal comma is a decimal mark here.
+  const small = Math.max(1, Math.round(part.quantity)) + 0.5;
+  await form.getByLabel("Quantity").fill(nl(small));
+  await form.getByRole("button", { name: "Save count" }).click();
+  await expect(page.getByTestId("stock-outcome")).toContainText(`✓ ${nl(small)} ${part.unit} recorded`);
+  await expect(page.getByTestId("part-level")).toHaveText(nl(small));
+
+  // A billion is more than ten times that: asked first, saved only when confirmed.
+  await form.getByLabel("Quantity").fill("1.000.000.000");
+  await form.getByRole("button", { name: "Save count" }).click();
+  const doubt = page.getByTestId("stock-plausibility");
+  await expect(doubt).toContainText(`1.000.000.000 ${part.unit} is more than ten times the count of`);
+  let history = await api.get<Page<HistoryEntry>>(`/api/plants/RTM1/parts/${part.id}/stock-levels?pageSize=5`);
+  expect(history.data[0]!.quantity).toBe(small);
+  await saveScreenshotsAtBothSizes(page, "stock-plausibility");
+  await expectAccessibleInBothThemes(page);
+  await doubt.getByRole("button", { name: "Save anyway" }).click();
+  await expect(page.getByTestId("part-level")).toHaveText("1.000.000.000");
+  // The axis shortens the billion instead of clipping it.
+  const ticks = page.getByTestId("stock-chart").locator('text.recharts-cartesian-axis-tick-value[orientation="left"]');
+  await expect.poll(async () => (await ticks.allTextContents()).join(" | ")).toMatch(/\d\s?mld\./);
+  expect((await ticks.allTextContents()).join(" ")).not.toMatch(/000000/);
+  history = await api.get<Page<HistoryEntry>>(`/api/plants/RTM1/parts/${part.id}/stock-levels?pageSize=5`);
+  const wrong = history.data[0]!;
+  expect(wrong.quantity).toBe(1e9);
+
+  // Correct it: a new level whose remark names the count it corrects.
+  const rows = page.getByTestId("stock-history").locator("tr");
+  await rows.first().getByRole("button", { name: /^Correct the count of/ }).click();
+  const correction = page.getByRole("region", { name: "Correct a count" });
+  await correction.getByLabel("Correct quantity").fill(nl(small));
+  await correction.getByLabel("Why it was wrong").fill("nine zeros too many");
+  await correction.getByRole("button", { name: "Save correction" }).click();
+  await expect(page.getByTestId("stock-outcome")).toContainText(`✓ ${nl(small)} ${part.unit} recorded`);
+  await expect(page.getByTestId("part-level")).toHaveText(nl(small));
+  await expect(rows.first()).toContainText("Corrects the count of");
+  await expect(rows.nth(1)).toHaveAttribute("data-corrected", "true");
+  await expect(rows.nth(1)).toContainText("Corrected");
+  history = await api.get<Page<HistoryEntry>>(`/api/plants/RTM1/parts/${part.id}/stock-levels?pageSize=5`);
+  expect(history.data[0]).toMatchObject({ quantity: small, remark: `Correction of the count of ${wrong.submittedAt} (1000000000 ${part.unit}): nine zeros too many` });
+  await saveScreenshotsAtBothSizes(page, "stock-correction");
+  await expectAccessibleInBothThemes(page);
+});
+
+test("the plant's short parts are listed with their last count", async ({ page, api }) => {
+  const short = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=true");
+  await page.goto("/plants/RTM1/stock?short=1");
+  const table = page.getByTestId("short-parts");
+  await expect(table.locator("tbody tr")).toHaveCount(short.length);
+  const first = [...short].sort((a, b) => a.name.localeCompare(b.name))[0]!;
+  await expect(table.locator("tbody tr").first()).toContainText(first.name);
+  await expect(table.locator("tbody tr").first()).toContainText(`${nl(first.quantity)} ${first.unit}`);
+  await saveScreenshotsAtBothSizes(page, "stock-short-parts");
+  await expectAccessibleInBothThemes(page);
+  await table.getByRole("link", { name: first.name }).click();
+  await expect(page).toHaveURL(new RegExp(`part=${first.id}`));
+  await expect(page.getByTestId("part-level")).toHaveText(nl(first.quantity));
+});

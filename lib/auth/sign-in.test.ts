@@ -1,0 +1,123 @@
+/**
+ * Password sign-in under attack, through next-auth's own `authorize` on a real SQLite file:
+ * attempts are throttled per account and per address with growing delays (and the refusal names the
+ * wait), a burst of parallel guesses reaches the hash check only a few times, oversized input is
+ * refused before hashing and never stored, and hashes are checked off the event loop (scrypt in
+ * the thread pool; old bcrypt hashes still work and are replaced). The throttle's own rules, on
+ * memory and on Redis, are in sign-in-throttle.test.ts.
+ */
+import fs from "node:fs";
+import { performance } from "node:perf_hooks";
+import bcrypt from "bcryptjs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+const env = vi.hoisted(() => {
+  const dataDir = `${process.env.TMPDIR ?? "/tmp"}/pd-sign-in-${process.pid}-${Date.now()}`;
+  Object.assign(process.env, { DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", DEMO_PASSWORD: "demo-password-for-tests" });
+  return { dataDir };
+});
+
+import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard/database";
+import { upsertUser, verifyCredentials } from "@/lib/dashboard/users";
+import { CLIENT_ADDRESS_HEADER } from "./client-address";
+import { getAuthOptions } from "./options";
+import { ACCOUNT_POLICY, ADDRESS_POLICY } from "./sign-in-throttle";
+
+type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
+let authorize: Authorize;
+
+/** The outcome of one attempt: the user's e-mail, null (refused), or the thrown error's message. */
+async function attempt(email: string, password: string, address: string): Promise<string | null> {
+  try {
+    const user = (await authorize({ email, password }, { headers: { [CLIENT_ADDRESS_HEADER]: address } })) as { email: string } | null;
+    return user?.email ?? null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+async function outcomes(email: string): Promise<string[]> {
+  return ((await (await getDashboardDb()).all("SELECT outcome FROM audit_log WHERE user_email = ? AND action = 'auth.sign-in' ORDER BY id", [email])) as { outcome: string }[]).map(
+    (row) => row.outcome,
+  );
+}
+
+beforeAll(async () => {
+  const options = await getAuthOptions();
+  const credentials = options.providers.find((provider) => provider.id === "credentials") as unknown as { options: { authorize: Authorize } };
+  authorize = credentials.options.authorize;
+  for (const email of ["pat@example.com", "kim@example.com", "burst@example.com"]) {
+    await upsertUser(await getDashboardDb(), { email, role: "planner", plants: ["RTM1"], password: "right-password" });
+  }
+});
+
+afterAll(async () => {
+  await closeDashboardDb();
+  fs.rmSync(env.dataDir, { recursive: true, force: true });
+});
+
+describe("sign-in throttling", () => {
+  it("lets an account fail a few times, then makes it wait, saying how long — even for the right password", async () => {
+    for (let i = 0; i < ACCOUNT_POLICY.free + 1; i++) expect(await attempt("pat@example.com", "wrong-password", "10.0.0.1")).toBeNull();
+    expect(await attempt("pat@example.com", "wrong-password", "10.0.0.1")).toMatch(/^TooManyAttempts:\d+$/);
+    // Another address does not help: the account itself must wait.
+    expect(await attempt("pat@example.com", "right-password", "10.0.0.2")).toMatch(/^TooManyAttempts:\d+$/);
+    // Another account from the same address is not held up by pat's failures.
+    expect(await attempt("kim@example.com", "right-password", "10.0.0.1")).toBe("kim@example.com");
+    expect((await outcomes("pat@example.com")).slice(-2)).toEqual(["THROTTLED", "THROTTLED"]);
+  });
+
+  it("makes an address wait after many failures across accounts", async () => {
+    // Started together: each is counted when it starts, so kim's attempt, started last, meets the
+    // address's wait however long the others' password checks then take on a busy machine.
+    const failures = Array.from({ length: ADDRESS_POLICY.free + 1 }, (_, i) => attempt(`nobody${i}@example.com`, "wrong-password", "10.0.0.3"));
+    const kim = attempt("kim@example.com", "right-password", "10.0.0.3");
+    await Promise.all(failures);
+    expect(await kim).toMatch(/^TooManyAttempts:\d+$/);
+    expect(await attempt("kim@example.com", "right-password", "10.0.0.4")).toBe("kim@example.com");
+  });
+
+  it("checks only a few of 200 parallel wrong guesses; the rest are refused before any hashing", async () => {
+    const results = await Promise.all(Array.from({ length: 200 }, () => attempt("burst@example.com", "wrong-password", "10.0.0.5")));
+    const checked = (await outcomes("burst@example.com")).filter((outcome) => outcome === "INVALID_CREDENTIALS").length;
+    expect(checked).toBe(ACCOUNT_POLICY.free + 1);
+    expect(results.filter((result) => result?.startsWith("TooManyAttempts:"))).toHaveLength(200 - checked);
+  });
+});
+
+describe("sign-in input", () => {
+  it("refuses a 5 MiB e-mail or password before hashing and never stores it", async () => {
+    const huge = `${"x".repeat(5 * 1024 * 1024)}@example.com`;
+    expect(await attempt(huge, "wrong-password", "10.0.0.6")).toBeNull();
+    expect(await attempt("pat2@example.com", "p".repeat(5 * 1024 * 1024), "10.0.0.6")).toBeNull();
+    const longest = (await (await getDashboardDb()).get("SELECT max(length(user_email)) AS n, max(length(coalesce(detail, ''))) AS d FROM audit_log")) as { n: number; d: number };
+    expect(longest.n).toBeLessThanOrEqual(320);
+    expect(longest.d).toBeLessThanOrEqual(2000);
+    expect(await outcomes("(too long)")).toEqual(["INVALID_INPUT", "INVALID_INPUT"]);
+  });
+});
+
+describe("password hashes", () => {
+  it("are scrypt, checked in the thread pool while the event loop stays idle", async () => {
+    const db = await getDashboardDb();
+    const row = (await db.get("SELECT password_hash AS hash FROM users WHERE email = 'kim@example.com'")) as { hash: string };
+    expect(row.hash).toMatch(/^scrypt\$15\$8\$1\$/);
+    const before = performance.eventLoopUtilization();
+    const results = await Promise.all(Array.from({ length: 4 }, () => verifyCredentials(db, "kim@example.com", "right-password")));
+    const busy = performance.eventLoopUtilization(before);
+    expect(results.every((user) => user?.email === "kim@example.com")).toBe(true);
+    // Hashing on the main thread (bcryptjs, even its async API) keeps the loop busy all along.
+    expect(busy.utilization).toBeLessThan(0.5);
+  });
+
+  it("still accept an old bcrypt hash, and replace it with a scrypt one", async () => {
+    const db = await getDashboardDb();
+    await upsertUser(db, { email: "old@example.com", role: "engineer", plants: ["RTM1"] });
+    await db.run("UPDATE users SET password_hash = ? WHERE email = 'old@example.com'", [bcrypt.hashSync("an-old-password", 4)]);
+    expect(await verifyCredentials(db, "old@example.com", "not-it")).toBeNull();
+    expect((await verifyCredentials(db, "old@example.com", "an-old-password"))?.email).toBe("old@example.com");
+    const row = (await db.get("SELECT password_hash AS hash FROM users WHERE email = 'old@example.com'")) as { hash: string };
+    expect(row.hash).toMatch(/^scrypt\$/);
+    expect((await verifyCredentials(db, "old@example.com", "an-old-password"))?.email).toBe("old@example.com");
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Payloads of the dashboard's own `/api/` routes (beyond the service's, which `/api/` mirrors):
+ * the signed-in user, the telemetry query history and the audit log. No server-only import.
+ */
+import { z } from "./zod";
+import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
+
+export const ZMePlant = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Unknown (null) for some plants of a remote service. */
+  customerId: z.string().nullable(),
+});
+
+/** GET /api/me: who, which role, which plants, which permissions, and which service. */
+export const ZMe = z.object({
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  plants: z.array(ZMePlant),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  serviceMode: z.enum(["embedded", "remote"]),
+});
+
+/** Body of POST /api/telemetry/history (also what a query run records). */
+export const ZHistoryRecord = z.object({
+  query: z.string().trim().min(1, "must not be empty").max(20_000, "must be at most 20000 characters"),
+  plantIds: z.array(z.string().max(64)).max(100).nullish(),
+  startTime: z.string().max(40).nullish(),
+  endTime: z.string().max(40).nullish(),
+  title: z.string().trim().max(200).nullish(),
+  starred: z.boolean().optional(),
+});
+
+/** Body of PATCH /api/telemetry/history. */
+export const ZHistoryUpdate = z.object({
+  id: z.number().int().positive(),
+  starred: z.boolean().optional(),
+  title: z.string().trim().max(200).nullable().optional(),
+});
+
+export const ZHistoryEntry = z.object({
+  id: z.number().int(),
+  query: z.string(),
+  plantIds: z.array(z.string()).nullable(),
+  startTime: z.string().nullable(),
+  endTime: z.string().nullable(),
+  title: z.string().nullable(),
+  starred: z.boolean(),
+  runCount: z.number().int(),
+  createdAt: z.string(),
+  lastRunAt: z.string(),
+});
+
+/** One row of the audit log (GET /api/audit): who did what, where, on what, and how it ended. */
+export const ZAuditRecord = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  userEmail: z.string(),
+  plantId: z.string().nullable(),
+  action: z.string(),
+  target: z.string().nullable(),
+  /** `SUCCESS` or the error code the action ended with. */
+  outcome: z.string(),
+  httpStatus: z.number().int(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+
+/** The dashboard's own `/api/` routes (beyond the maintenance operations it mirrors). */
+export const DASHBOARD_ROUTES = {
+  me: { method: "GET", path: "/api/me" },
+  telemetryQuery: { method: "POST", path: "/api/telemetry/query" },
+  listQueryHistory: { method: "GET", path: "/api/telemetry/history" },
+  saveQuery: { method: "POST", path: "/api/telemetry/history" },
+  updateQuery: { method: "PATCH", path: "/api/telemetry/history" },
+  auditLog: { method: "GET", path: "/api/audit" },
+} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "PATCH"; path: string }>;
+
+export type DashboardRouteId = keyof typeof DASHBOARD_ROUTES;
+
+export type TMePlant = z.infer<typeof ZMePlant>;
+export type TMe = z.infer<typeof ZMe>;
+export type THistoryRecord = z.output<typeof ZHistoryRecord>;
+export type THistoryUpdate = z.output<typeof ZHistoryUpdate>;
+export type THistoryEntry = z.infer<typeof ZHistoryEntry>;
+export type TAuditRecord = z.infer<typeof ZAuditRecord>;

@@ -1,0 +1,112 @@
+/**
+ * The one error type of the project, and its vocabulary (docs/api.md §4). Every non-200
+ * answer — of the service, of the dashboard's `/api/`, as the browser reads it — is the body
+ * `{ status: "ERROR", code, message, data }` of an ApiError. Each layer maps a code to its own
+ * answer (the service sends it, the upstream client re-raises it, the browser shows its message);
+ * none defines another error class. No server-only import: the browser uses it too.
+ */
+
+/** The service's codes (docs/api.md) and their HTTP statuses. */
+export const SERVICE_ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  INVALID_QUERY: 400,
+  QUERY_LIMIT_EXCEEDED: 400,
+  QUERY_TIMEOUT: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  PLANT_NOT_FOUND: 404,
+  PART_NOT_FOUND: 404,
+  TASK_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  /** The request body did not arrive in time (answered by the server itself, before any route). */
+  REQUEST_TIMEOUT: 408,
+  ASSET_NOT_FOUND: 412,
+  UNIT_MISMATCH: 412,
+  INVALID_TRANSITION: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  /** State shared by the instances (Redis) cannot be reached: refused rather than let through unchecked. */
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+/**
+ * Codes of the dashboard itself, beyond the service's:
+ *   UPSTREAM_UNAVAILABLE 502       the service could not be reached or kept failing (5xx)
+ *   UPSTREAM_TIMEOUT 504           the service did not answer in time
+ *   UPSTREAM_INVALID_RESPONSE 502  the service's answer was not JSON or broke the contract
+ *   UPSTREAM_AUTH_FAILED 502       the service refused the dashboard's own credentials
+ *   FEATURE_UNAVAILABLE 501        the service lacks this extension (it answered 404/405): hide it
+ *   CLIENT_CLOSED_REQUEST 499      the browser went away before the answer
+ *   NETWORK_ERROR 0                (browser only) the dashboard could not be reached
+ */
+export const DASHBOARD_ERROR_STATUS = {
+  UPSTREAM_UNAVAILABLE: 502,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_INVALID_RESPONSE: 502,
+  UPSTREAM_AUTH_FAILED: 502,
+  FEATURE_UNAVAILABLE: 501,
+  CLIENT_CLOSED_REQUEST: 499,
+  NETWORK_ERROR: 0,
+} as const;
+
+export const ERROR_STATUS = { ...SERVICE_ERROR_STATUS, ...DASHBOARD_ERROR_STATUS } as const;
+
+export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+const BRAND = Symbol.for("plantdesk.ApiError");
+
+export class ApiError extends Error {
+  /**
+   * Recognised by a brand in the global symbol registry, not by class identity: the production
+   * server and Next's bundles each load their own copy of this module, and an error made by one
+   * copy (say, inside the process-wide service runtime) is caught by code of the other.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [BRAND]?: true })[BRAND] === true;
+  }
+
+  /** An error someone else answered with (a remote service, the dashboard seen from the browser): its status as received. */
+  static received(status: number, code: string, message: string, data: unknown[] = [], headers: Record<string, string> = {}): ApiError {
+    const error = new ApiError(code as ErrorCode, message, data, headers);
+    (error as { status: number }).status = status;
+    return error;
+  }
+
+  readonly [BRAND] = true;
+  readonly status: number;
+  /** Known codes are typed; a remote service may send others, kept as received. */
+  readonly code: ErrorCode | (string & {});
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly data: unknown[] = [],
+    /** Sent with the answer, e.g. `retry-after`, `www-authenticate`, `x-query-cost`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = ERROR_STATUS[code] ?? 500;
+  }
+
+  toBody() {
+    return { status: "ERROR" as const, code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** 400 INVALID_INPUT with `{ field, problem }` items. */
+export function invalidInput(message: string, problems: FieldProblem[] = []): ApiError {
+  return new ApiError("INVALID_INPUT", message, problems);
+}
+
+export const forbidden = (message: string) => new ApiError("FORBIDDEN", message);

@@ -1,0 +1,53 @@
+/**
+ * The dashboard's own store: users and roles, the audit log, query history and the generated
+ * session secret. By default the SQLite file `DATA_DIR/dashboard.sqlite`; with `DATABASE_URL` the
+ * PostgreSQL database the service's store uses too (its tables and migrations are apart: see
+ * DASHBOARD_MIGRATIONS_KEY). Apart from the service's store, so a dashboard in remote mode opens
+ * nothing of the embedded service.
+ */
+import path from "node:path";
+import { getConfig } from "@/lib/config";
+import { openPostgres } from "@/lib/service/platform/postgres";
+import { sqliteSql, type SqlDb } from "@/lib/service/platform/sql";
+import { openSqlite, type SqliteDatabase } from "@/lib/service/platform/sqlite";
+import usersAudit from "./migrations/001-users-audit";
+
+export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
+
+export const DASHBOARD_MIGRATIONS = [usersAudit];
+
+/** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
+export const DASHBOARD_MIGRATIONS_KEY = "dashboard";
+
+export function openDashboardDatabase(dataDir: string): SqliteDatabase {
+  return openSqlite(path.join(dataDir, DASHBOARD_DATABASE_FILE), DASHBOARD_MIGRATIONS);
+}
+
+/** PostgreSQL when `DATABASE_URL` is set, the SQLite file otherwise; migrations applied. */
+export async function openDashboardSql(config: { dataDir: string; DATABASE_URL?: string }): Promise<SqlDb> {
+  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, DASHBOARD_MIGRATIONS, DASHBOARD_MIGRATIONS_KEY);
+  return sqliteSql(openDashboardDatabase(config.dataDir));
+}
+
+const KEY = Symbol.for("plantdesk.dashboardDatabase");
+type Holder = { [KEY]?: Promise<SqlDb> };
+
+/**
+ * The process-wide dashboard store, opened on first use. Kept on globalThis: the custom server
+ * and Next's page bundles each load their own copy of this module and must share one connection.
+ */
+export function getDashboardDb(): Promise<SqlDb> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= openDashboardSql(getConfig()).catch((error: unknown) => {
+    delete holder[KEY]; // the next caller tries again instead of inheriting the failure
+    throw error;
+  });
+  return holder[KEY];
+}
+
+export async function closeDashboardDb(): Promise<void> {
+  const holder = globalThis as Holder;
+  const db = holder[KEY];
+  delete holder[KEY];
+  await (await db?.catch(() => undefined))?.close();
+}

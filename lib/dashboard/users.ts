@@ -1,0 +1,145 @@
+/**
+ * The dashboard's users in its store (SQLite, or PostgreSQL with DATABASE_URL). Used by sign-in, the BFF (which re-reads the
+ * user on every request, so disabling a user or changing a role takes effect at once) and the
+ * operator CLI. Passwords are kept only as hashes (passwords.ts: scrypt; older bcrypt hashes are
+ * still checked and replaced on the next sign-in) and never returned by any function here.
+ */
+import type { SqlExecutor } from "@/lib/service/platform/sql";
+import { isRole, type PlantScope, type Role } from "../auth/roles";
+import { dummyHash, hashPasswordSync, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
+
+export interface DashboardUser {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  plants: PlantScope;
+  disabled: boolean;
+  hasPassword: boolean;
+  createdAt: string;
+}
+
+interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  role: string;
+  plants: string;
+  password_hash: string | null;
+  disabled: number;
+  created_at: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** RFC 5321's limit on an address (a path of 256 octets, brackets included). */
+export const MAX_EMAIL_LENGTH = 254;
+const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function toUser(row: UserRow): DashboardUser {
+  if (!isRole(row.role)) throw new Error(`User ${row.email} has an unknown role in the database.`);
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    plants: parsePlantScope(row.plants),
+    disabled: row.disabled === 1,
+    hasPassword: row.password_hash !== null,
+    createdAt: row.created_at,
+  };
+}
+
+/** `*` or `P1,P2`; throws a message naming the bad plant id. */
+export function parsePlantScope(text: string): PlantScope {
+  const trimmed = text.trim();
+  if (trimmed === "*") return "*";
+  const ids = trimmed.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
+  if (ids.length === 0) throw new Error("A user needs at least one plant, or * for every plant.");
+  for (const id of ids) if (!PLANT_ID.test(id)) throw new Error(`"${id}" is not a valid plant id.`);
+  return [...new Set(ids)];
+}
+
+export function formatPlantScope(plants: PlantScope): string {
+  return plants === "*" ? "*" : plants.join(",");
+}
+
+export interface NewUser {
+  email: string;
+  name?: string;
+  role: Role;
+  plants: PlantScope;
+  /** Omitted for users who sign in with Entra ID only. */
+  password?: string;
+}
+
+export class UserInputError extends Error {}
+
+export function validateNewUser(input: NewUser): void {
+  if (input.email.length > MAX_EMAIL_LENGTH) throw new UserInputError(`An e-mail address has at most ${MAX_EMAIL_LENGTH} characters.`);
+  if (!EMAIL.test(input.email)) throw new UserInputError(`"${input.email}" is not an e-mail address.`);
+  if (!isRole(input.role)) throw new UserInputError(`Unknown role "${String(input.role)}".`);
+  if (input.password !== undefined && input.password.length < 8) {
+    throw new UserInputError("The password must be at least 8 characters long.");
+  }
+  if (input.password !== undefined && input.password.length > MAX_PASSWORD_LENGTH) {
+    throw new UserInputError(`The password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  }
+}
+
+function defaultName(email: string): string {
+  const local = email.split("@")[0] ?? email;
+  return local.replace(/[._-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+/** Creates a user, or replaces role, plants, name and password of an existing one (and re-enables it). */
+/** E-mails are stored in lower case, so every lookup is case-insensitive on both engines. */
+const emailKey = (email: string) => email.trim().toLowerCase();
+
+export async function upsertUser(db: SqlExecutor, input: NewUser): Promise<DashboardUser> {
+  validateNewUser(input);
+  const now = new Date().toISOString();
+  const hash = input.password === undefined ? null : hashPasswordSync(input.password);
+  await db.run(
+    `INSERT INTO users (email, name, role, plants, password_hash, disabled, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+     ON CONFLICT (email) DO UPDATE SET name = excluded.name, role = excluded.role, plants = excluded.plants,
+       password_hash = COALESCE(excluded.password_hash, users.password_hash), disabled = 0, updated_at = excluded.updated_at`,
+    [emailKey(input.email), input.name?.trim() || defaultName(input.email), input.role, formatPlantScope(input.plants), hash, now, now],
+  );
+  return (await findUser(db, input.email))!;
+}
+
+export async function findUser(db: SqlExecutor, email: string): Promise<DashboardUser | null> {
+  const row = await db.get<UserRow>("SELECT * FROM users WHERE email = ?", [emailKey(email)]);
+  return row ? toUser(row) : null;
+}
+
+export async function listUsers(db: SqlExecutor): Promise<DashboardUser[]> {
+  return (await db.all<UserRow>("SELECT * FROM users ORDER BY email")).map(toUser);
+}
+
+export async function countUsers(db: SqlExecutor): Promise<number> {
+  return (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM users"))!.n;
+}
+
+/** Returns false when no such user exists. */
+export async function setUserDisabled(db: SqlExecutor, email: string, disabled: boolean): Promise<boolean> {
+  const result = await db.run("UPDATE users SET disabled = ?, updated_at = ? WHERE email = ?", [disabled ? 1 : 0, new Date().toISOString(), emailKey(email)]);
+  return result.changes > 0;
+}
+
+/**
+ * The enabled user with this e-mail and password, or null. Unknown e-mail, disabled user, user
+ * without a password and wrong password all give null after the same hashing work, which runs in
+ * the thread pool (passwords.ts). A matching legacy bcrypt hash is replaced by a scrypt one.
+ */
+export async function verifyCredentials(db: SqlExecutor, email: string, password: string): Promise<DashboardUser | null> {
+  if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return null;
+  const row = await db.get<UserRow>("SELECT * FROM users WHERE email = ?", [emailKey(email)]);
+  const { ok, upgradedHash } = await verifyPassword(password, row?.password_hash ?? (await dummyHash()));
+  if (!row || !row.password_hash || row.disabled === 1 || !ok) return null;
+  if (upgradedHash) {
+    await db.run("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?", [upgradedHash, row.id, row.password_hash]);
+  }
+  return toUser(row);
+}

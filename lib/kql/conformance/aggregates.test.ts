@@ -1,0 +1,35 @@
+/** Conformance: further aggregations (expected rows checked against ADX's documented semantics). */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+describe("further aggregations", () => {
+  conformance([
+    { q: "States | summarize percentiles(todouble(Value), 50, 90)", rows: [[19.25,30]], columns: ["percentile_Value_50","percentile_Value_90"], types: ["real","real"] },
+    { q: "States | summarize percentiles(todouble(Value), 0, 100) by PlantId | order by PlantId asc", rows: [["HOU1",1,100],["RTM1",-3.5,30]], columns: ["PlantId","percentile_Value_0","percentile_Value_100"], types: ["string","real","real"] },
+    { q: "States | summarize percentiles_array(todouble(Value), 25, 75)", rows: [[[1.2,25.5]]], columns: ["percentiles_Value"], types: ["dynamic"] },
+    { q: "States | summarize m = max(case(DeviceId == \"D1\", todouble(Value), DeviceId == \"D2\", real(null), 1))", rows: [[25.5]], columns: ["m"], types: ["real"] },
+    { q: "States | where DeviceId == \"nobody\" | summarize percentiles_array(todouble(Value), 25, 75)", rows: [[null]], columns: ["percentiles_Value"], types: ["dynamic"] },
+    { q: "States | where DeviceId == \"D1\" and Name == \"temperature\" | summarize stdev(todouble(Value)), variance(todouble(Value))", rows: [[2.5658007197234416,6.58333333333333]], columns: ["stdev_Value","variance_Value"], types: ["real","real"] },
+    { q: "States | where DeviceId == \"D1\" and Name == \"temperature\" | summarize stdevp(todouble(Value)), variancep(todouble(Value))", rows: [[2.0949675149960885,4.388888888888887]], columns: ["stdevp_Value","variancep_Value"], types: ["real","real"] },
+    { q: "States | summarize sumif(todouble(Value), DeviceId == \"D1\"), avgif(todouble(Value), DeviceId == \"D1\")", rows: [[69.2,17.3]], columns: ["sumif_Value","avgif_Value"], types: ["real","real"] },
+    { q: "States | summarize dcountif(DeviceId, Value > 20), countif(Value > 20)", rows: [[3,5]], columns: ["dcountif_DeviceId","countif_"], types: ["long","long"] },
+    { q: "States | summarize minif(todouble(Value), PlantId == \"HOU1\"), maxif(todouble(Value), PlantId == \"HOU1\")", rows: [[1,100]], columns: ["minif_Value","maxif_Value"], types: ["real","real"] },
+    { q: "States | summarize s = make_set(DeviceId) | project n = array_length(s)", rows: [[4]], columns: ["n"], types: ["long"] },
+    { q: "States | summarize make_set(PlantId) by DeviceId | order by DeviceId asc", rows: [["D1",["RTM1"]],["D2",["RTM1"]],["D3",["HOU1"]],["D4",["HOU1"]]], columns: ["DeviceId","set_PlantId"], types: ["string","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | summarize make_set(Name, 1)", rows: [[["pressure"]]], columns: ["set_Name"], types: ["dynamic"] },
+    { q: "States | where DeviceId == \"D3\" | summarize make_list(Name, 1)", rows: [[["temperature"]]], columns: ["list_Name"], types: ["dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | order by Timestamp asc | summarize make_list(Name, 10)", rows: [[["temperature","temperature","temperature","pressure","pressure"]]], columns: ["list_Name"], types: ["dynamic"] },
+    { q: "States | summarize make_list_if(DeviceId, Name == \"running\")", rows: [[["D3"]]], columns: ["list_DeviceId"], types: ["dynamic"] },
+    { q: "States | summarize s = make_set_if(DeviceId, Value > 25) | mv-expand s to typeof(string) | order by s asc", rows: [["D1"],["D2"],["D4"]], columns: ["s"], types: ["string"] },
+    { q: "States | summarize take_any(PlantId) by DeviceId | order by DeviceId asc", rows: [["D1","RTM1"],["D2","RTM1"],["D3","HOU1"],["D4","HOU1"]], columns: ["DeviceId","PlantId"], types: ["string","string"] },
+    { q: "States | summarize count_distinct(Name)", rows: [[7]], columns: ["count_distinct_Name"], types: ["long"] },
+    { q: "States | summarize count_distinctif(Name, DeviceId == \"D1\")", rows: [[2]], columns: ["count_distinctif_Name"], types: ["long"] },
+    { q: "States | where DeviceId == \"D3\" | summarize make_bag(DataMetadata)", rows: [[{"Unit":"C","Area":"Bay 1"}]], columns: ["bag_DataMetadata"], types: ["dynamic"] },
+    { q: "States | where DeviceId == \"D3\" | summarize make_bag(bag_pack(Name, todouble(Value)))", rows: [[{"temperature":18,"running":1}]], columns: ["bag_"], types: ["dynamic"] },
+    { q: "States | where DeviceId == \"nobody\" | summarize make_set(Name), make_bag(DataMetadata), sumif(todouble(Value), true), count_distinct(Name)", rows: [[[],{},0,0]], columns: ["set_Name","bag_DataMetadata","sumif_Value","count_distinct_Name"], types: ["dynamic","dynamic","real","long"] },
+    { q: "States | summarize (p50, p90) = percentiles(todouble(Value), 50, 90)", rows: [[19.25,30]], columns: ["p50","p90"], types: ["real","real"] },
+    { q: "States | summarize anyif(Name, DeviceId == \"D3\" and Name == \"running\")", rows: [["running"]], columns: ["anyif_Name"], types: ["string"] },
+    { q: "States | summarize stdevif(todouble(Value), DeviceId == \"D1\"), varianceif(todouble(Value), DeviceId == \"D1\")", rows: [[10.935873688614612,119.59333333333336]], columns: ["stdevif_Value","varianceif_Value"], types: ["real","real"] },
+    { q: "States | summarize make_list(todouble(Value), 3) by PlantId | project PlantId, n = array_length(list_Value) | order by PlantId asc", rows: [["HOU1",3],["RTM1",3]], columns: ["PlantId","n"], types: ["string","long"] },
+  ]);
+});

@@ -1,0 +1,48 @@
+/** Conformance: top-nested, project-reorder/keep, parse, sample, as, getschema, print, datatable, range (expected rows checked against ADX's documented semantics). */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+describe("top-nested, project-reorder/keep, parse, sample, as, getschema, print, datatable, range", () => {
+  conformance([
+    { q: "States | top-nested 2 of DeviceId by count(), top-nested 1 of Name by max(todouble(Value)) | order by DeviceId asc", rows: [["D1",5,"temperature",25.5],["D2",3,"temperature",30]], columns: ["DeviceId","aggregated_DeviceId","Name","aggregated_Name"], types: ["string","long","string","real"] },
+    { q: "States | top-nested 1 of PlantId by count() | project PlantId, aggregated_PlantId", rows: [["RTM1",8]], columns: ["PlantId","aggregated_PlantId"], types: ["string","long"] },
+    { q: "States | top-nested 3 of DeviceId by n = count() | order by n desc, DeviceId asc", rows: [["D1",5],["D2",3],["D4",2]], columns: ["DeviceId","n"], types: ["string","long"] },
+    { q: "States | top-nested of PlantId by count(), top-nested 1 of DeviceId by max(todouble(Value)) | order by PlantId asc", rows: [["HOU1",4,"D4",100],["RTM1",8,"D2",30]], columns: ["PlantId","aggregated_PlantId","DeviceId","aggregated_DeviceId"], types: ["string","long","string","real"] },
+    { q: "Events | top-nested 2 of Severity by sum(todouble(Value)) | order by aggregated_Severity desc", rows: [["Warning",100],["Critical",43.5]], columns: ["Severity","aggregated_Severity"], types: ["string","real"] },
+    { q: "States | take 1 | project-reorder Value, Name | getschema | project ColumnName", rows: [["Value"],["Name"],["DeviceId"],["Timestamp"],["PlantId"],["DataMetadata"],["MessageMetadata"],["MessageType"],["AgentTimestamp"],["IngestionTimestamp"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "States | take 1 | project-reorder *Timestamp | getschema | project ColumnName", rows: [["Timestamp"],["AgentTimestamp"],["IngestionTimestamp"],["DeviceId"],["Name"],["Value"],["PlantId"],["DataMetadata"],["MessageMetadata"],["MessageType"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "States | take 1 | project Name, DeviceId, PlantId | project-reorder * asc | getschema | project ColumnName", rows: [["DeviceId"],["Name"],["PlantId"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "States | take 1 | project Name, DeviceId, PlantId | project-reorder * desc | getschema | project ColumnName", rows: [["PlantId"],["Name"],["DeviceId"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "print a10 = 1, a2 = 2, a1 = 3 | project-reorder * granny-asc", rows: [[3,2,1]], columns: ["a1","a2","a10"], types: ["long","long","long"] },
+    { q: "States | take 1 | project-keep Name, DeviceId | getschema | project ColumnName", rows: [["DeviceId"],["Name"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "States | take 1 | project-keep *Timestamp | getschema | project ColumnName", rows: [["Timestamp"],["AgentTimestamp"],["IngestionTimestamp"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "States | take 1 | project-away *Metadata, *Timestamp | getschema | project ColumnName", rows: [["DeviceId"],["Name"],["Value"],["PlantId"],["MessageType"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "States | where Name == \"motor-current\" | parse Name with a \"-\" b | project a, b", rows: [["motor","current"]], columns: ["a","b"], types: ["string","string"] },
+    { q: "print s = \"id=42, name=pump\" | parse s with \"id=\" id:long \", name=\" name | project id, name", rows: [[42,"pump"]], columns: ["id","name"], types: ["long","string"] },
+    { q: "print s = \"id=x, name=pump\" | parse s with \"id=\" id:long \", name=\" name | project id, name", rows: [[null,""]], columns: ["id","name"], types: ["long","string"] },
+    { q: "print s = \"level 7 at 2026-01-01T10:00:00Z\" | parse s with * \"level \" lvl:int \" at \" t:datetime | project lvl, t", rows: [[7,"2026-01-01T10:00:00.000Z"]], columns: ["lvl","t"], types: ["int","datetime"] },
+    { q: "print s = \"a1b22c\" | parse kind=regex s with \"a\" x:long \"b\" y:long \"c\" | project x, y", rows: [[1,22]], columns: ["x","y"], types: ["long","long"] },
+    { q: "print s = \"temp=21.5C\" | parse kind=regex s with \"temp=\" v:real \"C\" | project v", rows: [[21.5]], columns: ["v"], types: ["real"] },
+    { q: "Events | parse Message with head \" \" rest | project EventId, head | order by EventId asc", rows: [["E1","Temperature"],["E2","Vibration"],["E3","vibration_warning"],["E4","Throughput"],["E5","Temp"]], columns: ["EventId","head"], types: ["string","string"] },
+    { q: "States | sample 3 | count", rows: [[3]], columns: ["Count"], types: ["long"] },
+    { q: "States | sample 100 | count", rows: [[12]], columns: ["Count"], types: ["long"] },
+    { q: "States | where DeviceId == \"D3\" | as T | project Name | order by Name asc", rows: [["running"],["temperature"]], columns: ["Name"], types: ["string"] },
+    { q: "States | where DeviceId == \"D3\" | as T | join kind=inner (T | project DeviceId, N2 = Name) on DeviceId | count", rows: [[4]], columns: ["Count"], types: ["long"] },
+    { q: "States | getschema", rows: [["DeviceId",0,"System.String","string"],["Name",1,"System.String","string"],["Timestamp",2,"System.DateTime","datetime"],["Value",3,"System.Object","dynamic"],["PlantId",4,"System.String","string"],["DataMetadata",5,"System.Object","dynamic"],["MessageMetadata",6,"System.Object","dynamic"],["MessageType",7,"System.String","string"],["AgentTimestamp",8,"System.DateTime","datetime"],["IngestionTimestamp",9,"System.DateTime","datetime"]], columns: ["ColumnName","ColumnOrdinal","DataType","ColumnType"], types: ["string","long","string","string"] },
+    { q: "Events | getschema | where ColumnType == \"datetime\" | project ColumnName", rows: [["StartTime"],["EndTime"]], columns: ["ColumnName"], types: ["string"] },
+    { q: "print x = 1, y = \"a\", z = 2.5, t = datetime(2026-01-01), b = true, s = 1h", rows: [[1,"a",2.5,"2026-01-01T00:00:00.000Z",true,"01:00:00"]], columns: ["x","y","z","t","b","s"], types: ["long","string","real","datetime","bool","timespan"] },
+    { q: "print 1 + 1, \"x\"", rows: [[2,"x"]], columns: ["print_0","print_1"], types: ["long","string"] },
+    { q: "print x = 1 | extend y = x + 1", rows: [[1,2]], columns: ["x","y"], types: ["long","long"] },
+    { q: "datatable(a:long, b:string) [1, \"x\", 2, \"y\"]", rows: [[1,"x"],[2,"y"]], columns: ["a","b"], types: ["long","string"] },
+    { q: "datatable(a:long, b:string) [1, \"x\", 2, \"y\",] | where a > 1", rows: [[2,"y"]], columns: ["a","b"], types: ["long","string"] },
+    { q: "datatable(t:datetime, d:dynamic, r:real, ok:bool) [datetime(2026-01-01), dynamic({\"k\": 1}), 1.5, true]", rows: [["2026-01-01T00:00:00.000Z",{"k":1},1.5,true]], columns: ["t","d","r","ok"], types: ["datetime","dynamic","real","bool"] },
+    { q: "datatable(a:int, s:timespan) [1, 1h, 2, 30m] | summarize sum(a), max(s)", rows: [[3,"01:00:00"]], columns: ["sum_a","max_s"], types: ["long","timespan"] },
+    { q: "datatable(a:long) [] | count", rows: [[0]], columns: ["Count"], types: ["long"] },
+    { q: "range x from 1 to 5 step 2", rows: [[1],[3],[5]], columns: ["x"], types: ["long"] },
+    { q: "range x from 5 to 1 step -2", rows: [[5],[3],[1]], columns: ["x"], types: ["long"] },
+    { q: "range t from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h", rows: [["2026-01-01T00:00:00.000Z"],["2026-01-01T01:00:00.000Z"],["2026-01-01T02:00:00.000Z"],["2026-01-01T03:00:00.000Z"]], columns: ["t"], types: ["datetime"] },
+    { q: "range x from 0.5 to 2 step 0.5", rows: [[0.5],[1],[1.5],[2]], columns: ["x"], types: ["real"] },
+    { q: "range x from 1 to 10 step 1 | summarize sum(x)", rows: [[55]], columns: ["sum_x"], types: ["long"] },
+    { q: "range x from 1 to 3 step 1 | join kind=inner (range x from 2 to 5 step 1) on x | project x", rows: [[2],[3]], columns: ["x"], types: ["long"] },
+  ]);
+});

@@ -1,0 +1,68 @@
+/**
+ * Every refusal is a KqlError (400 INVALID_QUERY) that names the construct and points at it, as
+ * the editor shows it too (diagnose()).
+ */
+import { describe, expect, it } from "vitest";
+import { compileKql } from "../compile";
+import { diagnose } from "../diagnose";
+import { KqlError } from "../errors";
+import { unscopedSources } from "../testing/duckdb.test-support";
+
+const cases: [string, number, number, RegExp][] = [
+  ["States | mv-apply x = dynamic([1]) on (take 1)", 1, 10, /'mv-apply' is not supported/],
+  ["States | evaluate bag_unpack(DataMetadata)", 1, 10, /'evaluate' is not supported/],
+  ["States\n| make-graph DeviceId --> Name with Events on DeviceId", 2, 3, /'make-graph' is not supported/],
+  ["States | scan with (step s: true;)", 1, 10, /'scan' is not supported/],
+  ["States | top-hitters 3 of Name", 1, 10, /'top-hitters' is not supported/],
+  ["States | parse-where Name with a \"-\" b", 1, 10, /'parse-where' is not supported/],
+  ["States | serialize | take 1", 1, 10, /'serialize' is not supported/],
+  ["States | fork (take 1)", 1, 10, /'fork' is not supported/],
+  ["set notruncation; States | take 1", 1, 1, /'set' statements are not supported/],
+  ["declare query_parameters(x:long); States | take 1", 1, 1, /'declare' statements are not supported/],
+  ["States | summarize hll(DeviceId)", 1, 20, /hll\(\) sketches are not supported/],
+  ["States | summarize tdigest(Value)", 1, 20, /tdigest\(\) sketches are not supported/],
+  ["States | extend s = series_outliers(dynamic([1, 2]))", 1, 21, /series_outliers\(\) is not supported/],
+  ["States | extend s = series_decompose(dynamic([1, 2]))", 1, 21, /series_decompose\(\) is not supported/],
+  ["States | join kind=fancy (Events) on DeviceId", 1, 20, /Unknown join kind 'fancy'/],
+  ["States | lookup kind=fullouter (Events) on DeviceId", 1, 22, /lookup supports kind=leftouter or kind=inner/],
+  ["States | join (Events) on Missing", 1, 27, /Unknown column 'Missing' on the left side/],
+  ["States | join (Events) on Value", 1, 27, /Join keys of type dynamic are not supported/],
+  ["States | join (Events) on $left.Name == $right.StartTime", 1, 27, /Join keys have different types: string and datetime/],
+  ["States | make-series count() on Name step 1h", 1, 33, /datetime, timespan or numeric axis/],
+  ["States | make-series make_list(Name) on Timestamp step 1h", 1, 22, /numeric results/],
+  ["States | make-series count() on Timestamp in range(ago(1d), now(), 1h)", 1, 43, /'… in range\(…\)' is not supported/],
+  ["States | top-nested 2 of Name with others = 0 by count()", 1, 31, /with others/],
+  ["States | mv-expand Name", 1, 20, /needs a dynamic array or property bag, not string/],
+  ["States | parse kind=relaxed2 Name with a", 1, 21, /parse kind must be simple, regex or relaxed/],
+  ["let f = (T:(*)) { T | take 1 }; f(States)", 1, 12, /Tabular parameters of functions are not supported/],
+  ["let x = 1; x | take 1", 1, 12, /'x' is not a table/],
+  ["let T = States; print T", 1, 23, /'T' is a table, not a value/],
+  ["print x = extract_all(\"(a)(b)\", \"ab\")", 1, 23, /several capture groups/],
+  ["print x = format_datetime(now(), \"yyyy-QQ\")", 1, 34, /does not support the format specifier 'Q'/],
+  ["print x = datetime_part(\"fortnight\", now())", 1, 25, /Unknown datetime part 'fortnight'/],
+  ["States | where Name matches regex \"(\"", 1, 35, /Invalid regular expression/],
+  ["union kind=middle States, Events", 1, 12, /union kind must be inner or outer/],
+  ["States | union Stats", 1, 16, /Unknown table 'Stats'/],
+  ["print x = decimal(null)", 1, 11, /decimal type is not supported/],
+  ["let a = 1; let a = 2; print a", 1, 16, /'a' has already been declared/],
+  ["States | join (Events) on $right.DeviceId == $left.DeviceId", 1, 27, /\$left\.column == \$right\.column/],
+];
+
+describe("refusals name the construct, with line and column", () => {
+  for (const [query, line, column, message] of cases) {
+    it(JSON.stringify(query), () => {
+      let error: unknown;
+      try {
+        compileKql(query, { sources: unscopedSources() });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(KqlError);
+      const kql = error as KqlError;
+      expect(kql.detail).toMatch(message);
+      expect({ line: kql.line, column: kql.column }).toEqual({ line, column });
+      // The editor marks the same place with the same message.
+      expect(diagnose(query)[0]).toMatchObject({ line, column, message: kql.detail });
+    });
+  }
+});

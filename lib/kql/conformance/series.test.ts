@@ -1,0 +1,42 @@
+/** Conformance: make-series, series functions and mv-expand (expected rows checked against ADX's documented semantics). */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+describe("make-series, series functions and mv-expand", () => {
+  conformance([
+    { q: "States | where Name == \"temperature\" | make-series avg(todouble(Value)) default=0 on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h by DeviceId | order by DeviceId asc", rows: [["D1",[21.25,25.5,0],["2026-01-01T00:00:00.000Z","2026-01-01T01:00:00.000Z","2026-01-01T02:00:00.000Z"]],["D2",[30,0,0],["2026-01-01T00:00:00.000Z","2026-01-01T01:00:00.000Z","2026-01-01T02:00:00.000Z"]]], columns: ["DeviceId","avg_Value","Timestamp"], types: ["string","dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h", rows: [[[3,1,1],["2026-01-01T00:00:00.000Z","2026-01-01T01:00:00.000Z","2026-01-01T02:00:00.000Z"]]], columns: ["n","Timestamp"], types: ["dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count(), v = max(todouble(Value)) default = -1 on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 02:00) step 30m", rows: [[[2,1,1,0],[20.5,22,25.5,-1],["2026-01-01T00:00:00.000Z","2026-01-01T00:30:00.000Z","2026-01-01T01:00:00.000Z","2026-01-01T01:30:00.000Z"]]], columns: ["n","v","Timestamp"], types: ["dynamic","dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp step 1h", rows: [[[3,1,1],["2026-01-01T00:00:00.000Z","2026-01-01T01:00:00.000Z","2026-01-01T02:00:00.000Z"]]], columns: ["n","Timestamp"], types: ["dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series v = avg(todouble(Value)) default = real(null) on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h", rows: [[[14.566666666666668,25.5,null],["2026-01-01T00:00:00.000Z","2026-01-01T01:00:00.000Z","2026-01-01T02:00:00.000Z"]]], columns: ["v","Timestamp"], types: ["dynamic","dynamic"] },
+    { q: "States | where DeviceId in (\"D1\", \"D2\") | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 04:00) step 2h by DeviceId | order by DeviceId asc", rows: [["D1",[4,1],["2026-01-01T00:00:00.000Z","2026-01-01T02:00:00.000Z"]],["D2",[2,1],["2026-01-01T00:00:00.000Z","2026-01-01T02:00:00.000Z"]]], columns: ["DeviceId","n","Timestamp"], types: ["string","dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"nobody\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-02) step 1h", rows: [], columns: ["n","Timestamp"], types: ["dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h | mv-expand n, Timestamp", rows: [[3,"2026-01-01T00:00:00.000Z"],[1,"2026-01-01T01:00:00.000Z"],[1,"2026-01-01T02:00:00.000Z"]], columns: ["n","Timestamp"], types: ["dynamic","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h | mv-expand n to typeof(long), Timestamp to typeof(datetime) | where n > 0", rows: [[3,"2026-01-01T00:00:00.000Z"],[1,"2026-01-01T01:00:00.000Z"],[1,"2026-01-01T02:00:00.000Z"]], columns: ["n","Timestamp"], types: ["long","datetime"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h | extend series_stats(n) | project series_stats_n_min, series_stats_n_max, series_stats_n_max_idx, series_stats_n_avg", rows: [[1,3,0,1.6666666666666667]], columns: ["series_stats_n_min","series_stats_n_max","series_stats_n_max_idx","series_stats_n_avg"], types: ["real","real","long","real"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h | extend (lo, at) = series_stats(n) | project lo, at", rows: [[1,1]], columns: ["lo","at"], types: ["real","long"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h | project s = series_stats_dynamic(n)", rows: [[{"min":1,"min_idx":1,"max":3,"max_idx":0,"avg":1.6666666666666667,"stdev":1.1547005383792517,"variance":1.3333333333333335}]], columns: ["s"], types: ["dynamic"] },
+    { q: "print x = series_fir(dynamic([0,1,2,3,4,5,6,7,8,9]), dynamic([1,1,1,1,1]), false)", rows: [[[0,1,3,6,10,15,20,25,30,35]]], columns: ["x"], types: ["dynamic"] },
+    { q: "print x = series_fir(dynamic([0,1,2,3,4,5,6,7,8,9]), repeat(1, 5), true, true)", rows: [[[0.6000000000000001,1.2,2.0000000000000004,3.0000000000000004,4,5,6,7.000000000000001,6.000000000000001,4.800000000000001]]], columns: ["x"], types: ["dynamic"] },
+    { q: "print x = series_fir(dynamic([2, 4, 6]), dynamic([1, 1]))", rows: [[[1,3,5]]], columns: ["x"], types: ["dynamic"] },
+    { q: "print x = series_fill_forward(dynamic([null, 1, null, null, 4, null]))", rows: [[[null,1,1,1,4,4]]], columns: ["x"], types: ["dynamic"] },
+    { q: "print x = series_fill_backward(dynamic([null, 1, null, null, 4, null]))", rows: [[[1,1,4,4,4,null]]], columns: ["x"], types: ["dynamic"] },
+    { q: "print x = series_fill_linear(dynamic([null, 1, null, null, 4, null]))", rows: [[[1,1,2,3,4,4]]], columns: ["x"], types: ["dynamic"] },
+    { q: "print x = series_fill_const(dynamic([null, 1, null]), 0)", rows: [[[0,1,0]]], columns: ["x"], types: ["dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series v = avg(todouble(Value)) default = real(null) on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 03:00) step 1h | project f = series_fill_forward(v), l = series_fill_linear(v)", rows: [[[14.566666666666668,25.5,25.5],[14.566666666666668,25.5,25.5]]], columns: ["f","l"], types: ["dynamic","dynamic"] },
+    { q: "print d = dynamic([1, 2, 3]) | mv-expand d", rows: [[1],[2],[3]], columns: ["d"], types: ["dynamic"] },
+    { q: "print d = dynamic([1, 2, 3]) | mv-expand with_itemindex=i d | project i, d", rows: [[0,1],[1,2],[2,3]], columns: ["i","d"], types: ["long","dynamic"] },
+    { q: "print d = dynamic([1, 2, 3]) | mv-expand d limit 2", rows: [[1],[2]], columns: ["d"], types: ["dynamic"] },
+    { q: "print d = dynamic({\"a\": 1, \"b\": [2]}) | mv-expand d", rows: [[{"a":1}],[{"b":[2]}]], columns: ["d"], types: ["dynamic"] },
+    { q: "print d = dynamic({\"a\": 1, \"b\": 2}) | mv-expand kind=array d", rows: [[["a",1]],[["b",2]]], columns: ["d"], types: ["dynamic"] },
+    { q: "print d = dynamic([]) | mv-expand d | count", rows: [[0]], columns: ["Count"], types: ["long"] },
+    { q: "print d = dynamic(null), k = 1 | mv-expand d | project k, d", rows: [[1,null]], columns: ["k","d"], types: ["long","dynamic"] },
+    { q: "print a = dynamic([1, 2, 3]), b = dynamic([\"x\", \"y\"]) | mv-expand a, b", rows: [[1,"x"],[2,"y"],[3,null]], columns: ["a","b"], types: ["dynamic","dynamic"] },
+    { q: "print d = dynamic([\"1\", \"x\", 2.5]) | mv-expand d to typeof(real)", rows: [[1],[null],[2.5]], columns: ["d"], types: ["real"] },
+    { q: "States | where DeviceId == \"D3\" | summarize names = make_list(Name) by DeviceId | mv-expand names to typeof(string) | order by names asc", rows: [["D3","running"],["D3","temperature"]], columns: ["DeviceId","names"], types: ["string","string"] },
+    { q: "print x = 1 | mv-expand y = dynamic([10, 20]) | project x, y", rows: [[1,10],[1,20]], columns: ["x","y"], types: ["long","dynamic"] },
+    { q: "States | where DeviceId == \"D1\" | make-series n = count() on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 02:00) step 1h | getschema | project ColumnName, ColumnType", rows: [["n","dynamic"],["Timestamp","dynamic"]], columns: ["ColumnName","ColumnType"], types: ["string","string"] },
+    { q: "States | make-series n = count() default = 0 on Timestamp from datetime(2026-01-02) to datetime(2026-01-03) step 12h by PlantId | order by PlantId asc", rows: [["HOU1",[2,2],["2026-01-02T00:00:00.000Z","2026-01-02T12:00:00.000Z"]]], columns: ["PlantId","n","Timestamp"], types: ["string","dynamic","dynamic"] },
+    { q: "range t from 1 to 6 step 1 | make-series s = sum(t) on t from 0 to 6 step 2", rows: [[[1,5,9],[0,2,4]]], columns: ["s","t"], types: ["dynamic","dynamic"] },
+  ]);
+});

@@ -1,0 +1,46 @@
+/** Conformance: strings, regexes, dynamic values and string filters (expected rows checked against ADX's documented semantics). */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+describe("strings, regexes, dynamic values and string filters", () => {
+  conformance([
+    { q: "print strcat(\"a\", \"b\", \"c\"), strcat(\"n=\", 1, \", r=\", 2.5), strcat(\"x\", true)", rows: [["abc","n=1, r=2.5","xtrue"]], columns: ["print_0","print_1","print_2"], types: ["string","string","string"] },
+    { q: "print strcat_delim(\"-\", \"a\", \"b\", 3), strcat_delim(\", \", \"x\", \"\")", rows: [["a-b-3","x, "]], columns: ["print_0","print_1"], types: ["string","string"] },
+    { q: "States | where DeviceId == \"D3\" | project s = strcat(DeviceId, \"/\", Name) | order by s asc", rows: [["D3/running"],["D3/temperature"]], columns: ["s"], types: ["string"] },
+    { q: "print split(\"a,b,c\", \",\"), split(\"a,b,c\", \",\", 1), split(\"a,b,c\", \",\", 5), split(\"abc\", \"x\")", rows: [[["a","b","c"],["b"],[],["abc"]]], columns: ["print_0","print_1","print_2","print_3"], types: ["dynamic","dynamic","dynamic","dynamic"] },
+    { q: "print extract(\"([a-z]+)-([a-z]+)\", 2, \"motor-current\"), extract(\"(\\\\d+)\", 1, \"abc\"), extract(\"(\\\\d+)\", 1, \"v=42\", typeof(long))", rows: [["current","",42]], columns: ["print_0","print_1","print_2"], types: ["string","string","long"] },
+    { q: "print extract_all(\"(\\\\d+)\", \"a1b22c333\"), extract_all(\"[a-z]\", \"a1b2\"), extract_all(\"(x)\", \"abc\")", rows: [[["1","22","333"],["a","b"],null]], columns: ["print_0","print_1","print_2"], types: ["dynamic","dynamic","dynamic"] },
+    { q: "print substring(\"abcdef\", 1, 3), substring(\"abcdef\", 2), substring(\"abc\", 5), substring(\"abcdef\", 0, 0)", rows: [["bcd","cdef","",""]], columns: ["print_0","print_1","print_2","print_3"], types: ["string","string","string","string"] },
+    { q: "print strlen(\"\"), strlen(\"héllo\"), string_size(\"héllo\")", rows: [[0,5,6]], columns: ["print_0","print_1","print_2"], types: ["long","long","long"] },
+    { q: "print replace_string(\"a.b.c\", \".\", \"-\"), replace_string(\"aaa\", \"a\", \"bb\"), replace_string(\"abc\", \"\", \"x\")", rows: [["a-b-c","bbbbbb","abc"]], columns: ["print_0","print_1","print_2"], types: ["string","string","string"] },
+    { q: "print replace_regex(\"a1b22\", @\"\\d+\", \"#\"), replace_regex(\"2026-01-02\", @\"(\\d+)-(\\d+)-(\\d+)\", @\"\\3/\\2/\\1\")", rows: [["a#b#","02/01/2026"]], columns: ["print_0","print_1"], types: ["string","string"] },
+    { q: "print trim(\"-\", \"--a-b--\"), trim(@\"[ .]+\", \" . x . \"), trim_start(\"0\", \"0012\"), trim_end(\"0\", \"1200\")", rows: [["a-b","x","12","12"]], columns: ["print_0","print_1","print_2","print_3"], types: ["string","string","string","string"] },
+    { q: "print toupper(\"abc\"), tolower(\"AbC\"), reverse(\"abc\")", rows: [["ABC","abc","cba"]], columns: ["print_0","print_1","print_2"], types: ["string","string","string"] },
+    { q: "print indexof(\"abcabc\", \"c\"), indexof(\"abcabc\", \"x\"), indexof(\"abcabc\", \"c\", 3), indexof(\"abc\", \"\")", rows: [[2,-1,5,0]], columns: ["print_0","print_1","print_2","print_3"], types: ["long","long","long","long"] },
+    { q: "print countof(\"aaa\", \"a\"), countof(\"abab\", \"ab\"), countof(\"abc\", \"x\")", rows: [[3,2,0]], columns: ["print_0","print_1","print_2"], types: ["long","long","long"] },
+    { q: "print strrep(\"ab\", 3), strrep(\"x\", 3, \",\"), strrep(\"x\", 0)", rows: [["ababab","x,x,x",""]], columns: ["print_0","print_1","print_2"], types: ["string","string","string"] },
+    { q: "States | where Name has_any (\"running\", \"throughput\") | project Name | order by Name asc", rows: [["running"],["throughput"]], columns: ["Name"], types: ["string"] },
+    { q: "States | where Name has_all (\"motor\", \"current\") | project Name", rows: [["motor-current"]], columns: ["Name"], types: ["string"] },
+    { q: "Events | where Message has_any (\"vibration\", \"spike\") | project EventId | order by EventId asc", rows: [["E2"],["E3"],["E5"]], columns: ["EventId"], types: ["string"] },
+    { q: "States | where Name hasprefix \"temp\" | count", rows: [[6]], columns: ["Count"], types: ["long"] },
+    { q: "States | where Name hasprefix_cs \"temp\" | count", rows: [[5]], columns: ["Count"], types: ["long"] },
+    { q: "States | where Name hassuffix \"current\" | project Name", rows: [["motor-current"]], columns: ["Name"], types: ["string"] },
+    { q: "States | where Name !hasprefix \"t\" | project Name | order by Name asc", rows: [["motor-current"],["pressure"],["pressure"],["running"],["vibration"]], columns: ["Name"], types: ["string"] },
+    { q: "Events | where Message hassuffix \"level\" | project EventId", rows: [["E3"]], columns: ["EventId"], types: ["string"] },
+    { q: "States | where Name matches regex \"^t.*e$\" | project Name | order by Name asc", rows: [["temperature"],["temperature"],["temperature"],["temperature"],["temperature"]], columns: ["Name"], types: ["string"] },
+    { q: "States | where Name matches regex \"[0-9]\" | count", rows: [[0]], columns: ["Count"], types: ["long"] },
+    { q: "States | where Name in (dynamic([\"running\", \"vibration\"])) | project Name | order by Name asc", rows: [["running"],["vibration"]], columns: ["Name"], types: ["string"] },
+    { q: "States | where Name !in (dynamic([\"temperature\", \"Temperature\"])) | count", rows: [[6]], columns: ["Count"], types: ["long"] },
+    { q: "States | where Name in~ (\"TEMPERATURE\") | count", rows: [[6]], columns: ["Count"], types: ["long"] },
+    { q: "States | where Name !in~ (\"TEMPERATURE\", \"RUNNING\") | count", rows: [[5]], columns: ["Count"], types: ["long"] },
+    { q: "print coalesce(\"\", \"b\", \"c\"), coalesce(long(null), 2), coalesce(real(null), real(null))", rows: [["b",2,null]], columns: ["print_0","print_1","print_2"], types: ["string","long","real"] },
+    { q: "print isempty(\"\"), isempty(\" \"), isnotempty(\"x\"), isempty(long(null))", rows: [[true,false,true,true]], columns: ["print_0","print_1","print_2","print_3"], types: ["bool","bool","bool","bool"] },
+    { q: "print parse_json(\"{\\\"a\\\": [1, 2]}\"), todynamic(\"[1, 2]\"), parse_json(\"not json\")", rows: [[{"a":[1,2]},[1,2],"not json"]], columns: ["print_0","print_1","print_2"], types: ["dynamic","dynamic","dynamic"] },
+    { q: "print bag_keys(dynamic({\"a\": 1, \"b\": 2})), bag_keys(parse_json(\"[1]\"))", rows: [[["a","b"],null]], columns: ["print_0","print_1"], types: ["dynamic","dynamic"] },
+    { q: "print array_length(dynamic([1, 2, 3])), array_length(dynamic([])), array_length(parse_json(\"{\\\"a\\\": 1}\"))", rows: [[3,0,null]], columns: ["print_0","print_1","print_2"], types: ["long","long","long"] },
+    { q: "States | where DeviceId == \"D4\" | project n = array_length(bag_keys(DataMetadata)) | order by n asc", rows: [[2],[3]], columns: ["n"], types: ["long"] },
+    { q: "print parse_json(\"{\\\"a\\\": {\\\"b\\\": 5}}\").a.b, parse_json(\"[10, 20]\")[1]", rows: [[5,20]], columns: ["print_0","print_1"], types: ["dynamic","dynamic"] },
+    { q: "print gettype(1), gettype(\"a\"), gettype(1.5), gettype(dynamic([1])), gettype(dynamic({\"a\": 1})), gettype(datetime(2026-01-01))", rows: [["long","string","real","array","dictionary","datetime"]], columns: ["print_0","print_1","print_2","print_3","print_4","print_5"], types: ["string","string","string","string","string","string"] },
+    { q: "print pack_array(1, \"a\", 2.5), bag_pack(\"k\", 1, \"v\", \"x\")", rows: [[[1,"a",2.5],{"k":1,"v":"x"}]], columns: ["print_0","print_1"], types: ["dynamic","dynamic"] },
+  ]);
+});

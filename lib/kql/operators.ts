@@ -1,0 +1,581 @@
+/**
+ * Planning of each tabular operator onto the planner's blocks (compile.ts). Operators that fit one
+ * SELECT (where, extend, summarize, sort, take, …) extend the current block; those that build a
+ * relation of their own (union, join, lookup, make-series, mv-expand, top-nested, parse) wrap the
+ * input and start a new block over the SQL the dialect spells for them.
+ */
+import type { Assignment, Expr, JoinKey, Name, Operator } from "./ast";
+import { nameOf, type Analyzer, type Env, type Scope } from "./analyze";
+import type { JoinType, SelectBlock, SqlDialect } from "./dialect/dialect";
+import { isNumeric, type TExpr } from "./ir";
+import type { KqlType } from "./types";
+import { LIMITS, outputAliases, scopeOf, type Binding, type Block } from "./compile";
+
+export interface OperatorPlanner {
+  readonly analyzer: Analyzer;
+  readonly dialect: SqlDialect;
+  tabular(query: import("./ast").TabularExpr, env: Env): Block;
+  wrap(block: Block): Block;
+  renderAs(block: Block): { sql: string; aliases: string[] };
+  emptyBlock(from: string): Block;
+  fromRelation(sql: string, relation: string, columns: { name: string; alias: string; type: KqlType; nullable: boolean; dynamic?: "json" | "double" }[]): Block;
+  assignments(items: Assignment[], analyze: (e: Expr) => TExpr): Binding[];
+  sortKeys(keys: import("./ast").SortKey[], scope: Scope): SelectBlock["orderBy"];
+  columnName(columns: { name: string }[], next: () => number): string;
+  nextAlias(): string;
+  countGrouping(span: import("./ast").Span): void;
+}
+
+/** A block whose rows are final for SQL (grouped, distinct, limited, ranked) is wrapped before anything reads it again. */
+const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined || b.qualify.length > 0;
+
+export function planOperator(planner: OperatorPlanner, blockIn: Block | undefined, operator: Operator, env: Env): Block {
+  const analyzer = planner.analyzer;
+  let block = blockIn!;
+  if (["summarize", "count", "distinct", "make-series", "top-nested"].includes(operator.kind)) {
+    const levels = operator.kind === "top-nested" ? operator.levels.length : 1;
+    for (let i = 0; i < levels; i++) planner.countGrouping(operator.span);
+  }
+  const open = () => {
+    if (settled(block)) block = planner.wrap(block);
+    return block;
+  };
+  switch (operator.kind) {
+    case "where": {
+      open();
+      const predicate = analyzer.predicate(operator.predicate, scopeOf(block));
+      return { ...block, where: [...block.where, ...conjuncts(predicate)] };
+    }
+    case "extend":
+      open();
+      return extend(planner, block, operator.items);
+    case "project": {
+      open();
+      const scope = scopeOf(block);
+      return { ...block, columns: planner.assignments(operator.items, (e) => analyzer.scalar(e, scope)) };
+    }
+    case "project-away": {
+      open();
+      const removed = new Set(matchPatterns(analyzer, block, operator.columns));
+      return { ...block, columns: block.columns.filter((c) => !removed.has(c.name)) };
+    }
+    case "project-keep": {
+      open();
+      const kept = new Set(matchPatterns(analyzer, block, operator.columns));
+      return { ...block, columns: block.columns.filter((c) => kept.has(c.name)) };
+    }
+    case "project-reorder": {
+      open();
+      const ordered: Binding[] = [];
+      for (const item of operator.columns) {
+        let names = matchPatterns(analyzer, block, [item.name]).filter((n) => !ordered.some((c) => c.name === n));
+        if (item.order) {
+          const granny = item.order.startsWith("granny");
+          const compare = (a: string, b: string) => (granny ? grannyCompare(a, b) : a < b ? -1 : a > b ? 1 : 0);
+          names = [...names].sort((a, b) => (item.order!.endsWith("desc") ? -compare(a, b) : compare(a, b)));
+        }
+        for (const name of names) ordered.push(block.columns.find((c) => c.name === name)!);
+      }
+      return { ...block, columns: [...ordered, ...block.columns.filter((c) => !ordered.includes(c))] };
+    }
+    case "project-rename": {
+      open();
+      const columns = [...block.columns];
+      for (const { to, from } of operator.renames) {
+        const index = columns.findIndex((c) => c.name === from.text);
+        if (index < 0) analyzer.error(from.span, `Unknown column '${from.text}'`);
+        if (to.text !== from.text && columns.some((c) => c.name === to.text)) analyzer.error(to.span, `Column '${to.text}' already exists`);
+        columns[index] = { ...columns[index]!, name: to.text };
+      }
+      return { ...block, columns };
+    }
+    case "summarize":
+      open();
+      return summarize(planner, block, operator.aggregates, operator.by);
+    case "count": {
+      open();
+      const count: TExpr = { type: "long", nullable: false, node: { op: "count", args: [] }, aggregate: true };
+      return { ...block, columns: [{ name: "Count", expr: count }], groupBy: [], aggregated: true, orderBy: [] };
+    }
+    case "sort":
+      open();
+      return { ...block, orderBy: planner.sortKeys(operator.keys, scopeOf(block)) };
+    case "top": {
+      open();
+      const limit = analyzer.count(operator.count);
+      return { ...block, orderBy: planner.sortKeys(operator.keys, scopeOf(block)), limit };
+    }
+    case "take":
+      if (block.limit !== undefined) block = planner.wrap(block);
+      return { ...block, limit: analyzer.count(operator.count) };
+    case "sample": {
+      open();
+      const random: TExpr = { type: "real", nullable: false, node: { op: "random", args: [] } };
+      return { ...block, orderBy: [{ expr: random, desc: false, nullsFirst: false }], limit: analyzer.count(operator.count) };
+    }
+    case "distinct": {
+      open();
+      const scope = scopeOf(block);
+      const columns = operator.columns === "*" ? block.columns : planner.assignments(operator.columns, (e) => analyzer.scalar(e, scope));
+      return { ...block, columns, distinct: true, orderBy: [] };
+    }
+    case "getschema":
+      return getschema(planner, block);
+    case "union":
+      return union(planner, blockIn, operator, env);
+    case "join":
+    case "lookup":
+      return join(planner, block, operator, env);
+    case "make-series":
+      return makeSeries(planner, block, operator);
+    case "mv-expand":
+      return mvExpand(planner, block, operator);
+    case "top-nested":
+      return topNested(planner, block, operator);
+    case "parse":
+      open();
+      return parseOperator(planner, block, operator);
+    case "as":
+    case "render":
+      return block;
+  }
+}
+
+/** Top-level `and` terms become separate WHERE conjuncts (each one can be pushed down alone). */
+export function conjuncts(predicate: TExpr): TExpr[] {
+  if (predicate.node.op === "and" && "args" in predicate.node) return predicate.node.args.flatMap(conjuncts);
+  return [predicate];
+}
+
+function extend(planner: OperatorPlanner, block: Block, items: Assignment[]): Block {
+  const analyzer = planner.analyzer;
+  const columns = [...block.columns];
+  const scope = new Map(scopeOf(block));
+  let unnamed = 0;
+  const add = (name: string, expr: TExpr) => {
+    // ADX: a column that already exists is removed and appended with its new value.
+    const existing = columns.findIndex((c) => c.name === name);
+    if (existing >= 0) columns.splice(existing, 1);
+    columns.push({ name, expr });
+    scope.set(name, expr);
+  };
+  for (const item of items) {
+    const multi = analyzer.multiResult(item.expr, scope);
+    if (multi) {
+      if (item.names && item.names.length > multi.length) analyzer.error(item.span, `${(item.expr as { name: string }).name}() gives ${multi.length} columns`);
+      multi.forEach((m, i) => add(item.names?.[i]?.text ?? m.name, m.expr));
+      continue;
+    }
+    if (item.names) analyzer.error(item.span, "Naming several columns with (a, b) = … needs a function with several results, such as series_stats()");
+    const expr = analyzer.scalar(item.expr, scope);
+    add(item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
+  }
+  return { ...block, columns };
+}
+
+function summarize(planner: OperatorPlanner, block: Block, aggregates: Assignment[], by: Assignment[]): Block {
+  const analyzer = planner.analyzer;
+  const scope = scopeOf(block);
+  const columns: Binding[] = [];
+  const taken = (name: string) => columns.some((c) => c.name === name);
+  const unique = (name: string) => {
+    let candidate = name;
+    for (let i = 1; taken(candidate); i++) candidate = `${name}${i}`;
+    return candidate;
+  };
+  let unnamed = 0;
+  const groupBy: TExpr[] = [];
+  for (const item of by) {
+    const expr = analyzer.scalar(item.expr, scope);
+    const name = item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed);
+    if (taken(name)) analyzer.error(item.span, `Column '${name}' is already in the by clause`);
+    columns.push({ name, expr });
+    groupBy.push(expr);
+  }
+  const byCount = columns.length;
+  for (const item of aggregates) {
+    if (item.expr.kind === "call" && (item.expr.name === "arg_max" || item.expr.name === "arg_min")) {
+      for (const binding of argExtreme(planner, item.expr, scope, columns.slice(0, byCount), item)) {
+        columns.push({ name: unique(binding.name), expr: binding.expr });
+      }
+      continue;
+    }
+    const multi = analyzer.multiAggregate(item.expr, scope);
+    if (multi) {
+      multi.forEach((m, i) => columns.push({ name: unique(item.names?.[i]?.text ?? m.name), expr: m.expr }));
+      continue;
+    }
+    const expr = analyzer.aggregate(item.expr, scope);
+    const name = item.name?.text ?? (item.expr.kind === "call" ? expr.hint : undefined) ?? planner.columnName(columns, () => ++unnamed);
+    if (item.name && taken(name)) analyzer.error(item.name.span, `Column '${name}' is defined twice`);
+    columns.push({ name: unique(name), expr });
+  }
+  return { ...block, columns, groupBy, aggregated: true, orderBy: [] };
+}
+
+/** `arg_max(key, cols… | *)`: the row with the largest key, as columns named after the key and the picked columns. */
+function argExtreme(planner: OperatorPlanner, call: Extract<Expr, { kind: "call" }>, scope: Scope, byColumns: Binding[], item: Assignment): Binding[] {
+  const analyzer = planner.analyzer;
+  const op = call.name;
+  if (call.args.length < 1 || (call.args.length < 2 && !call.star)) analyzer.error(call.span, `${op}() expects the expression to ${op === "arg_max" ? "maximize" : "minimize"} and the columns to return (or *)`);
+  const key = analyzer.scalar(call.args[0]!, scope);
+  if (key.type === "dynamic" && key.dynamic === "json") analyzer.error(call.args[0]!.span, `${op}() needs a number, datetime or string to compare`);
+  const keyValue = key.type === "dynamic" ? analyzer.asNumber(key) : key;
+  const pick = (expr: TExpr): TExpr => ({
+    ...analyzer.op(op, [expr, keyValue], expr.type, expr.type !== "string"),
+    dynamic: expr.dynamic,
+    aggregate: true,
+  });
+  const keyName = item.name?.text ?? (call.args[0]!.kind === "column" ? (call.args[0] as { name: string }).name : `${op === "arg_max" ? "max" : "min"}_${nameOf(call.args[0]!) ?? ""}`);
+  const result: Binding[] = [{ name: keyName, expr: pick(key) }];
+  const skip = new Set([keyName, ...byColumns.map((c) => c.name)]);
+  if (call.star) {
+    for (const [name, expr] of scope) if (!skip.has(name)) result.push({ name, expr: pick(expr) });
+  }
+  for (const arg of call.args.slice(1)) {
+    const expr = analyzer.scalar(arg, scope);
+    const name = nameOf(arg) ?? `${op}_${result.length}`;
+    if (!skip.has(name)) result.push({ name, expr: pick(expr) });
+  }
+  return result;
+}
+
+/** Column names matching names or `*` wildcards (`Data*`); a plain name must exist. */
+function matchPatterns(analyzer: Analyzer, block: Block, patterns: Name[]): string[] {
+  const names: string[] = [];
+  for (const pattern of patterns) {
+    if (!pattern.text.includes("*")) {
+      if (!block.columns.some((c) => c.name === pattern.text)) analyzer.error(pattern.span, `Unknown column '${pattern.text}'`);
+      names.push(pattern.text);
+      continue;
+    }
+    const regex = new RegExp(`^${pattern.text.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    for (const column of block.columns) if (regex.test(column.name) && !names.includes(column.name)) names.push(column.name);
+  }
+  return names;
+}
+
+/** ADX's granny order: digits compare as numbers (`a2` before `a10`). */
+function grannyCompare(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true, sensitivity: "variant" });
+}
+
+const CLR_TYPES: Record<KqlType, string> = {
+  string: "System.String", datetime: "System.DateTime", dynamic: "System.Object", real: "System.Double",
+  long: "System.Int64", int: "System.Int32", bool: "System.SByte", timespan: "System.TimeSpan",
+};
+
+function getschema(planner: OperatorPlanner, block: Block): Block {
+  const analyzer = planner.analyzer;
+  const rows = block.columns.map((c, i) => [
+    analyzer.param("VARCHAR", c.name, "string"),
+    analyzer.param("BIGINT", i, "long"),
+    analyzer.param("VARCHAR", CLR_TYPES[c.expr.type], "string"),
+    analyzer.param("VARCHAR", c.expr.type, "string"),
+  ]);
+  const names = ["ColumnName", "ColumnOrdinal", "DataType", "ColumnType"];
+  // ColumnOrdinal is long, as Kusto.Language derives it.
+  const types: KqlType[] = ["string", "long", "string", "string"];
+  const sql = rows.length ? planner.dialect.values(rows, names) : planner.dialect.values([types.map((t) => analyzer.nullOf(t))], names) + " LIMIT 0";
+  return planner.fromRelation(sql, planner.nextAlias(), names.map((name, i) => ({ name, alias: name, type: types[i]!, nullable: false })));
+}
+
+function union(planner: OperatorPlanner, input: Block | undefined, operator: Extract<Operator, { kind: "union" }>, env: Env): Block {
+  const analyzer = planner.analyzer;
+  const parts: Block[] = [];
+  if (input) parts.push(input);
+  for (const table of operator.tables) parts.push(planner.tabular(table, env));
+  const wrapped = parts.map((p) => planner.wrap(p));
+  // Output columns: one per (name, type); a name with several types gets `_type` suffixes (ADX).
+  const seen: { name: string; type: KqlType; json: boolean }[] = [];
+  for (const part of wrapped) {
+    for (const c of part.columns) {
+      const found = seen.find((s) => s.name === c.name && s.type === c.expr.type);
+      if (found) found.json ||= c.expr.dynamic === "json";
+      else seen.push({ name: c.name, type: c.expr.type, json: c.expr.dynamic === "json" });
+    }
+  }
+  let outputs = seen;
+  if (operator.options.kind === "inner") outputs = seen.filter((s) => wrapped.every((p) => p.columns.some((c) => c.name === s.name && c.expr.type === s.type)));
+  const typesOf = (name: string) => outputs.filter((o) => o.name === name).length;
+  const names = outputs.map((o) => (typesOf(o.name) > 1 ? `${o.name}_${o.type}` : o.name));
+  const withsource = operator.options.withsource?.text;
+  const allNames = withsource ? [withsource, ...names] : names;
+  const aliases = outputAliases(allNames.map((name) => ({ name })));
+  const selects = wrapped.map((part, i) => {
+    const columns: SelectBlock["columns"] = [];
+    if (withsource) {
+      const label = parts[i]!.sourceName ?? `union_arg${i}`;
+      columns.push({ expr: analyzer.param("VARCHAR", label, "string"), alias: aliases[0]! });
+    }
+    outputs.forEach((o, j) => {
+      const column = part.columns.find((c) => c.name === o.name && c.expr.type === o.type);
+      let expr: TExpr = column ? column.expr : o.type === "string" ? analyzer.op("empty_string", [], "string", false) : { ...analyzer.nullOf(o.type), dynamic: o.type === "dynamic" ? (o.json ? "json" : "double") : undefined };
+      if (o.type === "dynamic" && o.json) expr = analyzer.asJson(expr);
+      columns.push({ expr, alias: aliases[j + (withsource ? 1 : 0)]! });
+    });
+    return planner.dialect.select({ ...planner.emptyBlock(part.from), columns, distinct: false });
+  });
+  const nullable = (o: (typeof outputs)[number]) => o.type !== "string" && (wrapped.some((p) => !p.columns.some((c) => c.name === o.name && c.expr.type === o.type)) || wrapped.some((p) => p.columns.find((c) => c.name === o.name)?.expr.nullable));
+  return planner.fromRelation(planner.dialect.unionAll(selects), planner.nextAlias(), [
+    ...(withsource ? [{ name: withsource, alias: aliases[0]!, type: "string" as const, nullable: false }] : []),
+    ...outputs.map((o, j) => ({ name: names[j]!, alias: aliases[j + (withsource ? 1 : 0)]!, type: o.type, nullable: nullable(o), dynamic: o.type === "dynamic" ? (o.json ? ("json" as const) : ("double" as const)) : undefined })),
+  ]);
+}
+
+const JOIN_KINDS: Record<string, { type: JoinType; swap?: boolean; output: "both" | "left" | "right" }> = {
+  innerunique: { type: "inner", output: "both" },
+  inner: { type: "inner", output: "both" },
+  leftouter: { type: "left", output: "both" },
+  rightouter: { type: "right", output: "both" },
+  fullouter: { type: "full", output: "both" },
+  leftsemi: { type: "semi", output: "left" },
+  leftanti: { type: "anti", output: "left" },
+  leftantisemi: { type: "anti", output: "left" },
+  rightsemi: { type: "semi", swap: true, output: "right" },
+  rightanti: { type: "anti", swap: true, output: "right" },
+  rightantisemi: { type: "anti", swap: true, output: "right" },
+};
+
+function join(planner: OperatorPlanner, leftIn: Block, operator: Extract<Operator, { kind: "join" | "lookup" }>, env: Env): Block {
+  const analyzer = planner.analyzer;
+  const spec = JOIN_KINDS[operator.joinKind];
+  const span = operator.kindSpan ?? operator.span;
+  if (!spec) analyzer.error(span, `Unknown join kind '${operator.joinKind}'`);
+  if (operator.kind === "lookup" && operator.joinKind !== "leftouter" && operator.joinKind !== "inner") analyzer.error(span, `lookup supports kind=leftouter or kind=inner, not '${operator.joinKind}'`);
+  let left = planner.wrap(leftIn);
+  const right = planner.wrap(planner.tabular(operator.right, env));
+  const keys = operator.on.map((key) => joinKey(analyzer, left, right, key));
+  if (operator.joinKind === "innerunique") {
+    // ADX keeps one (arbitrary) left row per key value before joining.
+    const leftScope = scopeOf(left);
+    const partition = operator.on.map((k) => leftScope.get(k.left.text)!);
+    const rank: TExpr = { type: "long", nullable: false, node: { op: "window", fn: "row_number", partition, order: [] } };
+    left = planner.wrap({ ...left, qualify: [analyzer.op("le", [rank, analyzer.param("BIGINT", 1, "long")], "bool", false)] });
+    keys.splice(0, keys.length, ...operator.on.map((key) => joinKey(analyzer, left, right, key)));
+  }
+  const condition = keys.length === 1 ? keys[0]! : analyzer.op("and", keys, "bool", false);
+  const [first, second] = spec!.swap ? [right, left] : [left, right];
+  const from = planner.dialect.join(spec!.type, first.from, second.from, condition);
+  const columns: Binding[] = [];
+  const outerLeft = spec!.type === "right" || spec!.type === "full";
+  const outerRight = spec!.type === "left" || spec!.type === "full";
+  const nullable = (expr: TExpr, outer: boolean): TExpr =>
+    outer ? (expr.type === "string" ? analyzer.op("coalesce_empty", [expr], "string", false) : { ...expr, nullable: true }) : expr;
+  const add = (name: string, expr: TExpr) => {
+    let candidate = name;
+    for (let i = 1; columns.some((c) => c.name === candidate); i++) candidate = `${name}${i}`;
+    columns.push({ name: candidate, expr });
+  };
+  if (spec!.output !== "right") for (const c of left.columns) add(c.name, nullable(c.expr, outerLeft));
+  if (spec!.output !== "left") {
+    const rightKeys = new Set(operator.kind === "lookup" ? operator.on.map((k) => k.right.text) : []);
+    for (const c of right.columns) if (!rightKeys.has(c.name)) add(c.name, nullable(c.expr, outerRight));
+  }
+  return { ...planner.emptyBlock(from), columns };
+}
+
+function joinKey(analyzer: Analyzer, left: Block, right: Block, key: JoinKey): TExpr {
+  const l = left.columns.find((c) => c.name === key.left.text);
+  const r = right.columns.find((c) => c.name === key.right.text);
+  if (!l) analyzer.error(key.left.span, `Unknown column '${key.left.text}' on the left side of the join`);
+  if (!r) analyzer.error(key.right.span, `Unknown column '${key.right.text}' on the right side of the join`);
+  const [lt, rt] = [l!.expr.type, r!.expr.type];
+  if (lt === "dynamic" || rt === "dynamic") analyzer.error(key.span, "Join keys of type dynamic are not supported; convert them first (tostring(), todouble())");
+  if (lt !== rt && !(isNumeric(lt) && isNumeric(rt))) analyzer.error(key.span, `Join keys have different types: ${lt} and ${rt}`);
+  return analyzer.op("eq", [l!.expr, r!.expr], "bool", false);
+}
+
+function makeSeries(planner: OperatorPlanner, blockIn: Block, operator: Extract<Operator, { kind: "make-series" }>): Block {
+  const analyzer = planner.analyzer;
+  const input = planner.wrap(blockIn);
+  const scope = scopeOf(input);
+  const axis = analyzer.scalar(operator.axis, scope);
+  const axisType = axis.type === "int" ? "long" : axis.type;
+  if (axisType !== "datetime" && axisType !== "timespan" && axisType !== "long" && axisType !== "real") analyzer.error(operator.axis.span, `make-series needs a datetime, timespan or numeric axis, not ${axis.type}`);
+  const step = analyzer.scalar(operator.step, new Map());
+  const stepType = axisType === "datetime" ? "timespan" : axisType;
+  if (step.type !== stepType && !(isNumeric(step.type) && isNumeric(stepType))) analyzer.error(operator.step.span, `make-series step must be a ${stepType}, not ${step.type}`);
+  const stepValue = analyzer.constant(step);
+  if (typeof stepValue !== "number" || stepValue <= 0) analyzer.error(operator.step.span, "make-series needs a constant, positive step");
+  const bound = (e: Expr | undefined) => {
+    if (!e) return undefined;
+    const value = analyzer.scalar(e, new Map());
+    if (value.type !== axisType && !(isNumeric(value.type) && isNumeric(axisType))) analyzer.error(e.span, `make-series bounds must be ${axisType}, not ${value.type}`);
+    return value;
+  };
+  const start = bound(operator.from);
+  const end = bound(operator.to);
+  const [s, e] = [start && analyzer.constant(start), end && analyzer.constant(end)];
+  if (typeof s === "number" && typeof e === "number" && typeof stepValue === "number") {
+    const points = Math.ceil(((e - s) * (axisType === "datetime" ? 1000 : 1)) / stepValue);
+    if (points > LIMITS.makeSeriesPoints) analyzer.error(operator.span, `make-series would build ${points.toLocaleString("en-US")} points per series; at most ${LIMITS.makeSeriesPoints.toLocaleString("en-US")} are allowed`);
+  }
+  const by = planner.assignments(operator.by, (x) => {
+    const v = analyzer.scalar(x, scope);
+    if (v.type === "dynamic" && v.dynamic === "json") analyzer.error(x.span, "Cannot group by a dynamic value; convert it first (tostring(), todouble())");
+    return v;
+  });
+  const taken = new Set(by.map((b) => b.name));
+  let unnamed = 0;
+  const aggregates = operator.aggregates.map((item) => {
+    const expr = analyzer.aggregate(item.expr, scope);
+    const elementType = expr.type === "int" ? "long" : expr.type;
+    if (!isNumeric(elementType)) analyzer.error(item.expr.span, `make-series needs aggregations with numeric results, not ${expr.type}`);
+    let name = item.name?.text ?? (item.expr.kind === "call" ? expr.hint : undefined) ?? planner.columnName([...taken].map((n) => ({ name: n })), () => ++unnamed);
+    for (let i = 1; taken.has(name!); i++) name = `${name}${i}`;
+    taken.add(name!);
+    const fallback = item.default ? analyzer.scalar(item.default, new Map()) : analyzer.param("BIGINT", 0, "long");
+    if (fallback.node.op !== "null" && !isNumeric(fallback.type) && fallback.type !== elementType) analyzer.error(item.default!.span, `default must be a number, not ${fallback.type}`);
+    return { name: name!, expr, default: fallback, elementType: elementType as KqlType };
+  });
+  const axisName = nameOf(operator.axis) ?? "Column1";
+  const names = [...by.map((b) => b.name), ...aggregates.map((a) => a.name), axisName];
+  const aliases = outputAliases(names.map((name) => ({ name })));
+  const sql = planner.dialect.makeSeries({
+    from: input.from,
+    by: by.map((b, i) => ({ expr: b.expr, alias: aliases[i]! })),
+    aggregates: aggregates.map((a, i) => ({ expr: a.expr, alias: aliases[by.length + i]!, default: a.default, elementType: a.elementType })),
+    axis,
+    axisAlias: aliases[aliases.length - 1]!,
+    axisType: axisType as "datetime",
+    start,
+    end,
+    step,
+    maxPoints: LIMITS.makeSeriesPoints,
+  });
+  return planner.fromRelation(sql, planner.nextAlias(), [
+    ...by.map((b, i) => ({ name: b.name, alias: aliases[i]!, type: b.expr.type, nullable: b.expr.nullable })),
+    ...names.slice(by.length).map((name, i) => ({ name, alias: aliases[by.length + i]!, type: "dynamic" as const, nullable: false, dynamic: "json" as const })),
+  ]);
+}
+
+function mvExpand(planner: OperatorPlanner, blockIn: Block, operator: Extract<Operator, { kind: "mv-expand" }>): Block {
+  const analyzer = planner.analyzer;
+  const input = planner.wrap(blockIn);
+  const scope = scopeOf(input);
+  const columns: Binding[] = [...input.columns];
+  const expanded: { name: string; type?: KqlType; span: Expr["span"] }[] = [];
+  let first: TExpr | undefined;
+  for (const item of operator.items) {
+    const value = analyzer.scalar(item.expr, scope);
+    if (value.type !== "dynamic") analyzer.error(item.expr.span, `mv-expand needs a dynamic array or property bag, not ${value.type}`);
+    const name = item.name?.text ?? nameOf(item.expr);
+    if (!name) analyzer.error(item.expr.span, "mv-expand of an expression needs a name (Name = expression)");
+    const unnest: TExpr = { ...analyzer.op(`mv_unnest_${operator.bagExpansion}`, [analyzer.asJson(value)], "dynamic", true), dynamic: "json" };
+    first ??= unnest;
+    const existing = columns.findIndex((c) => c.name === name);
+    if (existing >= 0) columns[existing] = { name: name!, expr: unnest };
+    else columns.push({ name: name!, expr: unnest });
+    expanded.push({ name: name!, type: item.toType ? analyzer.typeName(item.toType) : undefined, span: item.span });
+  }
+  const indexName = operator.itemIndex?.text ?? (operator.limit ? "__mv_index" : undefined);
+  if (indexName) columns.push({ name: indexName, expr: analyzer.op("mv_index", [(first!.node as { args: TExpr[] }).args[0]!], "long", false) });
+  const { sql, aliases } = planner.renderAs({ ...planner.emptyBlock(input.from), columns });
+  let block = planner.fromRelation(sql, planner.nextAlias(), columns.map((c, i) => ({ name: c.name, alias: aliases[i]!, type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic })));
+  // `to typeof(t)`: a cast of each element; elements of another kind become null (ADX).
+  block = {
+    ...block,
+    columns: block.columns.map((c) => {
+      const target = expanded.find((e) => e.name === c.name)?.type;
+      return target && target !== "dynamic" ? { name: c.name, expr: analyzer.convert(c.expr, target, expanded.find((e) => e.name === c.name)!.span) } : c;
+    }),
+  };
+  if (operator.limit) {
+    const limit = analyzer.count(operator.limit);
+    const index = block.columns.find((c) => c.name === indexName)!.expr;
+    block = { ...block, where: [analyzer.op("lt", [index, limit], "bool", false)] };
+    if (!operator.itemIndex) block = { ...block, columns: block.columns.filter((c) => c.name !== indexName) };
+  }
+  return block;
+}
+
+function topNested(planner: OperatorPlanner, blockIn: Block, operator: Extract<Operator, { kind: "top-nested" }>): Block {
+  const analyzer = planner.analyzer;
+  const input = planner.wrap(blockIn);
+  const scope = scopeOf(input);
+  const keys = operator.levels.map((level) => {
+    const expr = analyzer.scalar(level.of.expr, scope);
+    if (expr.type === "dynamic" && expr.dynamic === "json") analyzer.error(level.of.expr.span, "top-nested cannot group by a dynamic value; convert it first");
+    const name = level.of.name?.text ?? nameOf(level.of.expr);
+    if (!name) analyzer.error(level.of.expr.span, "top-nested of an expression needs a name (Name = expression)");
+    return { name: name!, expr };
+  });
+  // Level i: group by keys 1..i, rank within keys 1..i-1, keep the top N; then join the levels on their key prefixes.
+  const levels = operator.levels.map((level, i) => {
+    const aggregate = analyzer.aggregate(level.by.expr, scope);
+    const group = keys.slice(0, i + 1);
+    const columns: Binding[] = [...group.map((k, j) => ({ name: `k${j}`, expr: k.expr })), { name: "agg", expr: aggregate }];
+    const grouped = planner.wrap({ ...input, columns, groupBy: group.map((k) => k.expr), aggregated: true });
+    const gs = scopeOf(grouped);
+    const count = level.count ? analyzer.count(level.count) : undefined;
+    const rank: TExpr = { type: "long", nullable: false, node: { op: "window", fn: "row_number", partition: group.slice(0, i).map((_, j) => gs.get(`k${j}`)!), order: [{ expr: gs.get("agg")!, desc: true }] } };
+    const ranked = count ? planner.wrap({ ...grouped, qualify: [analyzer.op("le", [rank, count], "bool", false)] }) : grouped;
+    const name = level.by.name?.text ?? `aggregated_${keys[i]!.name}`;
+    return { block: ranked, name };
+  });
+  // Joined from the deepest level up: a row survives only if every ancestor is in its parent's top N.
+  let from = levels[levels.length - 1]!.block.from;
+  for (let i = levels.length - 2; i >= 0; i--) {
+    const parent = levels[i]!.block;
+    const deepest = scopeOf(levels[levels.length - 1]!.block);
+    const ps = scopeOf(parent);
+    const condition = keys.slice(0, i + 1).map((_, j) => analyzer.op("same", [deepest.get(`k${j}`)!, ps.get(`k${j}`)!], "bool", false));
+    from = planner.dialect.join("inner", from, parent.from, condition.length === 1 ? condition[0]! : analyzer.op("and", condition, "bool", false));
+  }
+  const deepest = scopeOf(levels[levels.length - 1]!.block);
+  const columns: Binding[] = [];
+  levels.forEach((level, i) => {
+    const ls = scopeOf(level.block);
+    columns.push({ name: keys[i]!.name, expr: deepest.get(`k${i}`)! }, { name: level.name, expr: ls.get("agg")! });
+  });
+  return { ...planner.emptyBlock(from), columns };
+}
+
+/** Regex of each column type in a `parse` pattern (simple mode): a value of another shape makes the row not match. */
+const PARSE_PATTERNS: Partial<Record<KqlType, string>> = {
+  long: "(-?\\d+)",
+  int: "(-?\\d+)",
+  real: "(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)",
+  bool: "(true|false|True|False|TRUE|FALSE)",
+};
+
+function parseOperator(planner: OperatorPlanner, block: Block, operator: Extract<Operator, { kind: "parse" }>): Block {
+  const analyzer = planner.analyzer;
+  const scope = scopeOf(block);
+  const source = analyzer.asText(analyzer.scalar(operator.source, scope));
+  let regex = "^";
+  const extracted: { name: Name; type: KqlType; group: number }[] = [];
+  const parts = operator.parts;
+  parts.forEach((part, i) => {
+    if (part.kind === "text") {
+      regex += operator.mode === "regex" ? part.value : escapeRegex(part.value);
+    } else if (part.kind === "star") {
+      regex += ".*?";
+    } else {
+      const type = part.type ? analyzer.typeName(part.type) : "string";
+      const last = i === parts.length - 1;
+      const pattern = operator.mode === "regex" ? "(.*?)" : (PARSE_PATTERNS[type] ?? (last ? "(.*)" : "(.*?)"));
+      regex += pattern;
+      extracted.push({ name: part.name, type, group: extracted.length + 1 });
+    }
+  });
+  // The end is not anchored after a trailing literal or `*` in regex mode (ADX matches a prefix).
+  if (operator.mode !== "regex" || parts[parts.length - 1]?.kind === "column") regex += "$";
+  if (regex.length > LIMITS.regexLength) analyzer.error(operator.span, `The parse pattern is longer than ${LIMITS.regexLength} characters`);
+  analyzer.checkRegex(regex, operator.span);
+  const pattern = analyzer.param("VARCHAR", `(?s)${regex}`, "string");
+  const columns = [...block.columns];
+  for (const x of extracted) {
+    const text = analyzer.op("regex_group", [source, pattern, analyzer.param("BIGINT", x.group, "long")], "string", false);
+    const value = x.type === "string" ? text : analyzer.convert(analyzer.op("empty_to_null", [text], "string", true), x.type, x.name.span);
+    const existing = columns.findIndex((c) => c.name === x.name.text);
+    if (existing >= 0) columns.splice(existing, 1);
+    columns.push({ name: x.name.text, expr: value });
+  }
+  return { ...block, columns };
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

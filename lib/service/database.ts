@@ -1,0 +1,49 @@
+/**
+ * The service's database: maintenance data and the service's operator state (plant tokens,
+ * telemetry clients and signing keys, devices). By default the SQLite file
+ * `DATA_DIR/plantdesk.sqlite`; with `DATABASE_URL` a PostgreSQL database that several instances
+ * share. Each domain brings its migrations; versions are unique across them and applied in
+ * ascending order, by either engine (lib/service/platform/migration.ts). The dashboard keeps its own
+ * store (lib/dashboard/database.ts).
+ */
+import path from "node:path";
+import { MAINTENANCE_MIGRATIONS } from "./maintenance/migrations";
+import { seedMaintenanceIfEmpty, type MaintenanceSeedOptions } from "./maintenance/seed";
+import { seedPostgresIfEmpty } from "./maintenance/seed-postgres";
+import { createSqliteMaintenanceStore, type MaintenanceStore } from "./maintenance/store";
+import { createPostgresMaintenanceStore } from "./maintenance/store-postgres";
+import { openPostgres, type PostgresSqlDb } from "./platform/postgres";
+import { sqliteSql, type SqliteSqlDb } from "./platform/sql";
+import { openSqlite, type SqliteDatabase } from "./platform/sqlite";
+import telemetryClients from "./telemetry/migrations/002-telemetry-clients";
+import telemetryClientLabels from "./telemetry/migrations/004-telemetry-client-labels";
+import telemetryDevices from "./telemetry/migrations/006-telemetry-devices";
+
+export const SERVICE_DATABASE_FILE = "plantdesk.sqlite";
+
+export const SERVICE_MIGRATIONS = [...MAINTENANCE_MIGRATIONS, telemetryClients, telemetryClientLabels, telemetryDevices].sort((a, b) => a.version - b.version);
+
+/** Tells the service's migrations from the dashboard's when both stores share one PostgreSQL schema. */
+export const SERVICE_MIGRATIONS_KEY = "service";
+
+export type ServiceSql = SqliteSqlDb | PostgresSqlDb;
+
+/** The SQLite file, opened synchronously (the seed, the demo roll-forward and tests use it directly). */
+export function openServiceDatabase(dataDir: string): SqliteDatabase {
+  return openSqlite(path.join(dataDir, SERVICE_DATABASE_FILE), SERVICE_MIGRATIONS);
+}
+
+/** PostgreSQL when `DATABASE_URL` is set, the SQLite file otherwise; migrations applied. */
+export async function openServiceSql(config: { dataDir: string; DATABASE_URL?: string }): Promise<ServiceSql> {
+  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, SERVICE_MIGRATIONS, SERVICE_MIGRATIONS_KEY);
+  return sqliteSql(openServiceDatabase(config.dataDir));
+}
+
+export function createMaintenanceStore(sql: ServiceSql): MaintenanceStore {
+  return sql.engine === "postgres" ? createPostgresMaintenanceStore(sql.pool) : createSqliteMaintenanceStore(sql);
+}
+
+/** Seeds the demo maintenance data on first start (no plant yet); the same data on both engines. */
+export async function seedServiceIfEmpty(sql: ServiceSql, options: MaintenanceSeedOptions): Promise<boolean> {
+  return sql.engine === "postgres" ? seedPostgresIfEmpty(sql.pool, options) : sql.exclusive(() => seedMaintenanceIfEmpty(sql.sqlite, options));
+}

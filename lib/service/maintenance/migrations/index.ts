@@ -1,0 +1,6 @@
+/** The maintenance domain's migrations, in order: the service's database and the seed's scratch copy apply the same list. */
+import maintenance from "./001-maintenance";
+import demoState from "./005-demo-state";
+import taskTransitionActors from "./007-task-transition-actors";
+
+export const MAINTENANCE_MIGRATIONS = [maintenance, demoState, taskTransitionActors];

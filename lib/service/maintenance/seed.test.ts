@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openServiceDatabase as openDatabase } from "@/lib/service/database";
+import type { SqliteDatabase } from "@/lib/service/platform/sqlite";
+import { DEMO_PLANTS } from "../platform/demo-catalog";
+import { demoMachineAssets, seedMaintenance } from "./seed";
+import { PEOPLE } from "./seed-content";
+
+const dirs: string[] = [];
+const databases: SqliteDatabase[] = [];
+
+function seeded(seed: string, today: string, sizes?: Parameters<typeof seedMaintenance>[1]["sizes"]): SqliteDatabase {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-maint-seed-"));
+  dirs.push(dir);
+  const db = openDatabase(dir);
+  databases.push(db);
+  seedMaintenance(db, { seed, today, sizes });
+  return db;
+}
+
+const TABLES = ["customers", "plants", "lookup_values", "assets", "parts", "stock_levels", "jobs_done", "job_parts_used", "planned_jobs", "tasks", "task_transitions"];
+
+/** Every row of every seeded table, in a fixed order. */
+function dump(db: SqliteDatabase): string {
+  return JSON.stringify(TABLES.map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()));
+}
+
+afterAll(() => {
+  for (const db of databases) db.close();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("maintenance demo seed", () => {
+  const small = { jobsDone: 200, plannedJobs: 40, tasks: 30, parts: 30 };
+
+  it("is deterministic for a seed and a day, and differs for another seed", () => {
+    const a = dump(seeded("alpha", "2026-06-15", small));
+    expect(dump(seeded("alpha", "2026-06-15", small))).toBe(a);
+    expect(dump(seeded("beta", "2026-06-15", small))).not.toBe(a);
+  });
+
+  it("meets the demo sizes by default, with dates relative to today", () => {
+    const today = "2026-06-15";
+    const db = seeded("plantdesk", today);
+    const perPlant = (sql: string) => db.prepare(sql).all() as { plant: string; n: number }[];
+    for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM assets GROUP BY 1")) expect(row.n).toBeGreaterThanOrEqual(130);
+    for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM jobs_done GROUP BY 1")) expect(row.n).toBe(3000);
+    for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM planned_jobs GROUP BY 1")) expect(row.n).toBe(400);
+    for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM tasks GROUP BY 1")) expect(row.n).toBe(300);
+    for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM parts GROUP BY 1")) expect(row.n).toBe(200);
+    const range = (sql: string) => db.prepare(sql).get() as { lo: string; hi: string };
+    const done = range("SELECT min(done_date) AS lo, max(done_date) AS hi FROM jobs_done");
+    expect(done.lo >= "2024-06-15" && done.hi < today).toBe(true);
+    const planned = range("SELECT min(due_date) AS lo, max(due_date) AS hi FROM planned_jobs");
+    expect(planned.lo >= "2026-06-01" && planned.hi <= "2026-12-15").toBe(true);
+    // A backlog: some planned work fell due in the last two weeks and is overdue.
+    const overdue = db.prepare("SELECT count(*) AS n FROM planned_jobs WHERE due_date < ?").get(today) as { n: number };
+    expect(overdue.n).toBeGreaterThan(0);
+    expect(overdue.n).toBeLessThan(0.15 * 3 * 400);
+    const statuses = db.prepare("SELECT DISTINCT status FROM tasks").all();
+    expect(statuses).toHaveLength(7);
+    const short = db.prepare("SELECT count(*) AS n FROM parts WHERE is_short = 1").get() as { n: number };
+    expect(short.n).toBeGreaterThan(0);
+    const recurring = db.prepare("SELECT count(*) AS n FROM planned_jobs WHERE recurrence_unit IS NOT NULL").get() as { n: number };
+    expect(recurring.n).toBeGreaterThan(600);
+  });
+
+  it("names one of the plant's people as whoever moved each task, through the dashboard", () => {
+    const db = seeded("alpha", "2026-06-15", small);
+    const steps = db
+      .prepare("SELECT t.plant_id AS plantId, tt.by_name AS byName, tt.client_id AS client FROM task_transitions tt JOIN tasks t ON t.id = tt.task_id")
+      .all() as { plantId: string; byName: string | null; client: string | null }[];
+    expect(steps.length).toBeGreaterThan(0);
+    for (const step of steps) {
+      expect(step.client).toBe("dashboard");
+      expect(PEOPLE[step.plantId]!.map(([first, last]) => `${first} ${last}`)).toContain(step.byName);
+    }
+  });
+
+  it("lists each plant's machine-level assets for the telemetry seed, matching the seeded tags", () => {
+    const machines = demoMachineAssets("alpha");
+    const db = seeded("alpha", "2026-06-15", small);
+    for (const plant of DEMO_PLANTS) {
+      const list = machines[plant.id]!;
+      expect(list.length).toBeGreaterThanOrEqual(30);
+      const tags = db.prepare("SELECT tag_number FROM assets WHERE plant_id = ?").pluck().all(plant.id) as string[];
+      for (const machine of list) expect(tags).toContain(machine.tagNumber);
+    }
+  });
+});

@@ -1,0 +1,469 @@
+/**
+ * The maintenance demo data, deterministic from SEED and relative to "today" so it always looks
+ * current: per plant an asset hierarchy (area > line > machine > component), two years of jobs
+ * done, six months of planned work, tasks in every status, spare parts with stock history, and
+ * per customer its own lookup values. Written in one transaction with prepared statements.
+ */
+import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import type { SqliteDatabase } from "../platform/sqlite";
+import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "../platform/demo-catalog";
+import {
+  COMPONENTS,
+  CUSTOMER_VOCABULARY,
+  type CustomerVocabulary,
+  GENERAL_FAMILIES,
+  MACHINES,
+  PART_FAMILIES,
+  PEOPLE,
+  PLANT_LAYOUTS,
+  TASK_DESCRIPTIONS,
+  WORK_ORDER_REMARKS,
+  WORK_TITLES,
+} from "./seed-content";
+import { addDays, createRandom, type Random } from "../platform/seeded-random";
+
+/** `demo_state` key: the last day (`YYYY-MM-DD`) of a plant's demo data that is written; the running demo rolls on from there. */
+export const rolledThroughKey = (plantId: string) => `maintenance_rolled_through:${plantId}`;
+
+export interface MaintenanceSeedSizes {
+  jobsDone: number;
+  plannedJobs: number;
+  tasks: number;
+  parts: number;
+}
+
+/** Per plant (issue 2: about 3,000 / 400 / 300 / 200). */
+export const DEFAULT_SEED_SIZES: MaintenanceSeedSizes = { jobsDone: 3000, plannedJobs: 400, tasks: 300, parts: 200 };
+
+export interface MaintenanceSeedOptions {
+  seed: string;
+  /** `YYYY-MM-DD` (UTC) the data is relative to. */
+  today: string;
+  sizes?: Partial<MaintenanceSeedSizes>;
+}
+
+export interface SeedAsset {
+  id: string;
+  tagNumber: string;
+  serialNumber: string | null;
+  externalReference: string | null;
+  name: string;
+  assetType: string;
+  level: "AREA" | "LINE" | "MACHINE" | "COMPONENT";
+  location: string;
+  parentTagNumber: string | null;
+  manufacturer: string | null;
+  model: string | null;
+  criticality: "A" | "B" | "C";
+  area: string;
+  line: string | null;
+  /** Spare-part families and trade, for believable jobs. */
+  partFamilies: readonly string[];
+  trade: "mechanical" | "electrical" | "instrument";
+}
+
+/** The asset hierarchy of one plant; depends only on the seed and the plant. */
+export function generateAssets(seed: string, plant: DemoPlant): SeedAsset[] {
+  const layout = PLANT_LAYOUTS[plant.id];
+  if (!layout) throw new Error(`No demo layout for plant ${plant.id}.`);
+  const random = createRandom(seed, plant.id, "assets");
+  const assets: SeedAsset[] = [];
+  let externalNumber = 10_000_000 + random.int(0, 8_999) * 1000;
+  const nextExternal = () => String((externalNumber += random.int(1, 9)));
+  const serial = (maker: string) =>
+    `${maker.replace(/[^A-Za-z]/g, "").slice(0, 3).toUpperCase()}${random.int(10, 99)}-${random.int(100000, 999999)}`;
+
+  layout.areas.forEach((area, areaIndex) => {
+    const areaNo = areaIndex + 1;
+    const areaTag = `${plant.id}-A${areaNo}`;
+    const building = layout.building[areaIndex % layout.building.length]!;
+    assets.push({
+      id: `${plant.id}-AS${String(assets.length + 1).padStart(4, "0")}`,
+      tagNumber: areaTag,
+      serialNumber: null,
+      externalReference: `FL-${plant.id}-${areaNo}00`,
+      name: area.name,
+      assetType: "AREA",
+      level: "AREA",
+      location: building,
+      parentTagNumber: null,
+      manufacturer: null,
+      model: null,
+      criticality: "A",
+      area: area.name,
+      line: null,
+      partFamilies: [],
+      trade: "mechanical",
+    });
+    area.lines.forEach((line, lineIndex) => {
+      const lineNo = lineIndex + 1;
+      const lineTag = `${plant.id}-A${areaNo}-L${lineNo}`;
+      assets.push({
+        id: `${plant.id}-AS${String(assets.length + 1).padStart(4, "0")}`,
+        tagNumber: lineTag,
+        serialNumber: null,
+        externalReference: `FL-${plant.id}-${areaNo}${lineNo}0`,
+        name: line.name,
+        assetType: "LINE",
+        level: "LINE",
+        location: `${building}, ${area.name}`,
+        parentTagNumber: areaTag,
+        manufacturer: null,
+        model: null,
+        criticality: random.pick(["A", "B"] as const),
+        area: area.name,
+        line: line.name,
+        partFamilies: [],
+        trade: "mechanical",
+      });
+      line.machines.forEach((kindName, machineIndex) => {
+        const kind = MACHINES[kindName]!;
+        const [maker, model] = random.pick(kind.makers);
+        const machineTag = `${plant.id}-${kind.code}-${areaNo}${lineNo}${String(machineIndex + 1).padStart(2, "0")}`;
+        const machineName = random.pick(kind.names);
+        assets.push({
+          id: `${plant.id}-AS${String(assets.length + 1).padStart(4, "0")}`,
+          tagNumber: machineTag,
+          serialNumber: serial(maker),
+          externalReference: nextExternal(),
+          name: machineName,
+          assetType: kind.assetType,
+          level: "MACHINE",
+          location: `${building}, ${line.name}, level ${random.int(0, 3)}`,
+          parentTagNumber: lineTag,
+          manufacturer: maker,
+          model,
+          criticality: random.chance(0.2) ? random.pick(["A", "B", "C"] as const) : kind.criticality,
+          area: area.name,
+          line: line.name,
+          partFamilies: kind.parts,
+          trade: kind.trade,
+        });
+        const componentCount = Math.min(kind.components.length, random.int(2, 4));
+        for (const code of kind.components.slice(0, componentCount)) {
+          const component = COMPONENTS[code]!;
+          const [cMaker, cModel] = random.pick(component.makers);
+          assets.push({
+            id: `${plant.id}-AS${String(assets.length + 1).padStart(4, "0")}`,
+            tagNumber: `${machineTag}-${component.code}`,
+            serialNumber: serial(cMaker),
+            externalReference: random.chance(0.85) ? nextExternal() : null,
+            name: `${component.name} of ${machineName.toLowerCase()}`,
+            assetType: component.assetType,
+            level: "COMPONENT",
+            location: `${building}, ${line.name}`,
+            parentTagNumber: machineTag,
+            manufacturer: cMaker,
+            model: cModel,
+            criticality: random.pick(["B", "C", "C"] as const),
+            area: area.name,
+            line: line.name,
+            partFamilies: component.parts,
+            trade: component.assetType === "INSTRUMENT" ? "instrument" : component.assetType === "MOTOR" || component.assetType === "DRIVE" ? "electrical" : "mechanical",
+          });
+        }
+      });
+    });
+  });
+  return assets;
+}
+
+/**
+ * Machine-level assets of every demo plant (tag numbers and where they sit), for the telemetry seed:
+ * each device's `topologyReference` is one of these tags, so alarms and jobs meet at the asset.
+ */
+export function demoMachineAssets(seed: string): Record<string, Pick<SeedAsset, "tagNumber" | "name" | "assetType" | "area" | "line">[]> {
+  return Object.fromEntries(
+    DEMO_PLANTS.map((plant) => [
+      plant.id,
+      generateAssets(seed, plant)
+        .filter((asset) => asset.level === "MACHINE")
+        .map(({ tagNumber, name, assetType, area, line }) => ({ tagNumber, name, assetType, area, line })),
+    ]),
+  );
+}
+
+interface SeedPart {
+  id: string;
+  name: string;
+  family: string;
+  unit: string;
+  quantity: number;
+  reorderPoint: number;
+  isShort: boolean;
+  remark: string | null;
+  history: { quantity: number; isShort: boolean; remark: string | null; submittedAt: string }[];
+}
+
+function roundQuantity(value: number, unit: string): number {
+  return ["KG", "L", "M"].includes(unit) ? Math.round(value * 10) / 10 : Math.round(value);
+}
+
+function generateParts(seed: string, plant: DemoPlant, assets: SeedAsset[], count: number, today: string): SeedPart[] {
+  const random = createRandom(seed, plant.id, "parts");
+  const families = [...new Set([...assets.flatMap((a) => a.partFamilies), ...GENERAL_FAMILIES])];
+  const parts: SeedPart[] = [];
+  // Material numbers are shared by a customer's plants (one catalogue), different between customers.
+  const catalogue = createRandom(seed, plant.customerId, "material-numbers");
+  let material = 100_000 + catalogue.int(0, 400_000);
+  for (let i = 0; i < count; i++) {
+    const family = families[i % families.length]!;
+    const spec = PART_FAMILIES[family]!;
+    const base = random.pick(spec.items);
+    const variant = Math.floor(i / families.length);
+    const name = variant === 0 ? base : `${base} (${["alt. supplier", "OEM", "kit", "stock B", "spare", "rebuilt", "large", "small"][variant % 8]})`;
+    material += random.int(1, 40);
+    const [low, high] = spec.stock;
+    const reorderPoint = roundQuantity(low + (high - low) * 0.25, spec.unit);
+    const short = random.chance(0.12);
+    const quantity = roundQuantity(short ? random.next() * reorderPoint * 0.9 : reorderPoint + random.next() * (high - reorderPoint + 1), spec.unit);
+    const isShort = quantity < reorderPoint;
+    const history: SeedPart["history"] = [];
+    const submissions = random.int(3, 12);
+    let day = -730 + random.int(0, 60);
+    for (let s = 0; s < submissions; s++) {
+      const last = s === submissions - 1;
+      const q = last ? quantity : roundQuantity(low + random.next() * (high - low), spec.unit);
+      const remark = last && isShort ? random.pick(["Order placed, delivery expected in 3 weeks.", "Below reorder point; requisition raised.", "Used in breakdown repair."]) : random.chance(0.3) ? random.pick(["Cycle count", "Goods receipt", "Issued to work order", "Stock correction after audit"]) : null;
+      history.push({
+        quantity: q,
+        isShort: q < reorderPoint,
+        remark,
+        submittedAt: `${addDays(today, day)}T${String(random.int(6, 17)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}:00.000Z`,
+      });
+      day += Math.max(1, Math.floor((730 - (day + 730)) / (submissions - s)) - random.int(0, 10));
+      if (day > -1) day = -1;
+    }
+    const current = history[history.length - 1]!;
+    parts.push({ id: `MAT-${material}`, name, family, unit: spec.unit, quantity, reorderPoint, isShort, remark: current.remark, history });
+  }
+  return parts;
+}
+
+export function hours(random: Random, min: number, max: number): string {
+  return String(Math.round((min + random.next() * (max - min)) * 4) / 4);
+}
+
+export function titleFor(random: Random, kind: keyof typeof WORK_TITLES, asset: SeedAsset): string {
+  return random.pick(WORK_TITLES[kind]).replace("{asset}", `${asset.name} ${asset.tagNumber}`);
+}
+
+/** The kinds of work tasks are raised for, and their priorities (index into the customer's four), as the seed and the running demo draw them. */
+export const TASK_KIND_WEIGHTS = [["corrective", 50], ["inspection", 20], ["preventive", 15], ["modification", 10], ["lubrication", 5]] as const;
+export const TASK_PRIORITY_WEIGHTS = [[0, 8], [1, 22], [2, 50], [3, 20]] as const;
+
+/**
+ * The drawn fields of a demo task raised on `createdDate` (the same for the seed and the running
+ * demo): drawn in this order, so a seed and a day give the same tasks.
+ */
+export function drawTaskFields(
+  random: Random,
+  kind: (typeof TASK_KIND_WEIGHTS)[number][0],
+  priorityIndex: (typeof TASK_PRIORITY_WEIGHTS)[number][0],
+  asset: SeedAsset,
+  vocabulary: CustomerVocabulary,
+  createdDate: string,
+) {
+  const title = titleFor(random, kind, asset);
+  const description = random.chance(0.8) ? random.pick(TASK_DESCRIPTIONS) : null;
+  const role = random.chance(0.85) ? vocabulary.roles[asset.trade] : null;
+  const dueDate = random.chance(0.9) ? addDays(createdDate, [1, 3, 7, 30][priorityIndex]! + random.int(0, 3)) : null;
+  const incidentDate = kind === "corrective" ? addDays(createdDate, -random.int(0, 2)) : null;
+  return { title, description, activityKind: vocabulary.activity[kind], role, priority: vocabulary.priorities[priorityIndex], dueDate, incidentDate };
+}
+
+const WORK_KINDS: readonly (readonly [keyof typeof WORK_TITLES, number])[] = [
+  ["preventive", 35],
+  ["corrective", 25],
+  ["inspection", 18],
+  ["lubrication", 12],
+  ["calibration", 6],
+  ["modification", 4],
+];
+
+/** The demo's people worked in the dashboard: their moves carry its client id, as real ones do. */
+export const DEMO_TASK_CLIENT = "dashboard";
+
+/** Someone of the plant's staff, as the history's `by` names a person. */
+export function demoActor(random: Random, plantId: string): string {
+  const [first, last] = random.pick(PEOPLE[plantId]!);
+  return `${first} ${last}`;
+}
+
+/** Shortest path of allowed transitions from NEED_APPROVAL to a status (for believable history). */
+function pathTo(target: TTaskStatus): TTaskStatus[] {
+  const queue: TTaskStatus[][] = [["NEED_APPROVAL"]];
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    const last = path[path.length - 1]!;
+    if (last === target) return path;
+    for (const next of TASK_TRANSITIONS[last]) if (!path.includes(next)) queue.push([...path, next]);
+  }
+  throw new Error(`Status ${target} is unreachable.`);
+}
+
+export function seedMaintenance(db: SqliteDatabase, options: MaintenanceSeedOptions): void {
+  const sizes = { ...DEFAULT_SEED_SIZES, ...options.sizes };
+  const { seed, today } = options;
+  const insert = {
+    customer: db.prepare(`INSERT INTO customers (id, name) VALUES (?, ?)`),
+    plant: db.prepare(`INSERT INTO plants (id, customer_id, name, time_zone) VALUES (?, ?, ?, ?)`),
+    lookup: db.prepare(`INSERT INTO lookup_values (customer_id, kind, value, label, position) VALUES (?, ?, ?, ?, ?)`),
+    asset: db.prepare(`INSERT INTO assets (id, plant_id, tag_number, serial_number, external_reference, name, asset_type, location,
+      parent_tag_number, manufacturer, model, criticality) VALUES (@id, @plantId, @tagNumber, @serialNumber, @externalReference,
+      @name, @assetType, @location, @parentTagNumber, @manufacturer, @model, @criticality)`),
+    part: db.prepare(`INSERT INTO parts (plant_id, id, name, unit, quantity, reorder_point, is_short, remark, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    stockLevel: db.prepare(`INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    job: db.prepare(`INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
+      total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark, user_firstname, user_lastname,
+      user_username) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    partUsed: db.prepare(`INSERT INTO job_parts_used (job_id, line_no, plant_id, part_id, quantity) VALUES (?, ?, ?, ?, ?)`),
+    planned: db.prepare(`INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department,
+      estimated_time_in_hours, required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    task: db.prepare(`INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role,
+      priority, status, created_date, due_date, incident_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    transition: db.prepare(
+      `INSERT INTO task_transitions (task_id, from_status, to_status, remark, at, by_name, client_id) VALUES (?, ?, ?, ?, ?, ?, '${DEMO_TASK_CLIENT}')`,
+    ),
+    // The running demo rolls each plant forward from the day after this one (demo-roll-forward.ts).
+    rolledThrough: db.prepare(`INSERT OR REPLACE INTO demo_state (key, value) VALUES (?, ?)`),
+  };
+
+  db.transaction(() => {
+    for (const customer of DEMO_CUSTOMERS) {
+      insert.customer.run(customer.id, customer.name);
+      const vocabulary = CUSTOMER_VOCABULARY[customer.id]!;
+      vocabulary.lookups.forEach((lookup, position) => insert.lookup.run(customer.id, lookup.kind, lookup.value, lookup.label, position));
+    }
+    for (const plant of DEMO_PLANTS) {
+      insert.plant.run(plant.id, plant.customerId, plant.name, plant.timeZone);
+      insert.rolledThrough.run(rolledThroughKey(plant.id), today);
+      const vocabulary = CUSTOMER_VOCABULARY[plant.customerId]!;
+      const people = PEOPLE[plant.id]!;
+      const assets = generateAssets(seed, plant);
+      for (const asset of assets) insert.asset.run({ ...asset, plantId: plant.id });
+      const workable = assets.filter((a) => a.level === "MACHINE" || a.level === "COMPONENT");
+
+      const parts = generateParts(seed, plant, assets, sizes.parts, today);
+      for (const part of parts) {
+        insert.part.run(plant.id, part.id, part.name, part.unit, part.quantity, part.reorderPoint, part.isShort ? 1 : 0, part.remark, part.history.at(-1)!.submittedAt);
+        for (const h of part.history) insert.stockLevel.run(plant.id, part.id, h.quantity, part.unit, h.remark, h.isShort ? 1 : 0, h.submittedAt);
+      }
+      const partsByFamily = new Map<string, SeedPart[]>();
+      for (const part of parts) partsByFamily.set(part.family, [...(partsByFamily.get(part.family) ?? []), part]);
+
+      const departmentOf = (asset: SeedAsset) => vocabulary.departments[asset.trade];
+      const workOrderBase = createRandom(seed, plant.id, "work-orders").int(4_000_000, 4_500_000);
+
+      // Jobs done: spread over the last 730 days, numbered in date order.
+      const jobRandom = createRandom(seed, plant.id, "jobs-done");
+      const jobDays = Array.from({ length: sizes.jobsDone }, () => -jobRandom.int(1, 730)).sort((a, b) => a - b);
+      jobDays.forEach((day, i) => {
+        const asset = jobRandom.pick(workable);
+        const kind = jobRandom.weighted(WORK_KINDS);
+        const doneDate = addDays(today, day);
+        const dueDate = addDays(doneDate, kind === "corrective" ? -jobRandom.int(0, 3) : jobRandom.int(-10, 7));
+        const [firstname, lastname] = jobRandom.pick(people);
+        const username = `${firstname[0]}${lastname}`.toLowerCase().normalize("NFD").replace(/[^a-z]/g, "");
+        const id = `${plant.id}-J${String(i + 1).padStart(6, "0")}`;
+        insert.job.run(
+          id,
+          plant.id,
+          asset.id,
+          titleFor(jobRandom, kind, asset),
+          doneDate,
+          dueDate,
+          vocabulary.activity[kind],
+          kind === "inspection" && jobRandom.chance(0.3) ? vocabulary.departments.reliability : departmentOf(asset),
+          hours(jobRandom, kind === "corrective" ? 1 : 0.25, kind === "preventive" || kind === "corrective" ? 12 : 3),
+          jobRandom.weighted([[1, 60], [2, 30], [3, 8], [4, 2]] as const),
+          jobRandom.chance(0.96) ? 1 : 0,
+          `WO-${workOrderBase + i * 3 + jobRandom.int(0, 2)}`,
+          jobRandom.chance(0.7) ? jobRandom.pick(WORK_ORDER_REMARKS) : null,
+          firstname,
+          lastname,
+          username,
+        );
+        if (kind === "inspection" || kind === "calibration" || jobRandom.chance(0.25)) return;
+        const candidates = asset.partFamilies.flatMap((family) => partsByFamily.get(family) ?? []);
+        const lines = candidates.length === 0 ? 0 : jobRandom.int(1, 3);
+        for (let line = 1; line <= lines; line++) {
+          const part = jobRandom.pick(candidates);
+          const quantity = ["KG", "L", "M", "ML", "G", "MM"].includes(part.unit) ? roundQuantity(0.5 + jobRandom.next() * 10, part.unit === "KG" || part.unit === "L" || part.unit === "M" ? "KG" : "PCS") : jobRandom.int(1, 4);
+          insert.partUsed.run(id, line, plant.id, part.id, quantity);
+        }
+      });
+
+      // Planned jobs: the next 182 days, plus a backlog of about 7 % that fell due in the last two
+      // weeks and is not done yet (every real plant has one; the overview and timeline show it as
+      // overdue). Most recurring (routes, lubrication, PM), some one-off.
+      const plannedRandom = createRandom(seed, plant.id, "jobs-planned");
+      const plannedDays = Array.from({ length: sizes.plannedJobs }, () => plannedRandom.int(-14, 182)).sort((a, b) => a - b);
+      plannedDays.forEach((day, i) => {
+        const asset = plannedRandom.pick(workable);
+        const kind = plannedRandom.weighted([["preventive", 40], ["inspection", 25], ["lubrication", 20], ["calibration", 8], ["modification", 4], ["corrective", 3]] as const);
+        const recurring = kind !== "modification" && kind !== "corrective" && plannedRandom.chance(0.8);
+        const recurrence = !recurring
+          ? null
+          : kind === "inspection"
+            ? plannedRandom.pick([[1, "WEEK"], [2, "WEEK"], [1, "DAY"], [1, "MONTH"]] as const)
+            : kind === "lubrication"
+              ? plannedRandom.pick([[1, "MONTH"], [3, "MONTH"], [2, "WEEK"]] as const)
+              : plannedRandom.pick([[3, "MONTH"], [6, "MONTH"], [12, "MONTH"], [1, "MONTH"]] as const);
+        const released = day < 21 || plannedRandom.chance(0.2);
+        insert.planned.run(
+          `${plant.id}-PJ${String(i + 1).padStart(5, "0")}`,
+          plant.id,
+          asset.id,
+          titleFor(plannedRandom, kind, asset),
+          addDays(today, day),
+          vocabulary.activity[kind],
+          departmentOf(asset),
+          hours(plannedRandom, 0.5, kind === "preventive" || kind === "modification" ? 16 : 4),
+          plannedRandom.weighted([[1, 55], [2, 35], [3, 10]] as const),
+          recurrence?.[0] ?? null,
+          recurrence?.[1] ?? null,
+          released ? `WO-${workOrderBase + 3 * sizes.jobsDone + i}` : null,
+          released && plannedRandom.chance(0.4) ? plannedRandom.pick(["Spares reserved.", "Needs scaffolding.", "Coordinate with production for a stop.", "Permit to work required."]) : null,
+        );
+      });
+
+      // Tasks: raised over the last 120 days, in every status (older ones further along).
+      const taskRandom = createRandom(seed, plant.id, "tasks");
+      // A stream of its own: naming who moved each task leaves every other seeded value as it was.
+      const actorRandom = createRandom(seed, plant.id, "task-actors");
+      const taskDays = Array.from({ length: sizes.tasks }, () => -taskRandom.int(0, 120)).sort((a, b) => a - b);
+      taskDays.forEach((day, i) => {
+        const asset = taskRandom.pick(workable);
+        const kind = taskRandom.weighted(TASK_KIND_WEIGHTS);
+        const age = -day;
+        const status: TTaskStatus =
+          age < 7
+            ? taskRandom.weighted([["NEED_APPROVAL", 60], ["PENDING", 30], ["NEED_CONFIRMATION", 10]] as const)
+            : taskRandom.weighted(TASK_STATUSES.map((s) => [s, s === "CLOSED" ? 30 : s === "PENDING" ? 20 : 10] as const));
+        const createdDate = addDays(today, day);
+        const priorityIndex = taskRandom.weighted(TASK_PRIORITY_WEIGHTS);
+        const id = `${plant.id}-T${String(i + 1).padStart(6, "0")}`;
+        const createdAt = `${createdDate}T${String(taskRandom.int(5, 20)).padStart(2, "0")}:${String(taskRandom.int(0, 59)).padStart(2, "0")}:00.000Z`;
+        const task = drawTaskFields(taskRandom, kind, priorityIndex, asset, vocabulary, createdDate);
+        const { title, description, activityKind, role, priority, dueDate, incidentDate } = task;
+        insert.task.run(id, plant.id, i + 1, asset.id, title, description, activityKind, role, priority, status, createdDate, dueDate, incidentDate, createdAt);
+        const path = pathTo(status);
+        path.forEach((to, step) => {
+          const at = new Date(Date.parse(createdAt) + step * Math.max(1, age) * 3_600_000 * 4).toISOString();
+          insert.transition.run(id, step === 0 ? null : path[step - 1], to, null, at < createdAt ? createdAt : at, demoActor(actorRandom, plant.id));
+        });
+      });
+    }
+  })();
+}
+
+/** Seeds the demo data unless the database already has plants (first start). */
+export function seedMaintenanceIfEmpty(db: SqliteDatabase, options: MaintenanceSeedOptions): boolean {
+  const { plants } = db.prepare("SELECT count(*) AS plants FROM plants").get() as { plants: number };
+  if (plants > 0) return false;
+  seedMaintenance(db, options);
+  return true;
+}

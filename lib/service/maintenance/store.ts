@@ -1,0 +1,598 @@
+/**
+ * Every query of the maintenance interface, written once for both engines: SQLite (the embedded
+ * default, below) and PostgreSQL (store-postgres.ts). The SQL and the mapping of rows to the API's
+ * records are shared; a `StoreEngine` holds only what the engines do differently (placeholders,
+ * list parameters, transactions and locking, caching). Rows are mapped straight to the API's
+ * records, so a handler only serialises.
+ */
+import type { Statement } from "better-sqlite3";
+import type { TPage } from "@/lib/contract/common";
+import type {
+  TAsset,
+  TAssetFilter,
+  TAssetsQuery,
+  TJobDone,
+  TJobsDoneQuery,
+  TJobsPlannedQuery,
+  TLookupKind,
+  TLookupValue,
+  TLookupValuesQuery,
+  TPart,
+  TPartsQuery,
+  TPlannedJob,
+  TStockLevelEntry,
+  TTask,
+  TTaskTransition,
+  TTasksQuery,
+  TTaskStatus,
+} from "@/lib/contract/maintenance";
+import type { SqliteSqlDb } from "../platform/sql";
+
+export interface PlantRecord {
+  id: string;
+  name: string;
+  customerId: string;
+  /** IANA time zone of the site. */
+  timeZone: string;
+}
+
+export interface CustomerRecord {
+  id: string;
+  name: string;
+  plants: PlantRecord[];
+}
+
+export interface PartRecord extends TPart {
+  reorderPoint: number;
+}
+
+export interface NewTask {
+  taskTitle: string;
+  taskDescription: string | null;
+  activityKind: string;
+  assignedToRole: string | null;
+  priority: string;
+  createdDate: string;
+  dueDate: string | null;
+  incidentDate: string | null;
+  assetId: string;
+}
+
+/** Who makes a task write, as kept in its history (docs/api.md §3). */
+export interface Actor {
+  /** Whom the caller acts for, else the caller itself. */
+  by: string;
+  /** The authenticated caller: a plant token's id, or `dashboard`. */
+  client: string;
+}
+
+export interface IdempotencyRecord {
+  requestHash: string;
+  responseBody: string;
+}
+
+export interface NewStockLevel {
+  quantity: number;
+  unit: string;
+  remark: string | null;
+  isShort: boolean;
+  submittedAt: string;
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+export interface MaintenanceStore {
+  listPlants(): Promise<PlantRecord[]>;
+  /** Every customer with its plants (telemetry is kept per customer). */
+  listCustomers(): Promise<CustomerRecord[]>;
+  findPlant(plantId: string): Promise<PlantRecord | undefined>;
+  listJobsDone(plantId: string, query: TJobsDoneQuery): Promise<TPage<TJobDone>>;
+  listJobsPlanned(plantId: string, query: TJobsPlannedQuery): Promise<TPage<TPlannedJob>>;
+  listAssets(plantId: string, query: TAssetsQuery): Promise<TPage<TAsset>>;
+  findAssetIdByTag(plantId: string, tagNumber: string): Promise<string | undefined>;
+  listTasks(plantId: string, query: TTasksQuery): Promise<TPage<TTask>>;
+  getTask(plantId: string, taskId: string): Promise<TTask | undefined>;
+  /** A task's history, oldest first: its creation, then every move. */
+  listTaskTransitions(taskId: string, page: PageRequest): Promise<TPage<TTaskTransition>>;
+  /**
+   * Creates a task (status NEED_APPROVAL) and returns its id. With an idempotency key the task and
+   * the key's stored response are written in the same transaction; when the key is already stored,
+   * nothing is written and the stored record is returned instead.
+   */
+  createTask(
+    plantId: string,
+    task: NewTask,
+    actor: Actor,
+    idempotency?: { key: string; requestHash: string; responseFor: (taskId: string) => string },
+  ): Promise<{ taskId: string } | { replay: IdempotencyRecord }>;
+  findIdempotencyRecord(plantId: string, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Moves a task if it is still in `from`; false when another request moved it first. */
+  transitionTask(taskId: string, from: TTaskStatus, to: TTaskStatus, remark: string | null, actor: Actor): Promise<boolean>;
+  listLookupValues(plantId: string, query: TLookupValuesQuery): Promise<TPage<TLookupValue>>;
+  allowedLookupValues(plantId: string, kind: TLookupKind): Promise<string[]>;
+  listParts(plantId: string, query: TPartsQuery): Promise<TPage<TPart>>;
+  findPart(plantId: string, partId: string): Promise<PartRecord | undefined>;
+  listStockLevels(plantId: string, partId: string, page: PageRequest): Promise<TPage<TStockLevelEntry>>;
+  /** Keeps the submission as history and makes it the part's current level. */
+  submitStockLevel(plantId: string, partId: string, level: NewStockLevel): Promise<void>;
+}
+
+export type Row = Record<string, unknown>;
+export type Params = Record<string, unknown>;
+
+/** Statements with `@name` parameters, run on the store's connection or inside a transaction. */
+export interface StoreStatements {
+  all<T = Row>(sql: string, params?: Params): Promise<T[]>;
+  /** Rows as arrays in the SELECT's column order (the jobs-done page: no keyed object per row). */
+  arrays(sql: string, params?: Params): Promise<unknown[][]>;
+  get<T = Row>(sql: string, params?: Params): Promise<T | undefined>;
+  /** A write; the number of rows it changed. */
+  run(sql: string, params?: Params): Promise<number>;
+}
+
+/** What the two engines do differently; the store itself is written once against it. */
+export interface StoreEngine extends StoreStatements {
+  /** The total of a list query (`SELECT count(*) AS total …`); SQLite reuses recent totals. */
+  count(sql: string, params: Params): Promise<number>;
+  /** SQL for "`column` is one of `values`", with the values put in `params[name]` as one parameter. */
+  oneOf(column: string, name: string, values: readonly string[], params: Params): string;
+  /** Runs `fn` in one transaction; its statements go through `tx`. Rolls back when `fn` throws. */
+  transaction<T>(fn: (tx: StoreStatements) => Promise<T>): Promise<T>;
+  /**
+   * Run first in a task-creating transaction so that task numbers are handed out one at a time per
+   * plant (`@plantId`), or null when the transaction itself already excludes other writers.
+   */
+  plantWriteLock: string | null;
+}
+
+// Aliases are quoted: PostgreSQL folds unquoted ones to lower case.
+const ASSET_REF_COLUMNS = `a.tag_number AS "tagNumber", a.serial_number AS "serialNumber", a.external_reference AS "externalReference"`;
+
+function assetFilterSql(filter: TAssetFilter, params: Params): string[] {
+  const where: string[] = [];
+  if (filter.assetTagNumber !== undefined) {
+    where.push("a.tag_number = @assetTagNumber");
+    params.assetTagNumber = filter.assetTagNumber;
+  }
+  if (filter.assetSerialNumber !== undefined) {
+    where.push("a.serial_number = @assetSerialNumber");
+    params.assetSerialNumber = filter.assetSerialNumber;
+  }
+  if (filter.assetExternalReference !== undefined) {
+    where.push("a.external_reference = @assetExternalReference");
+    params.assetExternalReference = filter.assetExternalReference;
+  }
+  return where;
+}
+
+function dateRangeSql(column: string, query: { startDate?: string; endDate?: string }, params: Params): string[] {
+  const where: string[] = [];
+  if (query.startDate !== undefined) {
+    where.push(`${column} >= @startDate`);
+    params.startDate = query.startDate;
+  }
+  if (query.endDate !== undefined) {
+    where.push(`${column} <= @endDate`);
+    params.endDate = query.endDate;
+  }
+  return where;
+}
+
+function assetRef(row: Row) {
+  return {
+    tagNumber: row.tagNumber as string,
+    serialNumber: row.serialNumber as string | null,
+    externalReference: row.externalReference as string | null,
+  };
+}
+
+function toTask(row: Row): TTask {
+  return {
+    id: row.id as string,
+    plantId: row.plantId as string,
+    taskTitle: row.taskTitle as string,
+    taskDescription: row.taskDescription as string | null,
+    activityKind: row.activityKind as string,
+    assignedToRole: row.assignedToRole as string | null,
+    priority: row.priority as string,
+    status: row.status as TTaskStatus,
+    createdDate: row.createdDate as string,
+    dueDate: row.dueDate as string | null,
+    incidentDate: row.incidentDate as string | null,
+    asset: assetRef(row),
+  };
+}
+
+function toPart(row: Row): PartRecord {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    unit: row.unit as TPart["unit"],
+    quantity: row.quantity as number,
+    isShort: row.isShort === 1,
+    remark: row.remark as string | null,
+    updatedAt: row.updatedAt as string,
+    reorderPoint: row.reorderPoint as number,
+  };
+}
+
+function toPlannedJobs(rows: Row[]): TPlannedJob[] {
+  return rows.map((row) => ({
+    id: row.id as string,
+    plantId: row.plantId as string,
+    jobTitle: row.jobTitle as string,
+    dueDate: row.dueDate as string,
+    activityKind: row.activityKind as string,
+    department: row.department as string,
+    estimatedTimeInHours: row.estimatedTimeInHours as string,
+    requiredPersonCount: row.requiredPersonCount as number,
+    recurrence:
+      row.recurrenceEvery === null
+        ? null
+        : { every: row.recurrenceEvery as number, unit: row.recurrenceUnit as "DAY" | "WEEK" | "MONTH" },
+    asset: assetRef(row),
+    workOrder: row.workOrderId === null ? null : { id: row.workOrderId as string, remark: row.workOrderRemark as string | null },
+  }));
+}
+
+const TASK_COLUMNS = `t.id, t.plant_id AS "plantId", t.task_title AS "taskTitle", t.task_description AS "taskDescription",
+  t.activity_kind AS "activityKind", t.assigned_to_role AS "assignedToRole", t.priority, t.status,
+  t.created_date AS "createdDate", t.due_date AS "dueDate", t.incident_date AS "incidentDate", ${ASSET_REF_COLUMNS}`;
+
+const PART_COLUMNS = `id, name, unit, quantity, is_short AS "isShort", remark, updated_at AS "updatedAt", reorder_point AS "reorderPoint"`;
+
+const PLANNED_JOB_COLUMNS = `j.id, j.plant_id AS "plantId", j.job_title AS "jobTitle", j.due_date AS "dueDate", j.activity_kind AS "activityKind",
+  j.department, j.estimated_time_in_hours AS "estimatedTimeInHours", j.required_person_count AS "requiredPersonCount",
+  j.recurrence_every AS "recurrenceEvery", j.recurrence_unit AS "recurrenceUnit", ${ASSET_REF_COLUMNS},
+  j.work_order_id AS "workOrderId", j.work_order_remark AS "workOrderRemark"`;
+
+// In the order toJobsDone reads them.
+const JOB_DONE_COLUMNS = `j.id, j.plant_id, j.job_title, j.done_date, j.due_date, j.activity_kind, j.department,
+  j.total_time_used_in_hours, j.required_person_count, j.is_final, a.tag_number, a.serial_number,
+  a.external_reference, j.work_order_id, j.work_order_remark, j.user_firstname, j.user_lastname, j.user_username`;
+
+const ASSET_COLUMNS = `a.id, a.plant_id AS "plantId", ${ASSET_REF_COLUMNS}, a.name, a.asset_type AS "assetType", a.location,
+  a.parent_tag_number AS "parentTagNumber", a.manufacturer, a.model, a.criticality`;
+
+const TRANSITION_COLUMNS = `task_id AS "taskId", from_status AS "from", to_status AS "to", remark, at, by_name AS "by", client_id AS "client"`;
+
+const STOCK_LEVEL_COLUMNS = `part_id AS "partId", quantity, unit, remark, is_short AS "isShort", submitted_at AS "submittedAt"`;
+
+const IDEMPOTENCY_BY_KEY = `SELECT request_hash AS "requestHash", response_body AS "responseBody" FROM idempotency_keys WHERE plant_id = @plantId AND key = @key`;
+
+const PLANT_COLUMNS = `id, name, customer_id AS "customerId", time_zone AS "timeZone"`;
+
+const LOOKUP_KIND_ORDER = `CASE kind WHEN 'activityKind' THEN 0 WHEN 'assignedToRole' THEN 1 ELSE 2 END`;
+
+const ASSET_JOIN = (alias: string) => `JOIN assets a ON a.id = ${alias}.asset_id`;
+
+const INSERT_TRANSITION = `INSERT INTO task_transitions (task_id, from_status, to_status, remark, at, by_name, client_id)
+  VALUES (@taskId, @from, @to, @remark, @now, @by, @client)`;
+
+/** Thrown inside a transaction to roll it back and answer a stored idempotent response instead. */
+class StoredElsewhere {
+  constructor(readonly record: IdempotencyRecord) {}
+}
+
+/** The maintenance store on either engine. */
+export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore {
+  /**
+   * One count and one page query over the same WHERE. `from` and `where` are fixed SQL built from
+   * the filter's shape, never from its values (those go in as parameters). The count skips the
+   * asset join unless an asset filter needs it: counting is the larger part of a page's cost.
+   * `arrays`: rows reach `map` as arrays in column order.
+   */
+  async function page<T>(
+    from: { table: string; assetJoin?: string },
+    where: string[],
+    params: Params,
+    columns: string,
+    orderBy: string,
+    request: PageRequest,
+    map: (rows: Row[]) => T[] | Promise<T[]>,
+    arrays = false,
+  ): Promise<TPage<T>> {
+    const whereSql = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+    const joined = from.assetJoin ? `${from.table} ${from.assetJoin}` : from.table;
+    const countFrom = where.some((condition) => condition.startsWith("a.")) ? joined : from.table;
+    const total = await engine.count(`SELECT count(*) AS total FROM ${countFrom} ${whereSql}`, params);
+    const totalPages = Math.ceil(total / request.pageSize);
+    const offset = (request.page - 1) * request.pageSize;
+    if (offset >= total) return { data: [], page: request.page, totalPages, pageSize: request.pageSize };
+    const sql = `SELECT ${columns} FROM ${joined} ${whereSql} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`;
+    const pageParams = { ...params, limit: request.pageSize, offset };
+    const found = arrays ? ((await engine.arrays(sql, pageParams)) as unknown as Row[]) : await engine.all(sql, pageParams);
+    return { data: await map(found), page: request.page, totalPages, pageSize: request.pageSize };
+  }
+
+  // The jobs-done page is the hot path (100 records with nested objects): rows are read by position.
+  async function toJobsDone(found: Row[]): Promise<TJobDone[]> {
+    const partsByJob = new Map<string, TJobDone["partsUsed"]>();
+    const jobs = (found as unknown as unknown[][]).map((row): TJobDone => {
+      const partsUsed: TJobDone["partsUsed"] = [];
+      partsByJob.set(row[0] as string, partsUsed);
+      return {
+        id: row[0] as string,
+        plantId: row[1] as string,
+        jobTitle: row[2] as string,
+        doneDate: row[3] as string,
+        dueDate: row[4] as string,
+        activityKind: row[5] as string,
+        department: row[6] as string,
+        totalTimeUsedInHours: row[7] as string,
+        requiredPersonCount: row[8] as number,
+        isFinal: row[9] === 1,
+        asset: {
+          tagNumber: row[10] as string,
+          serialNumber: row[11] as string | null,
+          externalReference: row[12] as string | null,
+        },
+        workOrder: { id: row[13] as string, remark: row[14] as string | null },
+        carriedOutByUser: { firstname: row[15] as string, lastname: row[16] as string, username: row[17] as string },
+        partsUsed,
+      };
+    });
+    if (jobs.length > 0) {
+      const params: Params = {};
+      const jobIn = engine.oneOf("u.job_id", "ids", jobs.map((job) => job.id), params);
+      const used = await engine.arrays(
+        `SELECT u.job_id, u.part_id, p.name, u.quantity, p.unit
+         FROM job_parts_used u JOIN parts p ON p.plant_id = u.plant_id AND p.id = u.part_id
+         WHERE ${jobIn} ORDER BY u.job_id, u.line_no`,
+        params,
+      );
+      for (const part of used) {
+        partsByJob.get(part[0] as string)?.push({
+          partId: part[1] as string,
+          name: part[2] as string,
+          quantity: part[3] as number,
+          unit: part[4] as TJobDone["partsUsed"][number]["unit"],
+        });
+      }
+    }
+    return jobs;
+  }
+
+  const listPlants = () => engine.all<PlantRecord>(`SELECT ${PLANT_COLUMNS} FROM plants ORDER BY id`);
+
+  return {
+    listPlants,
+    async listCustomers() {
+      const plants = await listPlants();
+      const customers = await engine.all<{ id: string; name: string }>(`SELECT id, name FROM customers ORDER BY id`);
+      return customers.map((customer) => ({ ...customer, plants: plants.filter((plant) => plant.customerId === customer.id) }));
+    },
+    findPlant: (plantId) => engine.get<PlantRecord>(`SELECT ${PLANT_COLUMNS} FROM plants WHERE id = @plantId`, { plantId }),
+
+    listJobsDone(plantId, query) {
+      const params: Params = { plantId };
+      const where = ["j.plant_id = @plantId", ...dateRangeSql("j.done_date", query, params), ...assetFilterSql(query, params)];
+      const from = { table: "jobs_done j", assetJoin: ASSET_JOIN("j") };
+      return page(from, where, params, JOB_DONE_COLUMNS, "j.done_date DESC, j.id", query, toJobsDone, true);
+    },
+
+    listJobsPlanned(plantId, query) {
+      const params: Params = { plantId };
+      const where = ["j.plant_id = @plantId", ...dateRangeSql("j.due_date", query, params), ...assetFilterSql(query, params)];
+      const from = { table: "planned_jobs j", assetJoin: ASSET_JOIN("j") };
+      return page(from, where, params, PLANNED_JOB_COLUMNS, "j.due_date, j.id", query, toPlannedJobs);
+    },
+
+    listAssets(plantId, query) {
+      const params: Params = { plantId };
+      const where = ["a.plant_id = @plantId", ...assetFilterSql(query, params)];
+      return page({ table: "assets a" }, where, params, ASSET_COLUMNS, "a.tag_number", query, (rows) => rows as unknown as TAsset[]);
+    },
+
+    async findAssetIdByTag(plantId, tagNumber) {
+      const row = await engine.get<{ id: string }>(`SELECT id FROM assets WHERE plant_id = @plantId AND tag_number = @tagNumber`, { plantId, tagNumber });
+      return row?.id;
+    },
+
+    listTasks(plantId, query) {
+      const params: Params = { plantId };
+      const where = ["t.plant_id = @plantId", ...assetFilterSql(query, params)];
+      // Statuses are validated against the enum; they go in as one parameter, not as SQL.
+      if (query.taskStatus) where.push(engine.oneOf("t.status", "statuses", query.taskStatus, params));
+      const from = { table: "tasks t", assetJoin: ASSET_JOIN("t") };
+      return page(from, where, params, TASK_COLUMNS, "t.created_date DESC, t.id", query, (rows) => rows.map(toTask));
+    },
+
+    async getTask(plantId, taskId) {
+      const row = await engine.get(`SELECT ${TASK_COLUMNS} FROM tasks t ${ASSET_JOIN("t")} WHERE t.plant_id = @plantId AND t.id = @taskId`, { plantId, taskId });
+      return row ? toTask(row) : undefined;
+    },
+
+    listTaskTransitions(taskId, request) {
+      return page({ table: "task_transitions" }, ["task_id = @taskId"], { taskId }, TRANSITION_COLUMNS, "seq", request, (rows) =>
+        rows as unknown as TTaskTransition[],
+      );
+    },
+
+    // The idempotency key is inserted in the same transaction as the task; a key stored first by
+    // another writer (PostgreSQL: another instance) rolls the task back and answers the stored response.
+    async createTask(plantId, task, actor, idempotency) {
+      try {
+        return await engine.transaction(async (tx) => {
+          if (engine.plantWriteLock) await tx.run(engine.plantWriteLock, { plantId });
+          if (idempotency) {
+            const stored = await tx.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key: idempotency.key });
+            if (stored) return { replay: stored };
+          }
+          const { number } = (await tx.get<{ number: number }>(`SELECT coalesce(max(number), 0) + 1 AS number FROM tasks WHERE plant_id = @plantId`, { plantId }))!;
+          const taskId = `${plantId}-T${String(number).padStart(6, "0")}`;
+          const now = new Date().toISOString();
+          await tx.run(
+            `INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role, priority,
+               status, created_date, due_date, incident_date, updated_at)
+             VALUES (@id, @plantId, @number, @assetId, @taskTitle, @taskDescription, @activityKind, @assignedToRole, @priority,
+               'NEED_APPROVAL', @createdDate, @dueDate, @incidentDate, @now)`,
+            { ...task, id: taskId, plantId, number, now },
+          );
+          await tx.run(INSERT_TRANSITION, { taskId, from: null, to: "NEED_APPROVAL", remark: null, now, ...actor });
+          if (idempotency) {
+            const inserted = await tx.run(
+              `INSERT INTO idempotency_keys (plant_id, key, request_hash, response_body, created_at)
+               VALUES (@plantId, @key, @requestHash, @responseBody, @now) ON CONFLICT (plant_id, key) DO NOTHING`,
+              { plantId, key: idempotency.key, requestHash: idempotency.requestHash, responseBody: idempotency.responseFor(taskId), now },
+            );
+            if (inserted === 0) throw new StoredElsewhere((await tx.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key: idempotency.key }))!);
+          }
+          return { taskId };
+        });
+      } catch (error) {
+        if (error instanceof StoredElsewhere) return { replay: error.record };
+        throw error;
+      }
+    },
+
+    findIdempotencyRecord: (plantId, key) => engine.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key }),
+
+    // UPDATE … WHERE status = <from>: no row updated means another request moved the task first.
+    transitionTask(taskId, from, to, remark, actor) {
+      return engine.transaction(async (tx) => {
+        const now = new Date().toISOString();
+        if ((await tx.run(`UPDATE tasks SET status = @to, updated_at = @now WHERE id = @taskId AND status = @from`, { to, now, taskId, from })) === 0) {
+          return false;
+        }
+        await tx.run(INSERT_TRANSITION, { taskId, from, to, remark, now, ...actor });
+        return true;
+      });
+    },
+
+    listLookupValues(plantId, query) {
+      const params: Params = { plantId };
+      const where = ["customer_id = (SELECT customer_id FROM plants WHERE id = @plantId)"];
+      if (query.kind) {
+        where.push("kind = @kind");
+        params.kind = query.kind;
+      }
+      return page({ table: "lookup_values" }, where, params, "kind, value, label", `${LOOKUP_KIND_ORDER}, position, value`, query, (rows) =>
+        rows as unknown as TLookupValue[],
+      );
+    },
+
+    async allowedLookupValues(plantId, kind) {
+      const found = await engine.all<{ value: string }>(
+        `SELECT value FROM lookup_values WHERE kind = @kind AND customer_id = (SELECT customer_id FROM plants WHERE id = @plantId) ORDER BY position, value`,
+        { kind, plantId },
+      );
+      return found.map((row) => row.value);
+    },
+
+    listParts(plantId, query) {
+      const params: Params = { plantId };
+      const where = ["plant_id = @plantId"];
+      if (query.isShort !== undefined) {
+        where.push("is_short = @isShort");
+        params.isShort = query.isShort === "true" ? 1 : 0;
+      }
+      return page({ table: "parts" }, where, params, PART_COLUMNS, "id", query, (rows) =>
+        rows.map((row) => {
+          const { reorderPoint: _, ...part } = toPart(row);
+          return part;
+        }),
+      );
+    },
+
+    async findPart(plantId, partId) {
+      const row = await engine.get(`SELECT ${PART_COLUMNS} FROM parts WHERE plant_id = @plantId AND id = @partId`, { plantId, partId });
+      return row ? toPart(row) : undefined;
+    },
+
+    listStockLevels(plantId, partId, request) {
+      return page(
+        { table: "stock_levels" },
+        ["plant_id = @plantId", "part_id = @partId"],
+        { plantId, partId },
+        STOCK_LEVEL_COLUMNS,
+        "submitted_at DESC, seq DESC",
+        request,
+        (rows) => rows.map((row) => ({ ...(row as unknown as TStockLevelEntry), isShort: row.isShort === 1 })),
+      );
+    },
+
+    // The history row and the part's current level in one transaction; the current level only moves
+    // forward in time, so of two submissions committing in either order the newer one stays current.
+    async submitStockLevel(plantId, partId, level) {
+      const params = { plantId, partId, quantity: level.quantity, unit: level.unit, remark: level.remark, isShort: level.isShort ? 1 : 0, submittedAt: level.submittedAt };
+      await engine.transaction(async (tx) => {
+        await tx.run(
+          `INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at)
+           VALUES (@plantId, @partId, @quantity, @unit, @remark, @isShort, @submittedAt)`,
+          params,
+        );
+        await tx.run(
+          `UPDATE parts SET quantity = @quantity, is_short = @isShort, remark = @remark, updated_at = @submittedAt
+           WHERE plant_id = @plantId AND id = @partId AND updated_at <= @submittedAt`,
+          params,
+        );
+      });
+    },
+  };
+}
+
+/**
+ * The SQLite store. better-sqlite3 runs statements synchronously; each call waits only while an
+ * asynchronous transaction of the same connection is open (sql.ts, `exclusive`). BEGIN IMMEDIATE
+ * takes the write lock first, so no other writer reads a task number at the same time.
+ */
+export function createSqliteMaintenanceStore(sql: SqliteSqlDb): MaintenanceStore {
+  const db = sql.sqlite;
+  const statements = new Map<string, Statement>();
+  /** Prepared once per distinct SQL text (the filtered lists have a handful of variants). */
+  function stmt(text: string, raw = false): Statement {
+    const key = raw ? `raw:${text}` : text;
+    let prepared = statements.get(key);
+    if (!prepared) {
+      prepared = db.prepare(text);
+      if (raw) prepared.raw(true);
+      statements.set(key, prepared);
+    }
+    return prepared;
+  }
+  /** Statements run by `call`: directly inside a transaction (sql.transaction holds the connection), otherwise once no transaction is open. */
+  const through = (call: <R>(fn: () => R) => Promise<R>): StoreStatements => ({
+    all: <T,>(text: string, params: Params = {}) => call(() => stmt(text).all(params) as T[]),
+    arrays: (text, params = {}) => call(() => stmt(text, true).all(params) as unknown[][]),
+    get: <T,>(text: string, params: Params = {}) => call(() => stmt(text).get(params) as T | undefined),
+    run: (text, params = {}) => call(() => stmt(text).run(params).changes),
+  });
+  const direct = through(async (fn) => fn());
+
+  // Totals of recent list queries, reused until the database changes: counting is a scan of the
+  // plant's index, and most reads repeat the same filter. A change is any write on this connection
+  // (total_changes) or a commit by another one, e.g. the operator CLI (data_version).
+  const changeMarker = db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version)").pluck();
+  const totals = new Map<string, number>();
+  let totalsMarker = "";
+  function countRows(text: string, params: Params): number {
+    const marker = changeMarker.get() as string;
+    if (marker !== totalsMarker) {
+      totals.clear();
+      totalsMarker = marker;
+    }
+    const key = `${text}\u0000${JSON.stringify(params)}`;
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = (stmt(text).get(params) as { total: number }).total;
+      if (totals.size >= 1000) totals.clear(); // bounded: filters are client-chosen
+      totals.set(key, total);
+    }
+    return total;
+  }
+
+  return createMaintenanceStoreOn({
+    ...through((fn) => sql.exclusive(fn)),
+    count: (text, params) => sql.exclusive(() => countRows(text, params)),
+    oneOf(column, name, values, params) {
+      params[name] = JSON.stringify(values);
+      return `${column} IN (SELECT value FROM json_each(@${name}))`;
+    },
+    transaction: (fn) => sql.transaction(() => fn(direct)),
+    plantWriteLock: null,
+  });
+}

@@ -1,0 +1,75 @@
+import { ApiError } from "../../../contract/errors";
+import { toErrorResponse } from "./respond";
+import type { ServiceRequest, ServiceResponse } from "./types";
+
+export type RouteParams = Record<string, string>;
+export type RouteHandler = (req: ServiceRequest, params: RouteParams) => ServiceResponse | Promise<ServiceResponse>;
+
+export interface Route {
+  method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+  /** Path pattern with `{name}` segments, e.g. `/maintenance/v1/plants/{plantId}/tasks`. */
+  pattern: string;
+  handler: RouteHandler;
+}
+
+interface CompiledRoute extends Route {
+  regex: RegExp;
+  names: string[];
+}
+
+function compile(route: Route): CompiledRoute {
+  const names: string[] = [];
+  const source = route.pattern
+    .split("/")
+    .map((segment) => {
+      const m = /^\{(\w+)\}$/.exec(segment);
+      if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(m[1]!);
+      return "([^/]+)";
+    })
+    .join("/");
+  return { ...route, regex: new RegExp(`^${source}/?$`), names };
+}
+
+/**
+ * A small table router: 404 NOT_FOUND for an unknown path, 405 METHOD_NOT_ALLOWED (with `Allow`)
+ * for a known path with another method, and the error body for anything a handler throws.
+ */
+export function createRouter(routes: Route[]): (req: ServiceRequest) => Promise<ServiceResponse> {
+  const compiled = routes.map(compile);
+  return async (req) => {
+    const allowed: string[] = [];
+    for (const route of compiled) {
+      const m = route.regex.exec(req.path);
+      if (!m) continue;
+      if (route.method !== req.method && !(req.method === "HEAD" && route.method === "GET")) {
+        allowed.push(route.method);
+        continue;
+      }
+      const params: RouteParams = {};
+      let malformed = false;
+      route.names.forEach((name, i) => {
+        try {
+          params[name] = decodeURIComponent(m[i + 1]!);
+        } catch {
+          malformed = true;
+        }
+      });
+      try {
+        if (malformed) throw new ApiError("INVALID_INPUT", "The path contains malformed percent-encoding.");
+        return await route.handler(req, params);
+      } catch (thrown) {
+        return toErrorResponse(thrown, `${req.method} ${route.pattern}`);
+      }
+    }
+    if (allowed.length > 0) {
+      return toErrorResponse(
+        new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed here; use ${allowed.join(", ")}.`, [], {
+          allow: allowed.join(", "),
+        }),
+        "router",
+      );
+    }
+    return toErrorResponse(new ApiError("NOT_FOUND", `No resource at ${req.path}.`), "router");
+  };
+}

@@ -1,0 +1,37 @@
+import { getConfig, type AppConfig } from "@/lib/config";
+import { openDashboardSql } from "@/lib/dashboard/database";
+import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../../database";
+import type { SqlDb } from "../sql";
+import type { OpsContext } from "./command";
+
+/**
+ * The operator's view of the data: the service's database, migrated, with the demo data seeded when
+ * the server has never run (so `plants` and `token issue` work on a fresh clone), and the
+ * dashboard's own database for the user commands. Each is opened only when a command needs it.
+ */
+export function createOpsContext(json: boolean, config: AppConfig = getConfig()): OpsContext & { close(): Promise<void> } {
+  let db: Promise<ServiceSql> | undefined;
+  let dashboardDb: Promise<SqlDb> | undefined;
+  return {
+    config,
+    json,
+    db() {
+      db ??= openServiceSql(config).then(async (sql) => {
+        await seedServiceIfEmpty(sql, { seed: config.SEED, today: new Date().toISOString().slice(0, 10) });
+        return sql;
+      });
+      return db;
+    },
+    dashboardDb() {
+      dashboardDb ??= openDashboardSql(config);
+      return dashboardDb;
+    },
+    result(human, value) {
+      console.log(json ? JSON.stringify(value, null, 2) : human);
+    },
+    async close() {
+      await (await db?.catch(() => undefined))?.close();
+      await (await dashboardDb?.catch(() => undefined))?.close();
+    },
+  };
+}

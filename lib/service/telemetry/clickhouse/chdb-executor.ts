@@ -1,0 +1,28 @@
+/**
+ * The executor on chdb: ClickHouse embedded in this process (npm `chdb`, a development
+ * dependency), for tests and benchmarks. Sends exactly what the HTTP executor sends.
+ * chdb allows one session per process: open it once and share it.
+ */
+import { Session } from "chdb";
+import type { ClickHouseExecutor } from "./executor";
+
+export function chdbExecutor(dataDir: string): ClickHouseExecutor {
+  const session = new Session(dataDir);
+  return {
+    async query(sql, params, signal) {
+      const result = await session.queryBindAsync(sql, params, { signal });
+      return result.bytes();
+    },
+    async command(sql, params = {}) {
+      await session.queryBindAsync(sql, params);
+    },
+    async insertParquet(file, structure, statement) {
+      // The path is the store's own temporary file, quoted as a literal (a table function takes no parameters).
+      const quote = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+      await session.queryBindAsync(statement(`file(${quote(file)}, Parquet, ${quote(structure)})`), {});
+    },
+    async close() {
+      session.close();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The SQL the ClickHouse telemetry store sends, whatever carries it (the HTTP client for servers
+ * and clusters, chdb in process for tests and benchmarks): the tables of one customer's database,
+ * the scoped sources a query reads, and the statement that renders a compiled query's rows as the
+ * response's JSON (docs/architecture.md, "Telemetry on ClickHouse").
+ *
+ * Layout: one database per customer (customers are separated physically, docs/api.md §2), each with
+ * `States` as one MergeTree table ordered by (PlantId, DeviceId, Name, Timestamp) — a query for a
+ * plant, device or data point over a time range reads a few granules — and partitioned by month,
+ * so old months can be dropped or moved whole; `Events` likewise ordered by plant, device, start.
+ */
+import { CLICKHOUSE_QUERY_SETTINGS, clickhouseParam, timespanText } from "@/lib/kql/dialect/clickhouse";
+import { TABLES, type KqlSource, type ResultColumn, type TableName } from "@/lib/kql";
+import type { TelemetryLimits, TelemetryScope } from "../store";
+import { scopedSourcesOf } from "../scoped-sources";
+
+/** Storage per column: low-cardinality names as LowCardinality, JSON metadata as text. */
+const STORAGE: Record<string, string> = {
+  DeviceId: "LowCardinality(String)",
+  Name: "LowCardinality(String)",
+  PlantId: "LowCardinality(String)",
+  MessageType: "LowCardinality(String)",
+  Severity: "LowCardinality(String)",
+  EventId: "String",
+  Message: "String",
+};
+
+const ENGINES: Record<TableName, string> = {
+  States: `ENGINE = MergeTree PARTITION BY toYYYYMM("Timestamp") ORDER BY ("PlantId", "DeviceId", "Name", "Timestamp")`,
+  Events: `ENGINE = MergeTree PARTITION BY toYYYYMM("StartTime") ORDER BY ("PlantId", "DeviceId", "StartTime")`,
+};
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The customer's database: `plantdesk_<customerId>` with anything but [A-Za-z0-9_] as `_`. */
+export function customerDatabase(prefix: string, customerId: string): string {
+  return `${prefix}${customerId.replace(/[^A-Za-z0-9_]/g, "_")}`;
+}
+
+function columnType(column: (typeof TABLES)[TableName]["columns"][number]): string {
+  const base = STORAGE[column.name] ?? (column.storage === "TIMESTAMP" ? "DateTime64(3, 'UTC')" : column.storage === "DOUBLE" ? "Float64" : "String");
+  return column.nullable ? `Nullable(${base})` : base;
+}
+
+/** Statements creating a customer's database (idempotent). */
+export function createCustomerSchema(database: string): string[] {
+  const tables = (Object.keys(TABLES) as TableName[]).map(
+    (table) => `CREATE TABLE IF NOT EXISTS ${q(database)}.${q(table)} (${TABLES[table].columns.map((c) => `${q(c.name)} ${columnType(c)}`).join(", ")}) ${ENGINES[table]}`,
+  );
+  return [
+    `CREATE DATABASE IF NOT EXISTS ${q(database)}`,
+    ...tables,
+    `CREATE TABLE IF NOT EXISTS ${q(database)}.telemetry_meta (key String, value String) ENGINE = ReplacingMergeTree ORDER BY key`,
+  ];
+}
+
+/** The scoped relations of a query (docs/api.md §6) in the customer's database. */
+export function clickhouseSources(database: string, scope: TelemetryScope): Record<TableName, KqlSource> {
+  return scopedSourcesOf(scope, { param: clickhouseParam, table: (name) => `${q(database)}.${q(name)}`, never: "0" });
+}
+
+/** One value's JSON text in the response (docs/api.md §6), from the column `c` of the result. */
+function valueJson(column: ResultColumn, c: string): string {
+  switch (column.kqlType) {
+    case "string":
+      return `toJSONString(${c})`;
+    case "long":
+    case "int":
+      return `coalesce(toString(${c}), 'null')`;
+    case "real":
+      return `if(isFinite(${c}), if(${c} = 0, '0', toString(${c})), 'null')`;
+    case "bool":
+      return `multiIf(isNull(${c}), 'null', ${c}, 'true', 'false')`;
+    case "datetime":
+      return `coalesce(concat('"', formatDateTime(${c}, '%Y-%m-%dT%H:%i:%S', 'UTC'), '.', leftPad(toString(toMillisecond(${c})), 3, '0'), 'Z"'), 'null')`;
+    case "timespan":
+      return `coalesce(concat('"', ${timespanText(c)}, '"'), 'null')`;
+    case "dynamic":
+      // JSON text (newlines outside strings are whitespace: one row stays one line), or a number.
+      return `coalesce(if(toTypeName(${c}) LIKE '%Float64%', if(isFinite(toFloat64OrNull(toString(${c}))), toString(${c}), 'null'), replaceRegexpAll(toString(${c}), '[\\\\r\\\\n]', ' ')), 'null')`;
+  }
+}
+
+/** Query settings of the store: the dialect's, plus the limits and read-only mode. */
+export function querySettings(limits: Pick<TelemetryLimits, "timeoutMs">, extra: Record<string, string | number> = {}): string {
+  const settings: Record<string, string | number> = {
+    ...CLICKHOUSE_QUERY_SETTINGS,
+    max_execution_time: Math.max(1, Math.ceil(limits.timeoutMs / 1000)),
+    timeout_overflow_mode: "'throw'",
+    ...extra,
+  };
+  return Object.entries(settings)
+    .map(([key, value]) => `${key} = ${value}`)
+    .join(", ");
+}
+
+/**
+ * The statement that returns a compiled query's rows as JSON, one row per line (TabSeparatedRaw),
+ * at most maxRows + 1 of them: one too many tells the caller the limit was reached, so it answers
+ * QUERY_LIMIT_EXCEEDED instead of a shortened result.
+ */
+export function rowsStatement(compiled: { sql: string; columns: ResultColumn[] }, maxRows: number, settings: string): string {
+  // Columns by position (a tuple of the row): the compiled query's aliases are its own business.
+  const values = compiled.columns.map((column, i) => valueJson(column, `tupleElement(r.kql_row, ${i + 1})`));
+  const row = values.length ? `concat('[', ${values.join(", ',', ")}, ']')` : `'[]'`;
+  return `SELECT ${row} FROM (SELECT tuple(*) AS kql_row FROM (${compiled.sql})) AS r LIMIT ${maxRows + 1} SETTINGS ${settings} FORMAT TabSeparatedRaw`;
+}
+
+/** TabSeparatedRaw output of rowsStatement → the response's JSON array as bytes (newlines become commas). */
+export function rowsToJsonArray(text: Uint8Array): { json: Uint8Array; rowCount: number } {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === 0x0a) end--;
+  const json = new Uint8Array(end + 2);
+  json[0] = 0x5b;
+  let rowCount = end > 0 ? 1 : 0;
+  for (let i = 0; i < end; i++) {
+    const byte = text[i]!;
+    if (byte === 0x0a) {
+      json[i + 1] = 0x2c;
+      rowCount++;
+    } else json[i + 1] = byte;
+  }
+  json[end + 1] = 0x5d;
+  return { json, rowCount };
+}

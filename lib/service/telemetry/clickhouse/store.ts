@@ -1,0 +1,171 @@
+/**
+ * The telemetry store on ClickHouse (`TELEMETRY_URL=clickhouse://…`), behind the same interface as
+ * the DuckDB store (store.ts): one database per customer (clickhouse/sql.ts has the layout), KQL
+ * compiled with the ClickHouse dialect over scoped sources, the rows rendered as the response's JSON
+ * by ClickHouse itself, limits as the DuckDB store applies them (docs/architecture.md, "Telemetry on
+ * ClickHouse"). The statements go through an executor (executor.ts), so servers (HTTP) and chdb (in
+ * process, tests and benchmarks) receive the same SQL.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { compileKql, toResponseColumns } from "@/lib/kql";
+import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
+import { ApiError } from "../../../contract/errors";
+import type { DemoPlant } from "../../platform/demo-catalog";
+import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
+import { CREATE_TELEMETRY_SCHEMA } from "../schema";
+import type { TelemetryLimits, TelemetryQuery, TelemetryStore, TelemetryTable } from "../store";
+import { clickhouseErrorCode, type ClickHouseExecutor } from "./executor";
+import { clickhouseQueryError, LIMIT_CODES, TIMEOUT_CODES } from "./errors";
+import { clickhouseSources, createCustomerSchema, customerDatabase, querySettings, rowsStatement, rowsToJsonArray } from "./sql";
+
+export interface ClickHouseStoreOptions {
+  executor: ClickHouseExecutor;
+  /** Customer databases are `<prefix><customerId>`. */
+  databasePrefix: string;
+  customers: readonly { id: string; plants: readonly DemoPlant[] }[];
+  /** Demo data loaded into a customer database that has none yet. */
+  demo?: { seed: string; days: number; now?: Date };
+  onSeeding?: (customerId: string) => void;
+  onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
+}
+
+export interface ClickHouseTelemetryStore extends TelemetryStore {
+  customerIds(): string[];
+  database(customerId: string): string;
+}
+
+function limitExceeded(limits: TelemetryLimits, what: "rows" | "bytes" | "memory"): ApiError {
+  const message =
+    what === "rows"
+      ? `The result has more than ${limits.maxRows.toLocaleString("en-US")} rows; narrow the query (where, summarize, take).`
+      : what === "bytes"
+        ? `The result is larger than ${Math.round(limits.maxBytes / 1048576)} MB; narrow the query or project fewer columns.`
+        : "The query needs more memory than a query may use; narrow the query (where, summarize, take).";
+  return new ApiError("QUERY_LIMIT_EXCEEDED", message, [{ field: "query", problem: message }]);
+}
+
+export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptions): Promise<ClickHouseTelemetryStore> {
+  const { executor } = options;
+  const databases = new Map(options.customers.map((customer) => [customer.id, customerDatabase(options.databasePrefix, customer.id)]));
+  for (const customer of options.customers) {
+    const database = databases.get(customer.id)!;
+    for (const statement of createCustomerSchema(database)) await executor.command(statement);
+    if (options.demo && customer.plants.length > 0 && !(await isSeeded(executor, database))) {
+      options.onSeeding?.(customer.id);
+      const result = await loadDemoTelemetry(executor, database, customer.plants, options.demo);
+      options.onSeeded?.(customer.id, result);
+    }
+  }
+
+  function databaseOf(customerId: string): string {
+    const database = databases.get(customerId);
+    if (!database) throw new ApiError("FORBIDDEN", "No telemetry is stored for this client's customer.");
+    return database;
+  }
+
+  return {
+    async query(request: TelemetryQuery): Promise<TelemetryTable> {
+      const started = performance.now();
+      const database = databaseOf(request.customerId);
+      const compiled = compileKql(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect });
+      const { limits } = request;
+      // Read-only, bounded in time and memory; the row limit is the statement's LIMIT maxRows + 1.
+      const settings = querySettings(limits, { readonly: 1, max_result_bytes: limits.maxBytes * 4, result_overflow_mode: "'throw'" });
+      const statement = rowsStatement(compiled, limits.maxRows, settings);
+      const timeout = AbortSignal.timeout(limits.timeoutMs + 1_000);
+      const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+      let output: Uint8Array;
+      try {
+        output = await executor.query(statement, clickhouseParams(compiled.params), signal);
+      } catch (error) {
+        const code = clickhouseErrorCode(error);
+        if (request.signal?.aborted) throw new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
+        if ((code !== null && TIMEOUT_CODES.has(code)) || timeout.aborted) {
+          throw new ApiError("QUERY_TIMEOUT", `The query ran longer than ${limits.timeoutMs / 1000} s and was stopped.`, [{ field: "query", problem: `exceeded ${limits.timeoutMs} ms` }]);
+        }
+        if (code === 241) throw limitExceeded(limits, "memory");
+        if (code !== null && LIMIT_CODES.has(code)) throw limitExceeded(limits, "bytes");
+        throw clickhouseQueryError(error) ?? error;
+      }
+      const { json, rowCount } = rowsToJsonArray(output);
+      if (rowCount > limits.maxRows) throw limitExceeded(limits, "rows");
+      if (json.length > limits.maxBytes) throw limitExceeded(limits, "bytes");
+      return {
+        columns: toResponseColumns(compiled.columns),
+        rows: [json],
+        rowCount,
+        ...(compiled.render ? { render: compiled.render } : {}),
+        bytes: json.length,
+        elapsedMs: performance.now() - started,
+      };
+    },
+
+    async dataPointNames(customerId) {
+      const database = databaseOf(customerId);
+      const output = await executor.query(`SELECT DISTINCT "Name" FROM "${database}"."States" ORDER BY "Name" FORMAT JSONCompactColumns`, {});
+      const [names] = JSON.parse(Buffer.from(output).toString("utf8")) as [string[]];
+      return names ?? [];
+    },
+
+    customerIds: () => [...databases.keys()],
+    database: databaseOf,
+    close: () => executor.close(),
+  };
+}
+
+async function isSeeded(executor: ClickHouseExecutor, database: string): Promise<boolean> {
+  const output = await executor.query(`SELECT count() FROM "${database}".telemetry_meta WHERE key = 'demo_seeded_at' FORMAT TabSeparatedRaw`, {});
+  return Number(Buffer.from(output).toString("utf8").trim()) > 0;
+}
+
+/**
+ * The demo data of demo-data.ts, generated by its DuckDB model in a scratch in-memory database (the
+ * same rows the embedded store holds for the same seed), exported as Parquet with times as epoch
+ * milliseconds (no time zone can shift them on the way) and loaded into the customer's database.
+ */
+async function loadDemoTelemetry(
+  executor: ClickHouseExecutor,
+  database: string,
+  plants: readonly DemoPlant[],
+  demo: NonNullable<ClickHouseStoreOptions["demo"]>,
+): Promise<DemoTelemetryResult> {
+  const now = demo.now ?? new Date();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plantdesk-demo-"));
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    for (const statement of CREATE_TELEMETRY_SCHEMA) await connection.run(statement);
+    const result = await generateDemoTelemetry(connection, { seed: demo.seed, plants, days: demo.days, now });
+    const ms = (column: string) => `epoch_ms("${column}") AS "${column}"`;
+    const states = path.join(dir, "states.parquet");
+    const events = path.join(dir, "events.parquet");
+    await connection.run(
+      `COPY (SELECT DeviceId, Name, ${ms("Timestamp")}, "Value", PlantId, CAST(DataMetadata AS VARCHAR) AS DataMetadata, CAST(MessageMetadata AS VARCHAR) AS MessageMetadata, MessageType, ${ms("AgentTimestamp")}, ${ms("IngestionTimestamp")} FROM States) TO '${states}' (FORMAT PARQUET)`,
+    );
+    await connection.run(
+      `COPY (SELECT EventId, PlantId, DeviceId, Name, Severity, Message, ${ms("StartTime")}, ${ms("EndTime")}, "Value", CAST(DataMetadata AS VARCHAR) AS DataMetadata, CAST(MessageMetadata AS VARCHAR) AS MessageMetadata FROM Events) TO '${events}' (FORMAT PARQUET)`,
+    );
+    const time = (column: string) => `fromUnixTimestamp64Milli("${column}", 'UTC')`;
+    await executor.insertParquet(
+      states,
+      "DeviceId String, Name String, Timestamp Int64, Value Nullable(Float64), PlantId String, DataMetadata Nullable(String), MessageMetadata Nullable(String), MessageType String, AgentTimestamp Nullable(Int64), IngestionTimestamp Nullable(Int64)",
+      (source) =>
+        `INSERT INTO "${database}"."States" SELECT DeviceId, Name, ${time("Timestamp")}, Value, PlantId, DataMetadata, MessageMetadata, MessageType, ${time("AgentTimestamp")}, ${time("IngestionTimestamp")} FROM ${source}`,
+    );
+    await executor.insertParquet(
+      events,
+      "EventId String, PlantId String, DeviceId String, Name String, Severity String, Message String, StartTime Int64, EndTime Nullable(Int64), Value Nullable(Float64), DataMetadata Nullable(String), MessageMetadata Nullable(String)",
+      (source) =>
+        `INSERT INTO "${database}"."Events" SELECT EventId, PlantId, DeviceId, Name, Severity, Message, ${time("StartTime")}, ${time("EndTime")}, Value, DataMetadata, MessageMetadata FROM ${source}`,
+    );
+    await executor.command(`INSERT INTO "${database}".telemetry_meta VALUES ('demo_seeded_at', {at:String})`, { at: now.toISOString() });
+    return result;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The two decoders on their own: Sparkplug B births, aliases, deaths and refusals (payloads made by
+ * Tahu's own encoder), and the JSON topic's validation.
+ */
+import sparkplug from "sparkplug-payload";
+import { describe, expect, it } from "vitest";
+import { decodeJsonReadings, parseJsonTopic } from "./json-topic";
+import { encodeDeviceBirth, encodeDeviceData, parseSparkplugTopic, SparkplugSessions } from "./sparkplug";
+
+const codec = sparkplug.get("spBv1.0")!;
+const NOW = Date.parse("2026-03-10T12:00:00.000Z");
+const topic = (type: string, device: string | null = "D1") => parseSparkplugTopic(`spBv1.0/RTM1/${type}/edge-1${device ? `/${device}` : ""}`)!;
+
+describe("Sparkplug B decoding", () => {
+  it("reads topics, and refuses ones that are not Sparkplug B message topics", () => {
+    expect(parseSparkplugTopic("spBv1.0/RTM1/DDATA/edge-1/D1")).toEqual({ groupId: "RTM1", type: "DDATA", edgeNodeId: "edge-1", deviceId: "D1" });
+    expect(parseSparkplugTopic("spBv1.0/RTM1/NDATA/edge-1")).toMatchObject({ type: "NDATA", deviceId: null });
+    for (const bad of ["spBv1.0/RTM1/DDATA/edge-1", "spBv1.0/RTM1/NDATA/edge-1/D1", "spBv1.0/RTM1/STATE/x", "spAv1.0/RTM1/DDATA/e/d", "spBv1.0/RTM1/DDATA/e/d/x"]) {
+      expect(parseSparkplugTopic(bad), bad).toBeNull();
+    }
+  });
+
+  it("maps aliases to the names and units of the birth, until a death", () => {
+    const sessions = new SparkplugSessions();
+    const birth = sessions.decode(topic("DBIRTH"), encodeDeviceBirth([{ name: "Temperature", alias: 7, unit: "degC", timestamp: NOW }], NOW, 0), NOW);
+    expect(birth).toEqual({ ok: true, readings: [], dropped: {} }); // declared without a value: no reading
+    const data = sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 7, value: 71.5, timestamp: NOW - 1000 }], NOW - 500, 1), NOW);
+    expect(data).toEqual({
+      ok: true,
+      dropped: {},
+      readings: [
+        {
+          plantId: "RTM1",
+          deviceId: "D1",
+          name: "Temperature",
+          timestamp: NOW - 1000,
+          value: 71.5,
+          sentAt: NOW - 500,
+          receivedAt: NOW,
+          metadata: { data: { Unit: "degC" }, message: { jobId: "edge-1" } },
+        },
+      ],
+    });
+    sessions.decode(topic("DDEATH"), codec.encodePayload({ timestamp: NOW, metrics: [] }), NOW);
+    expect(sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 7, value: 1, timestamp: NOW }], NOW, 2), NOW)).toMatchObject({ readings: [], dropped: { unknown_alias: 1 } });
+  });
+
+  it("takes numbers and booleans, skips bookkeeping metrics, and counts what it refuses", () => {
+    const sessions = new SparkplugSessions();
+    const payload = codec.encodePayload({
+      timestamp: NOW,
+      metrics: [
+        { name: "bdSeq", type: "Int64", value: 3 },
+        { name: "Node Control/Rebirth", type: "Boolean", value: false },
+        { name: "Count", type: "Int64", value: 12, timestamp: NOW },
+        { name: "Running", type: "Boolean", value: true, timestamp: NOW },
+        { name: "Label", type: "String", value: "hello", timestamp: NOW },
+        { name: "Old", type: "Double", value: 1, timestamp: Date.UTC(1999, 0, 1) },
+      ],
+    });
+    const decoded = sessions.decode(topic("NDATA", null), payload, NOW);
+    expect(decoded.ok && decoded.readings.map((r) => [r.deviceId, r.name, r.value])).toEqual([
+      ["edge-1", "Count", 12],
+      ["edge-1", "Running", 1],
+    ]);
+    expect(decoded.ok && decoded.dropped).toEqual({ non_numeric_value: 1, invalid_timestamp: 1 });
+    expect(sessions.decode(topic("DDATA"), Buffer.from("{not protobuf"), NOW)).toMatchObject({ ok: false, reason: "malformed_payload" });
+  });
+});
+
+describe("JSON topic decoding", () => {
+  const target = parseJsonTopic("plantdesk/v1/RTM1/PUMP-7")!;
+  const decode = (body: unknown) => decodeJsonReadings(target, Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), NOW);
+
+  it("reads the topic", () => {
+    expect(target).toEqual({ plantId: "RTM1", deviceId: "PUMP-7" });
+    expect(parseJsonTopic("plantdesk/v1/RTM1")).toBeNull();
+    expect(parseJsonTopic("plantdesk/v2/RTM1/X")).toBeNull();
+  });
+
+  it("takes one reading or a list, with ISO or epoch timestamps and metadata", () => {
+    expect(decode({ name: "Flow", value: 3.5 })).toMatchObject({ ok: true, readings: [{ name: "Flow", value: 3.5, timestamp: NOW, metadata: null }] });
+    const list = decode([
+      { name: "Flow", value: true, timestamp: "2026-03-10T11:59:00+01:00" },
+      { name: "Flow", value: null, timestamp: NOW - 5, metadata: { DataMetadata: { Unit: "m3/h" } } },
+    ]);
+    expect(list.ok && list.readings.map((r) => [r.value, r.timestamp, r.metadata])).toEqual([
+      [1, Date.parse("2026-03-10T10:59:00Z"), null],
+      [null, NOW - 5, { data: { Unit: "m3/h" }, message: undefined }],
+    ]);
+  });
+
+  it("refuses the whole message when anything in it is wrong", () => {
+    for (const bad of ["{", [], { name: "", value: 1 }, { name: "x", value: "1" }, { name: "x", value: 1, extra: 1 }, { name: "x", value: 1, metadata: { Other: {} } }]) {
+      expect(decode(bad), JSON.stringify(bad)).toMatchObject({ ok: false, reason: "malformed_payload" });
+    }
+    expect(decode({ name: "x", value: 1, timestamp: NOW + 2 * 86_400_000 })).toMatchObject({ ok: false, reason: "invalid_timestamp" });
+  });
+});

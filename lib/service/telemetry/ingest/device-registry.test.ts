@@ -1,0 +1,43 @@
+/** Which plants and devices ingestion accepts, on a real service database. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openServiceDatabase } from "../../database";
+import { sqliteSql } from "../../platform/sql";
+import { DEMO_PLANTS } from "../../platform/demo-catalog";
+import { seedMaintenanceIfEmpty } from "../../maintenance/seed";
+import { addDevices, createDeviceRegistry, listDevices, registerDemoDevices } from "./device-registry";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "live-devices-"));
+const sqlite = openServiceDatabase(dir);
+const db = sqliteSql(sqlite);
+
+afterAll(async () => {
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("device registry", () => {
+  it("knows the demo devices of each plant, routes plants to their customer, and picks up added devices", async () => {
+    seedMaintenanceIfEmpty(sqlite, { seed: "devices", today: "2026-03-10" });
+    expect(await registerDemoDevices(db, "devices", DEMO_PLANTS)).toBe(126);
+    expect(await registerDemoDevices(db, "devices", DEMO_PLANTS)).toBe(0); // idempotent
+    let clock = 0;
+    const registry = createDeviceRegistry(db, () => clock);
+    await registry.loaded();
+    expect(registry.customerOf("OUL1")).toBe("CUST-NORDIC");
+    expect(registry.customerOf("NOPE")).toBeUndefined();
+    expect(registry.isKnownDevice("RTM1", "RTM1-DEV-001")).toBe(true);
+    expect(registry.isKnownDevice("HOU1", "RTM1-DEV-001")).toBe(false); // another plant's device
+    expect(registry.isKnownDevice("RTM1", "PUMP-7")).toBe(false);
+
+    expect(await addDevices(db, [{ plantId: "RTM1", deviceId: "PUMP-7" }])).toBe(1);
+    expect(registry.isKnownDevice("RTM1", "PUMP-7")).toBe(false); // the cached list until the next refresh
+    clock += 5_000;
+    registry.isKnownDevice("RTM1", "PUMP-7"); // starts the refresh
+    await registry.loaded();
+    expect(registry.isKnownDevice("RTM1", "PUMP-7")).toBe(true);
+    expect((await listDevices(db, "RTM1")).map((d) => d.deviceId)).toContain("PUMP-7");
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Operator commands of ingestion: `ingest status` (the server's counters, read from the status
+ * file it replaces every 2 s, so it works while the server runs and never touches DuckDB) and the
+ * device list ingestion accepts readings from (`device add`, `device list`).
+ */
+import { OpsError, UsageError, requireString, table, type OpsCommand } from "../../platform/ops/command";
+import { addDevices, DEVICE_ID, listDevices } from "./device-registry";
+import { readStatusFile, STATUS_INTERVAL_MS, statusFile, type DropReason, type IngestStatus } from "./stats";
+
+/** A status file older than this many intervals was left by a server that is no longer running. */
+const STALE_AFTER_MS = 5 * STATUS_INTERVAL_MS;
+
+export function ingestReport(status: IngestStatus, now: number) {
+  const ageMs = Math.max(0, now - Date.parse(status.updatedAt));
+  return {
+    state: ageMs > STALE_AFTER_MS ? ("stale" as const) : ("running" as const),
+    updatedAt: status.updatedAt,
+    statusAgeMs: ageMs,
+    pid: status.pid,
+    mqtt: status.mqtt,
+    demo: status.demo,
+    messages: { received: status.messagesReceived, dropped: status.droppedMessages },
+    readings: {
+      received: status.readingsReceived,
+      written: status.readingsWritten,
+      dropped: status.droppedReadings,
+      queued: status.queued,
+    },
+    lag: { oldestQueuedMs: status.oldestQueuedMs, lastBatchMs: status.lastBatchLagMs },
+    batches: status.batches,
+    pauses: status.pauses,
+    lastReadingAt: status.lastReadingAt,
+    lastWriteAt: status.lastWriteAt,
+  };
+}
+
+const reasons = (counts: Partial<Record<DropReason, number>>) =>
+  Object.entries(counts)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(", ") || "none";
+
+const ingestStatus: OpsCommand = {
+  name: "ingest status",
+  usage: "[--json]",
+  summary: "Telemetry ingestion of the running server: messages received, readings written, dropped by reason, lag.",
+  run(ctx) {
+    const status = readStatusFile(ctx.config.dataDir);
+    if (!status) {
+      throw new OpsError(`No ingestion status at ${statusFile(ctx.config.dataDir)}: the server has not run here with MQTT_URL or DEMO_LIVE.`);
+    }
+    const report = ingestReport(status, Date.now());
+    ctx.result(
+      [
+        `State:     ${report.state}${report.state === "stale" ? ` (last update ${Math.round(report.statusAgeMs / 1000)} s ago: is the server running?)` : ""}`,
+        `MQTT:      ${report.mqtt ? `${report.mqtt.broker} as ${report.mqtt.clientId}, ${report.mqtt.connected ? "connected" : "NOT connected"}, ${report.mqtt.reconnects} reconnects` : "off (MQTT_URL unset)"}`,
+        `Demo:      ${report.demo ? `live, readings ${report.demo.publish === "mqtt" ? "published over MQTT" : "written directly"}` : "off"}`,
+        `Messages:  ${report.messages.received} received; dropped: ${reasons(report.messages.dropped)}`,
+        `Readings:  ${report.readings.received} received, ${report.readings.written} written, ${report.readings.queued} queued; dropped: ${reasons(report.readings.dropped)}`,
+        `Lag:       oldest queued ${report.lag.oldestQueuedMs} ms, last batch ${report.lag.lastBatchMs ?? "-"} ms (receive → commit)`,
+        `Last:      reading ${report.lastReadingAt ?? "-"}, write ${report.lastWriteAt ?? "-"}`,
+      ].join("\n"),
+      report,
+    );
+  },
+};
+
+const deviceAdd: OpsCommand = {
+  name: "device add",
+  usage: "--plant <plantId> <deviceId> [--json]",
+  summary: "Allow a device to send telemetry for a plant (MQTT ingestion refuses unlisted devices).",
+  options: { plant: { type: "string" } },
+  positionals: 1,
+  async run(ctx, args) {
+    const plantId = requireString(args, "plant");
+    const deviceId = args.positionals[0];
+    if (!deviceId) throw new UsageError("The device id is required.");
+    if (!DEVICE_ID.test(deviceId)) throw new UsageError("A device id is 1–128 letters, digits, '.', '_', ':' or '-', starting with a letter or digit.");
+    const db = await ctx.db();
+    const known = await db.get(`SELECT id FROM plants WHERE id = ?`, [plantId]);
+    if (!known) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
+    const added = (await addDevices(db, [{ plantId, deviceId }])) > 0;
+    ctx.result(added ? `Added ${deviceId} to ${plantId}.` : `${deviceId} was already listed for ${plantId}.`, { plantId, deviceId, added });
+  },
+};
+
+const deviceList: OpsCommand = {
+  name: "device list",
+  usage: "[--plant <plantId>] [--json]",
+  summary: "List the devices allowed to send telemetry.",
+  options: { plant: { type: "string" } },
+  async run(ctx, args) {
+    const plant = typeof args.values.plant === "string" ? args.values.plant : undefined;
+    const devices = await listDevices(await ctx.db(), plant);
+    ctx.result(table(["PLANT", "DEVICE", "ADDED"], devices.map((d) => [d.plantId, d.deviceId, d.createdAt])), devices);
+  },
+};
+
+export const ingestCommands: OpsCommand[] = [ingestStatus, deviceAdd, deviceList];

@@ -1,0 +1,204 @@
+/**
+ * Sparkplug B (Eclipse Sparkplug 3.0) messages → readings. Payloads are decoded with Eclipse Tahu's
+ * `sparkplug-payload` (the reference implementation's protobuf codec). Topic
+ * `spBv1.0/<group>/<type>/<edge node>[/<device>]`: the group is the plant, the device the
+ * device (node-level messages report as the edge node itself). Births map each metric's alias to
+ * its name and dimensions, so data messages may carry aliases only; a death forgets them until the
+ * next birth. Mapping details: docs/telemetry-ingest.md.
+ */
+import sparkplug from "sparkplug-payload";
+import type { UMetric, UPayload } from "sparkplug-payload/lib/sparkplugbpayload";
+import { MAX_NAME_LENGTH, plausibleTimestamp, type Decoded, type Reading, type SeriesMetadata } from "./reading";
+import type { DropReason } from "./stats";
+
+const codec = sparkplug.get("spBv1.0")!;
+
+export const SPARKPLUG_TYPES = ["NBIRTH", "NDATA", "DBIRTH", "DDATA", "NDEATH", "DDEATH"] as const;
+export type SparkplugType = (typeof SPARKPLUG_TYPES)[number];
+
+/** An NBIRTH payload: the edge node's session number, as the spec asks. */
+export function encodeNodeBirth(bdSeq: number, timestamp: number): Uint8Array {
+  return codec.encodePayload({ timestamp, seq: 0, metrics: [{ name: "bdSeq", type: "Int64", value: bdSeq, timestamp }] });
+}
+
+/** The subscriptions: every message type ingestion reads, at node and device level. */
+export const SPARKPLUG_SUBSCRIPTIONS = SPARKPLUG_TYPES.map((type) => `spBv1.0/+/${type}/#`);
+
+export interface SparkplugTopic {
+  groupId: string;
+  type: SparkplugType;
+  edgeNodeId: string;
+  deviceId: string | null;
+}
+
+/** Metrics that are Sparkplug's own bookkeeping, not measurements. */
+function isControlMetric(name: string): boolean {
+  return name === "bdSeq" || name.startsWith("Node Control/") || name.startsWith("Device Control/") || name.startsWith("Properties/");
+}
+
+export function parseSparkplugTopic(topic: string): SparkplugTopic | null {
+  const parts = topic.split("/");
+  if (parts[0] !== "spBv1.0" || parts.length < 4 || parts.length > 5) return null;
+  const [, groupId, type, edgeNodeId, deviceId] = parts as [string, string, string, string, string | undefined];
+  if (!(SPARKPLUG_TYPES as readonly string[]).includes(type) || !groupId || !edgeNodeId) return null;
+  const deviceLevel = type.startsWith("D");
+  if (deviceLevel !== (deviceId !== undefined) || deviceId === "") return null;
+  return { groupId, type: type as SparkplugType, edgeNodeId, deviceId: deviceId ?? null };
+}
+
+interface BirthMetric {
+  name: string;
+  metadata: SeriesMetadata;
+}
+
+/** Numbers the codec hands back as protobuf Long objects. */
+function toNumber(value: unknown): number | null {
+  if (typeof value === "number") return value;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value && typeof value === "object" && "toNumber" in value && typeof (value as { toNumber: unknown }).toNumber === "function") {
+    return (value as { toNumber(): number }).toNumber();
+  }
+  return null;
+}
+
+const NUMERIC_TYPES = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Float", "Double", "Boolean"]);
+
+/** Dimensions of a metric from its birth properties: `engUnit` becomes `Unit`, other scalars keep their names. */
+function birthMetadata(metric: UMetric, edgeNodeId: string): SeriesMetadata {
+  const data: Record<string, string | number | boolean> = {};
+  for (const [key, property] of Object.entries(metric.properties ?? {})) {
+    const value = typeof property.value === "object" ? toNumber(property.value) : property.value;
+    if (value === null || value === undefined || (typeof value === "number" && !Number.isFinite(value))) continue;
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue;
+    data[key === "engUnit" || key === "engUnits" ? "Unit" : key] = value;
+  }
+  return { data, message: { jobId: edgeNodeId } };
+}
+
+/**
+ * Alias tables of every edge node and device seen, from their births. Lives as long as the
+ * ingestion (births are re-sent by edge nodes after our reconnect, per the Sparkplug spec's
+ * host-application rules, so nothing here needs to survive a restart).
+ */
+export class SparkplugSessions {
+  private readonly births = new Map<string, Map<string, BirthMetric>>();
+
+  private static key(topic: SparkplugTopic): string {
+    return `${topic.groupId}/${topic.edgeNodeId}/${topic.deviceId ?? ""}`;
+  }
+
+  decode(topic: SparkplugTopic, payload: Uint8Array, receivedAt: number): Decoded {
+    let decoded: UPayload;
+    try {
+      decoded = codec.decodePayload(payload);
+    } catch (error) {
+      return { ok: false, reason: "malformed_payload", detail: error instanceof Error ? error.message : String(error) };
+    }
+    const key = SparkplugSessions.key(topic);
+    if (topic.type === "NDEATH") {
+      // A node's death ends the sessions of its devices too.
+      for (const k of [...this.births.keys()]) if (k.startsWith(`${topic.groupId}/${topic.edgeNodeId}/`)) this.births.delete(k);
+      return { ok: true, readings: [], dropped: {} };
+    }
+    if (topic.type === "DDEATH") {
+      this.births.delete(key);
+      return { ok: true, readings: [], dropped: {} };
+    }
+    const isBirth = topic.type === "NBIRTH" || topic.type === "DBIRTH";
+    let aliases = this.births.get(key);
+    if (isBirth) {
+      if (topic.type === "NBIRTH") for (const k of [...this.births.keys()]) if (k.startsWith(`${topic.groupId}/${topic.edgeNodeId}/`)) this.births.delete(k);
+      aliases = new Map();
+      this.births.set(key, aliases);
+    }
+    const sentAt = toNumber(decoded.timestamp) ?? receivedAt;
+    const deviceId = topic.deviceId ?? topic.edgeNodeId;
+    const readings: Reading[] = [];
+    const dropped: Partial<Record<DropReason, number>> = {};
+    const drop = (reason: DropReason) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
+
+    for (const metric of decoded.metrics ?? []) {
+      const alias = metric.alias === undefined || metric.alias === null ? null : String(toNumber(metric.alias));
+      let name = typeof metric.name === "string" && metric.name !== "" ? metric.name : null;
+      let metadata: SeriesMetadata | null = null;
+      if (isBirth) {
+        if (!name) {
+          drop("malformed_payload"); // a birth must name its metrics
+          continue;
+        }
+        metadata = birthMetadata(metric, topic.edgeNodeId);
+        if (alias !== null) aliases!.set(alias, { name, metadata });
+        aliases!.set(`name:${name}`, { name, metadata });
+      } else {
+        const known = alias !== null ? aliases?.get(alias) : name ? aliases?.get(`name:${name}`) : undefined;
+        if (!name) {
+          if (!known) {
+            drop("unknown_alias");
+            continue;
+          }
+          name = known.name;
+        }
+        metadata = known?.metadata ?? { message: { jobId: topic.edgeNodeId } };
+      }
+      if (isControlMetric(name)) continue;
+      if (name.length > MAX_NAME_LENGTH) {
+        drop("malformed_payload");
+        continue;
+      }
+      let value: number | null;
+      if (metric.isNull || metric.value === null || metric.value === undefined) {
+        if (isBirth) continue; // declared without a current value: nothing was measured
+        value = null;
+      }
+      else if (NUMERIC_TYPES.has(metric.type)) value = toNumber(metric.value);
+      else {
+        drop("non_numeric_value");
+        continue;
+      }
+      if (value !== null && !Number.isFinite(value)) {
+        drop("non_numeric_value");
+        continue;
+      }
+      const timestamp = toNumber(metric.timestamp) ?? sentAt;
+      if (!plausibleTimestamp(timestamp, receivedAt)) {
+        drop("invalid_timestamp");
+        continue;
+      }
+      readings.push({ plantId: topic.groupId, deviceId, name, timestamp, value, sentAt, receivedAt, metadata });
+    }
+    return { ok: true, readings, dropped };
+  }
+}
+
+/** A metric to encode: a reading (DDATA) or a declaration with its unit (DBIRTH, where no value means declared only). */
+interface MetricOut {
+  name?: string;
+  alias?: number;
+  value?: number | boolean;
+  timestamp: number;
+  type?: "Double" | "Int64" | "Boolean";
+  unit?: string;
+}
+
+/** Encodes metrics; each field is written only when given, as a device would send it. */
+function encodeMetrics(metrics: readonly MetricOut[], timestamp: number, seq: number): Uint8Array {
+  return codec.encodePayload({
+    timestamp,
+    seq,
+    metrics: metrics.map((m) => ({
+      ...(m.name !== undefined ? { name: m.name } : {}),
+      ...(m.alias !== undefined ? { alias: m.alias } : {}),
+      type: m.type ?? (typeof m.value === "boolean" ? "Boolean" : "Double"),
+      value: m.value ?? null,
+      ...(m.value === undefined ? { isNull: true } : {}),
+      timestamp: m.timestamp,
+      ...(m.unit ? { properties: { engUnit: { type: "String", value: m.unit } } } : {}),
+    })),
+  });
+}
+
+/** One device's readings as a DDATA payload (the demo publisher, tests and the benchmark use it). */
+export const encodeDeviceData: (metrics: readonly (Omit<MetricOut, "unit"> & { value: number | boolean })[], timestamp: number, seq: number) => Uint8Array = encodeMetrics;
+
+/** A DBIRTH payload: names, aliases, units and current values (none: declared only, no reading). */
+export const encodeDeviceBirth: (metrics: readonly (Omit<MetricOut, "type" | "value"> & { name: string; value?: number })[], timestamp: number, seq: number) => Uint8Array = encodeMetrics;

@@ -1,0 +1,270 @@
+/**
+ * Readings → the customer's DuckDB file, in batches: a reading waits at most INGEST_FLUSH_MS, a
+ * batch holds at most INGEST_BATCH_MAX, and each customer's batch is one transaction on the store's
+ * writer connection (the same queue the demo plant writes through). The queue is bounded at
+ * INGEST_QUEUE_MAX readings: when it is full, `whenRoom()` makes the MQTT side stop reading from
+ * the broker until half of it is written (pause/resume; nothing is dropped for lack of room).
+ *
+ * A reading is identified by (series, Timestamp): one already stored is not written again, so a
+ * message the broker delivers twice (QoS 1 after a reconnect) or a device sends twice leaves one
+ * row. The check is an anti-join with the stored rows of the batch's series and time range (the
+ * constant bounds let DuckDB skip every row group outside them).
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDbTelemetryStore } from "../duckdb-store";
+import type { Reading, SeriesMetadata } from "./reading";
+import type { DropReason, IngestStats } from "./stats";
+
+/** `StateSeries.sid` is a USMALLINT. */
+const MAX_SERIES = 65_536;
+/** `AgentDelayMs` and `IngestionDelayMs` are USMALLINTs: delays beyond 65.5 s are stored as 65.5 s. */
+const MAX_DELAY_MS = 65_535;
+
+export interface IngestWriterOptions {
+  store: DuckDbTelemetryStore;
+  batchMax: number;
+  flushMs: number;
+  queueMax: number;
+  stats: IngestStats;
+  /** Told once per reason when readings are dropped. */
+  onDrop: (reason: DropReason, count: number, detail: string) => void;
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+interface Queued {
+  customerId: string;
+  reading: Reading;
+}
+
+interface SeriesEntry {
+  sid: number;
+  data: string | null;
+  message: string | null;
+  /** The metadata object last merged into this series (decoders reuse one object per birth). */
+  lastMerged: SeriesMetadata | null;
+}
+
+const seriesKey = (plantId: string, name: string, deviceId: string) => `${plantId}\u0000${name}\u0000${deviceId}`;
+const clampDelay = (ms: number) => Math.max(0, Math.min(MAX_DELAY_MS, Math.round(ms)));
+
+/** Merges dimensions into a stored metadata object (keys are added or replaced, never removed). */
+function merged(stored: string | null, added: Record<string, unknown> | undefined): string | null {
+  if (!added || Object.keys(added).length === 0) return stored;
+  const next = JSON.stringify({ ...(stored ? (JSON.parse(stored) as Record<string, unknown>) : {}), ...added });
+  return next === stored ? stored : next;
+}
+
+export class IngestWriter {
+  private queue: Queued[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private roomWaiters: (() => void)[] = [];
+  private readonly series = new Map<string, Map<string, SeriesEntry>>();
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(private readonly options: IngestWriterOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  get full(): boolean {
+    return this.queue.length >= this.options.queueMax;
+  }
+
+  /** Age of the oldest reading waiting to be written (ms). */
+  oldestQueuedMs(): number {
+    const first = this.queue[0];
+    return first ? Math.max(0, this.now() - first.reading.receivedAt) : 0;
+  }
+
+  /** Queues readings of one customer's plants; may exceed the bound by one message (the caller then waits). */
+  accept(customerId: string, readings: readonly Reading[]): void {
+    if (this.closed) throw new Error("Ingestion is closed.");
+    for (const reading of readings) this.queue.push({ customerId, reading });
+    this.options.stats.queued = this.queue.length;
+    if (this.queue.length >= this.options.batchMax) this.startFlush();
+    else this.timer ??= setTimeout(() => this.startFlush(), this.options.flushMs);
+  }
+
+  /** Resolves when the queue has room again (at once if it has). */
+  whenRoom(): Promise<void> {
+    if (!this.full) return Promise.resolve();
+    this.options.stats.pauses += 1;
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  /** Writes everything queued so far; resolves when it is committed. */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.flushing) {
+      this.startFlush();
+      await this.flushing;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private startFlush(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (this.flushing || this.queue.length === 0) return;
+    this.flushing = this.writeBatches().finally(() => {
+      this.flushing = null;
+      // More arrived while writing: a full batch goes at once, a partial one after the flush delay.
+      if (this.queue.length >= this.options.batchMax) this.startFlush();
+      else if (this.queue.length > 0) this.timer ??= setTimeout(() => this.startFlush(), this.options.flushMs);
+    });
+  }
+
+  private async writeBatches(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.batchMax);
+      this.options.stats.queued = this.queue.length;
+      if (this.queue.length <= this.options.queueMax / 2) for (const wake of this.roomWaiters.splice(0)) wake();
+      const byCustomer = new Map<string, Reading[]>();
+      for (const { customerId, reading } of batch) {
+        const list = byCustomer.get(customerId);
+        if (list) list.push(reading);
+        else byCustomer.set(customerId, [reading]);
+      }
+      for (const [customerId, readings] of byCustomer) {
+        try {
+          const result = await this.options.store.write(customerId, (connection) => this.writeReadings(connection, customerId, readings));
+          // Counted once committed.
+          const stats = this.options.stats;
+          stats.readingsWritten += result.written;
+          stats.batches += 1;
+          stats.lastBatchLagMs = this.now() - result.oldestReceivedAt;
+          stats.lastWriteAt = new Date(this.now()).toISOString();
+          if (result.written > 0 && (!stats.lastReadingAt || result.newest > Date.parse(stats.lastReadingAt))) stats.lastReadingAt = new Date(result.newest).toISOString();
+          this.drop("duplicate", result.duplicates, "already stored (same device, data point and timestamp)");
+          this.drop("write_failed", result.overLimit, `the file holds ${MAX_SERIES} series, its maximum`);
+        } catch (error) {
+          this.series.delete(customerId); // the rolled-back transaction may have added series
+          this.drop("write_failed", readings.length, error instanceof Error ? error.message : String(error));
+        }
+      }
+      // Only a full batch is followed at once by the next; a small rest waits for the flush delay.
+      if (this.queue.length < this.options.batchMax) break;
+    }
+  }
+
+  private drop(reason: DropReason, count: number, detail: string): void {
+    if (count === 0) return;
+    this.options.stats.droppedReadings[reason] = (this.options.stats.droppedReadings[reason] ?? 0) + count;
+    this.options.onDrop(reason, count, detail);
+  }
+
+  private async loadSeries(connection: DuckDBConnection, customerId: string): Promise<Map<string, SeriesEntry>> {
+    const reader = await connection.runAndReadAll(`SELECT sid, PlantId, Name, DeviceId, DataMetadata::VARCHAR, MessageMetadata::VARCHAR FROM StateSeries`);
+    const map = new Map<string, SeriesEntry>();
+    for (const [sid, plantId, name, deviceId, data, message] of reader.getRows()) {
+      map.set(seriesKey(String(plantId), String(name), String(deviceId)), {
+        sid: Number(sid),
+        data: data === null ? null : String(data),
+        message: message === null ? null : String(message),
+        lastMerged: null,
+      });
+    }
+    this.series.set(customerId, map);
+    return map;
+  }
+
+  /** Inside the customer's write transaction. */
+  private async writeReadings(
+    connection: DuckDBConnection,
+    customerId: string,
+    readings: readonly Reading[],
+  ): Promise<{ written: number; duplicates: number; overLimit: number; oldestReceivedAt: number; newest: number }> {
+    let series = this.series.get(customerId) ?? (await this.loadSeries(connection, customerId));
+    // Another writer (the demo plant) may have added series since the cache was filled.
+    if (readings.some((r) => !series.has(seriesKey(r.plantId, r.name, r.deviceId)))) series = await this.loadSeries(connection, customerId);
+    let nextSid = Math.max(-1, ...[...series.values()].map((s) => s.sid)) + 1;
+
+    const changed = new Set<SeriesEntry>();
+    const rows: { sid: number; reading: Reading }[] = [];
+    const seen = new Set<string>();
+    let inBatchDuplicates = 0;
+    let overLimit = 0;
+    for (const reading of readings) {
+      const key = seriesKey(reading.plantId, reading.name, reading.deviceId);
+      let entry = series.get(key);
+      if (!entry) {
+        if (nextSid >= MAX_SERIES) {
+          overLimit += 1;
+          continue;
+        }
+        entry = { sid: nextSid++, data: null, message: null, lastMerged: null };
+        series.set(key, entry);
+        await connection.run(`INSERT INTO StateSeries VALUES ($1, $2, $3, $4, NULL, NULL)`, [entry.sid, reading.plantId, reading.name, reading.deviceId]);
+      }
+      if (reading.metadata && reading.metadata !== entry.lastMerged) {
+        const data = merged(entry.data, reading.metadata.data);
+        const message = merged(entry.message, reading.metadata.message);
+        if (data !== entry.data || message !== entry.message) changed.add(entry);
+        entry.data = data;
+        entry.message = message;
+        entry.lastMerged = reading.metadata;
+      }
+      const readingKey = `${entry.sid}:${reading.timestamp}`;
+      if (seen.has(readingKey)) {
+        inBatchDuplicates += 1;
+        continue;
+      }
+      seen.add(readingKey);
+      rows.push({ sid: entry.sid, reading });
+    }
+    for (const entry of changed) {
+      await connection.run(`UPDATE StateSeries SET DataMetadata = $1::JSON, MessageMetadata = $2::JSON WHERE sid = $3`, [entry.data, entry.message, entry.sid]);
+    }
+
+    let written = 0;
+    let maxTs = -Infinity;
+    if (rows.length > 0) {
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ingest_batch (sid USMALLINT, ts BIGINT, value DOUBLE, agent USMALLINT, ingest USMALLINT)`);
+      const appender = await connection.createAppender("ingest_batch", "main", "temp");
+      let minTs = Infinity;
+      let minSid = Infinity;
+      let maxSid = -Infinity;
+      for (const { sid, reading } of rows) {
+        appender.appendUSmallInt(sid);
+        appender.appendBigInt(BigInt(Math.round(reading.timestamp)));
+        if (reading.value === null) appender.appendNull();
+        else appender.appendDouble(reading.value);
+        appender.appendUSmallInt(clampDelay(reading.sentAt - reading.timestamp));
+        appender.appendUSmallInt(clampDelay(reading.receivedAt - Math.max(reading.sentAt, reading.timestamp)));
+        appender.endRow();
+        minTs = Math.min(minTs, reading.timestamp);
+        maxTs = Math.max(maxTs, reading.timestamp);
+        minSid = Math.min(minSid, sid);
+        maxSid = Math.max(maxSid, sid);
+      }
+      appender.closeSync();
+      const inserted = await connection.run(
+        `INSERT INTO StateValues
+         SELECT b.sid, epoch_ms(b.ts), b.value, b.agent, b.ingest FROM ingest_batch b
+         WHERE NOT EXISTS (
+           SELECT 1 FROM StateValues v
+           WHERE v.sid = b.sid AND v."Timestamp" = epoch_ms(b.ts)
+             AND v.sid BETWEEN ${minSid} AND ${maxSid}
+             AND v."Timestamp" BETWEEN epoch_ms(${Math.round(minTs)}::BIGINT) AND epoch_ms(${Math.round(maxTs)}::BIGINT))
+         ORDER BY b.sid, b.ts`,
+      );
+      await connection.run(`DELETE FROM ingest_batch`);
+      written = Number(inserted.rowsChanged);
+    }
+    let oldestReceivedAt = Infinity;
+    for (const reading of readings) oldestReceivedAt = Math.min(oldestReceivedAt, reading.receivedAt);
+    return { written, duplicates: inBatchDuplicates + rows.length - written, overLimit, oldestReceivedAt, newest: maxTs };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * A query's result rows as the response's JSON text, built inside DuckDB (docs/architecture.md,
+ * "Telemetry under load"): DuckDB renders each row as JSON per KQL column type (docs/api.md §6),
+ * joins rows into groups of ROWS_PER_GROUP and hands back the groups' UTF-8 bytes. The event loop
+ * only copies a few hundred byte arrays per result — converting 500,000 rows value by value in
+ * JavaScript took about a second of main-thread time and stalled every other request.
+ *
+ * The limits are applied inside the statement, so memory stays bounded however large the query's
+ * own result would be: a streaming LIMIT stops the source after maxRows + 1 rows, and a running
+ * byte sum drops every row that starts beyond maxBytes. The caller sees one row or byte too many
+ * and answers QUERY_LIMIT_EXCEEDED; it never sees (or returns) a shortened result.
+ */
+import type { DuckDBConnection, DuckDBResult, DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import type { KqlType, ResultColumn } from "@/lib/kql";
+
+/** Rows per group of joined JSON text: a DuckDB chunk then carries up to 2,048 × 2,048 rows. */
+const ROWS_PER_GROUP = 2048;
+
+const ISO_MILLIS = `'%Y-%m-%dT%H:%M:%S.%gZ'`;
+/** KQL's datetime spans 0001-01-01 to 9999-12-31; beyond it a value is null, as in ADX. */
+const DATETIME_MIN = `TIMESTAMP '0001-01-01 00:00:00'`;
+const DATETIME_END = `TIMESTAMP '10000-01-01 00:00:00'`;
+/** What DuckDB's to_json writes for non-finite doubles: not JSON, so they become null. */
+const NON_FINITE = `('NaN', 'Infinity', '-Infinity')`;
+
+/** ADX's timespan text `[-][d.]hh:mm:ss[.fffffff]` from BIGINT microseconds. */
+function timespanText(sql: string): string {
+  const abs = `abs(${sql})`;
+  const two = (part: string) => `lpad(CAST(${part} AS VARCHAR), 2, '0')`;
+  return (
+    `(CASE WHEN ${sql} < 0 THEN '-' ELSE '' END` +
+    ` || CASE WHEN ${abs} >= 86400000000 THEN CAST(${abs} // 86400000000 AS VARCHAR) || '.' ELSE '' END` +
+    ` || ${two(`${abs} // 3600000000 % 24`)} || ':' || ${two(`${abs} // 60000000 % 60`)} || ':' || ${two(`${abs} // 1000000 % 60`)}` +
+    ` || CASE WHEN ${abs} % 1000000 <> 0 THEN '.' || lpad(CAST(${abs} % 1000000 * 10 AS VARCHAR), 7, '0') ELSE '' END)`
+  );
+}
+
+/** A number's JSON: null when it is not finite, and 0 for -0 (as JSON.stringify writes it). */
+function numberJson(sql: string): string {
+  const text = `CAST(to_json(${sql}) AS VARCHAR)`;
+  return `CASE WHEN ${text} IN ${NON_FINITE} THEN NULL WHEN ${text} = '-0.0' THEN '0' ELSE ${text} END`;
+}
+
+/**
+ * The JSON text of one value (NULL when the value is null), as lib/kql/result.ts's toJsonValue
+ * would give it: strings never null, datetimes ISO 8601 with milliseconds, timespans in ADX's text,
+ * dynamic values as their JSON (text that is not JSON becomes a JSON string).
+ */
+export function valueJsonSql(sql: string, kqlType: KqlType): string {
+  switch (kqlType) {
+    case "string":
+      return `CAST(to_json(coalesce(CAST(${sql} AS VARCHAR), '')) AS VARCHAR)`;
+    case "bool":
+      return `CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END`;
+    case "long":
+    case "int":
+    case "real":
+      return numberJson(sql);
+    case "datetime":
+      return `CASE WHEN ${sql} >= ${DATETIME_MIN} AND ${sql} < ${DATETIME_END} THEN CAST(to_json(strftime(${sql}, ${ISO_MILLIS})) AS VARCHAR) END`;
+    case "timespan":
+      return `CAST(to_json(${timespanText(sql)}) AS VARCHAR)`;
+    case "dynamic": {
+      // A dynamic column is JSON or DOUBLE in SQL; to_json keeps JSON as it is.
+      const text = `CAST(to_json(${sql}) AS VARCHAR)`;
+      return `CASE WHEN ${text} IN ${NON_FINITE} THEN NULL WHEN ${text} = '-0.0' THEN '0' WHEN json_valid(${text}) THEN ${text} ELSE CAST(to_json(${text}) AS VARCHAR) END`;
+    }
+  }
+}
+
+/** One row's JSON array text. */
+function rowJsonSql(columns: readonly ResultColumn[]): string {
+  if (columns.length === 0) return `'[]'`;
+  const values = columns.map((column, i) => `coalesce(${valueJsonSql(`"c${i}"`, column.kqlType)}, 'null')`);
+  return `'[' || ${values.join(` || ',' || `)} || ']'`;
+}
+
+export interface JsonRowLimits {
+  maxRows: number;
+  maxBytes: number;
+}
+
+/**
+ * The statement that turns a query's SQL into groups of JSON rows: `(json BLOB, rows INTEGER)` per
+ * group, in result order. Row order is kept by numbering rows as they stream
+ * out of the query (a streaming window) and joining each group in that order.
+ */
+export function jsonRowsSql(sql: string, columns: readonly ResultColumn[], limits: JsonRowLimits): string {
+  const names = columns.map((_, i) => `"c${i}"`).join(", ");
+  const source = columns.length > 0 ? `(${sql}) AS q(${names})` : `(${sql}) AS q`;
+  const rows = `SELECT ${rowJsonSql(columns)} AS r FROM (SELECT * FROM ${source} LIMIT ${limits.maxRows + 1})`;
+  const numbered = `SELECT r, row_number() OVER () AS n, strlen(r) AS len FROM (${rows})`;
+  const summed = `SELECT r, n, len, sum(len) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto FROM (${numbered})`;
+  return (
+    `SELECT encode(string_agg(r, ',' ORDER BY n)) AS json, CAST(count(*) AS INTEGER) AS rows ` +
+    `FROM (${summed}) WHERE upto - len <= ${limits.maxBytes} ` +
+    `GROUP BY (n - 1) // ${ROWS_PER_GROUP} ORDER BY (n - 1) // ${ROWS_PER_GROUP}`
+  );
+}
+
+export interface JsonRows {
+  /**
+   * The rows as one JSON array in UTF-8, in parts (brackets and commas included) that are written
+   * to the socket one after the other: joining them would copy up to 64 MB on the event loop.
+   */
+  parts: Uint8Array[];
+  rowCount: number;
+  /** Total length of the parts in bytes. */
+  bytes: number;
+}
+
+/** Raised when the result has more rows or bytes than the limits allow. */
+export class JsonRowsLimitError extends Error {
+  constructor(readonly limit: "rows" | "bytes") {
+    super(`result over the ${limit} limit`);
+  }
+}
+
+const COMMA = Buffer.from(",");
+
+/**
+ * Reads the groups of a streamed jsonRowsSql result into one JSON array. Throws JsonRowsLimitError
+ * over a limit. The caller must check afterwards whether the stream was interrupted: an interrupted
+ * DuckDB stream ends like a finished one.
+ */
+export async function readJsonRows(result: DuckDBResult, limits: JsonRowLimits): Promise<JsonRows> {
+  const parts: Uint8Array[] = [Buffer.from("[")];
+  let rowCount = 0;
+  let bytes = 2;
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const json = chunk.getColumnVector(0) as unknown as { getItemBytes(index: number): Uint8Array | null };
+    const rows = chunk.getColumnValues(1);
+    for (let i = 0; i < chunk.rowCount; i++) {
+      const bytesOf = json.getItemBytes(i)!;
+      // A payload of up to 12 bytes is a view into the chunk's memory: copy it before the chunk goes.
+      const group = bytesOf.length <= 12 ? Buffer.from(bytesOf) : bytesOf;
+      rowCount += Number(rows[i]);
+      bytes += group.length + (parts.length > 1 ? 1 : 0);
+      if (rowCount > limits.maxRows) throw new JsonRowsLimitError("rows");
+      if (bytes > limits.maxBytes) throw new JsonRowsLimitError("bytes");
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(group);
+    }
+  }
+  parts.push(Buffer.from("]"));
+  return { parts, rowCount, bytes };
+}
+
+/** Runs jsonRowsSql on a connection (the store adds time limits and interruption around this). */
+export async function streamJsonRows(
+  connection: DuckDBConnection,
+  statement: { sql: string; columns: readonly ResultColumn[] },
+  bound: { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType> },
+  limits: JsonRowLimits,
+): Promise<JsonRows> {
+  const result = await connection.stream(jsonRowsSql(statement.sql, statement.columns, limits), bound.values, bound.types);
+  return readJsonRows(result, limits);
+}

@@ -1,0 +1,273 @@
+/**
+ * The upstream client against real HTTP servers that misbehave on purpose, and against the real
+ * service on another port (remote mode). Each failure mode gives its documented result:
+ *   timeout → 504 UPSTREAM_TIMEOUT (GETs retried first) · 5xx → retried, then 502 UPSTREAM_UNAVAILABLE
+ *   429 + Retry-After → waited out when short, passed on (429 + Retry-After) when long
+ *   malformed JSON / schema break → 502 UPSTREAM_INVALID_RESPONSE, logged with path and first problem
+ *   expired telemetry token (401) → one retry with a fresh token · extension 404/405 → 501 FEATURE_UNAVAILABLE
+ *   a lost answer to a task creation → retried with the same Idempotency-Key: exactly one task.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "@/lib/contract/errors";
+import { createRemoteUpstream, type Credentials } from "./remote";
+import type { Upstream } from "./types";
+import { httpTransport } from "./transport";
+import { startScriptedServer, startServiceServer, type RunningServer, type Script } from "./testing/servers";
+
+const PLANT_TOKEN = "pdm_test-plant-token-value";
+const CLIENT_SECRET = "test-client-secret-value";
+const EMPTY_PAGE = JSON.stringify({ data: [], page: 1, totalPages: 0, pageSize: 100 });
+
+function credentials(token = PLANT_TOKEN): Credentials {
+  return {
+    plants: () => [{ id: "RTM1", name: "Rotterdam", customerId: "CUST-ACME" }],
+    plantToken: (plantId) => (plantId === "RTM1" ? token : null),
+    telemetryClient: () => ({ clientId: "client-1", clientSecret: CLIENT_SECRET, scope: "api://plant-telemetry/.default" }),
+  };
+}
+
+function clientFor(url: string, overrides: { token?: string; timeoutMs?: number } = {}): Upstream {
+  return createRemoteUpstream({
+    service: httpTransport(url),
+    auth: httpTransport(url),
+    credentials: credentials(overrides.token),
+    timeouts: { maintenanceMs: overrides.timeoutMs ?? 3_000, queryMs: overrides.timeoutMs ?? 3_000 },
+    send: { baseDelayMs: 10 },
+  });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected a failure");
+}
+
+const logged: string[] = [];
+let servers: RunningServer[] = [];
+
+async function scripted(script: Script) {
+  const server = await startScriptedServer(script);
+  servers.push(server);
+  return server;
+}
+
+beforeEach(() => {
+  for (const level of ["log", "warn", "error", "info"] as const) {
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(" "));
+    });
+  }
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+afterAll(() => {
+  // Nothing the client logged, in any test, carries a credential.
+  const all = logged.join("\n");
+  expect(all).not.toContain(PLANT_TOKEN);
+  expect(all).not.toContain(CLIENT_SECRET);
+  expect(all).not.toMatch(/tok-\d/);
+  expect(all).not.toMatch(/Bearer\s+\S/);
+});
+
+const readJobs = (client: Upstream) => client.maintenance("listJobsDone", { plantId: "RTM1" });
+
+describe("maintenance reads", () => {
+  it("sends the plant's bearer token and returns the validated envelope", async () => {
+    const server = await scripted(() => ({ status: 200, body: EMPTY_PAGE }));
+    const result = await readJobs(clientFor(server.url));
+    expect(result.value).toEqual({ data: [], page: 1, totalPages: 0, pageSize: 100 });
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${PLANT_TOKEN}`);
+    expect(server.requests[0]!.path).toBe("/maintenance/v1/plants/RTM1/jobs-done");
+  });
+
+  it("times out each attempt, retries a GET, then answers 504 UPSTREAM_TIMEOUT", async () => {
+    const server = await scripted(() => "hang");
+    const started = Date.now();
+    const error = await failureOf(readJobs(clientFor(server.url, { timeoutMs: 150 })));
+    expect([error.status, error.code]).toEqual([504, "UPSTREAM_TIMEOUT"]);
+    expect(server.requests).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("retries a 500 and succeeds on the next attempt", async () => {
+    const server = await scripted((_, index) => (index === 0 ? { status: 500, body: '{"status":"ERROR","code":"INTERNAL_ERROR","message":"x","data":[]}' } : { status: 200, body: EMPTY_PAGE }));
+    await expect(readJobs(clientFor(server.url))).resolves.toMatchObject({ value: { data: [] } });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("gives up after three 5xx answers with 502 UPSTREAM_UNAVAILABLE", async () => {
+    const server = await scripted(() => ({ status: 503, body: "<html>down</html>" }));
+    const error = await failureOf(readJobs(clientFor(server.url)));
+    expect([error.status, error.code]).toEqual([502, "UPSTREAM_UNAVAILABLE"]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("waits out a short Retry-After on 429, then succeeds", async () => {
+    const server = await scripted((_, index) =>
+      index === 0 ? { status: 429, headers: { "retry-after": "1" }, body: '{"status":"ERROR","code":"RATE_LIMITED","message":"slow down","data":[]}' } : { status: 200, body: EMPTY_PAGE },
+    );
+    const started = Date.now();
+    await readJobs(clientFor(server.url));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("passes a long Retry-After on to the browser as 429 with the header", async () => {
+    const server = await scripted(() => ({ status: 429, headers: { "retry-after": "120" }, body: '{"status":"ERROR","code":"RATE_LIMITED","message":"Too many requests.","data":[]}' }));
+    const error = await failureOf(readJobs(clientFor(server.url)));
+    expect([error.status, error.code, error.headers["retry-after"]]).toEqual([429, "RATE_LIMITED", "120"]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("turns malformed JSON into 502 UPSTREAM_INVALID_RESPONSE, logged with the path", async () => {
+    const server = await scripted(() => ({ status: 200, body: '{"data": [' }));
+    logged.length = 0;
+    const error = await failureOf(readJobs(clientFor(server.url)));
+    expect([error.status, error.code]).toEqual([502, "UPSTREAM_INVALID_RESPONSE"]);
+    expect(logged.join("\n")).toContain("GET /maintenance/v1/plants/RTM1/jobs-done");
+  });
+
+  it("turns a schema break into 502, logged with the first problem", async () => {
+    const job = { id: "J1", plantId: "RTM1", jobTitle: "x", doneDate: "yesterday" };
+    const server = await scripted(() => ({ status: 200, body: JSON.stringify({ data: [job], page: 1, totalPages: 1, pageSize: 100 }) }));
+    logged.length = 0;
+    const error = await failureOf(readJobs(clientFor(server.url)));
+    expect([error.status, error.code]).toEqual([502, "UPSTREAM_INVALID_RESPONSE"]);
+    expect(error.message).not.toContain("yesterday");
+    expect(logged.join("\n")).toMatch(/jobs-done: invalid response: data\.0\.doneDate/);
+  });
+
+  it("passes the service's 4xx error body through (same status, code, message, data)", async () => {
+    const body = { status: "ERROR", code: "INVALID_INPUT", message: "Invalid query parameter: pageSize", data: [{ field: "pageSize", problem: "too big" }] };
+    const server = await scripted(() => ({ status: 400, body: JSON.stringify(body) }));
+    const error = await failureOf(readJobs(clientFor(server.url)));
+    expect(error.status).toBe(400);
+    expect(error.toBody()).toEqual(body);
+  });
+
+  it("reports a refused plant token as 502 UPSTREAM_AUTH_FAILED, not as the user's 401", async () => {
+    const server = await scripted(() => ({ status: 401, headers: { "www-authenticate": "Bearer" }, body: '{"status":"ERROR","code":"UNAUTHORIZED","message":"no","data":[]}' }));
+    const error = await failureOf(readJobs(clientFor(server.url)));
+    expect([error.status, error.code]).toEqual([502, "UPSTREAM_AUTH_FAILED"]);
+  });
+
+  it("reports a missing extension (404 without a record code, or 405) as 501 FEATURE_UNAVAILABLE", async () => {
+    for (const answer of [{ status: 404, body: "Not Found" }, { status: 405, body: "" }, { status: 404, body: '{"status":"ERROR","code":"NOT_FOUND","message":"No resource","data":[]}' }]) {
+      const server = await scripted(() => answer);
+      const error = await failureOf(
+        clientFor(server.url).maintenance("getTask", { plantId: "RTM1", params: { taskId: "T1" } }),
+      );
+      expect([error.status, error.code]).toEqual([501, "FEATURE_UNAVAILABLE"]);
+    }
+    const server = await scripted(() => ({ status: 404, body: '{"status":"ERROR","code":"TASK_NOT_FOUND","message":"No task T1.","data":[]}' }));
+    const error = await failureOf(clientFor(server.url).maintenance("getTask", { plantId: "RTM1", params: { taskId: "T1" } }));
+    expect([error.status, error.code]).toEqual([404, "TASK_NOT_FOUND"]);
+  });
+});
+
+describe("writes", () => {
+  it("never retries a stock-level submission after a 500 (it may have been recorded)", async () => {
+    const server = await scripted(() => ({ status: 500, body: '{"status":"ERROR","code":"INTERNAL_ERROR","message":"x","data":[]}' }));
+    const error = await failureOf(
+      clientFor(server.url).maintenance("submitStockLevel", { plantId: "RTM1", params: { partId: "P1" }, body: { id: "P1", quantity: 1, unit: "PCS" } }),
+    );
+    expect(error.status).toBe(502);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a stock-level submission refused with 429 (the service did not process it)", async () => {
+    const server = await scripted((_, index) =>
+      index === 0
+        ? { status: 429, headers: { "retry-after": "0" }, body: '{"status":"ERROR","code":"RATE_LIMITED","message":"x","data":[]}' }
+        : { status: 200, body: '{"status":"SUCCESS","code":"SUCCESS","message":null,"data":[]}' },
+    );
+    await clientFor(server.url).maintenance("submitStockLevel", { plantId: "RTM1", params: { partId: "P1" }, body: { id: "P1", quantity: 1, unit: "PCS" } });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  for (const loss of ["500", "timeout"] as const) {
+    it(`creates exactly one task when the service's answer is lost (${loss}) and the client retries`, async () => {
+      const service = await startServiceServer(async (request, index, forward) => {
+        const answer = await forward(); // the service really handles every attempt
+        if (request.method === "POST" && index === 0) return loss === "500" ? { status: 500, body: "lost" } : "hang";
+        return answer;
+      });
+      servers.push(service);
+      const token = (await service.runtime.plantTokens.issue("RTM1")).token;
+      const client = clientFor(service.url, { token, timeoutMs: 2_000 });
+      const store = service.runtime.maintenance;
+      const before = (await store.listTasks("RTM1", { page: 1, pageSize: 1 })).totalPages;
+      const asset = (await store.listAssets("RTM1", { page: 1, pageSize: 1 })).data[0]!;
+      const activityKind = (await store.allowedLookupValues("RTM1", "activityKind"))[0]!;
+      const priority = (await store.allowedLookupValues("RTM1", "priority"))[0]!;
+      const result = await client.maintenance("createTask", {
+        plantId: "RTM1",
+        body: { taskTitle: "Inspect seal", activityKind, priority, asset: { tagNumber: asset.tagNumber } },
+        idempotencyKey: `test-${loss}`,
+      });
+      expect(service.requests.filter((r) => r.method === "POST")).toHaveLength(2);
+      expect(new Set(service.requests.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`test-${loss}`]));
+      expect((await store.listTasks("RTM1", { page: 1, pageSize: 1 })).totalPages).toBe(before + 1);
+      const id = result.value.data[0]!.id as string;
+      expect((await store.getTask("RTM1", id))?.taskTitle).toBe("Inspect seal");
+    });
+  }
+});
+
+describe("telemetry token", () => {
+  const QUERY_RESULT = JSON.stringify({ data: { columns: [{ name: "Name", columnType: "string", dataType: "String" }], rows: [["x"]] } });
+  const CALLER = { customerId: null, userKey: "1" };
+  const QUERY = { query: "States | take 1", startTime: "2026-01-01T00:00:00.000Z", endTime: "2026-01-02T00:00:00.000Z" };
+
+  function telemetryServer(expiredTokens: Set<string>) {
+    let issued = 0;
+    return scripted(async (request) => {
+      if (request.path === "/oauth2/v2.0/token") {
+        await new Promise((resolve) => setTimeout(resolve, 30)); // let concurrent callers pile up
+        issued += 1;
+        return { status: 200, body: JSON.stringify({ token_type: "Bearer", expires_in: 3600, access_token: `tok-${issued}` }) };
+      }
+      const token = String(request.headers.authorization).replace("Bearer ", "");
+      if (expiredTokens.has(token)) return { status: 401, headers: { "www-authenticate": "Bearer" }, body: '{"status":"ERROR","code":"UNAUTHORIZED","message":"expired","data":[]}' };
+      return { status: 200, body: QUERY_RESULT };
+    });
+  }
+
+  it("fetches one token for 100 concurrent queries (single flight)", async () => {
+    const server = await telemetryServer(new Set());
+    const client = clientFor(server.url, { timeoutMs: 5_000 });
+    await Promise.all(Array.from({ length: 100 }, () => client.telemetryQuery(QUERY, CALLER)));
+    expect(server.requests.filter((r) => r.path === "/oauth2/v2.0/token")).toHaveLength(1);
+    const form = new URLSearchParams(server.requests.find((r) => r.path === "/oauth2/v2.0/token")!.body);
+    expect(form.get("grant_type")).toBe("client_credentials");
+    expect(form.get("scope")).toBe("api://plant-telemetry/.default");
+  });
+
+  it("retries once with a fresh token after a 401 (expired token)", async () => {
+    const server = await telemetryServer(new Set(["tok-1"]));
+    const result = await clientFor(server.url).telemetryQuery(QUERY, CALLER);
+    expect(result.value.data.rows).toEqual([["x"]]);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      "/oauth2/v2.0/token",
+      "/insights/v1/telemetry/query/table",
+      "/oauth2/v2.0/token",
+      "/insights/v1/telemetry/query/table",
+    ]);
+  });
+
+  it("stops after one fresh token is refused too: 502 UPSTREAM_AUTH_FAILED", async () => {
+    const server = await telemetryServer(new Set(["tok-1", "tok-2", "tok-3"]));
+    const error = await failureOf(clientFor(server.url).telemetryQuery(QUERY, CALLER));
+    expect([error.status, error.code]).toEqual([502, "UPSTREAM_AUTH_FAILED"]);
+    expect(server.requests.filter((r) => r.path.startsWith("/insights"))).toHaveLength(2);
+  });
+});

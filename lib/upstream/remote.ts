@@ -1,0 +1,200 @@
+import "server-only";
+/**
+ * Remote mode: the dashboard's client of a service that follows the spec, over HTTP. It holds every
+ * token, adds the right one to each call, applies the retry policy, and validates every answer
+ * with the contract's zod schemas: whatever reaches the browser has the documented shape, and
+ * whatever does not is a 502 logged with the path and the first problem (never a header, so never
+ * a token). The service's own refusals keep their status and code.
+ */
+import type { z } from "zod";
+import { ZErrorBody } from "@/lib/contract/common";
+import { ApiError, ERROR_STATUS } from "@/lib/contract/errors";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperation } from "@/lib/contract/maintenance";
+import { ZTelemetryQueryResponse, ZTokenResponse } from "@/lib/contract/telemetry";
+import { DEFAULT_SEND_OPTIONS, sendWithRetries, type RetryPolicy, type SendOptions } from "./send";
+import type { SharedState } from "../shared-state";
+import { createTokenCache, createTokenStore, type TokenCache } from "./token-cache";
+import type { Transport, UpstreamResponse } from "./transport";
+import type { PlantInfo, Upstream } from "./types";
+
+export interface TelemetryCredentials {
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+}
+
+/** The remote service's secrets, from configuration. */
+export interface Credentials {
+  plants(): PlantInfo[];
+  /** The plant's bearer token, or null when this dashboard holds none for it. */
+  plantToken(plantId: string): string | null;
+  telemetryClient(): TelemetryCredentials | null;
+}
+
+export interface RemoteDeps {
+  service: Transport;
+  auth: Transport;
+  credentials: Credentials;
+  timeouts: { maintenanceMs: number; queryMs: number };
+  send?: Partial<Omit<SendOptions, "timeoutMs">>;
+  /** Where the telemetry token is held: memory by default, Redis to share it with the other instances. */
+  shared?: SharedState;
+}
+
+/** Not-found codes that are about a record, not a missing endpoint. */
+const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND"]);
+const TELEMETRY_PATH = "/insights/v1/telemetry/query/table";
+const TOKEN_PATH = "/oauth2/v2.0/token";
+/** Headers of the service's answer the browser may see. */
+const FORWARDED_HEADERS = ["retry-after", "x-query-cost"];
+
+function invalidResponse(where: string, problem: string): ApiError {
+  console.warn(`[upstream] ${where}: invalid response: ${problem}`);
+  return new ApiError("UPSTREAM_INVALID_RESPONSE", "The service sent an answer the dashboard cannot read.");
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** A 200's body must be JSON; an error's may be anything (a proxy's HTML page, say). */
+function parseJson(response: UpstreamResponse, where: string): unknown {
+  const body = tryParseJson(response.body);
+  if (body === NOT_JSON && response.status === 200) throw invalidResponse(where, "status 200, body is not JSON");
+  return body;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join(".") || "(root)"}: ${issue.message}` : "schema mismatch";
+}
+
+function forwardedHeaders(response: UpstreamResponse): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) if (response.headers[name]) headers[name] = response.headers[name];
+  return headers;
+}
+
+/** Turns a non-200 answer (or a 200 ERROR write result) of the service into the browser's error. */
+function failure(response: UpstreamResponse, body: unknown, where: string, extension: string | undefined): ApiError {
+  const parsed = ZErrorBody.safeParse(body);
+  const code = parsed.success ? parsed.data.code : null;
+  if (extension && (response.status === 405 || (response.status === 404 && !(code && RECORD_NOT_FOUND.has(code))))) {
+    return new ApiError("FEATURE_UNAVAILABLE", `The service does not offer ${extension}.`, [{ feature: extension }]);
+  }
+  if (response.status === 401 || response.status === 403) {
+    console.warn(`[upstream] ${where}: the service refused the dashboard's credentials (${response.status})`);
+    return new ApiError("UPSTREAM_AUTH_FAILED", "The dashboard's access to the service was refused. Tell your administrator.");
+  }
+  if (response.status >= 500) {
+    console.warn(`[upstream] ${where}: service error ${response.status}${code ? ` ${code}` : ""}`);
+    return new ApiError("UPSTREAM_UNAVAILABLE", "The service failed to answer. Please try again later.");
+  }
+  if (!parsed.success) throw invalidResponse(where, `status ${response.status}, error body: ${firstIssue(parsed.error)}`);
+  const status = response.status === 200 ? (ERROR_STATUS[parsed.data.code as keyof typeof ERROR_STATUS] ?? 400) : response.status;
+  return ApiError.received(status, parsed.data.code, parsed.data.message, parsed.data.data, forwardedHeaders(response));
+}
+
+/** An operation's path with its parameters filled in, each one percent-encoded. */
+function operationPath(operation: MaintenanceOperation, plantId: string, params: Record<string, string>): string {
+  const below = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  return `/maintenance/v1/plants/${encodeURIComponent(plantId)}${below}`;
+}
+
+export function createRemoteUpstream(deps: RemoteDeps): Upstream {
+  const sendOptions = { ...DEFAULT_SEND_OPTIONS, ...deps.send };
+  let tokenCache: TokenCache | undefined;
+
+  function telemetryTokens(): TokenCache {
+    if (!tokenCache) {
+      const client = deps.credentials.telemetryClient();
+      if (!client) throw new ApiError("FORBIDDEN", "This dashboard has no telemetry access.");
+      tokenCache = createTokenCache(async () => {
+        const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.clientId, client_secret: client.clientSecret, scope: client.scope });
+        const response = await sendWithRetries(
+          deps.auth,
+          { method: "POST", path: TOKEN_PATH, headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form.toString() },
+          "read",
+          { ...sendOptions, timeoutMs: deps.timeouts.maintenanceMs },
+        );
+        const where = `POST ${TOKEN_PATH}`;
+        if (response.status !== 200) {
+          // The OAuth error body (RFC 6749 §5.2) may echo the request: log only the status.
+          console.warn(`[upstream] ${where}: token request refused (${response.status})`);
+          throw new ApiError("UPSTREAM_AUTH_FAILED", "The dashboard could not obtain telemetry access. Tell your administrator.");
+        }
+        const parsed = ZTokenResponse.safeParse(parseJson(response, where));
+        if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
+        return { value: parsed.data.access_token, expiresIn: parsed.data.expires_in };
+      }, { store: createTokenStore(deps.shared, `${client.clientId} ${client.scope}`) });
+    }
+    return tokenCache;
+  }
+
+  return {
+    mode: "remote",
+    plants: () => deps.credentials.plants(),
+
+    async maintenance(id, call) {
+      const operation: MaintenanceOperation = MAINTENANCE_OPERATIONS[id];
+      const token = deps.credentials.plantToken(call.plantId);
+      if (!token) throw new ApiError("PLANT_NOT_FOUND", `Plant ${call.plantId} is not served by this dashboard.`);
+      const path = operationPath(operation, call.plantId, call.params ?? {});
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
+      if (call.body !== undefined) headers["content-type"] = "application/json";
+      if (call.idempotencyKey) headers["idempotency-key"] = call.idempotencyKey;
+      const policy: RetryPolicy = operation.method === "GET" ? "read" : call.idempotencyKey ? "keyed-write" : "write";
+      const response = await sendWithRetries(
+        deps.service,
+        { method: operation.method, path, query: call.query, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
+        policy,
+        { ...sendOptions, timeoutMs: deps.timeouts.maintenanceMs },
+        call.signal,
+      );
+      const where = `${operation.method} ${path}`;
+      const body = parseJson(response, where);
+      if (response.status !== 200 || (operation.method !== "GET" && ZErrorBody.safeParse(body).success)) {
+        throw failure(response, body, where, operation.extension);
+      }
+      const parsed = operation.response.safeParse(body);
+      if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
+      return { value: parsed.data as never, json: response.body, headers: forwardedHeaders(response) };
+    },
+
+    async telemetryQuery(request, _caller, signal) {
+      const cache = telemetryTokens();
+      const where = `POST ${TELEMETRY_PATH}`;
+      for (let attemptNo = 1; ; attemptNo += 1) {
+        const token = await cache.get();
+        const response = await sendWithRetries(
+          deps.service,
+          {
+            method: "POST",
+            path: TELEMETRY_PATH,
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify(request),
+          },
+          "read", // a query changes nothing: safe to repeat
+          { ...sendOptions, timeoutMs: deps.timeouts.queryMs },
+          signal,
+        );
+        if (response.status === 401 && attemptNo === 1) {
+          // Expired or revoked early: one more try with a fresh token.
+          await cache.invalidate(token);
+          continue;
+        }
+        const json = parseJson(response, where);
+        if (response.status !== 200) throw failure(response, json, where, undefined);
+        const parsed = ZTelemetryQueryResponse.safeParse(json);
+        if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
+        return { value: parsed.data, json: response.body, headers: forwardedHeaders(response) };
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import "server-only";
+/**
+ * The dashboard's one interface to the service, with two implementations: remote (HTTP to a
+ * service that follows the spec, tokens held here) and embedded (the service's own domain
+ * functions in this process, as a trusted caller). Both answer the same values and raise the same
+ * ApiErrors; a contract test runs the same cases against both (docs/architecture.md).
+ */
+import type { MaintenanceOperationId, MaintenanceOutput } from "@/lib/contract/maintenance";
+import type { TTelemetryQueryRequest, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
+
+export interface PlantInfo {
+  id: string;
+  name: string;
+  /** Unknown in remote mode unless PLANT_TOKENS says. */
+  customerId: string | null;
+}
+
+export interface MaintenanceCall {
+  plantId: string;
+  /** Path parameters below the plant (`taskId`, `partId`). */
+  params?: Record<string, string>;
+  query?: URLSearchParams;
+  /** The JSON body of a write, as the browser sent it (the service validates it). */
+  body?: unknown;
+  /** Makes a task creation safe to retry. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface UpstreamAnswer<T> {
+  value: T;
+  /**
+   * `value` as JSON text when the upstream already had it (remote: its validated body; embedded
+   * telemetry: the engine's rendering, in UTF-8 parts).
+   */
+  json?: string | readonly Uint8Array[];
+  /** Headers of the answer the browser may see (`retry-after`, `x-query-cost`, …). */
+  headers: Record<string, string>;
+}
+
+/** Whom a telemetry query is for: the plants' customer, and the signed-in user (for fair budgets). */
+export interface QueryCaller {
+  customerId: string | null;
+  userKey: string;
+}
+
+export interface Upstream {
+  readonly mode: "embedded" | "remote";
+  plants(): PlantInfo[];
+  maintenance<Id extends MaintenanceOperationId>(id: Id, call: MaintenanceCall): Promise<UpstreamAnswer<MaintenanceOutput<Id>>>;
+  telemetryQuery(request: TTelemetryQueryRequest, caller: QueryCaller, signal?: AbortSignal): Promise<UpstreamAnswer<TTelemetryQueryResponse>>;
+}
