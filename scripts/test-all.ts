@@ -53,6 +53,53 @@ function readJson(file: string): unknown {
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null;
 }
 
+/** A failure's first three lines, on one line: the error, and a property test's counterexample. */
+function firstLines(message: string): string {
+  return message.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, 3).join(" · ").slice(0, 400);
+}
+
+/**
+ * The failed tests by name, with the first line of each failure, in the closing summary: a CI log
+ * that keeps only its tail still says which test failed and why.
+ */
+function vitestFailures(report: VitestReport): string[] {
+  const lines: string[] = [];
+  for (const file of report.testResults) {
+    for (const test of file.assertionResults) {
+      if (test.status !== "failed") continue;
+      const reason = firstLines(test.failureMessages[0] ?? "");
+      lines.push(`     ✗ ${path.relative(root, file.name)} › ${test.fullName}`, `       ${reason}`);
+    }
+  }
+  return lines;
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  specs?: { title: string; ok: boolean; file: string; line: number; tests: { results: { error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
+}
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number };
+  suites: PlaywrightSuite[];
+}
+
+function playwrightFailures(suites: PlaywrightSuite[]): string[] {
+  const lines: string[] = [];
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const message = spec.tests.flatMap((t) => t.results).find((r) => r.error?.message)?.error?.message ?? "";
+      // Playwright's messages carry ANSI colours; the summary is plain text.
+      const reason = firstLines(message.replace(/\u001b\[[0-9;]*m/g, ""));
+      lines.push(`     ✗ e2e/${spec.file}:${spec.line} › ${spec.title}`, `       ${reason}`);
+    }
+    lines.push(...playwrightFailures(suite.suites ?? []));
+  }
+  return lines;
+}
+
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
 check("lint", bin("eslint"), ["."]);
@@ -65,11 +112,18 @@ console.log(`\n${summarizeServices(Object.values(await probeServices()), service
 const vitestReport = path.join(results, "vitest.json");
 rmSync(vitestReport, { force: true });
 const vitestOk = run("unit and API tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
-const vitest = readJson(vitestReport) as { numPassedTests: number; numFailedTests: number; numPendingTests: number } | null;
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+}
+const vitest = readJson(vitestReport) as VitestReport | null;
 if (vitest) {
   total.passed += vitest.numPassedTests;
   total.failed += vitest.numFailedTests;
   if (vitest.numPendingTests > 0) summary.push(`     (${vitest.numPendingTests} unit and API tests skipped: not counted)`);
+  summary.push(...vitestFailures(vitest));
 }
 if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) total.failed += 1; // crashed before reporting
 
@@ -78,10 +132,11 @@ if (built) {
   const playwrightReport = path.join(results, "playwright.json");
   rmSync(playwrightReport, { force: true });
   const e2eOk = run("browser tests", bin("playwright"), ["test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
-  const e2e = readJson(playwrightReport) as { stats: { expected: number; unexpected: number; flaky: number } } | null;
+  const e2e = readJson(playwrightReport) as PlaywrightReport | null;
   if (e2e) {
     total.passed += e2e.stats.expected + e2e.stats.flaky;
     total.failed += e2e.stats.unexpected;
+    summary.push(...playwrightFailures(e2e.suites));
   }
   if (!e2eOk && (!e2e || e2e.stats.unexpected === 0)) total.failed += 1;
 }

