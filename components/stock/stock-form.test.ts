@@ -30,13 +30,13 @@ describe("stock-level form checks", () => {
     expect(toStockLevel("P-1", { quantity: "3", unit: "KG", remark: "typo", isShort: "auto" }, "en-GB", "Correction of X").remark).toBe("Correction of X: typo");
   });
 
-  it("refuses what the server refuses, and exponents", () => {
-    expect(validateStockForm("P-1", { quantity: "", unit: "PCS", remark: "", isShort: "auto" }, "en-GB").quantity).toBeDefined();
-    expect(validateStockForm("P-1", { quantity: "-1", unit: "PCS", remark: "", isShort: "auto" }, "en-GB").quantity).toBe("Enter a number of 0 or more.");
-    expect(validateStockForm("P-1", { quantity: "1e9", unit: "PCS", remark: "", isShort: "auto" }, "nl-NL", "12,5").quantity).toMatch(/plain number, such as 12,5/);
-    expect(validateStockForm("P-1", { quantity: "3", unit: "LITRE", remark: "", isShort: "auto" }, "en-GB").unit).toBeDefined();
-    expect(validateStockForm("P-1", { quantity: "3", unit: "PCS", remark: "x".repeat(1001), isShort: "auto" }, "en-GB").remark).toMatch(/1000/);
-    expect(validateStockForm("P-1", { quantity: "1,5", unit: "PCS", remark: "ok", isShort: "no" }, "nl-NL")).toEqual({});
+  it("refuses what the server refuses, and exponents", async () => {
+    expect((await validateStockForm("P-1", { quantity: "", unit: "PCS", remark: "", isShort: "auto" }, "en-GB")).quantity).toBeDefined();
+    expect((await validateStockForm("P-1", { quantity: "-1", unit: "PCS", remark: "", isShort: "auto" }, "en-GB")).quantity).toBe("Enter a number of 0 or more.");
+    expect((await validateStockForm("P-1", { quantity: "1e9", unit: "PCS", remark: "", isShort: "auto" }, "nl-NL", "12,5")).quantity).toMatch(/plain number, such as 12,5/);
+    expect((await validateStockForm("P-1", { quantity: "3", unit: "LITRE", remark: "", isShort: "auto" }, "en-GB")).unit).toBeDefined();
+    expect((await validateStockForm("P-1", { quantity: "3", unit: "PCS", remark: "x".repeat(1001), isShort: "auto" }, "en-GB")).remark).toMatch(/1000/);
+    expect(await validateStockForm("P-1", { quantity: "1,5", unit: "PCS", remark: "ok", isShort: "no" }, "nl-NL")).toEqual({});
   });
 });
 

@@ -3,10 +3,12 @@
  * Rotterdam, "12.5" in Houston; no exponents), then exactly the shared `ZStockLevel` schema the
  * service validates with. `isShort` is three-way: left out (the service decides from the reorder
  * point), yes or no. Also: whether a count is plausible against the part's history, and how a
- * correction names the count it corrects. Pure.
+ * correction names the count it corrects. Pure. The contract module (and zod) is loaded when the
+ * form is checked, not with the page (docs/architecture.md, "What the browser loads").
  */
 import { parseLocaleNumber } from "@/lib/client/format";
-import { ZStockLevel, type TStockLevel, type TStockLevelEntry } from "@/lib/contract/maintenance";
+import type { TStockLevel, TStockLevelEntry } from "@/lib/contract/maintenance";
+import { loadMaintenanceContract } from "@/lib/client/lazy-contract";
 
 export type ShortChoice = "auto" | "yes" | "no";
 
@@ -31,7 +33,8 @@ export function toStockLevel(partId: string, values: StockFormValues, locale: st
 }
 
 /** `example`: a number written the reader's way (12,5 or 12.5), for the message. */
-export function validateStockForm(partId: string, values: StockFormValues, locale: string, example = "12.5", remarkPrefix = ""): StockFormErrors {
+export async function validateStockForm(partId: string, values: StockFormValues, locale: string, example = "12.5", remarkPrefix = ""): Promise<StockFormErrors> {
+  const { ZStockLevel } = await loadMaintenanceContract();
   const errors: StockFormErrors = {};
   if (values.quantity.trim() === "") errors.quantity = "Enter the quantity counted.";
   else if (parseLocaleNumber(values.quantity, locale) === null) errors.quantity = `Enter a plain number, such as ${example} (no exponents, units or letters).`;

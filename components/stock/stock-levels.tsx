@@ -10,7 +10,7 @@
 import dynamic from "next/dynamic";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -21,11 +21,13 @@ import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { ApiError, apiSend, errorMessage } from "@/lib/client/api";
 import { useFormat, type Format } from "@/lib/client/format";
+import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
 import { maintenanceApi, maintenanceKeys, plantApiPath, useParts } from "@/lib/client/maintenance";
 import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/contract/common";
-import { STOCK_UNITS, type TPart, type TStockLevelEntry } from "@/lib/contract/maintenance";
+import type { TPart, TStockLevelEntry } from "@/lib/contract/maintenance";
+import { STOCK_UNITS } from "@/lib/contract/vocabulary";
 import { correctionPrefix, corrections, plausibility, readableRemark, toStockLevel, validateStockForm, type Implausible, type StockFormErrors, type StockFormValues } from "./stock-form";
 
 // recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
@@ -357,6 +359,7 @@ function StockLevelForm({
   const [values, setValues] = useState<StockFormValues>({ quantity: "", unit: part.unit, remark: "", isShort: "auto" });
   const [errors, setErrors] = useState<StockFormErrors>({});
   const [doubt, setDoubt] = useState<(Implausible & { quantity: number }) | null>(null);
+  useEffect(preloadMaintenanceContract, []);
   const submit = useMutation({
     mutationFn: (body: ReturnType<typeof toStockLevel>) =>
       apiSend<TWriteResult>("PUT", plantApiPath(plantId, `parts/${encodeURIComponent(part.id)}/stock-level`), body),
@@ -377,7 +380,7 @@ function StockLevelForm({
 
   async function save(confirmed: boolean) {
     setOutcome(null);
-    const found = validateStockForm(part.id, values, format.locale, example, prefix);
+    const found = await validateStockForm(part.id, values, format.locale, example, prefix);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const body = toStockLevel(part.id, values, format.locale, prefix);

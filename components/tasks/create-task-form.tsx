@@ -1,12 +1,13 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { AssetPicker } from "@/components/assets/asset-picker";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/drawer";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
+import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
 import { useLookupLabels } from "@/lib/client/maintenance";
 import type { TLookupKind } from "@/lib/contract/maintenance";
 import { emptyTaskForm, serverFieldErrors, toTaskCreation, validateTaskForm, type TaskFormErrors, type TaskFormValues } from "./task-form";
@@ -42,6 +43,7 @@ function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: st
   const [values, setValues] = useState<TaskFormValues>(() => ({ ...emptyTaskForm(today), ...initial }));
   const [errors, setErrors] = useState<TaskFormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
+  useEffect(preloadMaintenanceContract, []);
   // One id per filled-in form: a double click or a retry after a lost answer creates one task.
   const [attemptId] = useState(() => crypto.randomUUID());
   const lookups = useLookupLabels(plantId);
@@ -55,7 +57,7 @@ function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: st
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
-    const found = validateTaskForm(values, today);
+    const found = await validateTaskForm(values, today);
     setErrors(found);
     if (Object.keys(found).length > 0) {
       // Put the keyboard where the first problem is.

@@ -1,6 +1,7 @@
 /** How task statuses read and look on every page (board columns, badges, overview counts). */
 import type { BadgeTone } from "@/components/ui/badge";
-import { TASK_STATUSES, type TTaskStatus } from "@/lib/contract/maintenance";
+import type { TTaskStatus } from "@/lib/contract/maintenance";
+import { TASK_STATUSES } from "@/lib/contract/vocabulary";
 
 export const STATUS_LABELS: Record<TTaskStatus, string> = {
   NEED_APPROVAL: "Needs approval",

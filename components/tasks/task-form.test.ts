@@ -5,8 +5,8 @@ const TODAY = "2026-06-15";
 const valid = { ...emptyTaskForm(TODAY), taskTitle: "Replace seal", activityKind: "CORRECTIVE", priority: "P2", assetTagNumber: "RTM1-P-101" };
 
 describe("create-task form checks", () => {
-  it("accepts a complete form and leaves blank optional fields out of the body", () => {
-    expect(validateTaskForm(valid, TODAY)).toEqual({});
+  it("accepts a complete form and leaves blank optional fields out of the body", async () => {
+    expect(await validateTaskForm(valid, TODAY)).toEqual({});
     expect(toTaskCreation(valid)).toEqual({
       taskTitle: "Replace seal",
       taskDescription: undefined,
@@ -20,21 +20,21 @@ describe("create-task form checks", () => {
     });
   });
 
-  it("names every missing required field", () => {
-    expect(Object.keys(validateTaskForm(emptyTaskForm(TODAY), TODAY)).sort()).toEqual(["activityKind", "assetTagNumber", "priority", "taskTitle"]);
+  it("names every missing required field", async () => {
+    expect(Object.keys(await validateTaskForm(emptyTaskForm(TODAY), TODAY)).sort()).toEqual(["activityKind", "assetTagNumber", "priority", "taskTitle"]);
   });
 
-  it("mirrors the server's length, id and calendar checks", () => {
-    const errors = validateTaskForm({ ...valid, taskTitle: "x".repeat(201), assetTagNumber: "bad tag!", dueDate: "2026-02-30" }, TODAY);
+  it("mirrors the server's length, id and calendar checks", async () => {
+    const errors = await validateTaskForm({ ...valid, taskTitle: "x".repeat(201), assetTagNumber: "bad tag!", dueDate: "2026-02-30" }, TODAY);
     expect(errors.taskTitle).toMatch(/200/);
     expect(errors.assetTagNumber).toBeDefined();
     expect(errors.dueDate).toBeDefined();
   });
 
-  it("orders the dates around the created date, which defaults to today", () => {
-    expect(validateTaskForm({ ...valid, createdDate: "", dueDate: "2026-06-14" }, TODAY).dueDate).toMatch(/before/);
-    expect(validateTaskForm({ ...valid, createdDate: "2026-06-10", incidentDate: "2026-06-11" }, TODAY).incidentDate).toMatch(/after/);
-    expect(validateTaskForm({ ...valid, createdDate: "2026-06-10", incidentDate: "2026-06-10", dueDate: "2026-06-10" }, TODAY)).toEqual({});
+  it("orders the dates around the created date, which defaults to today", async () => {
+    expect((await validateTaskForm({ ...valid, createdDate: "", dueDate: "2026-06-14" }, TODAY)).dueDate).toMatch(/before/);
+    expect((await validateTaskForm({ ...valid, createdDate: "2026-06-10", incidentDate: "2026-06-11" }, TODAY)).incidentDate).toMatch(/after/);
+    expect(await validateTaskForm({ ...valid, createdDate: "2026-06-10", incidentDate: "2026-06-10", dueDate: "2026-06-10" }, TODAY)).toEqual({});
   });
 
   it("maps the server's field problems onto the form", () => {

@@ -1,10 +1,12 @@
 /**
  * The create-task form's checks: the shared `ZTaskCreation` schema (what the service validates)
  * plus the date rules the service checks against "today" (`taskDateProblems`, the service's own).
- * Lookup values
- * are offered as choices, so only the server's final word on them remains.
+ * Lookup values are offered as choices, so only the server's final word on them remains. The
+ * contract module (and zod) is loaded when the form is checked, not with the page
+ * (docs/architecture.md, "What the browser loads").
  */
-import { ZTaskCreation, taskDateProblems, type TTaskCreation } from "@/lib/contract/maintenance";
+import type { TTaskCreation } from "@/lib/contract/maintenance";
+import { loadMaintenanceContract } from "@/lib/client/lazy-contract";
 
 export interface TaskFormValues {
   taskTitle: string;
@@ -59,7 +61,8 @@ const REQUIRED_MESSAGES: Partial<Record<keyof TaskFormValues, string>> = {
   assetTagNumber: "Choose the asset.",
 };
 
-export function validateTaskForm(values: TaskFormValues, today: string): TaskFormErrors {
+export async function validateTaskForm(values: TaskFormValues, today: string): Promise<TaskFormErrors> {
+  const { ZTaskCreation, taskDateProblems } = await loadMaintenanceContract();
   const errors: TaskFormErrors = {};
   for (const [field, message] of Object.entries(REQUIRED_MESSAGES) as Array<[keyof TaskFormValues, string]>) {
     if (values[field].trim() === "") errors[field] = message;

@@ -3,8 +3,9 @@
  * the server). Failures become `ApiError` carrying the spec's error body (code, message, data), so
  * pages can show the server's own words. A 401 means the session ended: go to sign-in and come back.
  */
-import { PAGE_SIZE_MAX, ZErrorBody, type TErrorBody, type TPage as Page } from "@/lib/contract/common";
+import type { TErrorBody, TPage as Page } from "@/lib/contract/common";
 import { ApiError } from "@/lib/contract/errors";
+import { PAGE_SIZE_MAX } from "@/lib/contract/vocabulary";
 
 export { ApiError } from "@/lib/contract/errors";
 
@@ -19,8 +20,18 @@ export function withQuery(path: string, query: Record<string, QueryValue> = {}):
   return text ? `${path}?${text}` : path;
 }
 
-function isErrorBody(value: unknown): value is TErrorBody {
-  return ZErrorBody.safeParse(value).success;
+/**
+ * The answer as the contract's error body, or null. Every failure, and a write answered 200 with
+ * `status: "ERROR"`, is checked with the one `ZErrorBody` schema; the schema (and zod with it) is
+ * loaded only then, so pages that merely read never download it (docs/architecture.md, "What the
+ * browser loads").
+ */
+async function errorBodyOf(body: unknown, failed: boolean): Promise<TErrorBody | null> {
+  const saysError = typeof body === "object" && body !== null && (body as { status?: unknown }).status === "ERROR";
+  if (!failed && !saysError) return null;
+  const { ZErrorBody } = await import("@/lib/contract/common");
+  const parsed = ZErrorBody.safeParse(body);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Sends the browser to sign-in, remembering where it was. */
@@ -49,12 +60,10 @@ export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise
     // Not JSON (a proxy's error page, say): reported below by status.
   }
   if (response.status === 401 && typeof window !== "undefined") redirectToSignIn();
-  if (!response.ok) {
-    if (isErrorBody(body)) throw ApiError.received(response.status, body.code, body.message, body.data);
-    throw ApiError.received(response.status, "HTTP_" + response.status, `The server answered ${response.status} ${response.statusText}.`);
-  }
   // Writes answer 200 with a write result; an ERROR result is a failure too.
-  if (isErrorBody(body)) throw ApiError.received(response.status, body.code, body.message, body.data);
+  const error = await errorBodyOf(body, !response.ok);
+  if (error) throw ApiError.received(response.status, error.code, error.message, error.data);
+  if (!response.ok) throw ApiError.received(response.status, "HTTP_" + response.status, `The server answered ${response.status} ${response.statusText}.`);
   return body as T;
 }
 

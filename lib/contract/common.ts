@@ -3,6 +3,9 @@
  * No server-only import: the browser's forms validate with these too.
  */
 import { z } from "./zod";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./vocabulary";
+
+export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./vocabulary";
 
 /** Plant ids, part ids, task ids and asset tag numbers (docs/api.md §2). */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -23,9 +26,6 @@ export const ZDecimalString = z
   .string()
   .regex(/^\d+(\.\d+)?$/, "must be a decimal number")
   .meta({ id: "DecimalString", description: "Non-negative decimal number carried as a string, e.g. `\"2.5\"`." });
-
-export const PAGE_SIZE_MAX = 1000;
-export const PAGE_SIZE_DEFAULT = 100;
 
 /** Query-string integer: digits only (no "1e2", "0x10" or blanks), then range-checked. */
 function queryInteger(min: number, max: number) {

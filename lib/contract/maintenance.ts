@@ -5,34 +5,15 @@
  */
 import { z } from "./zod";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
+import { LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
-export const TASK_STATUSES = [
-  "PENDING",
-  "POSTPONED",
-  "NEED_CONFIRMATION",
-  "POSTPONEMENT_NEED_APPROVAL",
-  "NEED_APPROVAL",
-  "CLOSED",
-  "NOT_CLOSED",
-] as const;
+export { LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
+
 export const ZTaskStatus = z.enum(TASK_STATUSES).meta({ id: "TaskStatus" });
 export type TTaskStatus = z.infer<typeof ZTaskStatus>;
 
-/** Allowed task moves (docs/api.md §3); everything else is 412 INVALID_TRANSITION. */
-export const TASK_TRANSITIONS: Readonly<Record<TTaskStatus, readonly TTaskStatus[]>> = {
-  NEED_APPROVAL: ["PENDING", "CLOSED"],
-  PENDING: ["POSTPONEMENT_NEED_APPROVAL", "NEED_CONFIRMATION"],
-  POSTPONEMENT_NEED_APPROVAL: ["POSTPONED", "PENDING"],
-  POSTPONED: ["PENDING"],
-  NEED_CONFIRMATION: ["CLOSED", "NOT_CLOSED"],
-  NOT_CLOSED: ["PENDING"],
-  CLOSED: [],
-};
-
-export const STOCK_UNITS = ["PCS", "SET", "BOX", "PAIR", "ROLL", "KG", "G", "L", "ML", "M", "MM"] as const;
 export const ZStockUnit = z.enum(STOCK_UNITS).meta({ id: "StockUnit" });
 
-export const LOOKUP_KINDS = ["activityKind", "assignedToRole", "priority"] as const;
 export const ZLookupKind = z.enum(LOOKUP_KINDS).meta({ id: "LookupKind" });
 export type TLookupKind = z.infer<typeof ZLookupKind>;
 
