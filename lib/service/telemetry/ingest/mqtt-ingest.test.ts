@@ -176,6 +176,14 @@ describe.skipIf(!available)("MQTT ingestion (Sparkplug B and JSON)", () => {
     await waitUntil(async () => (await kql(`States | where Name == "Json/Pressure" | count`))[0]![0] === 1, 30_000, "the JSON reading");
     const [[value, unit, timestamp]] = (await kql(`States | where Name == "Json/Pressure" | project Value, tostring(DataMetadata.Unit), Timestamp`)) as [[number, string, string]];
     expect([value, unit, timestamp]).toEqual([4.2, "bar", new Date(at).toISOString()]);
+    // Changed metadata on a known series updates it (the series upsert's conflict path).
+    await publisher.publishAsync(
+      `plantdesk/v1/RTM1/${device.deviceId}`,
+      JSON.stringify({ name: "Json/Pressure", value: 4.3, timestamp: new Date(at + 1000).toISOString(), metadata: { DataMetadata: { Unit: "kPa" } } }),
+      { qos: 1 },
+    );
+    await waitUntil(async () => (await kql(`States | where Name == "Json/Pressure" | count`))[0]![0] === 2, 30_000, "the second JSON reading");
+    expect(await kql(`States | where Name == "Json/Pressure" | distinct tostring(DataMetadata.Unit)`)).toEqual([["kPa"]]);
 
     const dropped = ingestion().stats.droppedMessages;
     const delta = (reason: keyof typeof dropped) => (dropped[reason] ?? 0) - (before[reason] ?? 0);
@@ -200,7 +208,7 @@ describe.skipIf(!available)("MQTT ingestion (Sparkplug B and JSON)", () => {
     expect(report.state).toBe("running");
     expect(report.messages.received).toBe(expected.messagesReceived);
     expect(report.readings.written).toBe(expected.readingsWritten);
-    expect(report.readings.written).toBe(20_001);
+    expect(report.readings.written).toBe(20_002); // 20,000 Sparkplug metrics and two JSON readings
     expect(report.messages.dropped).toMatchObject({ malformed_payload: 75, malformed_topic: 25, unknown_plant: 10, unknown_device: 10 });
     expect(report.readings.dropped.duplicate).toBeGreaterThanOrEqual(1200);
     expect(report.lag).toEqual({ oldestQueuedMs: 0, lastBatchMs: expect.any(Number) });

@@ -191,9 +191,8 @@ export class IngestWriter {
     if (readings.some((r) => !series.has(seriesKey(r.plantId, r.name, r.deviceId)))) series = await this.loadSeries(connection, customerId);
     let nextSid = Math.max(-1, ...[...series.values()].map((s) => s.sid)) + 1;
 
-    const changed = new Set<SeriesEntry>();
-    /** Series first seen in this batch, inserted together below (with their metadata). */
-    const created = new Map<SeriesEntry, Reading>();
+    /** Series first seen in this batch or whose metadata changed: written together below. */
+    const touched = new Map<SeriesEntry, Reading>();
     const rows: { sid: number; reading: Reading }[] = [];
     const seen = new Set<string>();
     let inBatchDuplicates = 0;
@@ -208,12 +207,12 @@ export class IngestWriter {
         }
         entry = { sid: nextSid++, data: null, message: null, lastMerged: null };
         series.set(key, entry);
-        created.set(entry, reading);
+        touched.set(entry, reading);
       }
       if (reading.metadata && reading.metadata !== entry.lastMerged) {
         const data = merged(entry.data, reading.metadata.data);
         const message = merged(entry.message, reading.metadata.message);
-        if (data !== entry.data || message !== entry.message) changed.add(entry);
+        if ((data !== entry.data || message !== entry.message) && !touched.has(entry)) touched.set(entry, reading);
         entry.data = data;
         entry.message = message;
         entry.lastMerged = reading.metadata;
@@ -226,11 +225,7 @@ export class IngestWriter {
       seen.add(readingKey);
       rows.push({ sid: entry.sid, reading });
     }
-    await insertSeries(connection, created);
-    for (const entry of changed) {
-      if (created.has(entry)) continue;
-      await connection.run(`UPDATE StateSeries SET DataMetadata = $1::JSON, MessageMetadata = $2::JSON WHERE sid = $3`, [entry.data, entry.message, entry.sid]);
-    }
+    await writeSeries(connection, touched);
 
     let written = 0;
     let maxTs = -Infinity;
@@ -277,13 +272,13 @@ export class IngestWriter {
 const SERIES_PER_STATEMENT = 500;
 
 /**
- * Inserts the batch's new series in a few multi-row statements rather than one statement each: a
- * first Sparkplug birth brings thousands of series, and each statement waits its turn on DuckDB's
- * threads behind the queries running meanwhile (bench:ingest measured one per statement stalling
- * the first batch for the whole run).
+ * Writes the batch's new series and changed metadata in a few multi-row upserts rather than one
+ * statement per series: a Sparkplug birth brings thousands of series, and each statement waits its
+ * turn on DuckDB's threads behind the queries running meanwhile (bench:ingest measured one
+ * statement per series stalling the first batch for the whole run).
  */
-async function insertSeries(connection: DuckDBConnection, created: ReadonlyMap<SeriesEntry, Reading>): Promise<void> {
-  const entries = [...created];
+async function writeSeries(connection: DuckDBConnection, touched: ReadonlyMap<SeriesEntry, Reading>): Promise<void> {
+  const entries = [...touched];
   for (let start = 0; start < entries.length; start += SERIES_PER_STATEMENT) {
     const chunk = entries.slice(start, start + SERIES_PER_STATEMENT);
     const values: (string | number | null)[] = [];
@@ -292,6 +287,9 @@ async function insertSeries(connection: DuckDBConnection, created: ReadonlyMap<S
       const at = index * 6;
       return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}::JSON, $${at + 6}::JSON)`;
     });
-    await connection.run(`INSERT INTO StateSeries VALUES ${rows.join(", ")}`, values);
+    await connection.run(
+      `INSERT INTO StateSeries VALUES ${rows.join(", ")} ON CONFLICT (sid) DO UPDATE SET DataMetadata = excluded.DataMetadata, MessageMetadata = excluded.MessageMetadata`,
+      values,
+    );
   }
 }
