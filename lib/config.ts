@@ -174,6 +174,8 @@ const dashboardEnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: positiveInt(10_000),
   /** Per-attempt time limit of a telemetry query (the service itself stops at 60 s). */
   UPSTREAM_QUERY_TIMEOUT_MS: positiveInt(65_000),
+  /** Validated GET answers of the remote service kept for revalidation (lib/upstream/answer-cache.ts), in MB of JSON; 0 keeps none. */
+  UPSTREAM_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
 });
 
 const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -206,6 +208,8 @@ export interface DashboardConfig {
   demoPassword: string | null;
   azureAd: { clientId: string; clientSecret: string; tenantId: string } | null;
   timeouts: { maintenanceMs: number; queryMs: number };
+  /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
+  answerCacheChars: number;
 }
 
 type DashboardEnv = z.output<typeof dashboardEnvSchema>;
@@ -292,6 +296,7 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
         ? { clientId: env.AZURE_AD_CLIENT_ID, clientSecret: env.AZURE_AD_CLIENT_SECRET, tenantId: env.AZURE_AD_TENANT_ID }
         : null,
     timeouts: { maintenanceMs: env.UPSTREAM_TIMEOUT_MS, queryMs: env.UPSTREAM_QUERY_TIMEOUT_MS },
+    answerCacheChars: Math.round(env.UPSTREAM_CACHE_MB * 1024 * 1024),
   };
 }
 

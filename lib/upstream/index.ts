@@ -27,7 +27,7 @@ export function getUpstream(): Promise<Upstream> {
 }
 
 export async function buildUpstream(config: AppConfig): Promise<Upstream> {
-  const { upstream, timeouts } = config.dashboard;
+  const { upstream, timeouts, answerCacheChars } = config.dashboard;
   if (upstream.mode === "embedded") return createEmbeddedUpstream(await getServiceRuntime());
   const tokens = new Map(upstream.plants.map((plant) => [plant.id, plant.token]));
   const plants = upstream.plants.map(({ id, name, customerId }) => ({ id, name, customerId }));
@@ -40,6 +40,7 @@ export async function buildUpstream(config: AppConfig): Promise<Upstream> {
       telemetryClient: () => upstream.telemetry,
     },
     timeouts,
+    answerCacheChars,
     shared: getSharedState(config),
   });
 }

@@ -26,13 +26,14 @@ function credentials(token = PLANT_TOKEN): Credentials {
   };
 }
 
-function clientFor(url: string, overrides: { token?: string; timeoutMs?: number } = {}): Upstream {
+function clientFor(url: string, overrides: { token?: string; timeoutMs?: number; answerCacheChars?: number } = {}): Upstream {
   return createRemoteUpstream({
     service: httpTransport(url),
     auth: httpTransport(url),
     credentials: credentials(overrides.token),
     timeouts: { maintenanceMs: overrides.timeoutMs ?? 3_000, queryMs: overrides.timeoutMs ?? 3_000 },
     send: { baseDelayMs: 10 },
+    answerCacheChars: overrides.answerCacheChars ?? 1_000_000,
   });
 }
 
@@ -221,6 +222,62 @@ describe("writes", () => {
       expect((await store.getTask("RTM1", id))?.taskTitle).toBe("Inspect seal");
     });
   }
+});
+
+describe("revalidating GET answers (conditional GET)", () => {
+  async function serviceRecordingStatuses() {
+    const statuses: number[] = [];
+    const service = await startServiceServer(async (_request, _index, forward) => {
+      const answer = await forward();
+      statuses.push(answer.status);
+      return answer;
+    });
+    servers.push(service);
+    return { service, statuses, token: (await service.runtime.plantTokens.issue("RTM1")).token };
+  }
+
+  it("asks with the held answer's ETag, and a 304 gives back the same validated value", async () => {
+    const { service, statuses, token } = await serviceRecordingStatuses();
+    const client = clientFor(service.url, { token });
+    const call = { plantId: "RTM1", query: new URLSearchParams("pageSize=20") };
+    const first = await client.maintenance("listJobsDone", call);
+    const second = await client.maintenance("listJobsDone", call);
+    expect(statuses).toEqual([200, 304]);
+    expect(service.requests[0]!.headers["if-none-match"]).toBeUndefined();
+    expect(service.requests[1]!.headers["if-none-match"]).toMatch(/^"[\w-]+"$/);
+    expect(second.value).toEqual(first.value);
+    expect(second.json).toBe(first.json);
+    expect(first.value.data).toHaveLength(20);
+    // Another page is another answer.
+    await client.maintenance("listJobsDone", { plantId: "RTM1", query: new URLSearchParams("pageSize=20&page=2") });
+    expect(statuses).toEqual([200, 304, 200]);
+  });
+
+  it("never hands back a changed answer: a stock count in between gives a 200 with the new level", async () => {
+    const { service, statuses, token } = await serviceRecordingStatuses();
+    const client = clientFor(service.url, { token });
+    const part = (await service.runtime.maintenance.listParts("RTM1", { page: 1, pageSize: 1 })).data[0]!;
+    const call = { plantId: "RTM1", params: { partId: part.id } };
+    const before = await client.maintenance("listStockLevels", call);
+    await client.maintenance("submitStockLevel", { ...call, body: { id: part.id, quantity: 4242, unit: part.unit } });
+    const after = await client.maintenance("listStockLevels", call);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(after.value).not.toEqual(before.value);
+    expect(JSON.stringify(after.value)).toContain("4242");
+  });
+
+  it("keeps nothing when the service sends no ETag, or when the budget is 0", async () => {
+    const server = await scripted(() => ({ status: 200, body: EMPTY_PAGE }));
+    const call = { plantId: "RTM1" };
+    await clientFor(server.url).maintenance("listJobsDone", call);
+    await clientFor(server.url).maintenance("listJobsDone", call);
+    const { service, statuses, token } = await serviceRecordingStatuses();
+    const uncached = clientFor(service.url, { token, answerCacheChars: 0 });
+    await uncached.maintenance("listJobsDone", call);
+    await uncached.maintenance("listJobsDone", call);
+    expect([...server.requests, ...service.requests].map((r) => r.headers["if-none-match"])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(statuses).toEqual([200, 200]);
+  });
 });
 
 describe("telemetry token", () => {

@@ -11,6 +11,7 @@ import { ZErrorBody } from "@/lib/contract/common";
 import { ApiError, ERROR_STATUS } from "@/lib/contract/errors";
 import { MAINTENANCE_OPERATIONS, type MaintenanceOperation } from "@/lib/contract/maintenance";
 import { ZTelemetryQueryResponse, ZTokenResponse } from "@/lib/contract/telemetry";
+import { createAnswerCache } from "./answer-cache";
 import { DEFAULT_SEND_OPTIONS, sendWithRetries, type RetryPolicy, type SendOptions } from "./send";
 import type { SharedState } from "../shared-state";
 import { createTokenCache, createTokenStore, type TokenCache } from "./token-cache";
@@ -39,6 +40,8 @@ export interface RemoteDeps {
   send?: Partial<Omit<SendOptions, "timeoutMs">>;
   /** Where the telemetry token is held: memory by default, Redis to share it with the other instances. */
   shared?: SharedState;
+  /** Budget of validated GET answers kept for revalidation (answer-cache.ts), in characters of JSON; 0 keeps none. */
+  answerCacheChars?: number;
 }
 
 /** Not-found codes that are about a record, not a missing endpoint. */
@@ -109,6 +112,7 @@ function operationPath(operation: MaintenanceOperation, plantId: string, params:
 
 export function createRemoteUpstream(deps: RemoteDeps): Upstream {
   const sendOptions = { ...DEFAULT_SEND_OPTIONS, ...deps.send };
+  const answers = deps.answerCacheChars ? createAnswerCache(deps.answerCacheChars) : null;
   let tokenCache: TokenCache | undefined;
 
   function telemetryTokens(): TokenCache {
@@ -149,6 +153,10 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: "application/json" };
       if (call.body !== undefined) headers["content-type"] = "application/json";
       if (call.idempotencyKey) headers["idempotency-key"] = call.idempotencyKey;
+      // A GET answer validated before is revalidated rather than fetched and checked again.
+      const cacheKey = operation.method === "GET" && answers ? `${path}?${call.query?.toString() ?? ""}` : null;
+      const held = cacheKey === null ? undefined : answers!.get(cacheKey);
+      if (held) headers["if-none-match"] = held.etag;
       const policy: RetryPolicy = operation.method === "GET" ? "read" : call.idempotencyKey ? "keyed-write" : "write";
       const response = await sendWithRetries(
         deps.service,
@@ -157,14 +165,19 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
         { ...sendOptions, timeoutMs: deps.timeouts.maintenanceMs },
         call.signal,
       );
+      if (held && response.status === 304) return { value: held.value as never, json: held.json, headers: held.headers };
       const where = `${operation.method} ${path}`;
       const body = parseJson(response, where);
       if (response.status !== 200 || (operation.method !== "GET" && ZErrorBody.safeParse(body).success)) {
+        if (cacheKey !== null) answers!.delete(cacheKey);
         throw failure(response, body, where, operation.extension);
       }
       const parsed = operation.response.safeParse(body);
       if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
-      return { value: parsed.data as never, json: response.body, headers: forwardedHeaders(response) };
+      const answer = { value: parsed.data as never, json: response.body, headers: forwardedHeaders(response) };
+      const etag = response.headers.etag;
+      if (cacheKey !== null && etag) answers!.set(cacheKey, { ...answer, etag });
+      return answer;
     },
 
     async telemetryQuery(request, _caller, signal) {

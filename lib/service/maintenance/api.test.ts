@@ -176,6 +176,32 @@ describe("pagination", () => {
   });
 });
 
+describe("conditional GET", () => {
+  it("a GET answers with an ETag; If-None-Match naming it gives 304 with no body; a changed answer has a new tag", async () => {
+    const path = `${BASE}/RTM1/parts?pageSize=5`;
+    const first = await get(path);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    const again = await client.call("GET", path, { token: rtm1, headers: { "if-none-match": etag! } });
+    expect([again.status, again.body]).toEqual([304, null]);
+    expect(again.headers.get("etag")).toBe(etag);
+    for (const header of [`W/${etag}`, `"other", ${etag}`, "*"]) {
+      expect((await client.call("GET", path, { token: rtm1, headers: { "if-none-match": header } })).status, header).toBe(304);
+    }
+    expect((await client.call("GET", path, { token: rtm1, headers: { "if-none-match": '"other"' } })).status).toBe(200);
+    // The tag is checked after the token: no token, no 304.
+    expect((await client.call("GET", path, { headers: { "if-none-match": etag! } })).status).toBe(401);
+    const part = first.body.data[0];
+    const count = await client.call("PUT", `${BASE}/RTM1/parts/${part.id}/stock-level`, { token: rtm1, body: { id: part.id, quantity: 777, unit: part.unit } });
+    expect(count.status).toBe(200);
+    const changed = await client.call("GET", path, { token: rtm1, headers: { "if-none-match": etag! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(changed.body.data[0]).toMatchObject({ id: part.id });
+  });
+});
+
 describe("lists: orders and filters", () => {
   it("jobs done: doneDate desc then id; date filters inclusive; every job has its parts", async () => {
     const jobs = await all(`${BASE}/RTM1/jobs-done`);

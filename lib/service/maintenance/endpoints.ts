@@ -9,6 +9,7 @@ import { ZId } from "@/lib/contract/common";
 import type { ServiceErrorCode } from "@/lib/contract/errors";
 import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "@/lib/contract/maintenance";
 import { readJsonBody } from "../platform/http/body";
+import { conditionalGet } from "../platform/http/conditional";
 import { json } from "../platform/http/respond";
 import type { Route } from "../platform/http/router";
 import type { ApiContribution, ApiOperation } from "../platform/openapi";
@@ -152,6 +153,7 @@ export const maintenanceApi: ApiContribution = {
       security: ["plantToken"],
       pathParams: PATH_PARAMS,
       errors: [...COMMON_ERRORS, ...errors],
+      conditional: method === "GET",
     };
   }),
   securitySchemes: {
@@ -185,7 +187,7 @@ export function createMaintenanceRoutes(ctx: MaintenanceContext): Route[] {
           idempotencyKey: req.headers["idempotency-key"],
           client: tokenId,
         });
-        return json(result.value, 200, result.headers);
+        return conditionalGet(req, json(result.value, 200, result.headers));
       },
     };
   });

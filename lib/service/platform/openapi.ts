@@ -35,7 +35,21 @@ export interface ApiOperation {
   errors: ErrorCode[];
   /** Non-standard error responses, e.g. the token endpoint's OAuth errors: status → schema. */
   otherResponses?: Record<number, { schema: z.ZodType; description: string }>;
+  /** A GET answered with an ETag and revalidated with If-None-Match (platform/http/conditional.ts). */
+  conditional?: boolean;
 }
+
+const CONDITIONAL_GET = {
+  parameter: {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description: "The ETag of an answer the client holds: when the answer is still byte for byte the same, 304 with no body.",
+    schema: { type: "string" },
+  },
+  etag: { ETag: { description: "Strong tag of this answer's bytes; send it back as If-None-Match to revalidate.", schema: { type: "string" } } },
+  notModified: { description: "Not modified: the answer named by If-None-Match is still the current one (no body)." },
+};
 
 export interface ApiContribution {
   operations: ApiOperation[];
@@ -230,6 +244,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
       schema: parameterSchema(header.schema),
     });
   }
+  if (op.conditional) parameters.push(CONDITIONAL_GET.parameter);
   const other = Object.fromEntries(
     Object.entries(op.otherResponses ?? {}).map(([status, r]) => [
       status,
@@ -237,7 +252,12 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
     ]),
   );
   const responses: Record<string, unknown> = {
-    "200": { description: op.response.description, content: { [op.response.contentType ?? "application/json"]: { schema: ref(op.response.schema) } } },
+    "200": {
+      description: op.response.description,
+      ...(op.conditional ? { headers: CONDITIONAL_GET.etag } : {}),
+      content: { [op.response.contentType ?? "application/json"]: { schema: ref(op.response.schema) } },
+    },
+    ...(op.conditional ? { "304": CONDITIONAL_GET.notModified } : {}),
     ...errorResponses(op.errors),
     ...other,
   };

@@ -117,7 +117,9 @@ export async function fromNodeRequest(req: IncomingMessage, fallbackOrigin: stri
 }
 
 export function sendNodeResponse(res: ServerResponse, response: ServiceResponse, head = false): void {
-  res.writeHead(response.status, { ...SECURITY_HEADERS.api, ...response.headers, "content-length": bodyLength(response.body) });
+  // A 304 has no body, and its Content-Length would have to be the full answer's (RFC 9110 §8.6): none.
+  const length = response.status === 304 ? {} : { "content-length": bodyLength(response.body) };
+  res.writeHead(response.status, { ...SECURITY_HEADERS.api, ...response.headers, ...length });
   if (head) res.end();
   else if (typeof response.body === "string") res.end(response.body);
   else {

@@ -90,6 +90,11 @@ export async function createCheckedClient(baseUrl: string) {
     if (operation) {
       const response = operation.responses[String(status)];
       if (!response) throw new Error(`${method} ${path}: status ${status} is not documented for ${match.template}`);
+      if (!response.content) {
+        // A documented answer without content (304): it must have none.
+        if (body !== null) throw new Error(`${method} ${path} → ${status}: documented without content, yet a body came`);
+        return;
+      }
       ref = `openapi.json#/${pointer("paths", match.template, method.toLowerCase(), "responses", String(status), "content", "application/json", "schema")}`;
     } else {
       // Unknown path or method: the router's 404/405, which must still be the documented error body.
