@@ -323,23 +323,28 @@ function union(planner: OperatorPlanner, input: Block | undefined, operator: Ext
   ]);
 }
 
-const JOIN_KINDS: Record<string, { type: JoinType; swap?: boolean; output: "both" | "left" | "right" }> = {
-  innerunique: { type: "inner", output: "both" },
-  inner: { type: "inner", output: "both" },
-  leftouter: { type: "left", output: "both" },
-  rightouter: { type: "right", output: "both" },
-  fullouter: { type: "full", output: "both" },
-  leftsemi: { type: "semi", output: "left" },
-  leftanti: { type: "anti", output: "left" },
-  leftantisemi: { type: "anti", output: "left" },
-  rightsemi: { type: "semi", swap: true, output: "right" },
-  rightanti: { type: "anti", swap: true, output: "right" },
-  rightantisemi: { type: "anti", swap: true, output: "right" },
-};
+/** Join kinds that keep both inputs' columns, and the SQL join each one is. */
+const BOTH_SIDES_JOINS = new Map<string, JoinType>([
+  ["innerunique", "inner"], ["inner", "inner"], ["leftouter", "left"], ["rightouter", "right"], ["fullouter", "full"],
+]);
+
+/**
+ * ADX's join kind by name: the SQL join, whether the inputs swap, and whose columns it keeps. The
+ * semi and anti kinds keep one side: `left…` the left input, `right…` the same join with the
+ * inputs swapped.
+ */
+function joinKind(name: string): { type: JoinType; swap: boolean; output: "both" | "left" | "right" } | null {
+  const both = BOTH_SIDES_JOINS.get(name);
+  if (both) return { type: both, swap: false, output: "both" };
+  const oneSide = /^(left|right)(semi|anti|antisemi)$/.exec(name);
+  if (!oneSide) return null;
+  const side = oneSide[1] as "left" | "right";
+  return { type: oneSide[2] === "semi" ? "semi" : "anti", swap: side === "right", output: side };
+}
 
 function join(planner: OperatorPlanner, leftIn: Block, operator: Extract<Operator, { kind: "join" | "lookup" }>, env: Env): Block {
   const analyzer = planner.analyzer;
-  const spec = JOIN_KINDS[operator.joinKind];
+  const spec = joinKind(operator.joinKind);
   const span = operator.kindSpan ?? operator.span;
   if (!spec) analyzer.error(span, `Unknown join kind '${operator.joinKind}'`);
   if (operator.kind === "lookup" && operator.joinKind !== "leftouter" && operator.joinKind !== "inner") analyzer.error(span, `lookup supports kind=leftouter or kind=inner, not '${operator.joinKind}'`);

@@ -3,14 +3,14 @@
  * store and the tests so both agree. Accepts what @duckdb/node-api's readers produce (JS values,
  * bigint, Date, DuckDB value objects with `micros`, or JSON-reader strings).
  */
-import { RESPONSE_TYPES, type KqlType, type ResultColumn } from "./types";
+import { responseType, type KqlType, type ResultColumn } from "./types";
 
 /** 0001-01-01T00:00:00.000Z (Date.UTC cannot name years below 100). */
 const MIN_DATETIME_MS = -62_135_596_800_000;
 const MAX_DATETIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export function toResponseColumns(columns: readonly ResultColumn[]) {
-  return columns.map((c) => ({ name: c.name, ...RESPONSE_TYPES[c.kqlType] }));
+  return columns.map((c) => ({ name: c.name, ...responseType(c.kqlType) }));
 }
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -5,17 +5,19 @@
 export const KQL_TYPES = ["string", "datetime", "dynamic", "real", "long", "int", "bool", "timespan"] as const;
 export type KqlType = (typeof KQL_TYPES)[number];
 
-/** `columnType`/`dataType` of a response column, per KQL type. */
-export const RESPONSE_TYPES: Record<KqlType, { columnType: KqlType; dataType: string }> = {
-  string: { columnType: "string", dataType: "String" },
-  datetime: { columnType: "datetime", dataType: "DateTime" },
-  dynamic: { columnType: "dynamic", dataType: "Object" },
-  real: { columnType: "real", dataType: "Double" },
-  long: { columnType: "long", dataType: "Int64" },
-  int: { columnType: "int", dataType: "Int32" },
-  bool: { columnType: "bool", dataType: "Boolean" },
-  timespan: { columnType: "timespan", dataType: "TimeSpan" },
+/**
+ * The .NET type ADX names as a response column's `dataType`, per KQL type; its `columnType` is the
+ * KQL type itself.
+ */
+const DATA_TYPES: Record<KqlType, string> = {
+  string: "String", datetime: "DateTime", dynamic: "Object", real: "Double",
+  long: "Int64", int: "Int32", bool: "Boolean", timespan: "TimeSpan",
 };
+
+/** `columnType`/`dataType` of a response column of this KQL type. */
+export function responseType(type: KqlType): { columnType: KqlType; dataType: string } {
+  return { columnType: type, dataType: DATA_TYPES[type] };
+}
 
 /** One column of a query's result, in output order. */
 export interface ResultColumn {

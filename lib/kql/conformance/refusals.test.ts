@@ -24,6 +24,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | extend s = series_outliers(dynamic([1, 2]))", 1, 21, /series_outliers\(\) is not supported/],
   ["States | extend s = series_decompose(dynamic([1, 2]))", 1, 21, /series_decompose\(\) is not supported/],
   ["States | join kind=fancy (Events) on DeviceId", 1, 20, /Unknown join kind 'fancy'/],
+  ["States | join kind=constructor (Events) on DeviceId", 1, 20, /Unknown join kind 'constructor'/],
   ["States | lookup kind=fullouter (Events) on DeviceId", 1, 22, /lookup supports kind=leftouter or kind=inner/],
   ["States | join (Events) on Missing", 1, 27, /Unknown column 'Missing' on the left side/],
   ["States | join (Events) on Value", 1, 27, /Join keys of type dynamic are not supported/],

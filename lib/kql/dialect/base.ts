@@ -7,6 +7,7 @@
  * and both engines keep giving the same answers (the conformance suite runs every case on both).
  */
 import type { JoinType, MakeSeriesSpec, SelectBlock, SqlDialect } from "./dialect";
+import type { FunctionNames } from "./function-names";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParamType } from "../types";
 
@@ -82,12 +83,8 @@ export abstract class SqlRenderer {
   protected abstract readonly sqlTypes: Record<KqlType, string>;
   /** The engine's names of semi and anti joins (the other join types are spelled alike). */
   protected abstract readonly semiJoins: { semi: string; anti: string };
-  /** Function names that differ only by name. */
-  protected abstract readonly names: Record<
-    | "lower" | "upper" | "startsWith" | "endsWith" | "quoteMeta" | "nullIf" | "regexMatch" | "random"
-    | "substring" | "reverse" | "isNaN" | "isFinite" | "leftPad" | "rightPad" | "trim" | "regexReplace",
-    string
-  >;
+  /** Function names that differ only by name (function-names.ts). */
+  protected abstract readonly names: FunctionNames;
   /** KQL date parts (hourofday, getyear, datetime_part's names) → the engine's function of a datetime. */
   protected abstract readonly dateParts: Record<string, (x: string) => string>;
 

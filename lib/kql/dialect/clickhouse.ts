@@ -14,6 +14,7 @@
  */
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
+import { functionNames } from "./function-names";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
 
@@ -94,24 +95,7 @@ class ClickHouseRenderer extends SqlRenderer {
   protected readonly engine = "ClickHouse";
   protected readonly sqlTypes = SQL_TYPES;
   protected readonly semiJoins = { semi: "LEFT SEMI JOIN", anti: "LEFT ANTI JOIN" };
-  protected readonly names = {
-    lower: "lowerUTF8",
-    upper: "upperUTF8",
-    startsWith: "startsWith",
-    endsWith: "endsWith",
-    quoteMeta: "regexpQuoteMeta",
-    nullIf: "nullIf",
-    regexMatch: "match",
-    regexReplace: "replaceRegexpAll",
-    random: "randCanonical",
-    substring: "substringUTF8",
-    reverse: "reverseUTF8",
-    isNaN: "isNaN",
-    isFinite: "isFinite",
-    leftPad: "leftPad",
-    rightPad: "rightPad",
-    trim: "trimBoth",
-  };
+  protected readonly names = functionNames("clickhouse");
   protected readonly dateParts = DATE_PARTS;
   protected readonly allColumns = "COLUMNS('.*')";
 

@@ -9,6 +9,7 @@
  */
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
+import { functionNames } from "./function-names";
 import type { TExpr } from "../ir";
 import type { KqlType } from "../types";
 
@@ -31,24 +32,7 @@ class DuckDbRenderer extends SqlRenderer {
   protected readonly engine = "DuckDB";
   protected readonly sqlTypes = SQL_TYPES;
   protected readonly semiJoins = { semi: "SEMI JOIN", anti: "ANTI JOIN" };
-  protected readonly names = {
-    lower: "lower",
-    upper: "upper",
-    startsWith: "starts_with",
-    endsWith: "ends_with",
-    quoteMeta: "regexp_escape",
-    nullIf: "nullif",
-    regexMatch: "regexp_matches",
-    regexReplace: "regexp_replace",
-    random: "random",
-    substring: "substr",
-    reverse: "reverse",
-    isNaN: "isnan",
-    isFinite: "isfinite",
-    leftPad: "lpad",
-    rightPad: "rpad",
-    trim: "trim",
-  };
+  protected readonly names = functionNames("duckdb");
   protected readonly dateParts: Record<string, (x: string) => string> = {
     year: (x) => `year(${x})`,
     quarter: (x) => `quarter(${x})`,
