@@ -2,7 +2,7 @@
 import { opsSuite } from "@/lib/service/platform/testing/run-ops";
 import { describe, expect, it } from "vitest";
 
-const { ops, runtime } = opsSuite("maint-ops");
+const { ops, opsJson, runtime } = opsSuite("maint-ops");
 
 async function tasksWith(token: string): Promise<number> {
   const response = await (await runtime()).handle({
@@ -19,9 +19,7 @@ async function tasksWith(token: string): Promise<number> {
 // Each case starts a tsx process (about a second each on an idle machine, more under load).
 describe("npm run ops", { timeout: 120_000 }, () => {
   it("plants --json lists the demo plants (seeding a fresh data directory)", () => {
-    const result = ops("plants", "--json");
-    expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([
+    expect(opsJson("plants")).toEqual([
       { id: "HOU1", name: "Houston Polymers", customerId: "CUST-ACME" },
       { id: "OUL1", name: "Oulu Paper Mill", customerId: "CUST-NORDIC" },
       { id: "RTM1", name: "Rotterdam Chemicals", customerId: "CUST-ACME" },
@@ -29,9 +27,7 @@ describe("npm run ops", { timeout: 120_000 }, () => {
   });
 
   it("issues a token that works at once, lists it without the secret, and revokes it (401 at once)", async () => {
-    const issued = ops("token", "issue", "--plant", "RTM1", "--expires", "30", "--json");
-    expect(issued.status, issued.stderr).toBe(0);
-    const token = JSON.parse(issued.stdout);
+    const token = opsJson<{ id: string; token: string; expiresAt: string }>("token", "issue", "--plant", "RTM1", "--expires", "30");
     expect(token).toMatchObject({ plantId: "RTM1", id: expect.any(String), token: expect.any(String) });
     expect(Date.parse(token.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
 
@@ -49,7 +45,7 @@ describe("npm run ops", { timeout: 120_000 }, () => {
     const revoked = ops("token", "revoke", token.id);
     expect(revoked.status, revoked.stderr).toBe(0);
     expect(await tasksWith(token.token)).toBe(401);
-    expect(JSON.parse(ops("token", "list", "--json").stdout)[0].state).toBe("revoked");
+    expect(opsJson<{ state: string }[]>("token", "list")[0]!.state).toBe("revoked");
   });
 
   it("exits non-zero with a clear message on bad arguments", () => {

@@ -27,43 +27,53 @@ export interface TableSchema {
 
 export type TableName = "States" | "Events";
 
-const column = (name: string, kqlType: KqlType, storage: StorageType, nullable = false): TableColumn => ({
+/**
+ * What a column holds, which fixes both its KQL type and its storage: `dynamic` is stored in one of
+ * two forms, a number (`Value`) or a JSON object (the metadata).
+ */
+const FORMS = {
+  text: { kqlType: "string", storage: "VARCHAR" },
+  instant: { kqlType: "datetime", storage: "TIMESTAMP" },
+  number: { kqlType: "dynamic", storage: "DOUBLE" },
+  object: { kqlType: "dynamic", storage: "JSON" },
+} as const satisfies Record<string, { kqlType: KqlType; storage: StorageType }>;
+
+const column = (name: string, form: keyof typeof FORMS, nullable: "nullable" | "required" = "required"): TableColumn => ({
   name,
-  kqlType,
-  storage,
-  nullable,
+  ...FORMS[form],
+  nullable: nullable === "nullable",
 });
 
 export const TABLES: Record<TableName, TableSchema> = {
   States: {
     name: "States",
     columns: [
-      column("DeviceId", "string", "VARCHAR"),
-      column("Name", "string", "VARCHAR"),
-      column("Timestamp", "datetime", "TIMESTAMP"),
-      column("Value", "dynamic", "DOUBLE", true),
-      column("PlantId", "string", "VARCHAR"),
-      column("DataMetadata", "dynamic", "JSON", true),
-      column("MessageMetadata", "dynamic", "JSON", true),
-      column("MessageType", "string", "VARCHAR"),
-      column("AgentTimestamp", "datetime", "TIMESTAMP", true),
-      column("IngestionTimestamp", "datetime", "TIMESTAMP", true),
+      column("DeviceId", "text"),
+      column("Name", "text"),
+      column("Timestamp", "instant"),
+      column("Value", "number", "nullable"),
+      column("PlantId", "text"),
+      column("DataMetadata", "object", "nullable"),
+      column("MessageMetadata", "object", "nullable"),
+      column("MessageType", "text"),
+      column("AgentTimestamp", "instant", "nullable"),
+      column("IngestionTimestamp", "instant", "nullable"),
     ],
   },
   Events: {
     name: "Events",
     columns: [
-      column("EventId", "string", "VARCHAR"),
-      column("PlantId", "string", "VARCHAR"),
-      column("DeviceId", "string", "VARCHAR"),
-      column("Name", "string", "VARCHAR"),
-      column("Severity", "string", "VARCHAR"),
-      column("Message", "string", "VARCHAR"),
-      column("StartTime", "datetime", "TIMESTAMP"),
-      column("EndTime", "datetime", "TIMESTAMP", true),
-      column("Value", "dynamic", "DOUBLE", true),
-      column("DataMetadata", "dynamic", "JSON", true),
-      column("MessageMetadata", "dynamic", "JSON", true),
+      column("EventId", "text"),
+      column("PlantId", "text"),
+      column("DeviceId", "text"),
+      column("Name", "text"),
+      column("Severity", "text"),
+      column("Message", "text"),
+      column("StartTime", "instant"),
+      column("EndTime", "instant", "nullable"),
+      column("Value", "number", "nullable"),
+      column("DataMetadata", "object", "nullable"),
+      column("MessageMetadata", "object", "nullable"),
     ],
   },
 };

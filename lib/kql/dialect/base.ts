@@ -424,25 +424,20 @@ export abstract class SqlRenderer {
     }
   }
 
+  /** KQL's tostring(): a string as it is, anything else as text, null as "" (KQL strings are never null). */
   private toString(value: TExpr): string {
+    return value.type === "string" ? this.expression(value, false) : `coalesce(${this.textOf(value)}, '')`;
+  }
+
+  /** A non-string value as ADX writes it as text; NULL for null. */
+  private textOf(value: TExpr): string {
     const sql = this.expression(value, false);
-    switch (value.type) {
-      case "string":
-        return sql;
-      case "long":
-      case "int":
-        return `coalesce(${this.spell.toText(sql)}, '')`;
-      case "real":
-        return `coalesce(${this.realText(sql)}, '')`;
-      case "bool":
-        return `coalesce(${this.boolText(sql)}, '')`;
-      case "datetime":
-        return `coalesce(${this.spell.isoText(sql)}, '')`;
-      case "timespan":
-        return `coalesce(${this.timespanText(sql)}, '')`;
-      case "dynamic":
-        return `coalesce(${this.dynamicText(value)}, '')`;
-    }
+    if (value.type === "dynamic") return this.dynamicText(value);
+    if (value.type === "real") return this.realText(sql);
+    if (value.type === "bool") return this.boolText(sql);
+    if (value.type === "datetime") return this.spell.isoText(sql);
+    if (value.type === "timespan") return this.timespanText(sql);
+    return this.spell.toText(sql);
   }
 
   private toDatetime(value: TExpr): string {

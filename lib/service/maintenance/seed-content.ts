@@ -4,6 +4,7 @@
  * the dashboard's forms must fetch them per plant).
  */
 import type { TLookupKind } from "@/lib/contract/maintenance";
+import plantLayouts from "./plant-layouts.json";
 
 export interface LookupSeed {
   kind: TLookupKind;
@@ -151,32 +152,8 @@ export interface PlantLayout {
   building: readonly string[];
 }
 
-export const PLANT_LAYOUTS: Record<string, PlantLayout> = {
-  RTM1: {
-    building: ["Building B1", "Building B2", "Tank farm", "Utility block"],
-    areas: [
-      { name: "Feed Preparation", lines: [{ name: "Raw Material Unloading", machines: ["pump", "pump", "conveyor", "valve", "pump", "fan", "valve"] }, { name: "Feed Blending", machines: ["agitator", "pump", "exchanger", "valve", "pump", "agitator", "pump"] }] },
-      { name: "Reaction", lines: [{ name: "Reactor Train 1", machines: ["reactor", "agitator", "exchanger", "pump", "compressor", "valve", "pump"] }, { name: "Reactor Train 2", machines: ["reactor", "agitator", "exchanger", "pump", "compressor", "valve", "pump"] }] },
-      { name: "Utilities", lines: [{ name: "Cooling Water", machines: ["pump", "pump", "fan", "fan", "exchanger", "valve", "pump"] }, { name: "Compressed Air", machines: ["compressor", "compressor", "valve", "fan", "exchanger", "pump", "valve"] }] },
-    ],
-  },
-  HOU1: {
-    building: ["Reactor building", "Extrusion hall", "Warehouse", "Utility block"],
-    areas: [
-      { name: "Polymerisation", lines: [{ name: "Reactor Line A", machines: ["reactor", "agitator", "pump", "exchanger", "compressor", "valve", "pump"] }, { name: "Reactor Line B", machines: ["reactor", "agitator", "pump", "exchanger", "compressor", "valve", "pump"] }] },
-      { name: "Extrusion", lines: [{ name: "Extruder Line 1", machines: ["extruder", "pelletizer", "conveyor", "fan", "pump", "valve", "conveyor"] }, { name: "Extruder Line 2", machines: ["extruder", "pelletizer", "conveyor", "fan", "pump", "valve", "conveyor"] }] },
-      { name: "Packaging & Utilities", lines: [{ name: "Bagging", machines: ["conveyor", "conveyor", "fan", "conveyor", "valve", "compressor", "conveyor"] }, { name: "Steam & Air", machines: ["compressor", "pump", "exchanger", "valve", "fan", "pump", "valve"] }] },
-    ],
-  },
-  OUL1: {
-    building: ["PM2 hall", "Stock preparation", "Finishing hall", "Mill utilities"],
-    areas: [
-      { name: "Stock Preparation", lines: [{ name: "Pulping", machines: ["pulper", "pulper", "pump", "screen", "agitator", "pump", "conveyor"] }, { name: "Refining", machines: ["refiner", "refiner", "pump", "screen", "valve", "pump", "agitator"] }] },
-      { name: "Paper Machine PM2", lines: [{ name: "Wet End", machines: ["pump", "screen", "roll", "roll", "fan", "valve", "pump"] }, { name: "Dryer Section", machines: ["roll", "roll", "roll", "fan", "exchanger", "valve", "pump"] }] },
-      { name: "Finishing", lines: [{ name: "Winding", machines: ["winder", "winder", "roll", "conveyor", "fan", "valve", "conveyor"] }, { name: "Roll Handling", machines: ["conveyor", "conveyor", "conveyor", "fan", "valve", "compressor", "conveyor"] }] },
-    ],
-  },
-};
+/** Areas, lines and their machines per demo plant, and the buildings they stand in. Data: plant-layouts.json. */
+export const PLANT_LAYOUTS: Record<string, PlantLayout> = plantLayouts;
 
 /** Spare-part families: how to name an item, its unit, and a typical stock range. */
 export const PART_FAMILIES: Record<string, { unit: string; items: readonly string[]; stock: readonly [number, number] }> = {

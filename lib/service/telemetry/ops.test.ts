@@ -2,7 +2,7 @@
 import { opsSuite } from "@/lib/service/platform/testing/run-ops";
 import { beforeAll, describe, expect, it } from "vitest";
 
-const { ops, runtime } = opsSuite("telemetry-ops");
+const { ops, opsJson, runtime } = opsSuite("telemetry-ops");
 // The service first, as a server already running when the operator starts.
 beforeAll(async () => {
   await runtime();
@@ -39,18 +39,14 @@ async function queryStatus(token: string): Promise<number> {
 // Each case starts a tsx process (a second or more, longer under load).
 describe("npm run ops (telemetry)", { timeout: 120_000 }, () => {
   it("customers --json lists the customers with their plants", () => {
-    const result = ops("customers", "--json");
-    expect(result.status, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([
+    expect(opsJson("customers")).toEqual([
       { id: "CUST-ACME", name: expect.any(String), plantIds: ["HOU1", "RTM1"], activeClients: 0 },
       { id: "CUST-NORDIC", name: expect.any(String), plantIds: ["OUL1"], activeClients: 0 },
     ]);
   });
 
   it("creates a client whose secret works at once, lists it without the secret, and revokes it", async () => {
-    const created = ops("client", "create", "--customer", "CUST-NORDIC", "--json");
-    expect(created.status, created.stderr).toBe(0);
-    const client = JSON.parse(created.stdout);
+    const client = opsJson<{ client_id: string; client_secret: string; scope: string }>("client", "create", "--customer", "CUST-NORDIC");
     expect(client).toEqual({
       client_id: expect.any(String),
       client_secret: expect.stringMatching(/^pdt_/),
@@ -65,7 +61,7 @@ describe("npm run ops (telemetry)", { timeout: 120_000 }, () => {
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).not.toContain(client.client_secret);
     expect(JSON.parse(listed.stdout)).toContainEqual(expect.objectContaining({ clientId: client.client_id, customerId: "CUST-NORDIC", state: "active" }));
-    expect(JSON.parse(ops("customers", "--json").stdout)[1].activeClients).toBe(1);
+    expect(opsJson<{ activeClients: number }[]>("customers")[1]!.activeClients).toBe(1);
 
     const human = ops("client", "list");
     expect(human.stdout).toContain(client.client_id);

@@ -22,6 +22,8 @@ export function runOps(dataDir: string, args: string[], input?: string): { statu
 export interface OpsSuite {
   /** Runs the CLI against the suite's DATA_DIR. */
   ops(...args: string[]): ReturnType<typeof runOps>;
+  /** Runs a command with `--json`; a failure throws with the command's stderr, success gives the parsed output. */
+  opsJson<T = unknown>(...args: string[]): T;
   /** The service on the same DATA_DIR (the server running beside the CLI): opened on first use, closed after the suite. */
   runtime(): Promise<ServiceRuntime>;
 }
@@ -39,6 +41,11 @@ export function opsSuite(name: string): OpsSuite {
   });
   return {
     ops: (...args) => runOps(dataDir, args),
+    opsJson<T>(...args: string[]): T {
+      const result = runOps(dataDir, [...args, "--json"]);
+      if (result.status !== 0) throw new Error(`ops ${args.join(" ")} exited with ${result.status}: ${result.stderr}`);
+      return JSON.parse(result.stdout) as T;
+    },
     runtime: () => (runtime ??= createServiceRuntime(testConfig({ DATA_DIR: dataDir }))),
   };
 }

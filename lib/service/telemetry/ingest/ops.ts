@@ -39,6 +39,19 @@ const reasons = (counts: Partial<Record<DropReason, number>>) =>
     .map(([reason, count]) => `${reason} ${count}`)
     .join(", ") || "none";
 
+/** The report as the operator reads it, one aspect a line. */
+function describeIngest(report: ReturnType<typeof ingestReport>): string {
+  return [
+    `State:     ${report.state}${report.state === "stale" ? ` (last update ${Math.round(report.statusAgeMs / 1000)} s ago: is the server running?)` : ""}`,
+    `MQTT:      ${report.mqtt ? `${report.mqtt.broker} as ${report.mqtt.clientId}, ${report.mqtt.connected ? "connected" : "NOT connected"}, ${report.mqtt.reconnects} reconnects` : "off (MQTT_URL unset)"}`,
+    `Demo:      ${report.demo ? `live, readings ${report.demo.publish === "mqtt" ? "published over MQTT" : "written directly"}` : "off"}`,
+    `Messages:  ${report.messages.received} received; dropped: ${reasons(report.messages.dropped)}`,
+    `Readings:  ${report.readings.received} received, ${report.readings.written} written, ${report.readings.queued} queued; dropped: ${reasons(report.readings.dropped)}`,
+    `Lag:       oldest queued ${report.lag.oldestQueuedMs} ms, last batch ${report.lag.lastBatchMs ?? "-"} ms (receive → commit)`,
+    `Last:      reading ${report.lastReadingAt ?? "-"}, write ${report.lastWriteAt ?? "-"}`,
+  ].join("\n");
+}
+
 const ingestStatus: OpsCommand = {
   name: "ingest status",
   usage: "[--json]",
@@ -49,18 +62,7 @@ const ingestStatus: OpsCommand = {
       throw new OpsError(`No ingestion status at ${statusFile(ctx.config.dataDir)}: the server has not run here with MQTT_URL or DEMO_LIVE.`);
     }
     const report = ingestReport(status, Date.now());
-    ctx.result(
-      [
-        `State:     ${report.state}${report.state === "stale" ? ` (last update ${Math.round(report.statusAgeMs / 1000)} s ago: is the server running?)` : ""}`,
-        `MQTT:      ${report.mqtt ? `${report.mqtt.broker} as ${report.mqtt.clientId}, ${report.mqtt.connected ? "connected" : "NOT connected"}, ${report.mqtt.reconnects} reconnects` : "off (MQTT_URL unset)"}`,
-        `Demo:      ${report.demo ? `live, readings ${report.demo.publish === "mqtt" ? "published over MQTT" : "written directly"}` : "off"}`,
-        `Messages:  ${report.messages.received} received; dropped: ${reasons(report.messages.dropped)}`,
-        `Readings:  ${report.readings.received} received, ${report.readings.written} written, ${report.readings.queued} queued; dropped: ${reasons(report.readings.dropped)}`,
-        `Lag:       oldest queued ${report.lag.oldestQueuedMs} ms, last batch ${report.lag.lastBatchMs ?? "-"} ms (receive → commit)`,
-        `Last:      reading ${report.lastReadingAt ?? "-"}, write ${report.lastWriteAt ?? "-"}`,
-      ].join("\n"),
-      report,
-    );
+    ctx.result(describeIngest(report), report);
   },
 };
 

@@ -16,9 +16,9 @@ import type { Reading, SeriesMetadata } from "./reading";
 import type { DropReason, IngestStats } from "./stats";
 
 /** `StateSeries.sid` is a USMALLINT. */
-const MAX_SERIES = 65_536;
+const MAX_SERIES = 2 ** 16;
 /** `AgentDelayMs` and `IngestionDelayMs` are USMALLINTs: delays beyond 65.5 s are stored as 65.5 s. */
-const MAX_DELAY_MS = 65_535;
+const MAX_DELAY_MS = 2 ** 16 - 1;
 
 export interface IngestWriterOptions {
   store: DuckDbTelemetryStore;
