@@ -31,10 +31,11 @@ export const ZPartUsed = z
   .object({ partId: z.string(), name: z.string(), quantity: z.number(), unit: ZStockUnit })
   .meta({ id: "PartUsed" });
 
-export const ZJobDone = z
-  .object({
-    id: z.string(),
-    plantId: z.string(),
+/** What every record of a plant begins with: its own id and its plant's. */
+const ZPlantRecord = z.object({ id: z.string(), plantId: z.string() });
+
+export const ZJobDone = ZPlantRecord
+  .extend({
     jobTitle: z.string(),
     doneDate: ZDate,
     dueDate: ZDate,
@@ -54,10 +55,8 @@ export const ZRecurrence = z
   .object({ every: z.number().int().min(1), unit: z.enum(["DAY", "WEEK", "MONTH"]) })
   .meta({ id: "Recurrence" });
 
-export const ZPlannedJob = z
-  .object({
-    id: z.string(),
-    plantId: z.string(),
+export const ZPlannedJob = ZPlantRecord
+  .extend({
     jobTitle: z.string(),
     dueDate: ZDate,
     activityKind: z.string(),
@@ -70,10 +69,8 @@ export const ZPlannedJob = z
   })
   .meta({ id: "PlannedJob" });
 
-export const ZAsset = z
-  .object({
-    id: z.string(),
-    plantId: z.string(),
+export const ZAsset = ZPlantRecord
+  .extend({
     tagNumber: z.string(),
     serialNumber: z.string().nullable(),
     externalReference: z.string().nullable(),
@@ -87,10 +84,8 @@ export const ZAsset = z
   })
   .meta({ id: "Asset" });
 
-export const ZTask = z
-  .object({
-    id: z.string(),
-    plantId: z.string(),
+export const ZTask = ZPlantRecord
+  .extend({
     taskTitle: z.string(),
     taskDescription: z.string().nullable(),
     activityKind: z.string(),

@@ -155,6 +155,19 @@ export abstract class SqlRenderer {
     return e.type === "string" ? `coalesce(${value}, '')` : value;
   }
 
+  /** Operators of one argument that convert it, each by its method below. */
+  private readonly conversions = new Map<string, (x: TExpr) => string>([
+    ["dyn_str", (x) => this.dynamicText(x)],
+    ["dyn_num", (x) => this.dynamicNumber(x)],
+    ["dyn_json", (x) => this.dynamicJson(x)],
+    ["to_double", (x) => this.toDouble(x)],
+    ["to_long", (x) => this.toInteger(x, "long")],
+    ["to_int", (x) => this.toInteger(x, "int")],
+    ["to_string", (x) => this.toString(x)],
+    ["to_datetime", (x) => this.toDatetime(x)],
+    ["to_bool", (x) => this.toBool(x)],
+  ]);
+
   private shared(e: TExpr, a: TExpr[], predicate: boolean): string {
     const node = e.node;
     const op = node.op;
@@ -163,6 +176,8 @@ export abstract class SqlRenderer {
     const lower = (x: string) => `${names.lower}(${x})`;
     const fold = (ci: boolean) => (x: string) => (ci ? lower(x) : x);
     const ci = !op.endsWith("_cs");
+    const conversion = this.conversions.get(op);
+    if (conversion) return conversion(a[0]!);
     if (op.startsWith("dt_part:")) return this.dateParts[op.slice(8)]!(s(0));
     if (op in DATE_FUNCTIONS) return this.dateParts[DATE_FUNCTIONS[op]!]!(s(0));
     if (op.startsWith("ts_part:")) return this.timespanPart(op.slice(8), s(0));
@@ -195,12 +210,6 @@ export abstract class SqlRenderer {
         const order = w.order.length ? ` ORDER BY ${w.order.map((o) => `${this.expression(o.expr, false)} ${o.desc ? "DESC" : "ASC"} NULLS LAST`).join(", ")}` : "";
         return this.spell.asLong(`row_number() OVER (${partition}${order})`);
       }
-      case "dyn_str":
-        return this.dynamicText(a[0]!);
-      case "dyn_num":
-        return this.dynamicNumber(a[0]!);
-      case "dyn_json":
-        return this.dynamicJson(a[0]!);
       case "ne":
         return this.nullSafe(a, predicate, `(${s(0)} <> ${s(1)})`, "true");
       case "eq_ci":
@@ -251,17 +260,6 @@ export abstract class SqlRenderer {
         return this.spell.plusUs(s(0), `(- ${s(1)})`);
       case "dt_diff":
         return `(${this.spell.epochUs(s(0))} - ${this.spell.epochUs(s(1))})`;
-      case "to_double":
-        return this.toDouble(a[0]!);
-      case "to_long":
-      case "to_int":
-        return this.toInteger(a[0]!, op === "to_long" ? "long" : "int");
-      case "to_string":
-        return this.toString(a[0]!);
-      case "to_datetime":
-        return this.toDatetime(a[0]!);
-      case "to_bool":
-        return this.toBool(a[0]!);
       case "to_timespan": {
         const v = a[0]!;
         if (v.type === "timespan") return s(0);

@@ -3,99 +3,25 @@
  * the company-specific lookup values (which differ between the two demo customers on purpose, so
  * the dashboard's forms must fetch them per plant).
  */
-import type { TLookupKind } from "@/lib/contract/maintenance";
+import { z } from "zod";
+import { LOOKUP_KINDS } from "@/lib/contract/vocabulary";
+import customerVocabulary from "./customer-vocabulary.json";
 import plantLayouts from "./plant-layouts.json";
 
-export interface LookupSeed {
-  kind: TLookupKind;
-  value: string;
-  label: string;
-}
-
-export interface CustomerVocabulary {
-  lookups: LookupSeed[];
-  departments: { mechanical: string; electrical: string; instrument: string; reliability: string; production: string };
+const ZCustomerVocabulary = z.object({
+  lookups: z.array(z.object({ kind: z.enum(LOOKUP_KINDS), value: z.string(), label: z.string() })),
+  departments: z.object({ mechanical: z.string(), electrical: z.string(), instrument: z.string(), reliability: z.string(), production: z.string() }),
   /** Lookup value of each kind of work, for picking believable combinations. */
-  activity: { preventive: string; corrective: string; inspection: string; lubrication: string; calibration: string; modification: string };
-  roles: { mechanical: string; electrical: string; instrument: string; planner: string; operator: string };
-  priorities: [urgent: string, high: string, normal: string, low: string];
-}
+  activity: z.object({ preventive: z.string(), corrective: z.string(), inspection: z.string(), lubrication: z.string(), calibration: z.string(), modification: z.string() }),
+  roles: z.object({ mechanical: z.string(), electrical: z.string(), instrument: z.string(), planner: z.string(), operator: z.string() }),
+  /** Urgent, high, normal, low. */
+  priorities: z.tuple([z.string(), z.string(), z.string(), z.string()]),
+});
 
-export const CUSTOMER_VOCABULARY: Record<string, CustomerVocabulary> = {
-  "CUST-ACME": {
-    lookups: [
-      { kind: "activityKind", value: "PREVENTIVE", label: "Preventive maintenance" },
-      { kind: "activityKind", value: "CORRECTIVE", label: "Corrective maintenance" },
-      { kind: "activityKind", value: "INSPECTION", label: "Inspection" },
-      { kind: "activityKind", value: "LUBRICATION", label: "Lubrication" },
-      { kind: "activityKind", value: "CALIBRATION", label: "Calibration" },
-      { kind: "activityKind", value: "MODIFICATION", label: "Modification (MOC)" },
-      { kind: "assignedToRole", value: "MECH_TECH", label: "Mechanical technician" },
-      { kind: "assignedToRole", value: "ELEC_TECH", label: "Electrical technician" },
-      { kind: "assignedToRole", value: "INSTR_TECH", label: "Instrument technician" },
-      { kind: "assignedToRole", value: "PLANNER", label: "Maintenance planner" },
-      { kind: "assignedToRole", value: "OPERATOR", label: "Process operator" },
-      { kind: "priority", value: "P1", label: "P1 – Emergency (within 4 h)" },
-      { kind: "priority", value: "P2", label: "P2 – Urgent (within 24 h)" },
-      { kind: "priority", value: "P3", label: "P3 – Normal (within 1 week)" },
-      { kind: "priority", value: "P4", label: "P4 – Next planned shutdown" },
-    ],
-    departments: {
-      mechanical: "Mechanical Maintenance",
-      electrical: "Electrical & Instrumentation",
-      instrument: "Electrical & Instrumentation",
-      reliability: "Reliability Engineering",
-      production: "Operations",
-    },
-    activity: {
-      preventive: "PREVENTIVE",
-      corrective: "CORRECTIVE",
-      inspection: "INSPECTION",
-      lubrication: "LUBRICATION",
-      calibration: "CALIBRATION",
-      modification: "MODIFICATION",
-    },
-    roles: { mechanical: "MECH_TECH", electrical: "ELEC_TECH", instrument: "INSTR_TECH", planner: "PLANNER", operator: "OPERATOR" },
-    priorities: ["P1", "P2", "P3", "P4"],
-  },
-  "CUST-NORDIC": {
-    lookups: [
-      { kind: "activityKind", value: "PM", label: "Planned maintenance" },
-      { kind: "activityKind", value: "CM", label: "Breakdown repair" },
-      { kind: "activityKind", value: "CBM", label: "Condition-based maintenance" },
-      { kind: "activityKind", value: "ROUND", label: "Inspection round" },
-      { kind: "activityKind", value: "LUBE", label: "Lubrication round" },
-      { kind: "activityKind", value: "SHUTDOWN", label: "Shutdown work" },
-      { kind: "activityKind", value: "CAL", label: "Instrument calibration" },
-      { kind: "assignedToRole", value: "MECHANIC", label: "Mechanic" },
-      { kind: "assignedToRole", value: "ELECTRICIAN", label: "Electrician" },
-      { kind: "assignedToRole", value: "AUTOMATION", label: "Automation technician" },
-      { kind: "assignedToRole", value: "SHIFT_LEADER", label: "Shift leader" },
-      { kind: "assignedToRole", value: "CONTRACTOR", label: "External contractor" },
-      { kind: "priority", value: "1-CRITICAL", label: "1 – Critical: stops the paper machine" },
-      { kind: "priority", value: "2-HIGH", label: "2 – High: this shift" },
-      { kind: "priority", value: "3-MEDIUM", label: "3 – Medium: this week" },
-      { kind: "priority", value: "4-LOW", label: "4 – Low: next maintenance stop" },
-    ],
-    departments: {
-      mechanical: "Mechanical",
-      electrical: "Electrical",
-      instrument: "Automation",
-      reliability: "Reliability",
-      production: "PM2 Production",
-    },
-    activity: {
-      preventive: "PM",
-      corrective: "CM",
-      inspection: "ROUND",
-      lubrication: "LUBE",
-      calibration: "CAL",
-      modification: "SHUTDOWN",
-    },
-    roles: { mechanical: "MECHANIC", electrical: "ELECTRICIAN", instrument: "AUTOMATION", planner: "SHIFT_LEADER", operator: "SHIFT_LEADER" },
-    priorities: ["1-CRITICAL", "2-HIGH", "3-MEDIUM", "4-LOW"],
-  },
-};
+export type CustomerVocabulary = z.infer<typeof ZCustomerVocabulary>;
+
+/** Each demo customer's own words: lookup values, departments, roles, priorities. Data: customer-vocabulary.json, checked on load. */
+export const CUSTOMER_VOCABULARY: Record<string, CustomerVocabulary> = z.record(z.string(), ZCustomerVocabulary).parse(customerVocabulary);
 
 export interface ComponentKind {
   code: string;

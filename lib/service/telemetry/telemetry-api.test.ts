@@ -253,17 +253,18 @@ describe("query results", () => {
   it("returns every States column with its types when nothing is projected", async () => {
     const res = await query(acmeToken, { query: "States | take 3" });
     expect(res.status).toBe(200);
-    expect(res.body.data.columns).toEqual([
-      { name: "DeviceId", columnType: "string", dataType: "String" },
-      { name: "Name", columnType: "string", dataType: "String" },
-      { name: "Timestamp", columnType: "datetime", dataType: "DateTime" },
-      { name: "Value", columnType: "dynamic", dataType: "Object" },
-      { name: "PlantId", columnType: "string", dataType: "String" },
-      { name: "DataMetadata", columnType: "dynamic", dataType: "Object" },
-      { name: "MessageMetadata", columnType: "dynamic", dataType: "Object" },
-      { name: "MessageType", columnType: "string", dataType: "String" },
-      { name: "AgentTimestamp", columnType: "datetime", dataType: "DateTime" },
-      { name: "IngestionTimestamp", columnType: "datetime", dataType: "DateTime" },
+    // Each column as [name, columnType, dataType].
+    expect(res.body.data.columns.map((c: Record<string, string>) => [c.name, c.columnType, c.dataType])).toEqual([
+      ["DeviceId", "string", "String"],
+      ["Name", "string", "String"],
+      ["Timestamp", "datetime", "DateTime"],
+      ["Value", "dynamic", "Object"],
+      ["PlantId", "string", "String"],
+      ["DataMetadata", "dynamic", "Object"],
+      ["MessageMetadata", "dynamic", "Object"],
+      ["MessageType", "string", "String"],
+      ["AgentTimestamp", "datetime", "DateTime"],
+      ["IngestionTimestamp", "datetime", "DateTime"],
     ]);
     expect(res.body.data.rows).toHaveLength(3);
     const [row] = res.body.data.rows;

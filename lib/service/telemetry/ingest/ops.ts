@@ -66,11 +66,14 @@ const ingestStatus: OpsCommand = {
   },
 };
 
+/** `--plant <plantId>`, which both device commands take. */
+const PLANT_OPTION = { plant: { type: "string" } } as const;
+
 const deviceAdd: OpsCommand = {
   name: "device add",
   usage: "--plant <plantId> <deviceId> [--json]",
   summary: "Allow a device to send telemetry for a plant (MQTT ingestion refuses unlisted devices).",
-  options: { plant: { type: "string" } },
+  options: PLANT_OPTION,
   positionals: 1,
   async run(ctx, args) {
     const plantId = requireString(args, "plant");
@@ -89,7 +92,7 @@ const deviceList: OpsCommand = {
   name: "device list",
   usage: "[--plant <plantId>] [--json]",
   summary: "List the devices allowed to send telemetry.",
-  options: { plant: { type: "string" } },
+  options: PLANT_OPTION,
   async run(ctx, args) {
     const plant = typeof args.values.plant === "string" ? args.values.plant : undefined;
     const devices = await listDevices(await ctx.db(), plant);
