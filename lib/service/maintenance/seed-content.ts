@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import { LOOKUP_KINDS } from "@/lib/contract/vocabulary";
-import customerVocabulary from "./customer-vocabulary.json";
-import plantLayouts from "./plant-layouts.json";
+import customerVocabulary from "./customer-vocabulary.json" with { type: "json" };
+import plantLayouts from "./plant-layouts.json" with { type: "json" };
 
 const ZCustomerVocabulary = z.object({
   lookups: z.array(z.object({ kind: z.enum(LOOKUP_KINDS), value: z.string(), label: z.string() })),
