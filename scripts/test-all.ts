@@ -53,9 +53,11 @@ function readJson(file: string): unknown {
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null;
 }
 
-/** A failure's first three lines, on one line: the error, and a property test's counterexample. */
+/** A failure's first three lines, on one line and without ANSI colours: the error, and a property test's counterexample. */
 function firstLines(message: string): string {
-  return message.split("\n").map((line) => line.trim()).filter(Boolean).slice(0, 3).join(" · ").slice(0, 400);
+  return message
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n").map((line) => line.trim()).filter(Boolean).slice(0, 3).join(" · ").slice(0, 400);
 }
 
 /**
@@ -83,6 +85,8 @@ interface PlaywrightSuite {
 interface PlaywrightReport {
   stats: { expected: number; unexpected: number; flaky: number };
   suites: PlaywrightSuite[];
+  /** Errors outside any test, such as a web server that did not start. */
+  errors?: { message?: string }[];
 }
 
 function playwrightFailures(suites: PlaywrightSuite[]): string[] {
@@ -91,13 +95,22 @@ function playwrightFailures(suites: PlaywrightSuite[]): string[] {
     for (const spec of suite.specs ?? []) {
       if (spec.ok) continue;
       const message = spec.tests.flatMap((t) => t.results).find((r) => r.error?.message)?.error?.message ?? "";
-      // Playwright's messages carry ANSI colours; the summary is plain text.
-      const reason = firstLines(message.replace(/\u001b\[[0-9;]*m/g, ""));
+      const reason = firstLines(message);
       lines.push(`     ✗ e2e/${spec.file}:${spec.line} › ${spec.title}`, `       ${reason}`);
     }
     lines.push(...playwrightFailures(suite.suites ?? []));
   }
   return lines;
+}
+
+/**
+ * A suite that failed with no failed test to name (it crashed, or its server never started):
+ * counted as one failure, and said so in the summary with the first lines of its error when known.
+ */
+function endedEarly(label: string, error?: string): void {
+  total.failed += 1;
+  const reason = error ? firstLines(error) : "see its output above";
+  summary.push(`     ✗ ${label} ended before reporting a result: ${reason}`);
 }
 
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -125,7 +138,7 @@ if (vitest) {
   if (vitest.numPendingTests > 0) summary.push(`     (${vitest.numPendingTests} unit and API tests skipped: not counted)`);
   summary.push(...vitestFailures(vitest));
 }
-if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) total.failed += 1; // crashed before reporting
+if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) endedEarly("unit and API tests");
 
 const built = check("production build", bin("next"), ["build"]);
 if (built) {
@@ -138,7 +151,7 @@ if (built) {
     total.failed += e2e.stats.unexpected;
     summary.push(...playwrightFailures(e2e.suites));
   }
-  if (!e2eOk && (!e2e || e2e.stats.unexpected === 0)) total.failed += 1;
+  if (!e2eOk && (!e2e || e2e.stats.unexpected === 0)) endedEarly("browser tests", e2e?.errors?.find((e) => e.message)?.message);
 }
 
 console.log(`\n${summary.join("\n")}`);

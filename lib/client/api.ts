@@ -5,6 +5,7 @@
  */
 import type { TErrorBody, TPage as Page } from "@/lib/contract/common";
 import { ApiError } from "@/lib/contract/errors";
+import { loadCommonContract } from "./lazy-contract";
 import { PAGE_SIZE_MAX } from "@/lib/contract/vocabulary";
 
 export { ApiError } from "@/lib/contract/errors";
@@ -29,7 +30,7 @@ export function withQuery(path: string, query: Record<string, QueryValue> = {}):
 async function errorBodyOf(body: unknown, failed: boolean): Promise<TErrorBody | null> {
   const saysError = typeof body === "object" && body !== null && (body as { status?: unknown }).status === "ERROR";
   if (!failed && !saysError) return null;
-  const { ZErrorBody } = await import("@/lib/contract/common");
+  const { ZErrorBody } = await loadCommonContract();
   const parsed = ZErrorBody.safeParse(body);
   return parsed.success ? parsed.data : null;
 }

@@ -1,10 +1,14 @@
 /**
- * The maintenance contract's schemas, loaded on demand: forms check with them, but a page should
- * not download zod and every schema before anyone types (docs/architecture.md, "What the browser
- * loads"). Forms call `preloadMaintenanceContract()` when they appear, so the check on submit
- * rarely waits for the network.
+ * The contract's schemas (and zod with them), loaded on demand: forms check with them and failures
+ * are read with the error-body schema, but a page should not download zod and every schema before
+ * anyone types or anything fails (docs/architecture.md, "What the browser loads"). Forms call
+ * `preloadMaintenanceContract()` when they appear, so the check on submit rarely waits for the
+ * network.
  */
 export const loadMaintenanceContract = () => import("@/lib/contract/maintenance");
+
+/** The error body's schema, for reading a failure (lib/client/api.ts). */
+export const loadCommonContract = () => import("@/lib/contract/common");
 
 export function preloadMaintenanceContract(): void {
   // A failed preload is retried by the check itself; nothing to report here.

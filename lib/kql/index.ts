@@ -41,6 +41,6 @@ export { completionsAt, type Completion, type CompletionResult } from "./complet
 export { hoverAt, FUNCTION_DOCS, OPERATOR_DOCS } from "./catalog";
 export { KqlError } from "./errors";
 export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
-export { responseType, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
+export { type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
 export { toJsonValue, toResponseColumns, type JsonValue } from "./result";
 export type { QueryAst, Operator, Expr } from "./ast";

@@ -171,13 +171,13 @@ export abstract class SqlRenderer {
   private shared(e: TExpr, a: TExpr[], predicate: boolean): string {
     const node = e.node;
     const op = node.op;
+    const conversion = this.conversions.get(op);
+    if (conversion) return conversion(a[0]!);
     const s = (i: number, p = false) => this.sub(a, i, p);
     const { names } = this;
     const lower = (x: string) => `${names.lower}(${x})`;
     const fold = (ci: boolean) => (x: string) => (ci ? lower(x) : x);
     const ci = !op.endsWith("_cs");
-    const conversion = this.conversions.get(op);
-    if (conversion) return conversion(a[0]!);
     if (op.startsWith("dt_part:")) return this.dateParts[op.slice(8)]!(s(0));
     if (op in DATE_FUNCTIONS) return this.dateParts[DATE_FUNCTIONS[op]!]!(s(0));
     if (op.startsWith("ts_part:")) return this.timespanPart(op.slice(8), s(0));
@@ -429,8 +429,8 @@ export abstract class SqlRenderer {
 
   /** A non-string value as ADX writes it as text; NULL for null. */
   private textOf(value: TExpr): string {
-    const sql = this.expression(value, false);
     if (value.type === "dynamic") return this.dynamicText(value);
+    const sql = this.expression(value, false);
     if (value.type === "real") return this.realText(sql);
     if (value.type === "bool") return this.boolText(sql);
     if (value.type === "datetime") return this.spell.isoText(sql);

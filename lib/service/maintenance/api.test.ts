@@ -190,6 +190,9 @@ describe("conditional GET", () => {
       expect((await client.call("GET", path, { token: rtm1, headers: { "if-none-match": header } })).status, header).toBe(304);
     }
     expect((await client.call("GET", path, { token: rtm1, headers: { "if-none-match": '"other"' } })).status).toBe(200);
+    // A HEAD carries the GET's headers, its tag included.
+    const head = await fetch(`${service!.server.url}${path}`, { method: "HEAD", headers: { authorization: `Bearer ${rtm1}` } });
+    expect([head.status, head.headers.get("etag"), head.headers.get("cache-control")]).toEqual([200, etag, "private, no-cache"]);
     // The tag is checked after the token: no token, no 304.
     expect((await client.call("GET", path, { headers: { "if-none-match": etag! } })).status).toBe(401);
     const part = first.body.data[0];

@@ -4,7 +4,8 @@
  * answered 304 with no body. The answer is still computed (the tag is of the bytes, not of a
  * version of the data, so it can never be stale), but it is neither sent again nor read again: the
  * dashboard's remote client keeps each answer it has validated and revalidates it this way
- * (lib/upstream/answer-cache.ts). docs/api.md §4 documents it for every client.
+ * (lib/upstream/answer-cache.ts). docs/api.md §3 documents it for every client. A HEAD gets the
+ * same headers as its GET.
  */
 import { createHash } from "node:crypto";
 import type { ServiceRequest, ServiceResponse } from "./types";
@@ -23,9 +24,9 @@ export function noneMatchNames(header: string | undefined, tag: string): boolean
   return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === tag);
 }
 
-/** The answer to a GET with its ETag, or 304 when the client already holds these bytes. */
+/** The answer to a GET (or HEAD) with its ETag, or 304 when the client already holds these bytes. */
 export function conditionalGet(req: ServiceRequest, response: ServiceResponse): ServiceResponse {
-  if (req.method !== "GET" || response.status !== 200 || typeof response.body !== "string") return response;
+  if ((req.method !== "GET" && req.method !== "HEAD") || response.status !== 200 || typeof response.body !== "string") return response;
   const etag = entityTag(response.body);
   const headers: Record<string, string> = { ...response.headers, etag, "cache-control": REVALIDATE_EACH_TIME };
   if (!noneMatchNames(req.headers["if-none-match"], etag)) return { ...response, headers };
