@@ -115,6 +115,16 @@ function endedEarly(label: string, error?: string): void {
 
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 
+/** `git status --porcelain`, or null outside a git checkout (a tarball, say). */
+function gitStatus(): string | null {
+  const result = spawnSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" });
+  return result.status === 0 ? result.stdout : null;
+}
+// The README promises that its commands leave `git status` clean: whatever this run changes in
+// tracked or unignored files (a build rewriting tsconfig.json, a test writing beside the code)
+// fails it. Compared with the state at the start, so a developer's own edits are not counted.
+const statusBefore = gitStatus();
+
 check("lint", bin("eslint"), ["."]);
 check("typecheck", bin("tsc"), ["--noEmit"]);
 check("OpenAPI lint", bin("tsx"), ["scripts/lint-openapi.ts"]);
@@ -152,6 +162,16 @@ if (built) {
     summary.push(...playwrightFailures(e2e.suites));
   }
   if (!e2eOk && (!e2e || e2e.stats.unexpected === 0)) endedEarly("browser tests", e2e?.errors?.find((e) => e.message)?.message);
+}
+
+const statusAfter = gitStatus();
+if (statusBefore !== null && statusAfter !== statusBefore) {
+  total.failed += 1;
+  const changed = statusAfter!.split("\n").filter((line) => line && !statusBefore.split("\n").includes(line));
+  summary.push(`FAIL the run changed the work tree (git status): ${changed.slice(0, 5).join("; ") || "files went back to their committed state"}`);
+} else if (statusBefore !== null) {
+  total.passed += 1;
+  summary.push("ok   the run left git status as it found it");
 }
 
 console.log(`\n${summary.join("\n")}`);
