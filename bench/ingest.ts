@@ -141,10 +141,11 @@ async function main() {
     url: MQTT_URL,
     clientId,
     store,
-    registry: { customerOf: (plantId) => (plantId === "RTM1" || plantId === "HOU1" ? "CUST-ACME" : undefined), isKnownDevice: (p, d) => devices.has(`${p}/${d}`) },
+    registry: { customerOf: async (plantId) => (plantId === "RTM1" || plantId === "HOU1" ? "CUST-ACME" : undefined), isKnownDevice: async (p, d) => devices.has(`${p}/${d}`) },
     batchMax: 10_000,
     flushMs: 200,
     queueMax: 100_000,
+    deviceSeriesMax: 1_000,
     log: () => undefined,
   });
   await ingestion.ready;

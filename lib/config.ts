@@ -84,6 +84,8 @@ const envSchema = z.object({
   INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(200),
   /** Readings held in memory at most; when full, ingestion stops reading from the broker until it drains. */
   INGEST_QUEUE_MAX: z.coerce.number().int().min(100).max(5_000_000).default(100_000),
+  /** Series one device may have in its customer's store (metadata versions included), so one device cannot take all 65,536. */
+  INGEST_DEVICE_SERIES_MAX: z.coerce.number().int().min(1).max(65_536).default(1_000),
   /**
    * Redis holding what several instances must share: rate limits, cost budgets and concurrency caps,
    * sign-in throttles, the remote upstream's token (docs/architecture.md, "State shared by

@@ -36,7 +36,7 @@ export function parseJsonTopic(topic: string): { plantId: string; deviceId: stri
 }
 
 export function decodeJsonReadings(target: { plantId: string; deviceId: string }, payload: Uint8Array, receivedAt: number): Decoded {
-  if (payload.byteLength > MAX_PAYLOAD_BYTES) return { ok: false, reason: "malformed_payload", detail: "larger than 1 MB" };
+  if (payload.byteLength > MAX_PAYLOAD_BYTES) return { ok: false, reason: "too_large", detail: "larger than 1 MB" };
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(payload).toString("utf8"));

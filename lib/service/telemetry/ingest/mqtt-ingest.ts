@@ -18,7 +18,7 @@ import type { DuckDbTelemetryStore } from "../duckdb-store";
 import type { DeviceRegistry } from "./device-registry";
 import { decodeJsonReadings, JSON_SUBSCRIPTION, parseJsonTopic } from "./json-topic";
 import type { Decoded } from "./reading";
-import { parseSparkplugTopic, SparkplugSessions, SPARKPLUG_SUBSCRIPTIONS } from "./sparkplug";
+import { oversized, parseSparkplugTopic, SparkplugSessions, SPARKPLUG_SUBSCRIPTIONS } from "./sparkplug";
 import { brokerLabel, emptyStats, type DropReason, type IngestStats } from "./stats";
 import { IngestWriter } from "./writer";
 
@@ -30,6 +30,7 @@ export interface MqttIngestOptions {
   batchMax: number;
   flushMs: number;
   queueMax: number;
+  deviceSeriesMax: number;
   log?: (line: string) => void;
 }
 
@@ -41,6 +42,8 @@ export interface MqttIngestion {
   /** Resolves once subscribed for the first time. */
   ready: Promise<void>;
   connection(): { broker: string; clientId: string; connected: boolean; reconnects: number };
+  /** Births (alias tables) held in memory. */
+  heldBirths(): number;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     batchMax: options.batchMax,
     flushMs: options.flushMs,
     queueMax: options.queueMax,
+    deviceSeriesMax: options.deviceSeriesMax,
     stats,
     onDrop,
     log,
@@ -78,36 +82,43 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     log(`[ingest] dropped a message: ${reason} (${detail.slice(0, 200)}) on topic ${JSON.stringify(topic.slice(0, 200))}; further ones of this kind are only counted`);
   }
 
-  /** Decodes and queues one message; resolves when the client may acknowledge it. */
+  /**
+   * Checks, decodes and queues one message; resolves when the client may acknowledge it. The
+   * plant and device are judged before the payload is decoded (from the topic), so an unlisted
+   * sender's births are never decoded or held; the size caps are checked before decoding too.
+   */
   async function take(topic: string, payload: Buffer): Promise<void> {
     const receivedAt = Date.now();
     stats.messagesReceived += 1;
-    let plantId: string;
-    let decode: () => Decoded;
     const sparkplugTopic = topic.startsWith("spBv1.0/") ? parseSparkplugTopic(topic) : null;
     const jsonTopic = sparkplugTopic ? null : parseJsonTopic(topic);
+    const target = sparkplugTopic
+      ? { plantId: sparkplugTopic.groupId, deviceId: sparkplugTopic.deviceId ?? sparkplugTopic.edgeNodeId }
+      : jsonTopic;
+    if (!target) return dropMessage("malformed_topic", "not a Sparkplug B or plantdesk/v1 topic", topic);
+    const customerId = await options.registry.customerOf(target.plantId);
+    if (!customerId) return dropMessage("unknown_plant", `no plant '${target.plantId.slice(0, 64)}'`, topic);
+    const listed = await options.registry.isKnownDevice(target.plantId, target.deviceId);
+    const unlisted = () => dropMessage("unknown_device", `device '${target.deviceId.slice(0, 64)}' is not registered for plant ${target.plantId} (npm run ops -- device add)`, topic);
+    let decoded: Decoded;
     if (sparkplugTopic) {
-      plantId = sparkplugTopic.groupId;
-      decode = () => sessions.decode(sparkplugTopic, payload, receivedAt);
-    } else if (jsonTopic) {
-      plantId = jsonTopic.plantId;
-      decode = () => decodeJsonReadings(jsonTopic, payload, receivedAt);
+      // A node-level message of an unlisted edge node still counts for the node's session (its
+      // devices' births and deaths); a device-level one of an unlisted device is refused whole.
+      if (!listed && sparkplugTopic.deviceId !== null) return unlisted();
+      const tooLarge = oversized(payload);
+      if (tooLarge) return dropMessage("too_large", tooLarge, topic);
+      decoded = sessions.decode(sparkplugTopic, payload, receivedAt, listed);
     } else {
-      return dropMessage("malformed_topic", "not a Sparkplug B or plantdesk/v1 topic", topic);
+      if (!listed) return unlisted();
+      decoded = decodeJsonReadings(jsonTopic!, payload, receivedAt);
     }
-    const customerId = options.registry.customerOf(plantId);
-    if (!customerId) return dropMessage("unknown_plant", `no plant '${plantId.slice(0, 64)}'`, topic);
-    const decoded = decode();
     if (!decoded.ok) return dropMessage(decoded.reason, decoded.detail, topic);
     for (const [reason, count] of Object.entries(decoded.dropped) as [DropReason, number][]) {
       stats.droppedReadings[reason] = (stats.droppedReadings[reason] ?? 0) + count;
       onDrop(reason, count, `in a message on ${topic.slice(0, 200)}`);
     }
     if (decoded.readings.length === 0) return;
-    const deviceId = decoded.readings[0]!.deviceId;
-    if (!options.registry.isKnownDevice(plantId, deviceId)) {
-      return dropMessage("unknown_device", `device '${deviceId.slice(0, 64)}' is not registered for plant ${plantId} (npm run ops -- device add)`, topic);
-    }
+    if (!listed) return unlisted();
     stats.readingsReceived += decoded.readings.length;
     writer.accept(customerId, decoded.readings);
     if (writer.full) await writer.whenRoom();
@@ -170,6 +181,7 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     client,
     ready,
     connection: () => ({ broker, clientId: options.clientId, connected: client.connected, reconnects }),
+    heldBirths: () => sessions.size,
     async close() {
       // No more messages in, then everything taken is written.
       await client.endAsync();

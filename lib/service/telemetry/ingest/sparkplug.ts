@@ -31,6 +31,50 @@ export interface SparkplugTopic {
   deviceId: string | null;
 }
 
+/** A message's caps, as the JSON topic's: bytes before anything is decoded, metrics before the codec runs. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+export const MAX_METRICS = 1000;
+
+/**
+ * Why a payload is refused before decoding, or null: larger than MAX_PAYLOAD_BYTES, or more than
+ * MAX_METRICS metrics. The metrics are counted by walking the payload's top-level protobuf fields
+ * (field 2 is a metric), which skips over each metric without decoding it, so a message of 100,000
+ * small metrics costs a scan, not 100,000 decoded objects on the event loop.
+ */
+export function oversized(payload: Uint8Array): string | null {
+  if (payload.byteLength > MAX_PAYLOAD_BYTES) return `larger than ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB`;
+  let at = 0;
+  let metrics = 0;
+  const varint = (): number => {
+    let value = 0;
+    let factor = 1;
+    for (let i = 0; i < 10; i++) {
+      if (at >= payload.length) return -1;
+      const byte = payload[at++]!;
+      value += (byte & 0x7f) * factor;
+      if (byte < 0x80) return value;
+      factor *= 128;
+    }
+    return -1;
+  };
+  while (at < payload.length) {
+    const tag = varint();
+    if (tag < 0) return null; // malformed: the codec says so
+    const wireType = tag % 8;
+    if (wireType === 0) {
+      if (varint() < 0) return null;
+    } else if (wireType === 1) at += 8;
+    else if (wireType === 5) at += 4;
+    else if (wireType === 2) {
+      const length = varint();
+      if (length < 0) return null;
+      at += length;
+      if (Math.floor(tag / 8) === 2 && ++metrics > MAX_METRICS) return `more than ${MAX_METRICS} metrics`;
+    } else return null;
+  }
+  return null;
+}
+
 /** Metrics that are Sparkplug's own bookkeeping, not measurements. */
 function isControlMetric(name: string): boolean {
   return name === "bdSeq" || name.startsWith("Node Control/") || name.startsWith("Device Control/") || name.startsWith("Properties/");
@@ -83,11 +127,20 @@ function birthMetadata(metric: UMetric, edgeNodeId: string): SeriesMetadata {
 export class SparkplugSessions {
   private readonly births = new Map<string, Map<string, BirthMetric>>();
 
+  /** Alias tables held (one per edge node or device with a birth): bounded by the listed devices. */
+  get size(): number {
+    return this.births.size;
+  }
+
   private static key(topic: SparkplugTopic): string {
     return `${topic.groupId}/${topic.edgeNodeId}/${topic.deviceId ?? ""}`;
   }
 
-  decode(topic: SparkplugTopic, payload: Uint8Array, receivedAt: number): Decoded {
+  /**
+   * `listed`: the device (or, for node-level messages, the edge node) is listed for the plant.
+   * An unlisted one's births are not kept (nothing of theirs is held in memory).
+   */
+  decode(topic: SparkplugTopic, payload: Uint8Array, receivedAt: number, listed = true): Decoded {
     let decoded: UPayload;
     try {
       decoded = codec.decodePayload(payload);
@@ -109,7 +162,7 @@ export class SparkplugSessions {
     if (isBirth) {
       if (topic.type === "NBIRTH") for (const k of [...this.births.keys()]) if (k.startsWith(`${topic.groupId}/${topic.edgeNodeId}/`)) this.births.delete(k);
       aliases = new Map();
-      this.births.set(key, aliases);
+      if (listed) this.births.set(key, aliases);
     }
     const sentAt = toNumber(decoded.timestamp) ?? receivedAt;
     const deviceId = topic.deviceId ?? topic.edgeNodeId;

@@ -17,10 +17,12 @@ export type DropReason =
   | "malformed_payload"
   | "unknown_plant"
   | "unknown_device"
+  | "too_large"
   | "unknown_alias"
   | "non_numeric_value"
   | "invalid_timestamp"
   | "duplicate"
+  | "series_limit"
   | "write_failed";
 
 export interface IngestStats {

@@ -5,10 +5,17 @@
  * INGEST_QUEUE_MAX readings: when it is full, `whenRoom()` makes the MQTT side stop reading from
  * the broker until half of it is written (pause/resume; nothing is dropped for lack of room).
  *
- * A reading is identified by (series, Timestamp): one already stored is not written again, so a
- * message the broker delivers twice (QoS 1 after a reconnect) or a device sends twice leaves one
- * row. The check is an anti-join with the stored rows of the batch's series and time range (the
- * constant bounds let DuckDB skip every row group outside them).
+ * Metadata never rewrites history: a `StateSeries` row is one (plant, data point, device) with one
+ * set of metadata. A reading whose metadata changes its series' metadata (keys added or replaced)
+ * starts a new row with the merged metadata (or goes back to an earlier row that has exactly it),
+ * so the readings stored before keep the metadata they arrived with. Each device may use at most
+ * INGEST_DEVICE_SERIES_MAX rows, so one device cannot take its customer's 65,536.
+ *
+ * A reading is identified by (plant, device, data point, Timestamp): one already stored is not
+ * written again, so a message the broker delivers twice (QoS 1 after a reconnect or a failover)
+ * or a device sends twice leaves one row. The check is an anti-join with the stored rows of the
+ * batch's series (all metadata versions) and time range (the constant bounds let DuckDB skip every
+ * row group outside them).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { DuckDbTelemetryStore } from "../duckdb-store";
@@ -25,6 +32,8 @@ export interface IngestWriterOptions {
   batchMax: number;
   flushMs: number;
   queueMax: number;
+  /** Series (StateSeries rows, metadata versions included) one device may have. */
+  deviceSeriesMax: number;
   stats: IngestStats;
   /** Told once per reason when readings are dropped. */
   onDrop: (reason: DropReason, count: number, detail: string) => void;
@@ -41,11 +50,28 @@ interface SeriesEntry {
   sid: number;
   data: string | null;
   message: string | null;
-  /** The metadata object last merged into this series (decoders reuse one object per birth). */
+}
+
+/** Every metadata version of one (plant, data point, device): readings go to `current`. */
+interface SeriesFamily {
+  /** The lowest sid of the family: duplicates are judged per family. */
+  id: number;
+  current: SeriesEntry;
+  versions: SeriesEntry[];
+  /** The metadata object last merged (decoders reuse one object per birth: merging it again changes nothing). */
   lastMerged: SeriesMetadata | null;
 }
 
+interface CustomerSeries {
+  families: Map<string, SeriesFamily>;
+  /** Series per plant and device, against deviceSeriesMax. */
+  perDevice: Map<string, number>;
+  count: number;
+  nextSid: number;
+}
+
 const seriesKey = (plantId: string, name: string, deviceId: string) => `${plantId}\u0000${name}\u0000${deviceId}`;
+const deviceKey = (plantId: string, deviceId: string) => `${plantId}\u0000${deviceId}`;
 const clampDelay = (ms: number) => Math.max(0, Math.min(MAX_DELAY_MS, Math.round(ms)));
 
 /** Merges dimensions into a stored metadata object (keys are added or replaced, never removed). */
@@ -60,7 +86,7 @@ export class IngestWriter {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private roomWaiters: (() => void)[] = [];
-  private readonly series = new Map<string, Map<string, SeriesEntry>>();
+  private readonly series = new Map<string, CustomerSeries>();
   private readonly now: () => number;
   private closed = false;
 
@@ -149,6 +175,7 @@ export class IngestWriter {
           if (result.written > 0 && (!stats.lastReadingAt || result.newest > Date.parse(stats.lastReadingAt))) stats.lastReadingAt = new Date(result.newest).toISOString();
           this.drop("duplicate", result.duplicates, "already stored (same device, data point and timestamp)");
           this.drop("write_failed", result.overLimit, `the file holds ${MAX_SERIES} series, its maximum`);
+          this.drop("series_limit", result.overDeviceLimit, `the device has ${this.options.deviceSeriesMax} series, its maximum (INGEST_DEVICE_SERIES_MAX)`);
         } catch (error) {
           this.series.delete(customerId); // the rolled-back transaction may have added series
           this.drop("write_failed", readings.length, error instanceof Error ? error.message : String(error));
@@ -165,19 +192,25 @@ export class IngestWriter {
     this.options.onDrop(reason, count, detail);
   }
 
-  private async loadSeries(connection: DuckDBConnection, customerId: string): Promise<Map<string, SeriesEntry>> {
-    const reader = await connection.runAndReadAll(`SELECT sid, PlantId, Name, DeviceId, DataMetadata::VARCHAR, MessageMetadata::VARCHAR FROM StateSeries`);
-    const map = new Map<string, SeriesEntry>();
+  private async loadSeries(connection: DuckDBConnection, customerId: string): Promise<CustomerSeries> {
+    const reader = await connection.runAndReadAll(`SELECT sid, PlantId, Name, DeviceId, DataMetadata::VARCHAR, MessageMetadata::VARCHAR FROM StateSeries ORDER BY sid`);
+    const loaded: CustomerSeries = { families: new Map(), perDevice: new Map(), count: 0, nextSid: 0 };
     for (const [sid, plantId, name, deviceId, data, message] of reader.getRows()) {
-      map.set(seriesKey(String(plantId), String(name), String(deviceId)), {
-        sid: Number(sid),
-        data: data === null ? null : String(data),
-        message: message === null ? null : String(message),
-        lastMerged: null,
-      });
+      const entry: SeriesEntry = { sid: Number(sid), data: data === null ? null : String(data), message: message === null ? null : String(message) };
+      const key = seriesKey(String(plantId), String(name), String(deviceId));
+      const family = loaded.families.get(key);
+      // Ordered by sid: the newest version is the current one.
+      if (family) {
+        family.versions.push(entry);
+        family.current = entry;
+      } else loaded.families.set(key, { id: entry.sid, current: entry, versions: [entry], lastMerged: null });
+      const device = deviceKey(String(plantId), String(deviceId));
+      loaded.perDevice.set(device, (loaded.perDevice.get(device) ?? 0) + 1);
+      loaded.count += 1;
+      loaded.nextSid = entry.sid + 1;
     }
-    this.series.set(customerId, map);
-    return map;
+    this.series.set(customerId, loaded);
+    return loaded;
   }
 
   /** Inside the customer's write transaction. */
@@ -185,58 +218,79 @@ export class IngestWriter {
     connection: DuckDBConnection,
     customerId: string,
     readings: readonly Reading[],
-  ): Promise<{ written: number; duplicates: number; overLimit: number; oldestReceivedAt: number; newest: number }> {
+  ): Promise<{ written: number; duplicates: number; overLimit: number; overDeviceLimit: number; oldestReceivedAt: number; newest: number }> {
     let series = this.series.get(customerId) ?? (await this.loadSeries(connection, customerId));
     // Another writer (the demo plant) may have added series since the cache was filled.
-    if (readings.some((r) => !series.has(seriesKey(r.plantId, r.name, r.deviceId)))) series = await this.loadSeries(connection, customerId);
-    let nextSid = Math.max(-1, ...[...series.values()].map((s) => s.sid)) + 1;
+    if (readings.some((r) => !series.families.has(seriesKey(r.plantId, r.name, r.deviceId)))) series = await this.loadSeries(connection, customerId);
 
-    /** Series first seen in this batch or whose metadata changed: written together below. */
-    const touched = new Map<SeriesEntry, Reading>();
-    const rows: { sid: number; reading: Reading }[] = [];
+    /** Series rows first seen in this batch: written together below. */
+    const added = new Map<SeriesEntry, Reading>();
+    const rows: { sid: number; family: number; reading: Reading }[] = [];
     const seen = new Set<string>();
+    const families = new Set<SeriesFamily>();
     let inBatchDuplicates = 0;
     let overLimit = 0;
+    let overDeviceLimit = 0;
+    /** A new series row, if the file and the device have room for it. */
+    const newEntry = (reading: Reading, data: string | null, message: string | null): SeriesEntry | null => {
+      const device = deviceKey(reading.plantId, reading.deviceId);
+      const used = series.perDevice.get(device) ?? 0;
+      if (used >= this.options.deviceSeriesMax) {
+        overDeviceLimit += 1;
+        return null;
+      }
+      if (series.nextSid >= MAX_SERIES) {
+        overLimit += 1;
+        return null;
+      }
+      const entry = { sid: series.nextSid++, data, message };
+      series.perDevice.set(device, used + 1);
+      series.count += 1;
+      added.set(entry, reading);
+      return entry;
+    };
     for (const reading of readings) {
       const key = seriesKey(reading.plantId, reading.name, reading.deviceId);
-      let entry = series.get(key);
-      if (!entry) {
-        if (nextSid >= MAX_SERIES) {
-          overLimit += 1;
-          continue;
+      let family = series.families.get(key);
+      if (!family) {
+        const entry = newEntry(reading, merged(null, reading.metadata?.data), merged(null, reading.metadata?.message));
+        if (!entry) continue;
+        family = { id: entry.sid, current: entry, versions: [entry], lastMerged: reading.metadata };
+        series.families.set(key, family);
+      } else if (reading.metadata && reading.metadata !== family.lastMerged) {
+        const { current } = family;
+        const data = merged(current.data, reading.metadata.data);
+        const message = merged(current.message, reading.metadata.message);
+        if (data !== current.data || message !== current.message) {
+          // Changed metadata: the version that has exactly it, or a new one; the stored readings keep theirs.
+          const version = family.versions.find((v) => v.data === data && v.message === message) ?? newEntry(reading, data, message);
+          if (!version) continue;
+          if (!family.versions.includes(version)) family.versions.push(version);
+          family.current = version;
         }
-        entry = { sid: nextSid++, data: null, message: null, lastMerged: null };
-        series.set(key, entry);
-        touched.set(entry, reading);
+        family.lastMerged = reading.metadata;
       }
-      if (reading.metadata && reading.metadata !== entry.lastMerged) {
-        const data = merged(entry.data, reading.metadata.data);
-        const message = merged(entry.message, reading.metadata.message);
-        if ((data !== entry.data || message !== entry.message) && !touched.has(entry)) touched.set(entry, reading);
-        entry.data = data;
-        entry.message = message;
-        entry.lastMerged = reading.metadata;
-      }
-      const readingKey = `${entry.sid}:${reading.timestamp}`;
+      const readingKey = `${family.id}:${reading.timestamp}`;
       if (seen.has(readingKey)) {
         inBatchDuplicates += 1;
         continue;
       }
       seen.add(readingKey);
-      rows.push({ sid: entry.sid, reading });
+      families.add(family);
+      rows.push({ sid: family.current.sid, family: family.id, reading });
     }
-    await writeSeries(connection, touched);
+    await writeSeries(connection, added);
 
     let written = 0;
     let maxTs = -Infinity;
     if (rows.length > 0) {
-      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ingest_batch (sid USMALLINT, ts BIGINT, value DOUBLE, agent USMALLINT, ingest USMALLINT)`);
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ingest_batch (sid USMALLINT, fam USMALLINT, ts BIGINT, value DOUBLE, agent USMALLINT, ingest USMALLINT)`);
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ingest_family (sid USMALLINT, fam USMALLINT)`);
       const appender = await connection.createAppender("ingest_batch", "main", "temp");
       let minTs = Infinity;
-      let minSid = Infinity;
-      let maxSid = -Infinity;
-      for (const { sid, reading } of rows) {
+      for (const { sid, family, reading } of rows) {
         appender.appendUSmallInt(sid);
+        appender.appendUSmallInt(family);
         appender.appendBigInt(BigInt(Math.round(reading.timestamp)));
         if (reading.value === null) appender.appendNull();
         else appender.appendDouble(reading.value);
@@ -245,26 +299,39 @@ export class IngestWriter {
         appender.endRow();
         minTs = Math.min(minTs, reading.timestamp);
         maxTs = Math.max(maxTs, reading.timestamp);
-        minSid = Math.min(minSid, sid);
-        maxSid = Math.max(maxSid, sid);
       }
       appender.closeSync();
+      // Every version of the batch's series, so a reading stored under older metadata is still a duplicate.
+      const members = await connection.createAppender("ingest_family", "main", "temp");
+      let minSid = Infinity;
+      let maxSid = -Infinity;
+      for (const family of families) {
+        for (const version of family.versions) {
+          members.appendUSmallInt(version.sid);
+          members.appendUSmallInt(family.id);
+          members.endRow();
+          minSid = Math.min(minSid, version.sid);
+          maxSid = Math.max(maxSid, version.sid);
+        }
+      }
+      members.closeSync();
       const inserted = await connection.run(
         `INSERT INTO StateValues
          SELECT b.sid, epoch_ms(b.ts), b.value, b.agent, b.ingest FROM ingest_batch b
          WHERE NOT EXISTS (
-           SELECT 1 FROM StateValues v
-           WHERE v.sid = b.sid AND v."Timestamp" = epoch_ms(b.ts)
+           SELECT 1 FROM StateValues v JOIN ingest_family f ON f.sid = v.sid
+           WHERE f.fam = b.fam AND v."Timestamp" = epoch_ms(b.ts)
              AND v.sid BETWEEN ${minSid} AND ${maxSid}
              AND v."Timestamp" BETWEEN epoch_ms(${Math.round(minTs)}::BIGINT) AND epoch_ms(${Math.round(maxTs)}::BIGINT))
          ORDER BY b.sid, b.ts`,
       );
       await connection.run(`DELETE FROM ingest_batch`);
+      await connection.run(`DELETE FROM ingest_family`);
       written = Number(inserted.rowsChanged);
     }
     let oldestReceivedAt = Infinity;
     for (const reading of readings) oldestReceivedAt = Math.min(oldestReceivedAt, reading.receivedAt);
-    return { written, duplicates: inBatchDuplicates + rows.length - written, overLimit, oldestReceivedAt, newest: maxTs };
+    return { written, duplicates: inBatchDuplicates + rows.length - written, overLimit, overDeviceLimit, oldestReceivedAt, newest: maxTs };
   }
 }
 
@@ -272,13 +339,13 @@ export class IngestWriter {
 const SERIES_PER_STATEMENT = 500;
 
 /**
- * Writes the batch's new series and changed metadata in a few multi-row upserts rather than one
+ * Writes the batch's new series in a few multi-row inserts rather than one
  * statement per series: a Sparkplug birth brings thousands of series, and each statement waits its
  * turn on DuckDB's threads behind the queries running meanwhile (bench:ingest measured one
  * statement per series stalling the first batch for the whole run).
  */
-async function writeSeries(connection: DuckDBConnection, touched: ReadonlyMap<SeriesEntry, Reading>): Promise<void> {
-  const entries = [...touched];
+async function writeSeries(connection: DuckDBConnection, added: ReadonlyMap<SeriesEntry, Reading>): Promise<void> {
+  const entries = [...added];
   for (let start = 0; start < entries.length; start += SERIES_PER_STATEMENT) {
     const chunk = entries.slice(start, start + SERIES_PER_STATEMENT);
     const values: (string | number | null)[] = [];
@@ -288,7 +355,7 @@ async function writeSeries(connection: DuckDBConnection, touched: ReadonlyMap<Se
       return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}::JSON, $${at + 6}::JSON)`;
     });
     await connection.run(
-      `INSERT INTO StateSeries VALUES ${rows.join(", ")} ON CONFLICT (sid) DO UPDATE SET DataMetadata = excluded.DataMetadata, MessageMetadata = excluded.MessageMetadata`,
+      `INSERT INTO StateSeries VALUES ${rows.join(", ")}`,
       values,
     );
   }

@@ -58,6 +58,7 @@ export async function startLiveTelemetry(
         batchMax: config.INGEST_BATCH_MAX,
         flushMs: config.INGEST_FLUSH_MS,
         queueMax: config.INGEST_QUEUE_MAX,
+        deviceSeriesMax: config.INGEST_DEVICE_SERIES_MAX,
         log: options.log,
       })
     : null;
