@@ -66,7 +66,8 @@ export async function startMosquitto(config = "allow_anonymous true", port?: num
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mosquitto-"));
   const listen = port ?? (await freePort());
   const conf = path.join(dir, "mosquitto.conf");
-  fs.writeFileSync(conf, `listener ${listen} 127.0.0.1\npersistence false\nlog_dest stderr\nlog_type error\n${config}\n`);
+  // `user`: run as the test's own user (as root Mosquitto would switch to `mosquitto`, which cannot read the temporary files).
+  fs.writeFileSync(conf, `listener ${listen} 127.0.0.1\nuser ${os.userInfo().username}\npersistence false\nlog_dest stderr\nlog_type error\n${config}\n`);
   const child: ChildProcess = spawn(MOSQUITTO, ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));

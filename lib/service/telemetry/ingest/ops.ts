@@ -4,6 +4,7 @@
  * device list ingestion accepts readings from (`device add`, `device list`).
  */
 import { OpsError, UsageError, requireString, table, type OpsCommand } from "../../platform/ops/command";
+import { edgeNodeAcl, edgeNodeUser, hostAcl, mosquittoPasswordEntry, newBrokerPassword, SPARKPLUG_ID } from "./broker-auth";
 import { addDevices, DEVICE_ID, listDevices } from "./device-registry";
 import { readStatusFile, STATUS_INTERVAL_MS, statusFile, type DropReason, type IngestStatus } from "./stats";
 
@@ -100,4 +101,49 @@ const deviceList: OpsCommand = {
   },
 };
 
-export const ingestCommands: OpsCommand[] = [ingestStatus, deviceAdd, deviceList];
+/**
+ * `mqtt credentials`: a broker user for one edge node (or, with `--host`, for the service), as
+ * Mosquitto's password-file line and ACL lines (docs/telemetry-ingest.md, "Broker authorisation").
+ * The password is generated unless given and printed once, here only: the service never stores it.
+ */
+const mqttCredentials: OpsCommand = {
+  name: "mqtt credentials",
+  usage: "(--plant <plantId> --node <edgeNodeId> | --host <user>) [--password <password>] [--json]",
+  summary: "Mosquitto password-file entry and ACL lines for an edge node (publishes only its own Sparkplug topics) or for the service.",
+  options: { plant: { type: "string" }, node: { type: "string" }, host: { type: "string" }, password: { type: "string" } },
+  async run(ctx, args) {
+    const given = args.values.password;
+    if (given !== undefined && (typeof given !== "string" || given.length < 12 || given.length > 256)) throw new UsageError("--password needs 12–256 characters.");
+    const password = typeof given === "string" ? given : newBrokerPassword();
+    let user: string;
+    let acl: string[];
+    if (typeof args.values.host === "string") {
+      user = args.values.host;
+      if (!SPARKPLUG_ID.test(user)) throw new UsageError("The host user is 1–128 letters, digits, '.', '_' or '-'.");
+      acl = hostAcl(user, ctx.config.SPARKPLUG_HOST_ID);
+    } else {
+      const plantId = requireString(args, "plant");
+      const nodeId = requireString(args, "node");
+      if (!SPARKPLUG_ID.test(nodeId)) throw new UsageError("An edge node id is 1–128 letters, digits, '.', '_' or '-' (Sparkplug forbids '/', '+' and '#').");
+      const db = await ctx.db();
+      if (!(await db.get(`SELECT id FROM plants WHERE id = ?`, [plantId]))) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
+      user = edgeNodeUser(plantId, nodeId);
+      acl = edgeNodeAcl(plantId, nodeId);
+    }
+    const passwordLine = mosquittoPasswordEntry(user, password);
+    ctx.result(
+      [
+        `Broker user ${user}; its password (shown once): ${password}`,
+        "",
+        "# password_file (one line per user):",
+        passwordLine,
+        "",
+        "# acl_file:",
+        ...acl,
+      ].join("\n"),
+      { user, password, passwordFile: passwordLine, acl },
+    );
+  },
+};
+
+export const ingestCommands: OpsCommand[] = [ingestStatus, deviceAdd, deviceList, mqttCredentials];
