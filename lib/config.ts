@@ -180,6 +180,16 @@ const dashboardEnvSchema = z.object({
   UPSTREAM_QUERY_TIMEOUT_MS: positiveInt(65_000),
   /** Validated GET answers of the remote service kept for revalidation (lib/upstream/answer-cache.ts), in MB of JSON; 0 keeps none. */
   UPSTREAM_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
+  /** Mail server of the monitors' notifications, `smtp://user:pass@host:587` or `smtps://…`; unset: no e-mail. Never printed. */
+  SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/, message: "must be an smtp:// or smtps:// URL" }).optional()),
+  /** Sender of the monitors' e-mail. */
+  SMTP_FROM: z.string().min(3).max(320).default("Plantdesk <plantdesk@localhost>"),
+  /** The monitors' schedule runs in this server (lib/monitors/scheduler.ts); 0 leaves it to other instances. */
+  MONITORS_SCHEDULE: flag(true),
+  /** Monitor evaluations running at once per instance. */
+  MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** How often the schedule looks for due monitors. */
+  MONITOR_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 
 const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -214,6 +224,7 @@ export interface DashboardConfig {
   timeouts: { maintenanceMs: number; queryMs: number };
   /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
   answerCacheChars: number;
+  monitors: { smtpUrl: string | null; smtpFrom: string; schedule: boolean; concurrency: number; pollMs: number };
 }
 
 type DashboardEnv = z.output<typeof dashboardEnvSchema>;
@@ -301,6 +312,13 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
         : null,
     timeouts: { maintenanceMs: env.UPSTREAM_TIMEOUT_MS, queryMs: env.UPSTREAM_QUERY_TIMEOUT_MS },
     answerCacheChars: Math.round(env.UPSTREAM_CACHE_MB * 1024 * 1024),
+    monitors: {
+      smtpUrl: env.SMTP_URL ?? null,
+      smtpFrom: env.SMTP_FROM,
+      schedule: env.MONITORS_SCHEDULE,
+      concurrency: env.MONITOR_CONCURRENCY,
+      pollMs: env.MONITOR_POLL_MS,
+    },
   };
 }
 

@@ -64,6 +64,7 @@ await app.prepare();
 // After Next has set up its server environment: the sessions module reads `next/headers`, whose
 // request storage Next installs while it prepares.
 const { apiHandler } = await import("../lib/bff/routes");
+const { startMonitorSchedule } = await import("../lib/monitors");
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
 const handleService = runtime && nodeListener(runtime.handle, fallbackOrigin);
@@ -112,15 +113,22 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 10_000;
 server.requestTimeout = 30_000;
 
+// The monitors' schedule (lib/monitors/scheduler.ts): every instance runs one; claims in the shared store keep it to one evaluation per tick.
+let monitorSchedule: Awaited<ReturnType<typeof startMonitorSchedule>> = null;
+
 server.listen(config.PORT, config.HOST, () => {
   announceStartup({ url: `http://localhost:${config.PORT}`, config, dev }).catch((error: unknown) => {
     console.error(`Preparing the demo users failed: ${error instanceof Error ? error.message : String(error)}`);
   });
+  startMonitorSchedule()
+    .then((scheduler) => (monitorSchedule = scheduler))
+    .catch((error: unknown) => console.error(`The monitors' schedule did not start: ${error instanceof Error ? error.message : String(error)}`));
 });
 
 async function shutdown(signal: string) {
   console.log(`\n${signal}: shutting down…`);
   server.close();
+  await monitorSchedule?.stop();
   await runtime?.close();
   process.exit(0);
 }

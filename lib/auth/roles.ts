@@ -19,20 +19,27 @@ export const PERMISSIONS = [
   "telemetry:query",
   /** Read and export the audit log. */
   "audit:read",
+  /** See a plant's monitors, their firings and previews (docs/api.md, "Monitors"). */
+  "monitors:read",
+  /** Create, change, delete and run monitors. */
+  "monitors:write",
+  /** Set a monitor's webhook target (an outbound call to an address of the user's choosing). */
+  "monitors:webhook",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "stock:submit"];
+const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "stock:submit", "monitors:read"];
 
 /**
  * planner: reads everything of their plants (telemetry included: the asset page shows a machine's
  * data beside its jobs) and makes the everyday writes; supervisor: planner + task transitions;
- * engineer: reads maintenance and uses the telemetry explorer, writes nothing; admin: everything.
+ * engineer: reads maintenance, uses the telemetry explorer and writes the plant's monitors (the
+ * queries that open work), nothing else; admin: everything, webhook targets included.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   planner: PLANNER,
   supervisor: [...PLANNER, "tasks:transition"],
-  engineer: ["maintenance:read", "telemetry:query"],
+  engineer: ["maintenance:read", "telemetry:query", "monitors:read", "monitors:write"],
   admin: PERMISSIONS,
 };
 

@@ -21,6 +21,7 @@ import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
 import { json } from "@/lib/service/platform/http/respond";
 import { createRouter, type Route } from "@/lib/service/platform/http/router";
 import { answer, apiRoute, describeUser, reachablePlants, type ApiContext, type ApiRouteSpec } from "./handler";
+import { monitorHandlers } from "./monitors";
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -169,7 +170,7 @@ const auditLog: ApiRouteSpec["run"] = async ({ req }) => {
 };
 
 /** Each dashboard route of the contract's table (lib/contract/dashboard.ts) with its permission and work. */
-const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; run: ApiRouteSpec["run"] }> = {
+const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; auditAction?: string; run: ApiRouteSpec["run"] }> = {
   me: { permission: "maintenance:read", run: async ({ user, upstream }) => json(describeUser(user, upstream)) },
   telemetryQuery: { permission: "telemetry:query", run: telemetryQuery },
   // The user's own query history: every telemetry user may keep one.
@@ -191,6 +192,16 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; run
     },
   },
   auditLog: { permission: "audit:read", run: auditLog },
+  listMonitors: { permission: "monitors:read", run: monitorHandlers.list },
+  createMonitor: { permission: "monitors:write", auditAction: "monitor.create", run: monitorHandlers.create },
+  // Replays the query only; opens nothing, so reading a plant's monitors is enough.
+  previewMonitor: { permission: "monitors:read", run: monitorHandlers.preview },
+  getMonitor: { permission: "monitors:read", run: monitorHandlers.get },
+  replaceMonitor: { permission: "monitors:write", auditAction: "monitor.update", run: monitorHandlers.replace },
+  deleteMonitor: { permission: "monitors:write", auditAction: "monitor.delete", run: monitorHandlers.remove },
+  runMonitor: { permission: "monitors:write", auditAction: "monitor.run", run: monitorHandlers.run },
+  listMonitorFirings: { permission: "monitors:read", run: monitorHandlers.firings },
+  listPlantFirings: { permission: "monitors:read", run: monitorHandlers.plantFirings },
 };
 
 export const API_ROUTES: readonly Route[] = [

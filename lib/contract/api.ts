@@ -8,7 +8,7 @@ import { MAINTENANCE_OPERATIONS } from "./maintenance";
 export const API_PLANT_BASE = "/api/plants/{plantId}";
 
 export interface ApiRouteEntry {
-  method: "GET" | "POST" | "PUT" | "PATCH";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** With `{name}` path parameters. */
   path: string;
 }

@@ -74,7 +74,17 @@ export const DASHBOARD_ROUTES = {
   saveQuery: { method: "POST", path: "/api/telemetry/history" },
   updateQuery: { method: "PATCH", path: "/api/telemetry/history" },
   auditLog: { method: "GET", path: "/api/audit" },
-} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "PATCH"; path: string }>;
+  // Condition monitoring (lib/contract/monitors.ts)
+  listMonitors: { method: "GET", path: "/api/plants/{plantId}/monitors" },
+  createMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors" },
+  previewMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors/preview" },
+  getMonitor: { method: "GET", path: "/api/plants/{plantId}/monitors/{monitorId}" },
+  replaceMonitor: { method: "PUT", path: "/api/plants/{plantId}/monitors/{monitorId}" },
+  deleteMonitor: { method: "DELETE", path: "/api/plants/{plantId}/monitors/{monitorId}" },
+  runMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors/{monitorId}/run" },
+  listMonitorFirings: { method: "GET", path: "/api/plants/{plantId}/monitors/{monitorId}/firings" },
+  listPlantFirings: { method: "GET", path: "/api/plants/{plantId}/monitor-firings" },
+} as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string }>;
 
 export type DashboardRouteId = keyof typeof DASHBOARD_ROUTES;
 

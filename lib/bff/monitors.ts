@@ -1,0 +1,125 @@
+import "server-only";
+/**
+ * The `/api/` work of condition monitoring (docs/api.md, "Monitors"); lib/bff/routes.ts binds each
+ * to its path, permission and audit action. Everyone who may read a plant's monitors sees them;
+ * engineers and admins write them; only admins set where a webhook goes.
+ */
+import { hasPermission } from "@/lib/auth/roles";
+import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
+import { MONITOR_LIMITS, ZFiringQuery, ZMonitorInput, ZMonitorPreviewRequest, type TMonitorInput } from "@/lib/contract/monitors";
+import { getDashboardDb } from "@/lib/dashboard/database";
+import {
+  countMonitors,
+  createMonitor,
+  deleteMonitor,
+  describeMonitor,
+  getMonitor,
+  listFirings,
+  listMonitors,
+  openFiringCounts,
+  replaceMonitor,
+  type StoredMonitor,
+} from "@/lib/dashboard/monitors";
+import { checkMonitorDefinition, previewMonitor } from "@/lib/monitors/evaluate";
+import { monitorDeps } from "@/lib/monitors";
+import { runMonitor } from "@/lib/monitors/scheduler";
+import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
+import { json } from "@/lib/service/platform/http/respond";
+import type { ApiContext } from "./handler";
+
+function monitorId(context: ApiContext): number {
+  const text = context.params.monitorId ?? "";
+  const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1) throw new ApiError("NOT_FOUND", `No monitor ${text.slice(0, 40)} on plant ${context.plant!.id}.`);
+  return id;
+}
+
+async function existing(context: ApiContext): Promise<StoredMonitor> {
+  const id = monitorId(context);
+  const monitor = await getMonitor(await getDashboardDb(), context.plant!.id, id);
+  if (!monitor) throw new ApiError("NOT_FOUND", `No monitor ${id} on plant ${context.plant!.id}.`);
+  return monitor;
+}
+
+const mayWebhook = (context: ApiContext) => hasPermission(context.user.role, "monitors:webhook");
+
+/** A validated definition: schema, compiled query, key columns, and the webhook rule. */
+function definition(context: ApiContext, stored: StoredMonitor | null): TMonitorInput {
+  const input = parseWith(ZMonitorInput, readJsonBody(context.req), "monitor");
+  const webhook = input.notify?.webhookUrl;
+  if (webhook !== undefined && webhook !== (stored?.webhookUrl ?? null) && !mayWebhook(context)) {
+    throw forbidden("Only an admin may set a monitor's webhook.");
+  }
+  checkMonitorDefinition(input);
+  context.audit.detail = { name: input.name, every: input.every, enabled: input.enabled, keyColumns: input.keyColumns.join(",").slice(0, 100) };
+  return input;
+}
+
+async function describe(context: ApiContext, monitor: StoredMonitor) {
+  const counts = await openFiringCounts(await getDashboardDb(), monitor.plantId);
+  return describeMonitor(monitor, counts.get(monitor.id) ?? 0, mayWebhook(context));
+}
+
+export const monitorHandlers = {
+  async list(context: ApiContext) {
+    const db = await getDashboardDb();
+    const counts = await openFiringCounts(db, context.plant!.id);
+    const monitors = await listMonitors(db, context.plant!.id);
+    return json({ data: monitors.map((monitor) => describeMonitor(monitor, counts.get(monitor.id) ?? 0, mayWebhook(context))) });
+  },
+
+  async create(context: ApiContext) {
+    const input = definition(context, null);
+    const db = await getDashboardDb();
+    if ((await countMonitors(db, context.plant!.id)) >= MONITOR_LIMITS.maxPerPlant) {
+      throw invalidInput(`A plant has at most ${MONITOR_LIMITS.maxPerPlant} monitors; delete one first.`, [{ field: "(body)", problem: "too many monitors" }]);
+    }
+    const monitor = await createMonitor(db, context.plant!.id, input, context.user.email);
+    context.audit.target = String(monitor.id);
+    return json(await describe(context, monitor), 201);
+  },
+
+  async get(context: ApiContext) {
+    return json(await describe(context, await existing(context)));
+  },
+
+  async replace(context: ApiContext) {
+    const stored = await existing(context);
+    context.audit.target = String(stored.id);
+    const input = definition(context, stored);
+    const monitor = await replaceMonitor(await getDashboardDb(), context.plant!.id, stored.id, input);
+    if (!monitor) throw new ApiError("NOT_FOUND", `No monitor ${stored.id} on plant ${context.plant!.id}.`);
+    return json(await describe(context, monitor));
+  },
+
+  async remove(context: ApiContext) {
+    const id = monitorId(context);
+    context.audit.target = String(id);
+    if (!(await deleteMonitor(await getDashboardDb(), context.plant!.id, id))) throw new ApiError("NOT_FOUND", `No monitor ${id} on plant ${context.plant!.id}.`);
+    return json({ id, deleted: true });
+  },
+
+  async run(context: ApiContext) {
+    const monitor = await existing(context);
+    context.audit.target = String(monitor.id);
+    const evaluation = await runMonitor(await monitorDeps(), monitor, Date.now());
+    context.audit.detail = { opened: evaluation.opened, resolved: evaluation.resolved };
+    return json({ evaluatedAt: evaluation.evaluatedAt, firings: evaluation.firings });
+  },
+
+  async firings(context: ApiContext) {
+    const monitor = await existing(context);
+    return json({ data: await listFirings(await getDashboardDb(), monitor.plantId, { monitorId: monitor.id }) });
+  },
+
+  async plantFirings(context: ApiContext) {
+    const filter = parseWith(ZFiringQuery, Object.fromEntries(context.req.query), "query parameters");
+    return json({ data: await listFirings(await getDashboardDb(), context.plant!.id, { assetTag: filter.assetTagNumber, taskId: filter.taskId }, 200) });
+  },
+
+  async preview(context: ApiContext) {
+    const request = parseWith(ZMonitorPreviewRequest, readJsonBody(context.req), "preview");
+    // The signed-in user's own telemetry budget pays for a preview, as for the explorer.
+    return json(await previewMonitor(await monitorDeps(), context.plant!.id, request, String(context.user.id)));
+  },
+};

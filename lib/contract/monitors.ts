@@ -1,0 +1,181 @@
+/**
+ * Payloads of condition monitoring (docs/api.md, "Monitors"): a monitor is a KQL query on a
+ * schedule whose result rows are firings, each opening one maintenance task from a template.
+ * No server-only import: the monitor editor validates with these too.
+ */
+import { z } from "./zod";
+import { ZId } from "./common";
+import { MAX_QUERY_LENGTH } from "./telemetry";
+
+/** A KQL timespan literal the schedule understands: a whole number and a unit, e.g. `5m`, `1h`, `2d`. */
+const TIMESPAN = /^(\d{1,6})(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** Milliseconds of a timespan such as `5m`, or null when it is not one. */
+export function timespanMs(text: string): number | null {
+  const match = TIMESPAN.exec(text.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : null;
+}
+
+export const MONITOR_LIMITS = {
+  minEveryMs: 60_000,
+  maxEveryMs: 86_400_000,
+  minLookbackMs: 60_000,
+  maxLookbackMs: 30 * 86_400_000,
+  /** Distinct keys one evaluation may return: more is an error, never a storm of tasks. */
+  maxKeys: 50,
+  maxKeyColumns: 8,
+  maxEmails: 20,
+  /** Evaluations one preview may replay. */
+  maxPreviewEvaluations: 200,
+  /** Monitors per plant. */
+  maxPerPlant: 500,
+} as const;
+
+function timespan(min: number, max: number, what: string) {
+  return z
+    .string()
+    .max(20)
+    .refine((text) => timespanMs(text) !== null, "must be a timespan such as 30s, 5m, 1h or 2d")
+    .refine((text) => (timespanMs(text) ?? 0) >= min, `must be at least ${min / 60_000}m`)
+    .refine((text) => (timespanMs(text) ?? 0) <= max, `must be at most ${max / 86_400_000}d`)
+    .meta({ description: `Timespan (${what}), e.g. \`5m\`, \`1h\`, \`2d\`.` });
+}
+
+const ZColumnName = z.string().min(1).max(128);
+
+const ZQuery = z
+  .string({ error: "is required" })
+  .refine((text) => text.trim().length > 0, "must not be empty")
+  .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`);
+
+const ZKeyColumns = z.array(ZColumnName).min(1, "name at least one column").max(MONITOR_LIMITS.maxKeyColumns);
+
+export const ZMonitorTaskTemplate = z
+  .object({
+    taskTitle: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+    taskDescription: z.string().max(3000, "must be at most 3000 characters").nullish(),
+    activityKind: z.string().min(1, "must not be empty").max(100),
+    priority: z.string().min(1, "must not be empty").max(100),
+    assignedToRole: z.string().min(1, "must not be empty").max(100),
+    dueInDays: z.number().int().min(0).max(365),
+    assetTagNumber: ZId.nullish().meta({ description: "Omitted: the asset the row's DeviceId measures (its MessageMetadata.topologyReference)." }),
+  })
+  .meta({ id: "MonitorTaskTemplate", description: "The task a new firing opens; `{Column}` in title and description names a result column." });
+
+export const ZMonitorNotify = z
+  .object({
+    emails: z.array(z.email("must be an e-mail address").max(254)).max(MONITOR_LIMITS.maxEmails).optional(),
+    webhookUrl: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .max(2000)
+      .nullish()
+      .meta({ description: "Slack/Mattermost/Teams incoming webhook; set by admins only. Omitted on PUT: kept; null: removed." }),
+  })
+  .meta({ id: "MonitorNotify" });
+
+/** Body of POST and PUT /api/plants/{plantId}/monitors[/{id}]. */
+export const ZMonitorInput = z
+  .object({
+    name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters"),
+    query: ZQuery,
+    keyColumns: ZKeyColumns,
+    every: timespan(MONITOR_LIMITS.minEveryMs, MONITOR_LIMITS.maxEveryMs, "how often it runs, at least 1m"),
+    lookback: timespan(MONITOR_LIMITS.minLookbackMs, MONITOR_LIMITS.maxLookbackMs, "the window each run queries"),
+    task: ZMonitorTaskTemplate,
+    notify: ZMonitorNotify.nullish(),
+    enabled: z.boolean(),
+  })
+  .meta({ id: "MonitorInput" });
+
+export const MONITOR_STATES = ["ok", "firing", "failing", "disabled"] as const;
+
+export const ZMonitor = z
+  .object({
+    id: z.number().int(),
+    plantId: z.string(),
+    name: z.string(),
+    query: z.string(),
+    keyColumns: z.array(z.string()),
+    every: z.string(),
+    lookback: z.string(),
+    task: ZMonitorTaskTemplate,
+    notify: z.object({
+      emails: z.array(z.string()),
+      /** Shown to admins only; others see `webhookConfigured`. */
+      webhookUrl: z.string().nullable().optional(),
+      webhookConfigured: z.boolean(),
+    }),
+    enabled: z.boolean(),
+    state: z.enum(MONITOR_STATES),
+    openFirings: z.number().int(),
+    lastRunAt: z.string().nullable(),
+    nextRunAt: z.string().nullable(),
+    /** Why the last evaluation failed (null when it did not); kept until one succeeds. */
+    lastError: z.string().nullable(),
+    consecutiveFailures: z.number().int(),
+    lastNotifyError: z.string().nullable(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Monitor" });
+
+export const ZFiringKey = z.record(z.string(), z.unknown());
+
+/** Answer of POST …/monitors/{id}/run. */
+export const ZMonitorRun = z.object({
+  evaluatedAt: z.string(),
+  firings: z.array(z.object({ key: ZFiringKey, state: z.enum(["opened", "open", "resolved"]), taskId: z.string().nullable() })),
+});
+
+export const ZFiring = z.object({
+  id: z.number().int(),
+  monitorId: z.number().int(),
+  monitorName: z.string(),
+  key: ZFiringKey,
+  assetTagNumber: z.string().nullable(),
+  openedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  taskId: z.string().nullable(),
+  /** Why nothing was opened for it (no asset for the device, the service refused the task). */
+  problem: z.string().nullable(),
+});
+
+/** Query of GET …/monitor-firings (the asset page, a task's drawer). */
+export const ZFiringQuery = z.object({
+  assetTagNumber: ZId.optional(),
+  taskId: ZId.optional(),
+});
+
+/** Body of POST /api/plants/{plantId}/monitors/preview: the monitor replayed, opening nothing. */
+export const ZMonitorPreviewRequest = z
+  .object({
+    query: ZQuery,
+    keyColumns: ZKeyColumns,
+    every: timespan(MONITOR_LIMITS.minEveryMs, MONITOR_LIMITS.maxEveryMs, "step between replayed runs"),
+    lookback: timespan(MONITOR_LIMITS.minLookbackMs, MONITOR_LIMITS.maxLookbackMs, "the window each run queries"),
+    from: z.iso.datetime({ offset: false, error: "must be an ISO 8601 UTC timestamp ending in Z" }),
+    to: z.iso.datetime({ offset: false, error: "must be an ISO 8601 UTC timestamp ending in Z" }),
+  })
+  .superRefine((value, ctx) => {
+    if (!(Date.parse(value.from) < Date.parse(value.to))) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+  });
+
+export const ZMonitorPreview = z.object({
+  evaluations: z.number().int(),
+  /** Every evaluation time, so a chart can show the quiet ones too. */
+  times: z.array(z.string()),
+  /** One item per key returned at a replayed evaluation (`new`: not returned by the one before). */
+  firings: z.array(z.object({ at: z.string(), key: ZFiringKey, new: z.boolean() })),
+});
+
+export type TMonitorInput = z.output<typeof ZMonitorInput>;
+export type TMonitorTaskTemplate = z.output<typeof ZMonitorTaskTemplate>;
+export type TMonitor = z.infer<typeof ZMonitor>;
+export type TMonitorRun = z.infer<typeof ZMonitorRun>;
+export type TFiring = z.infer<typeof ZFiring>;
+export type TFiringQuery = z.output<typeof ZFiringQuery>;
+export type TMonitorPreviewRequest = z.output<typeof ZMonitorPreviewRequest>;
+export type TMonitorPreview = z.infer<typeof ZMonitorPreview>;
+export type TMonitorState = (typeof MONITOR_STATES)[number];

@@ -1,0 +1,119 @@
+import "server-only";
+/**
+ * A monitor's notifications: one message per evaluation that opened or resolved firings (never one
+ * per row), by e-mail over SMTP (`SMTP_URL`, nodemailer) and as a webhook POST whose JSON carries a
+ * `text` field, which Slack, Mattermost and Teams workflows render. Outbound calls are bounded:
+ * time limits, no redirects, the answer read to at most WEBHOOK_ANSWER_BYTES. What fails is
+ * returned as a sentence without the address (a webhook URL is a credential of the chat workspace).
+ */
+import nodemailer from "nodemailer";
+import type { StoredMonitor } from "@/lib/dashboard/monitors";
+import { valueText } from "./template";
+import type { Evaluation } from "./evaluate";
+import { monitorLink } from "./evaluate";
+
+const WEBHOOK_TIMEOUT_MS = 5000;
+const WEBHOOK_ANSWER_BYTES = 64 * 1024;
+/** Firings listed in one message; the rest are counted. */
+const LISTED = 20;
+
+export interface NotifierConfig {
+  smtpUrl: string | null;
+  smtpFrom: string;
+}
+
+export interface MonitorMessage {
+  subject: string;
+  text: string;
+}
+
+/** Slack's mrkdwn (and Mattermost's) read `<…>` as links and `&` as an entity: written as text. */
+function chatSafe(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function keyLine(key: Record<string, unknown>): string {
+  return Object.entries(key)
+    .map(([name, value]) => `${name}=${valueText(value)}`)
+    .join(", ");
+}
+
+export function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | "plantId">, evaluation: Evaluation): MonitorMessage {
+  const opened = evaluation.firings.filter((firing) => firing.state === "opened");
+  const resolved = evaluation.firings.filter((firing) => firing.state === "resolved");
+  const counts = [opened.length ? `${opened.length} opened` : null, resolved.length ? `${resolved.length} resolved` : null].filter(Boolean).join(", ");
+  const lines = [
+    `Monitor "${monitor.name}" on ${monitor.plantId}: ${counts} at ${evaluation.evaluatedAt}.`,
+    ...opened.slice(0, LISTED).map((firing) => `• opened ${keyLine(firing.key)} → task ${firing.taskId}`),
+    ...resolved.slice(0, LISTED).map((firing) => `• resolved ${keyLine(firing.key)}${firing.taskId ? ` (task ${firing.taskId} stays for people to close)` : ""}`),
+  ];
+  const unlisted = Math.max(0, opened.length - LISTED) + Math.max(0, resolved.length - LISTED);
+  if (unlisted > 0) lines.push(`… and ${unlisted} more.`);
+  lines.push(monitorLink(monitor));
+  return { subject: `[Plantdesk] ${monitor.plantId} · ${monitor.name}: ${counts}`.replace(/\p{Cc}/gu, " "), text: lines.join("\n") };
+}
+
+/** POSTs `{ text }`; null when accepted, else why not (never the URL). */
+export async function postWebhook(url: string, text: string): Promise<string | null> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: chatSafe(text) }),
+      redirect: "manual",
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+  } catch (error) {
+    return (error as Error).name === "TimeoutError" ? `webhook: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : "webhook: could not be reached";
+  }
+  // Read (and throw away) at most WEBHOOK_ANSWER_BYTES of the answer, so the connection is reusable and nothing large is held.
+  let read = 0;
+  const reader = response.body?.getReader();
+  try {
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      read += value.byteLength;
+      if (read > WEBHOOK_ANSWER_BYTES) break;
+    }
+  } catch {
+    // the answer broke off: its status decides
+  } finally {
+    await reader?.cancel().catch(() => undefined);
+  }
+  if (response.status >= 300 && response.status < 400) return `webhook: answered a redirect (${response.status}), which is not followed`;
+  if (!response.ok) return `webhook: answered HTTP ${response.status}`;
+  return null;
+}
+
+export async function sendEmail(config: NotifierConfig, to: readonly string[], message: MonitorMessage): Promise<string | null> {
+  if (!config.smtpUrl) return "e-mail: SMTP_URL is not configured";
+  const transport = nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10_000 });
+  try {
+    await transport.sendMail({ from: config.smtpFrom, to: [...to], subject: message.subject, text: message.text });
+    return null;
+  } catch (error) {
+    // nodemailer's messages can name the server's answer, never the URL's password; keep it short anyway.
+    const code = (error as { code?: unknown; responseCode?: unknown }).responseCode ?? (error as { code?: unknown }).code;
+    return `e-mail: not sent${code ? ` (${String(code)})` : ""}`;
+  } finally {
+    transport.close();
+  }
+}
+
+/**
+ * Sends an evaluation's one message to the monitor's targets: null when all went out, what failed
+ * otherwise, undefined when there was nothing to send.
+ */
+export async function notifyEvaluation(config: NotifierConfig, monitor: StoredMonitor, evaluation: Evaluation): Promise<string | null | undefined> {
+  if (evaluation.opened === 0 && evaluation.resolved === 0) return undefined;
+  if (monitor.emails.length === 0 && !monitor.webhookUrl) return undefined;
+  const message = describeEvaluation(monitor, evaluation);
+  const problems = await Promise.all([
+    monitor.emails.length > 0 ? sendEmail(config, monitor.emails, message) : null,
+    monitor.webhookUrl ? postWebhook(monitor.webhookUrl, message.text) : null,
+  ]);
+  const failed = problems.filter((problem): problem is string => problem !== null);
+  return failed.length > 0 ? failed.join("; ") : null;
+}
