@@ -46,5 +46,5 @@ export function proxy(request: NextRequest) {
 export const config = {
   // Every page. Not: the BFF (`/api/`, JSON with its own headers; sign-in's `/api/auth/*` too), Next's
   // assets, and the embedded service's own paths.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.ico|robots\\.txt|maintenance/|insights/|oauth2/|\\.well-known/|openapi\\.json).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon\\.ico|robots\\.txt|maintenance/|insights/|oauth2/|v1/|v2/|\\.well-known/|openapi\\.json).*)"],
 };

@@ -1,7 +1,8 @@
 /**
  * The server, in production (`npm start`) and development (`npm run dev`) alike: one Node HTTP
  * server with one front door per surface (docs/architecture.md):
- *   - the service's spec paths → the service's router (embedded mode only);
+ *   - the service's spec paths and Kusto's REST paths → the service's router (embedded mode only),
+ *     and so does any other request of a program (bearer token, JSON wanted): its 404 is JSON;
  *   - `/api/` → the dashboard's router (lib/bff/routes.ts), except next-auth's `/api/auth/*`;
  *   - everything else (pages, sign-in, assets) → Next.js.
  * Both routers are framework-free and take the same Node adapter. Next's per-request pipeline is
@@ -31,7 +32,7 @@ const path = await import("node:path");
 const { default: next } = await import("next");
 const { getConfig } = await import("../lib/config");
 const { nodeListener } = await import("../lib/service/platform/http/node-adapter");
-const { isServicePath } = await import("../lib/service/platform/http/paths");
+const { surfaceFor } = await import("../lib/service/platform/http/paths");
 const { announceStartup } = await import("../lib/dashboard/announce");
 const { getServiceRuntime } = await import("../lib/service/runtime");
 const { CLIENT_ADDRESS_HEADER, clientAddress } = await import("../lib/auth/client-address");
@@ -92,8 +93,12 @@ function prepareForNext(req: import("node:http").IncomingMessage): void {
 
 const server = http.createServer((req, res) => {
   const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-  if (handleService && isServicePath(pathname)) handleService(req, res);
-  else if (pathname.startsWith("/api/") && !pathname.startsWith("/api/auth/")) handleApi(req, res);
+  const surface = surfaceFor(pathname, req.headers);
+  if (surface === "service") {
+    // Remote mode serves no service of its own: a program's request still gets JSON, never a page.
+    if (handleService) handleService(req, res);
+    else refuse(res, 404, "NOT_FOUND", `No resource at ${pathname.slice(0, 200)}.`);
+  } else if (surface === "api") handleApi(req, res);
   else {
     if (pathname.startsWith("/api/auth/") && req.method === "POST") {
       const declared = req.headers["content-length"];

@@ -10,6 +10,7 @@ import { ERROR_STATUS, type ErrorCode } from "../../contract/errors";
 import { maintenanceApi } from "../maintenance/endpoints";
 import { oauthApi } from "../telemetry/oauth-endpoints";
 import { queryApi } from "../telemetry/query-endpoint";
+import { kustoApi } from "../telemetry/kusto/endpoints";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -337,7 +338,7 @@ const docsApi: ApiContribution = {
 };
 
 /** What each domain documents; add yours as one line. */
-const SERVICE_API: ApiContribution[] = [maintenanceApi, queryApi, oauthApi, docsApi];
+const SERVICE_API: ApiContribution[] = [maintenanceApi, queryApi, oauthApi, kustoApi, docsApi];
 
 let document: Record<string, unknown> | undefined;
 

@@ -21,6 +21,7 @@ import type { TelemetryStore } from "./store";
 import { createOAuthRoutes } from "./oauth-endpoints";
 import { createQueryGate } from "./query-gate";
 import { createQueryRoutes, runTelemetryQuery, type QueryEndpointContext, type QueryPrincipal } from "./query-endpoint";
+import { createKustoRoutes } from "./kusto/endpoints";
 
 /** docs/api.md §6. */
 export const TELEMETRY_LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024 } as const;
@@ -112,6 +113,8 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
   const routes = [
     ...createOAuthRoutes({ clients, tokens, resourceId: config.TELEMETRY_RESOURCE_ID, issuer: config.oauthIssuer }),
     ...createQueryRoutes(queryContext),
+    // ADX's REST protocol for Kusto clients: the same query context, so the same engine path.
+    ...createKustoRoutes(queryContext),
   ];
   return {
     store,

@@ -16,7 +16,7 @@ import type { ApiContribution } from "../platform/openapi";
 import type { AccessTokens, TokenPrincipal } from "./auth/access-tokens";
 import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
 import type { QueryGate } from "./query-gate";
-import type { TelemetryLimits, TelemetryStore, TelemetryTable } from "./store";
+import type { TelemetryLimits, TelemetryScope, TelemetryStore, TelemetryTable } from "./store";
 
 export const QUERY_PATH = "/insights/v1/telemetry/query/table";
 
@@ -31,7 +31,7 @@ export interface QueryEndpointContext {
   now?: () => Date;
 }
 
-async function authenticate(req: ServiceRequest, tokens: AccessTokens, now: Date): Promise<TokenPrincipal> {
+export async function authenticate(req: ServiceRequest, tokens: AccessTokens, now: Date): Promise<TokenPrincipal> {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (!m) throw new ApiError("UNAUTHORIZED", "A bearer token is required: Authorization: Bearer <access_token>.");
   const principal = await tokens.verify(m[1]!, now);
@@ -73,37 +73,47 @@ function budgetSpent(window: CostWindow, consumed: number, whileRunning: boolean
 /** Why a running query was told to stop by the budget (its signal's reason). */
 const BUDGET_SPENT = Symbol("budget spent");
 
+/** What one query asks of the engine, once its request has been read and checked. */
+export interface EngineQuery {
+  kql: string;
+  scope: TelemetryScope;
+  /** Tighter limits than the service's (a Kusto client's `servertimeout`, `truncationmaxrecords`); never looser. */
+  limits?: Partial<TelemetryLimits>;
+  /** The query's `now()` (a Kusto client's `query_now`); the service's clock otherwise. */
+  now?: Date;
+}
+
+/** The engine's answer: the result table and the cost header. */
+export interface EngineAnswer {
+  table: TelemetryTable;
+  headers: Record<string, string>;
+}
+
 /**
- * A telemetry query for an authenticated principal: the HTTP endpoint's after the bearer token,
- * and the dashboard's embedded client's for its signed-in user. The request is read only once the
- * budget admits it (`request()` may throw 400/413/415).
+ * THE telemetry query path, for every surface that runs KQL for an authenticated principal: the
+ * spec's endpoint, the dashboard's embedded client and the Kusto REST protocol (kusto/). The
+ * customer's isolation (its own store, its own plants), the cost budget, the places for queries
+ * running at once, the time and size limits and the mapping of engine failures to errors are all
+ * here, once. `prepare` reads the request only after the budget admits it, and may throw
+ * 400/403/413/415; it gets the customer's plants to check a plant filter against.
  */
-export async function runTelemetryQuery(
+export async function runTelemetryEngine(
   ctx: QueryEndpointContext,
   principal: QueryPrincipal,
-  request: () => TTelemetryQueryRequest,
+  prepare: (customerPlants: readonly string[]) => EngineQuery,
   signal?: AbortSignal,
-): Promise<QueryAnswer> {
-  const now = ctx.now?.() ?? new Date();
+): Promise<EngineAnswer> {
+  const clock = ctx.now?.() ?? new Date();
   const customerPlants = ctx.plantsOf(principal.customerId);
   if (customerPlants.length === 0) throw new ApiError("FORBIDDEN", "This client's customer has no telemetry.");
 
-  const admitted = await ctx.throttle.admit(principal.budgetKey, now.getTime());
+  const admitted = await ctx.throttle.admit(principal.budgetKey, clock.getTime());
   if ("refused" in admitted) throw budgetSpent(admitted.refused, 0, false);
   const { reservation } = admitted;
 
-  let body: TTelemetryQueryRequest;
+  let query: EngineQuery;
   try {
-    body = request();
-    if (body.plantIds) {
-      const own = new Set(customerPlants);
-      const foreign = body.plantIds.find((plantId) => !own.has(plantId));
-      if (foreign !== undefined) {
-        throw invalidInput(`Plant '${foreign}' is not a plant of this client's customer.`, [
-          { field: "plantIds", problem: `'${foreign}' is not one of ${customerPlants.join(", ")}` },
-        ]);
-      }
-    }
+    query = prepare(customerPlants);
   } catch (error) {
     const { cost, window } = await reservation.settle();
     if (error instanceof ApiError) error.headers["x-query-cost"] = costHeader(cost, window);
@@ -126,19 +136,14 @@ export async function runTelemetryQuery(
     reservation.run((error) => stop.abort(error ?? BUDGET_SPENT));
     const table = await ctx.store.query({
       customerId: principal.customerId,
-      kql: body.query,
-      scope: {
-        start: new Date(body.startTime),
-        end: new Date(body.endTime),
-        // Every plant of the customer is the same as no filter: the store can skip it.
-        plantIds: body.plantIds && new Set(body.plantIds).size < customerPlants.length ? [...new Set(body.plantIds)] : null,
-      },
-      limits: ctx.limits,
-      now,
+      kql: query.kql,
+      scope: query.scope,
+      limits: tighter(ctx.limits, query.limits),
+      now: query.now ?? clock,
       signal: stop.signal,
     });
     const { cost, window } = await reservation.settle();
-    return { body: answerBody(table), headers: { "x-query-cost": costHeader(cost, window) }, rowCount: table.rowCount };
+    return { table, headers: { "x-query-cost": costHeader(cost, window) } };
   } catch (error) {
     const { cost, window } = await reservation.settle();
     if (stop.signal.reason === BUDGET_SPENT) throw budgetSpent(window, cost, true);
@@ -150,6 +155,55 @@ export async function runTelemetryQuery(
     signal?.removeEventListener("abort", onClientGone);
     leave();
   }
+}
+
+/** The service's limits, lowered (never raised) by what a request asks for. */
+function tighter(limits: TelemetryLimits, asked: Partial<TelemetryLimits> = {}): TelemetryLimits {
+  return {
+    maxRows: Math.min(limits.maxRows, asked.maxRows ?? Infinity),
+    maxBytes: Math.min(limits.maxBytes, asked.maxBytes ?? Infinity),
+    timeoutMs: Math.min(limits.timeoutMs, asked.timeoutMs ?? Infinity),
+  };
+}
+
+/**
+ * A query of the spec's endpoint for an authenticated principal: the HTTP endpoint's after the
+ * bearer token, and the dashboard's embedded client's for its signed-in user. The request is read
+ * only once the budget admits it (`request()` may throw 400/413/415).
+ */
+export async function runTelemetryQuery(
+  ctx: QueryEndpointContext,
+  principal: QueryPrincipal,
+  request: () => TTelemetryQueryRequest,
+  signal?: AbortSignal,
+): Promise<QueryAnswer> {
+  const { table, headers } = await runTelemetryEngine(
+    ctx,
+    principal,
+    (customerPlants) => {
+      const body = request();
+      if (body.plantIds) {
+        const own = new Set(customerPlants);
+        const foreign = body.plantIds.find((plantId) => !own.has(plantId));
+        if (foreign !== undefined) {
+          throw invalidInput(`Plant '${foreign}' is not a plant of this client's customer.`, [
+            { field: "plantIds", problem: `'${foreign}' is not one of ${customerPlants.join(", ")}` },
+          ]);
+        }
+      }
+      return {
+        kql: body.query,
+        scope: {
+          start: new Date(body.startTime),
+          end: new Date(body.endTime),
+          // Every plant of the customer is the same as no filter: the store can skip it.
+          plantIds: body.plantIds && new Set(body.plantIds).size < customerPlants.length ? [...new Set(body.plantIds)] : null,
+        },
+      };
+    },
+    signal,
+  );
+  return { body: answerBody(table), headers, rowCount: table.rowCount };
 }
 
 async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Promise<ServiceResponse> {
