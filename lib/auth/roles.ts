@@ -9,10 +9,14 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = [
   /** Jobs done, planned jobs, assets, tasks, lookup values, parts, stock-level history. */
   "maintenance:read",
-  /** POST a task. */
+  /** POST a task: a work request, approved (or not) by a supervisor. */
   "tasks:create",
-  /** Move a task along the allowed transitions. */
+  /** Move a task along the allowed transitions (approve, postpone, confirm). */
   "tasks:transition",
+  /** Edit a task that is not closed, and assign it to a user of its plant. */
+  "tasks:edit",
+  /** Close out any task with its job record; a task's assignee may close out their own task without it. */
+  "tasks:close-out",
   /** PUT a stock level for a part. */
   "stock:submit",
   /** Telemetry queries (explorer and asset charts) and the user's own query history. */
@@ -28,18 +32,20 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "stock:submit", "monitors:read"];
+const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "tasks:edit", "stock:submit", "monitors:read"];
 
 /**
  * planner: reads everything of their plants (telemetry included: the asset page shows a machine's
- * data beside its jobs) and makes the everyday writes; supervisor: planner + task transitions;
- * engineer: reads maintenance, uses the telemetry explorer and writes the plant's monitors (the
- * queries that open work), nothing else; admin: everything, webhook targets included.
+ * data beside its jobs), makes the everyday writes and plans (edits, assigns); supervisor: planner
+ * + task transitions (approval) and close-out of any task; engineer: reads maintenance, uses the
+ * telemetry explorer, writes the plant's monitors (the queries that open work) and raises work
+ * requests (anyone on site may: a new task waits for a supervisor's approval); admin: everything,
+ * webhook targets included. Whoever a task is assigned to may close it out.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   planner: PLANNER,
-  supervisor: [...PLANNER, "tasks:transition"],
-  engineer: ["maintenance:read", "telemetry:query", "monitors:read", "monitors:write"],
+  supervisor: [...PLANNER, "tasks:transition", "tasks:close-out"],
+  engineer: ["maintenance:read", "telemetry:query", "tasks:create", "monitors:read", "monitors:write"],
   admin: PERMISSIONS,
 };
 

@@ -6,17 +6,17 @@ import "server-only";
  * belongs to next-auth and is served by Next. docs/architecture.md shows the path of a request.
  */
 import { randomUUID } from "node:crypto";
-import type { Permission } from "@/lib/auth/roles";
+import { canReachPlant, hasPermission, type Permission } from "@/lib/auth/roles";
 import { ZPageQuery } from "@/lib/contract/common";
 import { API_PLANT_BASE } from "@/lib/contract/api";
 import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId } from "@/lib/contract/dashboard";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
-import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "@/lib/contract/maintenance";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
 import { ZTelemetryQueryRequest } from "@/lib/contract/telemetry";
 import { auditCsv, queryAudit } from "@/lib/dashboard/audit";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
-import type { DashboardUser } from "@/lib/dashboard/users";
+import { findUser, listUsers, type DashboardUser } from "@/lib/dashboard/users";
 import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
 import { json } from "@/lib/service/platform/http/respond";
 import { createRouter, type Route } from "@/lib/service/platform/http/router";
@@ -31,7 +31,12 @@ function pick(body: unknown, fields: string[]): Record<string, unknown> | null {
   const source = body as Record<string, unknown>;
   const detail: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = field === "assetTagNumber" ? (source.asset as { tagNumber?: unknown } | undefined)?.tagNumber : source[field];
+    const value =
+      field === "assetTagNumber"
+        ? (source.asset as { tagNumber?: unknown } | undefined)?.tagNumber
+        : field === "assigneeUsername"
+          ? (source.assignee as { username?: unknown } | null | undefined)?.username
+          : source[field];
     if (typeof value === "number" || typeof value === "boolean" || (typeof value === "string" && value.length <= 100)) detail[field] = value;
   }
   return detail;
@@ -54,12 +59,50 @@ const MAINTENANCE_ROUTES: Record<MaintenanceOperationId, MaintenanceRoute> = {
   listParts: { permission: "maintenance:read" },
   listStockLevels: { permission: "maintenance:read" },
   createTask: { permission: "tasks:create", auditAction: "task.create", auditFields: ["assetTagNumber", "priority"] },
-  transitionTask: { permission: "tasks:transition", auditAction: "task.transition", auditFields: ["to"] },
+  transitionTask: { permission: "tasks:transition", auditAction: "task.transition", auditFields: ["to", "dueDate"] },
+  updateTask: { permission: "tasks:edit", auditAction: "task.update", auditFields: ["taskTitle", "priority", "dueDate", "assigneeUsername"] },
+  // Supervisors close out any task; the task's assignee their own (checked in closeOutAllowed).
+  closeOutTask: { permission: "maintenance:read", auditAction: "task.close-out", auditFields: ["hoursWorked", "personCount", "failureCode"] },
   submitStockLevel: { permission: "stock:submit", auditAction: "stock-level.submit", auditFields: ["quantity", "unit", "isShort"] },
 };
 
-/** The writes the service keeps in a task's history, with whom they were done for (`by`). */
-const ATTRIBUTED: ReadonlySet<MaintenanceOperationId> = new Set(["createTask", "transitionTask"]);
+/** The writes the service keeps with whom they were done for (`by`): task history, stock history. */
+const ATTRIBUTED: ReadonlySet<MaintenanceOperationId> = new Set(["createTask", "transitionTask", "updateTask", "closeOutTask", "submitStockLevel"]);
+
+/** Writes a retried click must not repeat: the browser may name its attempt. */
+const KEYED: ReadonlySet<MaintenanceOperationId> = new Set(["createTask", "closeOutTask"]);
+
+/** A dashboard user as the service records a person: the e-mail is the username, the name split once. */
+export function personOf(user: Pick<DashboardUser, "name" | "email">): TPerson {
+  const name = user.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 200);
+  const space = name.indexOf(" ");
+  return space < 0 ? { username: user.email, firstname: name, lastname: "" } : { username: user.email, firstname: name.slice(0, space), lastname: name.slice(space + 1) };
+}
+
+/**
+ * A task's assignee must be a user who can open the plant: the browser names them by username
+ * (e-mail), and the name recorded is the one this dashboard knows, whatever else was sent.
+ */
+async function resolveAssignee(body: unknown, plantId: string): Promise<unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const sent = (body as { assignee?: unknown }).assignee;
+  if (sent === undefined || sent === null) return body;
+  const username = typeof sent === "object" && typeof (sent as { username?: unknown }).username === "string" ? (sent as { username: string }).username : null;
+  const user = username && username.length <= 320 ? await findUser(await getDashboardDb(), username) : null;
+  if (!user || user.disabled || !canReachPlant(user.role, user.plants, plantId)) {
+    throw invalidInput(`Invalid task update: assignee: not a user of plant ${plantId}.`, [{ field: "assignee", problem: `not an active user with access to plant ${plantId}` }]);
+  }
+  return { ...body, assignee: personOf(user) };
+}
+
+/** Supervisors (tasks:close-out) close out any task; anyone else only a task assigned to them. */
+async function checkCloseOutAllowed(context: ApiContext, plantId: string, taskId: string): Promise<void> {
+  if (hasPermission(context.user.role, "tasks:close-out")) return;
+  const task = (await context.upstream.maintenance("getTask", { plantId, params: { taskId }, signal: context.req.signal })).value as TTask;
+  if (task.assignee?.username !== context.user.email) {
+    throw forbidden("Only the person the task is assigned to, or a supervisor, may close it out.");
+  }
+}
 
 /**
  * The signed-in user as the task history names them: `Name <e-mail>` (a name alone is not unique).
@@ -97,7 +140,9 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
       auditAction,
       async run(context) {
         const { plantId, ...params } = context.params;
-        const sent = operation.method === "GET" ? undefined : readJsonBody(context.req);
+        if (id === "closeOutTask") await checkCloseOutAllowed(context, plantId!, params.taskId!);
+        let sent = operation.method === "GET" ? undefined : readJsonBody(context.req);
+        if (id === "updateTask") sent = await resolveAssignee(sent, plantId!);
         const body = ATTRIBUTED.has(id) ? attributed(sent, context.user) : sent;
         if (auditAction) context.audit.detail = pick(body, auditFields);
         const result = await context.upstream.maintenance(id, {
@@ -105,7 +150,7 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
           params,
           query: context.req.query,
           body,
-          idempotencyKey: id === "createTask" ? idempotencyKey(context) : undefined,
+          idempotencyKey: KEYED.has(id) ? idempotencyKey(context) : undefined,
           signal: context.req.signal,
         });
         if (id === "createTask") {
@@ -169,6 +214,17 @@ const auditLog: ApiRouteSpec["run"] = async ({ req }) => {
   return json(await queryAudit(await getDashboardDb(), filter, page, pageSize));
 };
 
+/** The people a task of this plant can be assigned to: active users who can open it, by name (bounded). */
+const plantPeople: ApiRouteSpec["run"] = async ({ plant }) => {
+  const users = await listUsers(await getDashboardDb());
+  const data = users
+    .filter((user) => !user.disabled && canReachPlant(user.role, user.plants, plant!.id))
+    .slice(0, 1000)
+    .map((user) => ({ username: user.email, name: user.name || user.email, role: user.role }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return json({ data }, 200, { "cache-control": "private, max-age=60" });
+};
+
 /** Each dashboard route of the contract's table (lib/contract/dashboard.ts) with its permission and work. */
 const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; auditAction?: string; run: ApiRouteSpec["run"] }> = {
   me: { permission: "maintenance:read", run: async ({ user, upstream }) => json(describeUser(user, upstream)) },
@@ -202,6 +258,7 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   runMonitor: { permission: "monitors:write", auditAction: "monitor.run", run: monitorHandlers.run },
   listMonitorFirings: { permission: "monitors:read", run: monitorHandlers.firings },
   listPlantFirings: { permission: "monitors:read", run: monitorHandlers.plantFirings },
+  plantPeople: { permission: "maintenance:read", run: plantPeople },
 };
 
 export const API_ROUTES: readonly Route[] = [

@@ -66,6 +66,11 @@ export const ZAuditRecord = z.object({
   detail: z.record(z.string(), z.unknown()).nullable(),
 });
 
+/** GET /api/plants/{plantId}/people: the active users who can open the plant (whom a task can be assigned to). */
+export const ZPlantPerson = z.object({ username: z.string(), name: z.string(), role: z.enum(ROLES) });
+export const ZPlantPeople = z.object({ data: z.array(ZPlantPerson) });
+export type TPlantPerson = z.infer<typeof ZPlantPerson>;
+
 /** The dashboard's own `/api/` routes (beyond the maintenance operations it mirrors). */
 export const DASHBOARD_ROUTES = {
   me: { method: "GET", path: "/api/me" },
@@ -84,6 +89,7 @@ export const DASHBOARD_ROUTES = {
   runMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors/{monitorId}/run" },
   listMonitorFirings: { method: "GET", path: "/api/plants/{plantId}/monitors/{monitorId}/firings" },
   listPlantFirings: { method: "GET", path: "/api/plants/{plantId}/monitor-firings" },
+  plantPeople: { method: "GET", path: "/api/plants/{plantId}/people" },
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string }>;
 
 export type DashboardRouteId = keyof typeof DASHBOARD_ROUTES;

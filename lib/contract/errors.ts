@@ -24,6 +24,10 @@ export const SERVICE_ERROR_STATUS = {
   ASSET_NOT_FOUND: 412,
   UNIT_MISMATCH: 412,
   INVALID_TRANSITION: 412,
+  /** Extension: a close-out uses more of a part than is in stock (nothing is written). */
+  INSUFFICIENT_STOCK: 412,
+  /** Extension: a closed task cannot be edited. */
+  TASK_CLOSED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -5,9 +5,9 @@
  */
 import { z } from "./zod";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
-import { LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
+import { COUNTED_UNITS, LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
-export { LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
+export { CLOSE_OUT_FROM, COUNTED_UNITS, LOOKUP_KINDS, OPEN_TASK_STATUSES, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
 
 export const ZTaskStatus = z.enum(TASK_STATUSES).meta({ id: "TaskStatus" });
 export type TTaskStatus = z.infer<typeof ZTaskStatus>;
@@ -31,6 +31,19 @@ export const ZPartUsed = z
   .object({ partId: z.string(), name: z.string(), quantity: z.number(), unit: ZStockUnit })
   .meta({ id: "PartUsed" });
 
+/**
+ * A person as the spec's job record names them (`carriedOutByUser`); also a task's assignee. The
+ * service keeps what the calling application sends: the dashboard sends its own users.
+ */
+export const ZPerson = z
+  .object({
+    username: z.string().trim().min(1, "must not be empty").max(320, "must be at most 320 characters"),
+    firstname: z.string().max(100, "must be at most 100 characters"),
+    lastname: z.string().max(100, "must be at most 100 characters"),
+  })
+  .meta({ id: "Person" });
+export type TPerson = z.infer<typeof ZPerson>;
+
 /** What every record of a plant begins with: its own id and its plant's. */
 const ZPlantRecord = z.object({ id: z.string(), plantId: z.string() });
 
@@ -48,6 +61,10 @@ export const ZJobDone = ZPlantRecord
     workOrder: ZWorkOrder,
     carriedOutByUser: z.object({ firstname: z.string(), lastname: z.string(), username: z.string() }),
     partsUsed: z.array(ZPartUsed),
+    taskId: z.string().nullish().meta({ description: "Extension: the task whose close-out wrote this record; null for other jobs." }),
+    failureCode: z.string().nullish().meta({ description: "Extension: failure code (lookup value `failureCode`) of the close-out." }),
+    causeCode: z.string().nullish().meta({ description: "Extension: cause code (lookup value `causeCode`)." }),
+    remedyCode: z.string().nullish().meta({ description: "Extension: remedy code (lookup value `remedyCode`)." }),
   })
   .meta({ id: "JobDone" });
 
@@ -96,6 +113,9 @@ export const ZTask = ZPlantRecord
     dueDate: ZDate.nullable(),
     incidentDate: ZDate.nullable(),
     asset: ZAssetRef,
+    assignee: ZPerson.nullish().meta({ description: "Extension: the person the task is assigned to; null when nobody is." }),
+    proposedDueDate: ZDate.nullish().meta({ description: "Extension: the new due date a pending postponement asks for (status POSTPONEMENT_NEED_APPROVAL)." }),
+    updatedAt: ZTimestamp.nullish().meta({ description: "Extension: when the task last changed (a move or an edit)." }),
   })
   .meta({ id: "Task" });
 
@@ -138,6 +158,25 @@ export const ZTaskCreation = z
   })
   .meta({ id: "TaskCreation", description: "Body of POST tasks. Unknown members are ignored." });
 
+/**
+ * Extension: an edit of a task that is not closed (PATCH tasks/{taskId}); members left out stay as
+ * they are, `null` clears an optional one. Lookup values and dates are checked as at creation.
+ */
+export const ZTaskUpdate = z
+  .object({
+    taskTitle: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+    taskDescription: z.string().max(4000, "must be at most 4000 characters").nullish(),
+    activityKind: z.string().min(1, "must not be empty").optional(),
+    assignedToRole: z.string().min(1, "must not be empty").nullish(),
+    priority: z.string().min(1, "must not be empty").optional(),
+    dueDate: ZDate.nullish().meta({ description: "On or after the task's createdDate." }),
+    incidentDate: ZDate.nullish().meta({ description: "On or before the task's createdDate." }),
+    assignee: ZPerson.nullish().meta({ description: "Whom the task is assigned to; null unassigns." }),
+    by: ZActingFor.nullish(),
+  })
+  .refine((update) => Object.keys(update).some((key) => key !== "by"), { message: "names no field to change", path: [] })
+  .meta({ id: "TaskUpdate", description: "Body of PATCH tasks/{taskId} (extension). Unknown members are ignored." });
+
 export const ZStockLevel = z
   .object({
     id: ZId.meta({ description: "Part id; must equal the path's partId." }),
@@ -145,6 +184,11 @@ export const ZStockLevel = z
     unit: ZStockUnit,
     remark: z.string().max(1000, "must be at most 1000 characters").nullish(),
     isShort: z.boolean().nullish().meta({ description: "Defaults to quantity below the part's reorder point." }),
+    by: ZActingFor.nullish().meta({ description: "Extension: who counted, kept in the history as `countedBy` (as given, not verified). Omitted: the calling client." }),
+  })
+  .refine((level) => !COUNTED_UNITS.includes(level.unit) || Number.isInteger(level.quantity), {
+    message: `must be a whole number for items counted in ${COUNTED_UNITS.join(", ")}`,
+    path: ["quantity"],
   })
   .meta({ id: "StockLevel", description: "Body of PUT stock-level." });
 
@@ -157,6 +201,8 @@ export const ZPart = z
     isShort: z.boolean(),
     remark: z.string().nullable(),
     updatedAt: ZTimestamp,
+    reorderLevel: z.number().nullish().meta({ description: "Extension: below this level the part is short and should be ordered." }),
+    reorderQuantity: z.number().nullish().meta({ description: "Extension: how much to order when the part falls below its reorder level." }),
   })
   .meta({ id: "Part" });
 
@@ -168,8 +214,9 @@ export const ZStockLevelEntry = z
     remark: z.string().nullable(),
     isShort: z.boolean(),
     submittedAt: ZTimestamp,
+    countedBy: z.string().nullish().meta({ description: "Extension: who counted (the submission's `by`, else the calling client); for a close-out's stock move, who closed the task. Null for history recorded before it was kept." }),
   })
-  .meta({ id: "StockLevelEntry", description: "One accepted stock-level submission." });
+  .meta({ id: "StockLevelEntry", description: "One accepted stock-level submission, or a stock move written by a close-out." });
 
 export const ZLookupValue = z
   .object({ kind: ZLookupKind, value: z.string(), label: z.string() })
@@ -179,9 +226,55 @@ export const ZTransitionRequest = z
   .object({
     to: ZTaskStatus,
     remark: z.string().max(1000, "must be at most 1000 characters").nullish(),
+    dueDate: ZDate.nullish().meta({
+      description:
+        "Extension, for postponements: with `to: POSTPONEMENT_NEED_APPROVAL` the new due date asked for (kept as the task's proposedDueDate); with `to: POSTPONED` the new due date (default: the one asked for). Not before today (UTC).",
+    }),
     by: ZActingFor.nullish(),
   })
   .meta({ id: "TransitionRequest", description: "Body of POST transitions." });
+
+/** Hours worked: a positive decimal with at most two decimals, up to 10,000 (docs/api.md §3, close-out). */
+const ZHoursWorked = z
+  .union([z.number(), z.string()])
+  .transform((value, ctx) => {
+    const text = typeof value === "number" ? String(value) : value.trim();
+    if (!/^\d{1,5}(\.\d{1,2})?$/.test(text) || Number(text) <= 0 || Number(text) > 10_000) {
+      ctx.addIssue({ code: "custom", message: "must be a number of hours above 0 and at most 10000, with at most two decimals" });
+      return z.NEVER;
+    }
+    return String(Number(text));
+  })
+  .meta({ description: "Hours worked, e.g. `2.5` or `\"2.5\"`; recorded as the job's totalTimeUsedInHours." });
+
+export const ZPartUsedLine = z.object({
+  partId: ZId,
+  quantity: z.number().finite().gt(0, "must be more than 0").max(1_000_000, "must be at most 1000000"),
+  unit: ZStockUnit.nullish().meta({ description: "Must be the part's own unit when given (412 UNIT_MISMATCH otherwise)." }),
+});
+
+/**
+ * Extension: the close-out of a task (POST tasks/{taskId}/close-out): the task moves to CLOSED,
+ * a job-done record is written and the stock of every part used goes down, in one transaction.
+ */
+export const ZCloseOut = z
+  .object({
+    hoursWorked: ZHoursWorked,
+    personCount: z.number().int("must be a whole number").min(1, "must be at least 1").max(100, "must be at most 100"),
+    partsUsed: z
+      .array(ZPartUsedLine)
+      .max(50, "must list at most 50 parts")
+      .default([])
+      .refine((lines) => new Set(lines.map((line) => line.partId)).size === lines.length, { message: "names a part twice; give each part once with its total" }),
+    failureCode: z.string().min(1, "must not be empty").nullish(),
+    causeCode: z.string().min(1, "must not be empty").nullish(),
+    remedyCode: z.string().min(1, "must not be empty").nullish(),
+    note: z.string().max(4000, "must be at most 4000 characters").nullish().meta({ description: "Recorded as the job's workOrder.remark." }),
+    doneDate: ZDate.nullish().meta({ description: "When the work was done; defaults to today (UTC), not after it." }),
+    carriedOutBy: ZPerson.nullish().meta({ description: "Who did the work; defaults to the task's assignee (one of the two is required)." }),
+    by: ZActingFor.nullish(),
+  })
+  .meta({ id: "CloseOut", description: "Body of POST tasks/{taskId}/close-out (extension)." });
 
 export const ZTaskTransition = z
   .object({
@@ -219,6 +312,9 @@ export const ZAssetFilterQuery = z.object({
   assetTagNumber: z.string().optional().meta({ description: "Exact match; filters are ANDed." }),
   assetSerialNumber: z.string().optional().meta({ description: "Exact match." }),
   assetExternalReference: z.string().optional().meta({ description: "Exact match." }),
+  includeComponents: z.enum(["true", "false"]).optional().meta({
+    description: "Extension: `true` widens `assetTagNumber` to the asset and every asset below it (its components), e.g. a pump with its motor, bearing and seal.",
+  }),
 });
 
 function withDateOrder<T extends z.ZodObject>(schema: T) {
@@ -251,6 +347,7 @@ export const ZTaskStatusList = z
 
 export const ZTasksQuery = ZPageQuery.extend(ZAssetFilterQuery.shape).extend({
   taskStatus: ZTaskStatusList.optional().meta({ description: "One status or a comma-separated list." }),
+  assignee: z.string().max(320).optional().meta({ description: "Extension: only tasks assigned to this username (exact)." }),
 });
 
 export const ZLookupValuesQuery = ZPageQuery.extend({
@@ -274,6 +371,8 @@ export type TPart = z.infer<typeof ZPart>;
 export type TStockLevelEntry = z.infer<typeof ZStockLevelEntry>;
 export type TLookupValue = z.infer<typeof ZLookupValue>;
 export type TTransitionRequest = z.input<typeof ZTransitionRequest>;
+export type TTaskUpdate = z.input<typeof ZTaskUpdate>;
+export type TCloseOut = z.input<typeof ZCloseOut>;
 export type TTaskTransition = z.infer<typeof ZTaskTransition>;
 export type TJobsDoneQuery = z.output<typeof ZJobsDoneQuery>;
 export type TJobsPlannedQuery = z.output<typeof ZJobsPlannedQuery>;
@@ -294,7 +393,7 @@ export type TAssetFilter = z.output<typeof ZAssetFilterQuery>;
  * may lack it, and the dashboard then hides the feature.
  */
 export interface MaintenanceOperation {
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "PATCH";
   /** Below the plant, with `{name}` path parameters, e.g. `/tasks/{taskId}`. */
   path: string;
   query?: z.ZodType;
@@ -312,6 +411,8 @@ export const MAINTENANCE_OPERATIONS = {
   getTask: { method: "GET", path: "/tasks/{taskId}", response: ZTask, extension: "single-task reads" },
   listTaskTransitions: { method: "GET", path: "/tasks/{taskId}/transitions", query: ZPageQuery, response: ZTaskTransitionPage, extension: "task history" },
   transitionTask: { method: "POST", path: "/tasks/{taskId}/transitions", body: ZTransitionRequest, response: ZWriteResult, extension: "task transitions" },
+  updateTask: { method: "PATCH", path: "/tasks/{taskId}", body: ZTaskUpdate, response: ZWriteResult, extension: "task edits" },
+  closeOutTask: { method: "POST", path: "/tasks/{taskId}/close-out", body: ZCloseOut, response: ZWriteResult, extension: "task close-out" },
   submitStockLevel: { method: "PUT", path: "/parts/{partId}/stock-level", body: ZStockLevel, response: ZWriteResult },
   listLookupValues: { method: "GET", path: "/lookup-values", query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values" },
   listParts: { method: "GET", path: "/parts", query: ZPartsQuery, response: ZPartPage, extension: "the parts list" },

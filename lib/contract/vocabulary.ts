@@ -31,7 +31,23 @@ export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]
 
 export const STOCK_UNITS = ["PCS", "SET", "BOX", "PAIR", "ROLL", "KG", "G", "L", "ML", "M", "MM"] as const;
 
-export const LOOKUP_KINDS = ["activityKind", "assignedToRole", "priority"] as const;
+/**
+ * The lookup-valued fields: the task's three of the spec, and (extension) the failure, cause and
+ * remedy codes a close-out records on its job.
+ */
+export const LOOKUP_KINDS = ["activityKind", "assignedToRole", "priority", "failureCode", "causeCode", "remedyCode"] as const;
+
+/**
+ * Units counted in whole items: a stock level or a part used in one of these must be a whole
+ * number (2.5 PCS is refused); the others are measured and take decimals.
+ */
+export const COUNTED_UNITS: readonly string[] = ["PCS", "SET", "BOX", "PAIR", "ROLL"];
+
+/** Statuses in which a task is still work to do ("My work" lists these). */
+export const OPEN_TASK_STATUSES = ["NEED_APPROVAL", "PENDING", "POSTPONEMENT_NEED_APPROVAL", "POSTPONED", "NEED_CONFIRMATION", "NOT_CLOSED"] as const;
+
+/** Statuses from which a close-out may close a task (PENDING through NEED_CONFIRMATION, in one transaction). */
+export const CLOSE_OUT_FROM = ["PENDING", "NEED_CONFIRMATION", "NEED_APPROVAL"] as const;
 
 export const PAGE_SIZE_MAX = 1000;
 export const PAGE_SIZE_DEFAULT = 100;

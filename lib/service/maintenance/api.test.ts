@@ -6,7 +6,7 @@
  * TEST_POSTGRES_URL's server, dropped afterwards).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import { LOOKUP_KINDS, TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
 import { serviceAddress } from "@/lib/testing/services";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { createServiceRuntime, type ServiceRuntime } from "../runtime";
@@ -293,7 +293,7 @@ describe("lists: orders and filters", () => {
   it("lookup values differ per customer and filter by kind", async () => {
     const acme = await all(`${BASE}/RTM1/lookup-values`);
     const nordic = await all(`${BASE}/OUL1/lookup-values`, oul1);
-    expect(new Set(acme.map((v) => v.kind))).toEqual(new Set(["activityKind", "assignedToRole", "priority"]));
+    expect(new Set(acme.map((v) => v.kind))).toEqual(new Set(LOOKUP_KINDS));
     expect(acme.map((v) => v.value)).not.toEqual(nordic.map((v) => v.value));
     const priorities = await all(`${BASE}/RTM1/lookup-values?kind=priority`);
     expect(priorities.length).toBeGreaterThan(0);

@@ -118,7 +118,8 @@ const SQL = {
   lastDone: `SELECT max(done_date) AS v FROM jobs_done WHERE plant_id = ?`,
   lastCreated: `SELECT max(created_date) AS v FROM tasks WHERE plant_id = ?`,
   dueBy: `SELECT * FROM planned_jobs WHERE plant_id = ? AND due_date <= ? ORDER BY due_date, id`,
-  lastJobId: `SELECT max(id) AS v FROM jobs_done WHERE plant_id = ?`,
+  // Jobs written by a close-out are named after their task (`<task id>-J`), not numbered.
+  lastJobId: `SELECT max(id) AS v FROM jobs_done WHERE plant_id = ? AND id LIKE ?`,
   lastPlannedId: `SELECT max(id) AS v FROM planned_jobs WHERE plant_id = ? AND id LIKE ?`,
   lastWorkOrder: `SELECT max(CAST(substr(work_order_id, 4) AS INTEGER)) AS v FROM (
       SELECT work_order_id FROM jobs_done WHERE plant_id = ? UNION ALL SELECT work_order_id FROM planned_jobs WHERE plant_id = ?) AS w
@@ -180,7 +181,7 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
         const actorRandom = createRandom(seed, plant.id, "roll-actors", day);
         const result = { jobsDone: 0, plannedAdded: 0, tasksCreated: 0, taskMoves: 0 };
         const jobPrefix = `${plant.id}-J`;
-        let jobNumber = numberAfter(await value<string>(tx, SQL.lastJobId, [plant.id]), jobPrefix);
+        let jobNumber = numberAfter(await value<string>(tx, SQL.lastJobId, [plant.id, `${jobPrefix}%`]), jobPrefix);
         let workOrder = ((await value<number>(tx, SQL.lastWorkOrder, [plant.id, plant.id])) ?? 4_000_000) + 1;
 
         // Planned occurrences whose completion day has come (up to 3 days early) are done.

@@ -16,12 +16,12 @@ import type { ApiContribution, ApiOperation } from "../platform/openapi";
 import { authorizePlant, queryObject, type MaintenanceContext } from "./context";
 import type { Operation } from "./operation";
 import { reads } from "./reads";
-import { createTask, submitStockLevel, transitionTask } from "./writes";
+import { closeOutTask, createTask, submitStockLevel, transitionTask, updateTask } from "./writes";
 
 export const MAINTENANCE_BASE = "/maintenance/v1/plants/{plantId}";
 
 /** The domain function of every operation. */
-export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = { ...reads, createTask, transitionTask, submitStockLevel };
+export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = { ...reads, createTask, transitionTask, updateTask, closeOutTask, submitStockLevel };
 
 interface OperationDoc {
   summary: string;
@@ -68,7 +68,7 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
   listTasks: {
     summary: "Tasks",
     description:
-      "Ordered by createdDate descending, then id ascending.",
+      "Ordered by createdDate descending, then id ascending. Extension: `assignee` keeps the tasks assigned to that username (the dashboard's \"My work\"); each task carries `assignee`, `proposedDueDate` and `updatedAt`.",
     responseDescription: pageOf("task records"),
     errors: [],
   },
@@ -103,14 +103,35 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
   transitionTask: {
     summary: "Move a task to another status (extension)",
     description:
-      "Allowed: NEED_APPROVAL→PENDING|CLOSED; PENDING→POSTPONEMENT_NEED_APPROVAL|NEED_CONFIRMATION; POSTPONEMENT_NEED_APPROVAL→POSTPONED|PENDING; POSTPONED→PENDING; NEED_CONFIRMATION→CLOSED|NOT_CLOSED; NOT_CLOSED→PENDING. Any other move, including to the same status, gives 412 INVALID_TRANSITION. `data` is `[{ id, from, to }]`. Every move is kept in the task's history (GET transitions) with its remark, time and `by`: an application acting for a person names them there; without it the plant token is recorded.",
+      "A postponement may carry `dueDate`: moving to POSTPONEMENT_NEED_APPROVAL keeps it as the task's `proposedDueDate`, moving to POSTPONED makes it (or the proposed one) the task's `dueDate`; not before today, and only with those two moves (400). Allowed: NEED_APPROVAL→PENDING|CLOSED; PENDING→POSTPONEMENT_NEED_APPROVAL|NEED_CONFIRMATION; POSTPONEMENT_NEED_APPROVAL→POSTPONED|PENDING; POSTPONED→PENDING; NEED_CONFIRMATION→CLOSED|NOT_CLOSED; NOT_CLOSED→PENDING. Any other move, including to the same status, gives 412 INVALID_TRANSITION. `data` is `[{ id, from, to }]`. Every move is kept in the task's history (GET transitions) with its remark, time and `by`: an application acting for a person names them there; without it the plant token is recorded.",
     responseDescription: "Write result with `data: [{ id, from, to }]`.",
     errors: [...BODY_ERRORS, "TASK_NOT_FOUND", "INVALID_TRANSITION"],
+  },
+  updateTask: {
+    summary: "Edit a task (extension)",
+    description:
+      "Changes the members sent (taskTitle, taskDescription, activityKind, assignedToRole, priority, dueDate, incidentDate, assignee); `null` clears an optional one. Checked as at creation: lookup values of the plant, dueDate not before createdDate, incidentDate not after it (400). A closed task gives 412 TASK_CLOSED. The edit is kept in the task's history as a step from and to its current status, whose remark says what changed (e.g. `Assigned to Ann Smith`). `data` is `[{ id, changed }]`.",
+    responseDescription: "Write result with `data: [{ id, changed }]`.",
+    errors: [...BODY_ERRORS, "TASK_NOT_FOUND", "TASK_CLOSED"],
+  },
+  closeOutTask: {
+    summary: "Close out a task: job record and stock moves (extension)",
+    description:
+      "Closes a task in PENDING (through NEED_CONFIRMATION: two history steps), NEED_CONFIRMATION or NEED_APPROVAL, and in the same transaction writes its job-done record `<taskId>-J` (jobTitle, activityKind, asset and dueDate from the task; totalTimeUsedInHours = hoursWorked, requiredPersonCount = personCount, carriedOutByUser = carriedOutBy or the task's assignee, workOrder = `{ id: taskId, remark: note }`, partsUsed, failure/cause/remedy codes) and takes every part used off its stock, with a stock-level history row (`countedBy` = `by`). Nothing is written unless all of it is. Codes must be the plant's lookup values (`failureCode`, `causeCode`, `remedyCode`); a part used must exist (400), be counted in whole units when its unit is PCS, SET, BOX, PAIR or ROLL (400), be given in its own unit (412 UNIT_MISMATCH) and be in stock (412 INSUFFICIENT_STOCK). A task in another status gives 412 INVALID_TRANSITION, so a second close-out never writes a second record; with `Idempotency-Key` a retry answers the first result (header `idempotent-replayed: true`). `data` is `[{ id, from, to, jobId, stock: [{ partId, quantity, isShort }] }]`.",
+    headers: [
+      {
+        name: "Idempotency-Key",
+        description: "1–200 printable ASCII characters, one per close-out attempt; a retry with the same key and body answers the first result.",
+        schema: z.string(),
+      },
+    ],
+    responseDescription: "Write result with `data: [{ id, from, to, jobId, stock }]`.",
+    errors: [...BODY_ERRORS, "TASK_NOT_FOUND", "INVALID_TRANSITION", "UNIT_MISMATCH", "INSUFFICIENT_STOCK"],
   },
   submitStockLevel: {
     summary: "Submit a part's stock level",
     description:
-      "Body `id` must equal the path's partId (400). An unknown part gives 404 PART_NOT_FOUND, checked before the body; a unit other than the part's own gives 412 UNIT_MISMATCH. The submission becomes the part's current level and is kept as history. `isShort` defaults to quantity below the part's reorder point.",
+      "Body `id` must equal the path's partId (400). An unknown part gives 404 PART_NOT_FOUND, checked before the body; a unit other than the part's own gives 412 UNIT_MISMATCH. The submission becomes the part's current level and is kept as history. `isShort` defaults to quantity below the part's reorder point. Extensions: a unit counted in whole items (PCS, SET, BOX, PAIR, ROLL) takes only whole numbers (400); `by` names who counted (history `countedBy`).",
     responseDescription: "Write result with `data: [{ partId, quantity, unit, isShort, submittedAt }]`.",
     errors: [...BODY_ERRORS, "PART_NOT_FOUND", "UNIT_MISMATCH"],
   },
@@ -124,7 +145,7 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
   listParts: {
     summary: "Spare parts with their current stock level (extension)",
     description:
-      "Ordered by id.",
+      "Ordered by id. Each part carries `reorderLevel` (below it the part is short) and `reorderQuantity` (how much to order then).",
     responseDescription: pageOf("parts"),
     errors: [],
   },

@@ -18,7 +18,7 @@ export function jobsDonePage(store: MaintenanceStore, plantId: string, query: Re
 }
 
 /** The path's task, or 404 TASK_NOT_FOUND when the plant has no such task. */
-async function existingTask(store: MaintenanceStore, plantId: string, params: Record<string, string>) {
+export async function existingTask(store: MaintenanceStore, plantId: string, params: Record<string, string>) {
   const taskId = checkPathId(params.taskId ?? "", "taskId");
   const task = await store.getTask(plantId, taskId);
   if (!task) throw new ApiError("TASK_NOT_FOUND", `Task ${quoteId(taskId)} does not exist in plant ${quoteId(plantId)}.`);

@@ -190,6 +190,8 @@ interface SeedPart {
   unit: string;
   quantity: number;
   reorderPoint: number;
+  /** What a planner orders when the part falls below its reorder point: enough to refill it. */
+  reorderQuantity: number;
   isShort: boolean;
   remark: string | null;
   history: { quantity: number; isShort: boolean; remark: string | null; submittedAt: string }[];
@@ -235,7 +237,8 @@ function generateParts(seed: string, plant: DemoPlant, assets: SeedAsset[], coun
       if (day > -1) day = -1;
     }
     const current = history[history.length - 1]!;
-    parts.push({ id: `MAT-${material}`, name, family, unit: spec.unit, quantity, reorderPoint, isShort, remark: current.remark, history });
+    const reorderQuantity = Math.max(1, roundQuantity(high - reorderPoint, spec.unit));
+    parts.push({ id: `MAT-${material}`, name, family, unit: spec.unit, quantity, reorderPoint, reorderQuantity, isShort, remark: current.remark, history });
   }
   return parts;
 }
@@ -312,8 +315,8 @@ export function seedMaintenance(db: SqliteDatabase, options: MaintenanceSeedOpti
     asset: db.prepare(`INSERT INTO assets (id, plant_id, tag_number, serial_number, external_reference, name, asset_type, location,
       parent_tag_number, manufacturer, model, criticality) VALUES (@id, @plantId, @tagNumber, @serialNumber, @externalReference,
       @name, @assetType, @location, @parentTagNumber, @manufacturer, @model, @criticality)`),
-    part: db.prepare(`INSERT INTO parts (plant_id, id, name, unit, quantity, reorder_point, is_short, remark, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    part: db.prepare(`INSERT INTO parts (plant_id, id, name, unit, quantity, reorder_point, reorder_quantity, is_short, remark, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     stockLevel: db.prepare(`INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     job: db.prepare(`INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
       total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark, user_firstname, user_lastname,
@@ -348,7 +351,7 @@ export function seedMaintenance(db: SqliteDatabase, options: MaintenanceSeedOpti
 
       const parts = generateParts(seed, plant, assets, sizes.parts, today);
       for (const part of parts) {
-        insert.part.run(plant.id, part.id, part.name, part.unit, part.quantity, part.reorderPoint, part.isShort ? 1 : 0, part.remark, part.history.at(-1)!.submittedAt);
+        insert.part.run(plant.id, part.id, part.name, part.unit, part.quantity, part.reorderPoint, part.reorderQuantity, part.isShort ? 1 : 0, part.remark, part.history.at(-1)!.submittedAt);
         for (const h of part.history) insert.stockLevel.run(plant.id, part.id, h.quantity, part.unit, h.remark, h.isShort ? 1 : 0, h.submittedAt);
       }
       const partsByFamily = new Map<string, SeedPart[]>();

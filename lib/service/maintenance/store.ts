@@ -19,6 +19,7 @@ import type {
   TLookupValuesQuery,
   TPart,
   TPartsQuery,
+  TPerson,
   TPlannedJob,
   TStockLevelEntry,
   TTask,
@@ -45,6 +46,45 @@ export interface CustomerRecord {
 export interface PartRecord extends TPart {
   reorderPoint: number;
 }
+
+/** An edit of a task (PATCH): only the members present change; `null` clears. */
+export interface TaskChanges {
+  taskTitle?: string;
+  taskDescription?: string | null;
+  activityKind?: string;
+  assignedToRole?: string | null;
+  priority?: string;
+  dueDate?: string | null;
+  incidentDate?: string | null;
+  assignee?: TPerson | null;
+}
+
+/** A close-out, checked: what the job-done record and the stock moves are written from. */
+export interface CloseOutRecord {
+  hoursWorked: string;
+  personCount: number;
+  partsUsed: { partId: string; quantity: number }[];
+  failureCode: string | null;
+  causeCode: string | null;
+  remedyCode: string | null;
+  note: string | null;
+  doneDate: string;
+  carriedOutBy: TPerson;
+}
+
+export interface StockMove {
+  partId: string;
+  quantity: number;
+  isShort: boolean;
+}
+
+export type CloseOutResult =
+  | { jobId: string; stock: StockMove[] }
+  | { replay: IdempotencyRecord }
+  /** The task had left `from` (another request moved it first). */
+  | { stale: true }
+  /** A part has less in stock than the close-out uses: nothing was written. */
+  | { short: { partId: string; inStock: number; used: number } };
 
 export interface NewTask {
   taskTitle: string;
@@ -77,6 +117,8 @@ export interface NewStockLevel {
   remark: string | null;
   isShort: boolean;
   submittedAt: string;
+  /** Who counted (extension); null when the caller did not say. */
+  countedBy?: string | null;
 }
 
 export interface PageRequest {
@@ -109,8 +151,37 @@ export interface MaintenanceStore {
     idempotency?: { key: string; requestHash: string; responseFor: (taskId: string) => string },
   ): Promise<{ taskId: string } | { replay: IdempotencyRecord }>;
   findIdempotencyRecord(plantId: string, key: string): Promise<IdempotencyRecord | undefined>;
-  /** Moves a task if it is still in `from`; false when another request moved it first. */
-  transitionTask(taskId: string, from: TTaskStatus, to: TTaskStatus, remark: string | null, actor: Actor): Promise<boolean>;
+  /**
+   * Moves a task if it is still in `from`; false when another request moved it first. `dates`:
+   * a postponement's asked-for due date (kept until the next move) and a new due date to set.
+   */
+  transitionTask(
+    taskId: string,
+    from: TTaskStatus,
+    to: TTaskStatus,
+    remark: string | null,
+    actor: Actor,
+    dates?: { proposedDueDate: string | null; dueDate: string | null },
+  ): Promise<boolean>;
+  /**
+   * Changes the given fields of a task that is not closed, with a history row (from = to = its
+   * status) whose remark names what changed; false when the task is closed.
+   */
+  updateTask(taskId: string, changes: TaskChanges, remark: string, actor: Actor): Promise<boolean>;
+  /**
+   * Closes a task that is still in `from` (from PENDING through NEED_CONFIRMATION, two history
+   * rows), writes its job-done record `<taskId>-J` and takes each part used off stock (with a
+   * stock-level history row), all in one transaction: nothing is written unless all of it is.
+   */
+  closeOutTask(
+    plantId: string,
+    taskId: string,
+    from: TTaskStatus,
+    record: CloseOutRecord,
+    remark: string | null,
+    actor: Actor,
+    idempotency?: { key: string; requestHash: string; responseFor: (jobId: string, stock: StockMove[]) => string },
+  ): Promise<CloseOutResult>;
   listLookupValues(plantId: string, query: TLookupValuesQuery): Promise<TPage<TLookupValue>>;
   allowedLookupValues(plantId: string, kind: TLookupKind): Promise<string[]>;
   listParts(plantId: string, query: TPartsQuery): Promise<TPage<TPart>>;
@@ -151,10 +222,21 @@ export interface StoreEngine extends StoreStatements {
 // Aliases are quoted: PostgreSQL folds unquoted ones to lower case.
 const ASSET_REF_COLUMNS = `a.tag_number AS "tagNumber", a.serial_number AS "serialNumber", a.external_reference AS "externalReference"`;
 
+/**
+ * The asset and every asset below it (`parentTagNumber` chains), as ids; `@plantId` must be set.
+ * The anchor reads the column, not the parameter, so both engines type the recursion alike.
+ */
+const ASSET_AND_COMPONENTS = `a.id IN (
+  WITH RECURSIVE below (tag) AS (
+    SELECT tag_number FROM assets WHERE plant_id = @plantId AND tag_number = @assetTagNumber
+    UNION SELECT c.tag_number FROM assets c JOIN below ON c.parent_tag_number = below.tag WHERE c.plant_id = @plantId
+  )
+  SELECT x.id FROM assets x JOIN below ON x.tag_number = below.tag WHERE x.plant_id = @plantId)`;
+
 function assetFilterSql(filter: TAssetFilter, params: Params): string[] {
   const where: string[] = [];
   if (filter.assetTagNumber !== undefined) {
-    where.push("a.tag_number = @assetTagNumber");
+    where.push(filter.includeComponents === "true" ? ASSET_AND_COMPONENTS : "a.tag_number = @assetTagNumber");
     params.assetTagNumber = filter.assetTagNumber;
   }
   if (filter.assetSerialNumber !== undefined) {
@@ -203,6 +285,12 @@ function toTask(row: Row): TTask {
     dueDate: row.dueDate as string | null,
     incidentDate: row.incidentDate as string | null,
     asset: assetRef(row),
+    assignee:
+      row.assigneeUsername === null
+        ? null
+        : { username: row.assigneeUsername as string, firstname: (row.assigneeFirstname as string | null) ?? "", lastname: (row.assigneeLastname as string | null) ?? "" },
+    proposedDueDate: row.proposedDueDate as string | null,
+    updatedAt: row.updatedAt as string,
   };
 }
 
@@ -215,6 +303,8 @@ function toPart(row: Row): PartRecord {
     isShort: row.isShort === 1,
     remark: row.remark as string | null,
     updatedAt: row.updatedAt as string,
+    reorderLevel: row.reorderPoint as number,
+    reorderQuantity: row.reorderQuantity as number | null,
     reorderPoint: row.reorderPoint as number,
   };
 }
@@ -240,9 +330,12 @@ function toPlannedJobs(rows: Row[]): TPlannedJob[] {
 
 const TASK_COLUMNS = `t.id, t.plant_id AS "plantId", t.task_title AS "taskTitle", t.task_description AS "taskDescription",
   t.activity_kind AS "activityKind", t.assigned_to_role AS "assignedToRole", t.priority, t.status,
-  t.created_date AS "createdDate", t.due_date AS "dueDate", t.incident_date AS "incidentDate", ${ASSET_REF_COLUMNS}`;
+  t.created_date AS "createdDate", t.due_date AS "dueDate", t.incident_date AS "incidentDate", ${ASSET_REF_COLUMNS},
+  t.assignee_username AS "assigneeUsername", t.assignee_firstname AS "assigneeFirstname", t.assignee_lastname AS "assigneeLastname",
+  t.proposed_due_date AS "proposedDueDate", t.updated_at AS "updatedAt"`;
 
-const PART_COLUMNS = `id, name, unit, quantity, is_short AS "isShort", remark, updated_at AS "updatedAt", reorder_point AS "reorderPoint"`;
+const PART_COLUMNS = `id, name, unit, quantity, is_short AS "isShort", remark, updated_at AS "updatedAt", reorder_point AS "reorderPoint",
+  reorder_quantity AS "reorderQuantity"`;
 
 const PLANNED_JOB_COLUMNS = `j.id, j.plant_id AS "plantId", j.job_title AS "jobTitle", j.due_date AS "dueDate", j.activity_kind AS "activityKind",
   j.department, j.estimated_time_in_hours AS "estimatedTimeInHours", j.required_person_count AS "requiredPersonCount",
@@ -252,20 +345,22 @@ const PLANNED_JOB_COLUMNS = `j.id, j.plant_id AS "plantId", j.job_title AS "jobT
 // In the order toJobsDone reads them.
 const JOB_DONE_COLUMNS = `j.id, j.plant_id, j.job_title, j.done_date, j.due_date, j.activity_kind, j.department,
   j.total_time_used_in_hours, j.required_person_count, j.is_final, a.tag_number, a.serial_number,
-  a.external_reference, j.work_order_id, j.work_order_remark, j.user_firstname, j.user_lastname, j.user_username`;
+  a.external_reference, j.work_order_id, j.work_order_remark, j.user_firstname, j.user_lastname, j.user_username,
+  j.task_id, j.failure_code, j.cause_code, j.remedy_code`;
 
 const ASSET_COLUMNS = `a.id, a.plant_id AS "plantId", ${ASSET_REF_COLUMNS}, a.name, a.asset_type AS "assetType", a.location,
   a.parent_tag_number AS "parentTagNumber", a.manufacturer, a.model, a.criticality`;
 
 const TRANSITION_COLUMNS = `task_id AS "taskId", from_status AS "from", to_status AS "to", remark, at, by_name AS "by", client_id AS "client"`;
 
-const STOCK_LEVEL_COLUMNS = `part_id AS "partId", quantity, unit, remark, is_short AS "isShort", submitted_at AS "submittedAt"`;
+const STOCK_LEVEL_COLUMNS = `part_id AS "partId", quantity, unit, remark, is_short AS "isShort", submitted_at AS "submittedAt", counted_by AS "countedBy"`;
 
 const IDEMPOTENCY_BY_KEY = `SELECT request_hash AS "requestHash", response_body AS "responseBody" FROM idempotency_keys WHERE plant_id = @plantId AND key = @key`;
 
 const PLANT_COLUMNS = `id, name, customer_id AS "customerId", time_zone AS "timeZone"`;
 
-const LOOKUP_KIND_ORDER = `CASE kind WHEN 'activityKind' THEN 0 WHEN 'assignedToRole' THEN 1 ELSE 2 END`;
+const LOOKUP_KIND_ORDER = `CASE kind WHEN 'activityKind' THEN 0 WHEN 'assignedToRole' THEN 1 WHEN 'priority' THEN 2
+  WHEN 'failureCode' THEN 3 WHEN 'causeCode' THEN 4 ELSE 5 END`;
 
 const ASSET_JOIN = (alias: string) => `JOIN assets a ON a.id = ${alias}.asset_id`;
 
@@ -275,6 +370,11 @@ const INSERT_TRANSITION = `INSERT INTO task_transitions (task_id, from_status, t
 /** Thrown inside a transaction to roll it back and answer a stored idempotent response instead. */
 class StoredElsewhere {
   constructor(readonly record: IdempotencyRecord) {}
+}
+
+/** Thrown inside a close-out's transaction to roll it back when a part has too little in stock. */
+class OutOfStock {
+  constructor(readonly short: { partId: string; inStock: number; used: number }) {}
 }
 
 /** The maintenance store on either engine. */
@@ -333,6 +433,10 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
         workOrder: { id: row[13] as string, remark: row[14] as string | null },
         carriedOutByUser: { firstname: row[15] as string, lastname: row[16] as string, username: row[17] as string },
         partsUsed,
+        taskId: row[18] as string | null,
+        failureCode: row[19] as string | null,
+        causeCode: row[20] as string | null,
+        remedyCode: row[21] as string | null,
       };
     });
     if (jobs.length > 0) {
@@ -397,6 +501,10 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
       const where = ["t.plant_id = @plantId", ...assetFilterSql(query, params)];
       // Statuses are validated against the enum; they go in as one parameter, not as SQL.
       if (query.taskStatus) where.push(engine.oneOf("t.status", "statuses", query.taskStatus, params));
+      if (query.assignee !== undefined) {
+        where.push("t.assignee_username = @assignee");
+        params.assignee = query.assignee;
+      }
       const from = { table: "tasks t", assetJoin: ASSET_JOIN("t") };
       return page(from, where, params, TASK_COLUMNS, "t.created_date DESC, t.id", query, (rows) => rows.map(toTask));
     },
@@ -452,15 +560,142 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
     findIdempotencyRecord: (plantId, key) => engine.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key }),
 
     // UPDATE … WHERE status = <from>: no row updated means another request moved the task first.
-    transitionTask(taskId, from, to, remark, actor) {
+    transitionTask(taskId, from, to, remark, actor, dates = { proposedDueDate: null, dueDate: null }) {
       return engine.transaction(async (tx) => {
         const now = new Date().toISOString();
-        if ((await tx.run(`UPDATE tasks SET status = @to, updated_at = @now WHERE id = @taskId AND status = @from`, { to, now, taskId, from })) === 0) {
-          return false;
-        }
+        const moved = await tx.run(
+          `UPDATE tasks SET status = @to, updated_at = @now, due_date = coalesce(@dueDate, due_date), proposed_due_date = @proposedDueDate
+           WHERE id = @taskId AND status = @from`,
+          { to, now, taskId, from, ...dates },
+        );
+        if (moved === 0) return false;
         await tx.run(INSERT_TRANSITION, { taskId, from, to, remark, now, ...actor });
         return true;
       });
+    },
+
+    updateTask(taskId, changes, remark, actor) {
+      const params: Params = { taskId };
+      const sets: string[] = [];
+      const column = (name: string, value: unknown) => {
+        sets.push(`${name} = @${name}`);
+        params[name] = value;
+      };
+      // Column names come from this fixed list, never from the request.
+      if (changes.taskTitle !== undefined) column("task_title", changes.taskTitle);
+      if (changes.taskDescription !== undefined) column("task_description", changes.taskDescription);
+      if (changes.activityKind !== undefined) column("activity_kind", changes.activityKind);
+      if (changes.assignedToRole !== undefined) column("assigned_to_role", changes.assignedToRole);
+      if (changes.priority !== undefined) column("priority", changes.priority);
+      if (changes.dueDate !== undefined) column("due_date", changes.dueDate);
+      if (changes.incidentDate !== undefined) column("incident_date", changes.incidentDate);
+      if (changes.assignee !== undefined) {
+        column("assignee_username", changes.assignee?.username ?? null);
+        column("assignee_firstname", changes.assignee?.firstname ?? null);
+        column("assignee_lastname", changes.assignee?.lastname ?? null);
+      }
+      return engine.transaction(async (tx) => {
+        const now = new Date().toISOString();
+        const current = await tx.get<{ status: string }>(`SELECT status FROM tasks WHERE id = @taskId`, { taskId });
+        if (!current || current.status === "CLOSED") return false;
+        const changed = await tx.run(`UPDATE tasks SET ${[...sets, "updated_at = @now"].join(", ")} WHERE id = @taskId AND status = @status`, {
+          ...params,
+          now,
+          status: current.status,
+        });
+        if (changed === 0) return false;
+        await tx.run(INSERT_TRANSITION, { taskId, from: current.status, to: current.status, remark, now, ...actor });
+        return true;
+      });
+    },
+
+    // One transaction: the task's move (UPDATE … WHERE status = <from> decides a race: the loser
+    // changes nothing), the job-done record, the stock moves (each an UPDATE that only succeeds
+    // while enough is in stock), their history rows and the idempotency key.
+    async closeOutTask(plantId, taskId, from, record, remark, actor, idempotency) {
+      const jobId = `${taskId}-J`;
+      try {
+        return await engine.transaction(async (tx): Promise<CloseOutResult> => {
+          if (idempotency) {
+            const stored = await tx.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key: idempotency.key });
+            if (stored) return { replay: stored };
+          }
+          const now = new Date().toISOString();
+          const moved = await tx.run(
+            `UPDATE tasks SET status = 'CLOSED', updated_at = @now, proposed_due_date = NULL WHERE id = @taskId AND status = @from`,
+            { now, taskId, from },
+          );
+          if (moved === 0) return { stale: true };
+          const steps: [TTaskStatus, TTaskStatus][] = from === "PENDING" ? [["PENDING", "NEED_CONFIRMATION"], ["NEED_CONFIRMATION", "CLOSED"]] : [[from, "CLOSED"]];
+          for (const [stepFrom, stepTo] of steps) await tx.run(INSERT_TRANSITION, { taskId, from: stepFrom, to: stepTo, remark, now, ...actor });
+          await tx.run(
+            `INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
+               total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark,
+               user_firstname, user_lastname, user_username, task_id, failure_code, cause_code, remedy_code)
+             SELECT @jobId, t.plant_id, t.asset_id, t.task_title, @doneDate, coalesce(t.due_date, @doneDate), t.activity_kind,
+               coalesce((SELECT j.department FROM jobs_done j WHERE j.asset_id = t.asset_id ORDER BY j.done_date DESC, j.id LIMIT 1), 'Maintenance'),
+               @hours, CAST(@personCount AS INTEGER), 1, t.id, @note, @firstname, @lastname, @username, t.id, @failureCode, @causeCode, @remedyCode
+             FROM tasks t WHERE t.id = @taskId`,
+            {
+              jobId,
+              taskId,
+              doneDate: record.doneDate,
+              hours: record.hoursWorked,
+              personCount: record.personCount,
+              note: record.note,
+              firstname: record.carriedOutBy.firstname,
+              lastname: record.carriedOutBy.lastname,
+              username: record.carriedOutBy.username,
+              failureCode: record.failureCode,
+              causeCode: record.causeCode,
+              remedyCode: record.remedyCode,
+            },
+          );
+          const stock: StockMove[] = [];
+          for (const [index, line] of record.partsUsed.entries()) {
+            // Rounded to a millionth: 2.3 − 0.1 stays 2.2 on both engines.
+            const left = await tx.get<{ quantity: number; isShort: number | boolean; unit: string }>(
+              `UPDATE parts SET quantity = round((quantity - @used) * 1000000) / 1000000,
+                 is_short = CASE WHEN quantity - @used < reorder_point THEN 1 ELSE 0 END,
+                 updated_at = CASE WHEN updated_at > @now THEN updated_at ELSE @now END
+               WHERE plant_id = @plantId AND id = @partId AND quantity >= @used
+               RETURNING quantity, is_short AS "isShort", unit`,
+              { plantId, partId: line.partId, used: line.quantity, now },
+            );
+            if (!left) {
+              const held = await tx.get<{ quantity: number }>(`SELECT quantity FROM parts WHERE plant_id = @plantId AND id = @partId`, { plantId, partId: line.partId });
+              throw new OutOfStock({ partId: line.partId, inStock: held?.quantity ?? 0, used: line.quantity });
+            }
+            const isShort = left.isShort === 1 || left.isShort === true;
+            await tx.run(
+              `INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at, counted_by)
+               VALUES (@plantId, @partId, @quantity, @unit, @remark, @isShort, @now, @by)`,
+              { plantId, partId: line.partId, quantity: left.quantity, unit: left.unit, remark: `Used in job ${jobId} (task ${taskId})`, isShort: isShort ? 1 : 0, now, by: actor.by },
+            );
+            await tx.run(`INSERT INTO job_parts_used (job_id, line_no, plant_id, part_id, quantity) VALUES (@jobId, @lineNo, @plantId, @partId, @quantity)`, {
+              jobId,
+              lineNo: index + 1,
+              plantId,
+              partId: line.partId,
+              quantity: line.quantity,
+            });
+            stock.push({ partId: line.partId, quantity: left.quantity, isShort });
+          }
+          if (idempotency) {
+            const inserted = await tx.run(
+              `INSERT INTO idempotency_keys (plant_id, key, request_hash, response_body, created_at)
+               VALUES (@plantId, @key, @requestHash, @responseBody, @now) ON CONFLICT (plant_id, key) DO NOTHING`,
+              { plantId, key: idempotency.key, requestHash: idempotency.requestHash, responseBody: idempotency.responseFor(jobId, stock), now },
+            );
+            if (inserted === 0) throw new StoredElsewhere((await tx.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key: idempotency.key }))!);
+          }
+          return { jobId, stock };
+        });
+      } catch (error) {
+        if (error instanceof StoredElsewhere) return { replay: error.record };
+        if (error instanceof OutOfStock) return { short: error.short };
+        throw error;
+      }
     },
 
     listLookupValues(plantId, query) {
@@ -518,11 +753,20 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
     // The history row and the part's current level in one transaction; the current level only moves
     // forward in time, so of two submissions committing in either order the newer one stays current.
     async submitStockLevel(plantId, partId, level) {
-      const params = { plantId, partId, quantity: level.quantity, unit: level.unit, remark: level.remark, isShort: level.isShort ? 1 : 0, submittedAt: level.submittedAt };
+      const params = {
+        plantId,
+        partId,
+        quantity: level.quantity,
+        unit: level.unit,
+        remark: level.remark,
+        isShort: level.isShort ? 1 : 0,
+        submittedAt: level.submittedAt,
+        countedBy: level.countedBy ?? null,
+      };
       await engine.transaction(async (tx) => {
         await tx.run(
-          `INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at)
-           VALUES (@plantId, @partId, @quantity, @unit, @remark, @isShort, @submittedAt)`,
+          `INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at, counted_by)
+           VALUES (@plantId, @partId, @quantity, @unit, @remark, @isShort, @submittedAt, @countedBy)`,
           params,
         );
         await tx.run(
