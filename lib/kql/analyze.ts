@@ -4,6 +4,7 @@
  * (ir.ts) the dialect renders. KQL's rules that decide types live here; SQL spelling does not.
  */
 import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
+import { COMPILE_LIMITS, extentOf, Meter, WORK_SPENT } from "./budget";
 import { KqlError } from "./errors";
 import { isNumeric, type TExpr } from "./ir";
 import { positionOf } from "./parser";
@@ -70,6 +71,8 @@ const ARITHMETIC: Record<string, { numeric: string; nullable?: true; mixed: [Sid
 
 export class Analyzer {
   readonly params: SqlParams = {};
+  /** The compile's work (budget.ts): one unit per expression analysed, plus environments copied. */
+  readonly meter = new Meter();
   private counter = 0;
   private env: Env = new Map();
   /** Compiles a tabular expression used as a value (set by the planner). */
@@ -230,7 +233,30 @@ export class Analyzer {
     return this.param("BIGINT", ast.value as number, "long");
   }
 
+  /**
+   * Every expression is analysed here, so the compile's bounds are checked as each one forms: one
+   * unit of work per step (a function body is analysed again at each call), and the expanded
+   * size and depth of its tree (a `let` name or parameter stands for a whole tree).
+   */
   private expr(ast: Expr, scope: Scope, mode: Mode): TExpr {
+    this.charge(ast.span);
+    const result = this.exprOf(ast, scope, mode);
+    const { size, depth } = extentOf(result);
+    if (size > COMPILE_LIMITS.expressionTerms) {
+      this.error(ast.span, `This expression expands to ${size.toLocaleString("en-US")} terms once let names and function calls are substituted; at most ${COMPILE_LIMITS.expressionTerms.toLocaleString("en-US")} are allowed`);
+    }
+    if (depth > COMPILE_LIMITS.expressionDepth) {
+      this.error(ast.span, `This expression nests ${depth.toLocaleString("en-US")} levels deep once let names and function calls are substituted; at most ${COMPILE_LIMITS.expressionDepth} are allowed`);
+    }
+    return result;
+  }
+
+  /** Charges `units` of compile work, refusing the query at `span` once its work is spent. */
+  charge(span: Span, units = 1): void {
+    if (this.meter.add(units)) this.error(span, WORK_SPENT);
+  }
+
+  private exprOf(ast: Expr, scope: Scope, mode: Mode): TExpr {
     switch (ast.kind) {
       case "literal":
         return this.literal(ast);
@@ -475,6 +501,7 @@ export class Analyzer {
     if (bound?.kind === "function") {
       if (bound.body.kind !== "scalar") this.error(ast.nameSpan, `'${name}' is a tabular function: use it as a query source`);
       const args = ast.args.map((a) => this.expr(a, scope, mode));
+      this.charge(ast.span, bound.env.size);
       const inner = new Map(bound.env);
       this.bindParams(bound.params, args, ast.span, inner, bound.env);
       const body = bound.body.expr;

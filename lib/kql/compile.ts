@@ -16,9 +16,10 @@ import type { Assignment, Expr, LetStatement, Operator, SortKey, Span, TabularEx
 import { Analyzer, nameOf, type Env, type Scope } from "./analyze";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";
+import { COMPILE_LIMITS, CompileLimitError, metered, tooLarge } from "./budget";
 import { KqlError } from "./errors";
 import { readsColumns, type TExpr } from "./ir";
-import { parse } from "./parser";
+import { parse, positionOf } from "./parser";
 import { isTableName, TABLES, type TableName } from "./tables";
 import type { KqlType, ResultColumn, SqlParams } from "./types";
 import { planOperator, type OperatorPlanner } from "./operators";
@@ -49,6 +50,11 @@ export interface CompiledQuery {
   params: SqlParams;
   columns: ResultColumn[];
   render?: RenderHint;
+  /**
+   * What compiling cost, in work units (budget.ts: analysis steps plus rendered expression nodes;
+   * at most COMPILE_LIMITS.work). The service charges it to the client's cost budget.
+   */
+  work: number;
 }
 
 export interface Binding {
@@ -74,8 +80,8 @@ export interface Block {
 export const LIMITS = {
   /** Table references and sub-queries after `let` expansion. */
   relations: 64,
-  /** Generated SQL text. */
-  sqlLength: 1_000_000,
+  /** Generated SQL text (budget.ts has the compile's other bounds: work, expanded expression size). */
+  sqlLength: COMPILE_LIMITS.sqlLength,
   rangeRows: 1_000_000,
   datatableCells: 10_000,
   makeSeriesPoints: 100_000,
@@ -95,24 +101,40 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
   if (first || !ast || !ast.query) {
     throw new KqlError(first?.message ?? "Query is empty", first?.line ?? 1, first?.column ?? 1, first?.from ?? 0, first?.to ?? 0);
   }
+  const query = ast.query;
   const analyzer = new Analyzer(text, (options.now ?? new Date()).getTime());
-  const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources);
-  let env: Env = new Map();
-  for (const statement of ast.lets) env = planner.bindLet(statement, env);
-  let render: RenderHint | undefined;
-  const operators = ast.query.operators;
-  const last = operators[operators.length - 1];
-  if (last?.kind === "render") render = { kind: last.chart.text, properties: renderProperties(analyzer, last) };
-  const block = planner.tabular({ ...ast.query, operators: last?.kind === "render" ? operators.slice(0, -1) : operators }, env);
-  const sql = planner.render(block);
-  if (sql.length > LIMITS.sqlLength) analyzer.error(ast.query.span, "The query is too complex (its plan is too large); simplify it");
-  return {
-    tables: [...planner.tables],
-    sql,
-    params: referencedParams(sql, planner.params()),
-    columns: block.columns.map((c) => ({ name: c.name, kqlType: c.expr.type })),
-    render,
-  };
+  if (ast.lets.length > COMPILE_LIMITS.lets) analyzer.error(ast.lets[COMPILE_LIMITS.lets]!.span, `A query may have at most ${COMPILE_LIMITS.lets} let statements`);
+  try {
+    return metered(analyzer.meter, () => {
+      const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources);
+      let env: Env = new Map();
+      for (const statement of ast.lets) env = planner.bindLet(statement, env);
+      let render: RenderHint | undefined;
+      const operators = query.operators;
+      const last = operators[operators.length - 1];
+      if (last?.kind === "render") render = { kind: last.chart.text, properties: renderProperties(analyzer, last) };
+      const block = planner.tabular({ ...query, operators: last?.kind === "render" ? operators.slice(0, -1) : operators }, env);
+      const sql = planner.render(block);
+      return {
+        tables: [...planner.tables],
+        sql,
+        params: referencedParams(sql, planner.params()),
+        columns: block.columns.map((c) => ({ name: c.name, kqlType: c.expr.type })),
+        render,
+        work: analyzer.meter.work,
+      };
+    });
+  } catch (error) {
+    // The renderer's bounds know no position: the query as a whole is too large.
+    const refusal = error instanceof CompileLimitError ? atSpan(text, query.span, error.detail) : error;
+    if (refusal instanceof KqlError) refusal.work = analyzer.meter.work;
+    throw refusal;
+  }
+}
+
+function atSpan(text: string, span: Span, message: string): KqlError {
+  const { line, column } = positionOf(text, span.from);
+  return new KqlError(message, line, column, span.from, span.to);
 }
 
 /**
@@ -182,6 +204,7 @@ export class Planner implements OperatorPlanner {
   /** A tabular expression → a block. */
   tabular(query: TabularExpr, envIn: Env): Block {
     if (query.operators.length > LIMITS.operators) this.analyzer.error(query.span, `A query may have at most ${LIMITS.operators} operators`);
+    this.analyzer.charge(query.span, envIn.size);
     const env = new Map(envIn);
     let block = this.source(query.source, env);
     for (const operator of query.operators) {
@@ -254,6 +277,7 @@ export class Planner implements OperatorPlanner {
     }
     if (source.tabularArgs.length) this.analyzer.error(source.span, "Tabular arguments of functions are not supported");
     const args = this.analyzer.withEnv(env, () => source.args.map((a) => this.analyzer.scalar(a, new Map())));
+    this.analyzer.charge(source.span, bound.env.size);
     const inner = new Map(bound.env);
     this.analyzer.bindParams(bound.params, args, source.span, inner, bound.env);
     return this.tabular(bound.body.query, inner);
@@ -382,7 +406,7 @@ export class Planner implements OperatorPlanner {
   wrap(block: Block): Block {
     const relation = this.nextAlias();
     const aliases = outputAliases(block.columns);
-    const sql = this.dialect.select(this.toSelect(block, aliases));
+    const sql = this.select(this.toSelect(block, aliases));
     return {
       ...this.emptyBlock(this.dialect.subquery(sql, relation)),
       columns: block.columns.map((c, i) => ({
@@ -394,13 +418,20 @@ export class Planner implements OperatorPlanner {
   }
 
   render(block: Block): string {
-    return this.dialect.select(this.toSelect(block, outputAliases(block.columns)));
+    return this.select(this.toSelect(block, outputAliases(block.columns)));
   }
 
   /** SQL of a block with its columns under known aliases. */
   renderAs(block: Block): { sql: string; aliases: string[] } {
     const aliases = outputAliases(block.columns);
-    return { sql: this.dialect.select(this.toSelect(block, aliases)), aliases };
+    return { sql: this.select(this.toSelect(block, aliases)), aliases };
+  }
+
+  /** A SELECT's SQL, refused once longer than a whole statement may be (its parts are bounded as they form). */
+  private select(block: SelectBlock): string {
+    const sql = this.dialect.select(block);
+    if (sql.length > LIMITS.sqlLength) throw tooLarge();
+    return sql;
   }
 
   private toSelect(block: Block, aliases: string[]): SelectBlock {

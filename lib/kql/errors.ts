@@ -14,4 +14,6 @@ export class KqlError extends Error {
   }
   /** The message without the position suffix. */
   readonly detail: string;
+  /** Compile work spent before the refusal (budget.ts), so a refused query is charged too. */
+  work = 0;
 }

@@ -21,6 +21,10 @@
  *   A query is `let` statements (scalars, tabular values, functions) then one tabular statement,
  *   separated by `;`. Sizes are bounded (nesting depth, operators, tables, literals, range rows,
  *   datatable cells, make-series points, regex length: parser.ts MAX_NESTING, compile.ts LIMITS).
+ *   So is the compile itself (budget.ts COMPILE_LIMITS): the expanded size and depth of each
+ *   expression (`let` names and function calls substituted) and the work units spent, so a query
+ *   of any shape compiles in bounded time; `work` of the result (and of a thrown KqlError) is what
+ *   it cost, for the caller's cost budget.
  * - `completionsAt(text, offset, { dataPointNames })`: what may be typed at `offset`.
  * - `hoverAt(text, offset)`: one-line documentation of the operator or function there (catalog.ts).
  * - `toResponseColumns`/`toJsonValue` (result.ts): DuckDB values → response JSON per column type.
@@ -40,6 +44,7 @@ export { compileKql, type CompileOptions, type CompiledQuery, type KqlSource, ty
 export { completionsAt, type Completion, type CompletionResult } from "./complete";
 export { hoverAt, FUNCTION_DOCS, OPERATOR_DOCS } from "./catalog";
 export { KqlError } from "./errors";
+export { COMPILE_LIMITS } from "./budget";
 export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
 export { type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
 export { toJsonValue, toResponseColumns, type JsonValue } from "./result";

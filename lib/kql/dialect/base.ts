@@ -8,6 +8,7 @@
  */
 import type { JoinType, MakeSeriesSpec, SelectBlock, SqlDialect } from "./dialect";
 import type { FunctionNames } from "./function-names";
+import { chargeRender } from "../budget";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParamType } from "../types";
 
@@ -76,6 +77,15 @@ export interface Spelling {
   jsonTypeName(json: string): string;
 }
 
+/** One node's SQL, for one set of the attributes its rendering reads. */
+interface Rendering {
+  type: KqlType;
+  nullable: boolean;
+  dynamic: TExpr["dynamic"];
+  predicate: boolean;
+  sql: string;
+}
+
 /** Engine-specific spelling of the shared constructs, and the constructs shaped differently. */
 export abstract class SqlRenderer {
   /** For error messages: "DuckDB", "ClickHouse". */
@@ -127,9 +137,25 @@ export abstract class SqlRenderer {
     return `"${name.replace(/"/g, '""')}"`;
   }
 
+  /**
+   * Renderings of the current context by node: a template that spells an operand twice (sqrt's
+   * guard, has's pre-test) renders it once, so nesting such calls costs one step a level, not a
+   * doubling. A SELECT block is a context of its own (ClickHouse renders mv-expand's row index per block).
+   */
+  private renderings = new WeakMap<object, Rendering[]>();
+
+  /** Each node rendered is charged to the compile's work, and no fragment may outgrow a statement (budget.ts). */
   expression(e: TExpr, predicate: boolean): string {
+    const known = this.renderings.get(e.node);
+    const same = known?.find((r) => r.type === e.type && r.nullable === e.nullable && r.dynamic === e.dynamic && r.predicate === predicate);
+    if (same) return same.sql;
     const a = args(e);
-    return this.special(e, a, predicate) ?? this.shared(e, a, predicate);
+    const sql = this.special(e, a, predicate) ?? this.shared(e, a, predicate);
+    chargeRender(sql);
+    const rendering = { type: e.type, nullable: e.nullable, dynamic: e.dynamic, predicate, sql };
+    if (known) known.push(rendering);
+    else this.renderings.set(e.node, [rendering]);
+    return sql;
   }
 
   /** The SQL of operand `i`. */
@@ -539,6 +565,16 @@ export abstract class SqlRenderer {
   }
 
   select(block: SelectBlock): string {
+    const outer = this.renderings;
+    this.renderings = new WeakMap();
+    try {
+      return this.selectIn(block);
+    } finally {
+      this.renderings = outer;
+    }
+  }
+
+  private selectIn(block: SelectBlock): string {
     return this.withColumns(
       block.columns.map((c) => c.expr),
       () => {

@@ -1,0 +1,133 @@
+/**
+ * The compiler's own bounds (issue 19): compiling a query costs at most a constant amount of work,
+ * however the query is written, so it can run on the server's event loop and in the browser's editor.
+ *
+ * Two things can grow faster than the query's text:
+ *  - the expanded size of an expression: a `let` name or a user-function parameter stands for a
+ *    whole analysed tree, so `let a1 = a0 + a0; let a2 = a1 + a1; …` doubles per line. The analyzer
+ *    shares those trees (a DAG), so analysing is cheap, but the SQL repeats each use. `expandedSize`
+ *    counts the terms the SQL will spell (memoised per node, so counting is linear in the DAG), and the
+ *    analyzer refuses an expression above `COMPILE_LIMITS.expressionTerms` as soon as it is formed,
+ *    before anything is rendered;
+ *  - the work itself: every analysis step (an expression analysed, a function body re-analysed at a
+ *    call, an environment copied), every expression node rendered to SQL, is one unit charged to the
+ *    query's `Meter`; above `COMPILE_LIMITS.work` the compile stops. So a compile does at most
+ *    `work` units plus work linear in the text (lexing, parsing), whatever the query.
+ * The renderer additionally refuses any SQL fragment longer than `COMPILE_LIMITS.sqlLength` the
+ * moment it is formed (a template that spells its operand twice, e.g. sqrt's guard, doubles per
+ * nesting level without any `let`).
+ */
+import type { TExpr } from "./ir";
+
+export const COMPILE_LIMITS = {
+  /** Terms of one expression once `let` names and function calls are substituted. */
+  expressionTerms: 50_000,
+  /**
+   * Nesting of one expression once expanded (`let a1 = a0 + 1; let a2 = a1 + 1; …` nests one level
+   * per line): the renderer recurses per level and the engines refuse deep trees (DuckDB at 1,000).
+   */
+  expressionDepth: 250,
+  /** `let` statements per query (each one copies the names in view). */
+  lets: 500,
+  /** Analysis steps plus rendered expression nodes per query (≈ 30–60 ms on the server's cores). */
+  work: 100_000,
+  /** Characters of generated SQL (the statement, or any fragment of it). */
+  sqlLength: 1_000_000,
+};
+
+/** A compile's bound was reached; compileKql turns it into a KqlError at the query's position. */
+export class CompileLimitError extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = "CompileLimitError";
+  }
+}
+
+/** The work units of one compile. */
+export class Meter {
+  work = 0;
+
+  /** Adds `units` of work; true once the compile's work is spent (the caller reports where). */
+  add(units = 1): boolean {
+    this.work += units;
+    return this.work > COMPILE_LIMITS.work;
+  }
+
+  /** Adds `units` of work; throws once the compile's work is spent. */
+  charge(units = 1): void {
+    if (this.add(units)) throw new CompileLimitError(WORK_SPENT);
+  }
+}
+
+export const WORK_SPENT = `The query is too complex to compile: it needs more than ${COMPILE_LIMITS.work.toLocaleString("en-US")} steps once let names and function calls are expanded; simplify it`;
+
+/** The meter of the compile in progress (compiling is synchronous: one at a time per thread). */
+let active: Meter | undefined;
+
+/** Runs `work` with `meter` charged for everything the renderer does meanwhile. */
+export function metered<T>(meter: Meter, work: () => T): T {
+  const saved = active;
+  active = meter;
+  try {
+    return work();
+  } finally {
+    active = saved;
+  }
+}
+
+/** Called by the renderer for each expression node it renders (`sql` is that node's SQL). */
+export function chargeRender(sql: string): void {
+  active?.charge();
+  if (sql.length > COMPILE_LIMITS.sqlLength) throw tooLarge();
+}
+
+export function tooLarge(): CompileLimitError {
+  return new CompileLimitError(`The query is too complex: its SQL would be longer than ${COMPILE_LIMITS.sqlLength.toLocaleString("en-US")} characters; simplify it`);
+}
+
+/** Expanded size and depth of a node (see `expandedSize`). */
+interface Extent {
+  size: number;
+  depth: number;
+}
+
+const extents = new WeakMap<object, Extent>();
+
+/**
+ * Terms of `e` as rendered, each use of a shared sub-tree counted again, and its depth. Memoised per
+ * node, so a tree built by repeated doubling costs one step per distinct node (numbers stay exact
+ * far beyond any limit they are checked against). The recursion only descends into nodes not yet
+ * measured: the analyzer measures every expression as it forms, so that is one level of new nodes.
+ */
+export function extentOf(e: TExpr): Extent {
+  const node = e.node;
+  const known = extents.get(node);
+  if (known) return known;
+  const parts: TExpr[] = "args" in node ? [...node.args] : [];
+  let size = 1;
+  switch (node.op) {
+    case "access": {
+      const { base, path } = node as { base: TExpr; path: TExpr };
+      parts.push(base, path);
+      break;
+    }
+    case "window": {
+      const w = node as { partition: TExpr[]; order: { expr: TExpr }[] };
+      parts.push(...w.partition, ...w.order.map((o) => o.expr));
+      break;
+    }
+    case "subquery":
+      // Its SQL is spelled again at each use: about one term per 8 characters.
+      size += Math.ceil((node as { sql: string }).sql.length / 8);
+      break;
+  }
+  let depth = 0;
+  for (const part of parts) {
+    const extent = extentOf(part);
+    size += extent.size;
+    depth = Math.max(depth, extent.depth);
+  }
+  const extent = { size, depth: depth + 1 };
+  extents.set(node, extent);
+  return extent;
+}
