@@ -7,6 +7,9 @@
  *   engine    the KQL engine in process: parse, compile, execute, convert;
  *   http      end to end: POST /insights/v1/telemetry/query/table with a bearer token.
  *
+ * Then the Kusto protocol's rows (bench/telemetry-kusto.ts): the same queries through
+ * POST /v2/rest/query ÷ through the spec's endpoint.
+ *
  * Prints medians, engine/baseline ratio and HTTP overhead (http − engine). The data is generated
  * once into BENCH_DATA_DIR (default data/bench-telemetry) and reused. Options: `--runs N` (default 7),
  * `--only <name>`, `--sql` (print the compiled SQL).
@@ -22,6 +25,7 @@ import { createServiceRuntime } from "@/lib/service/runtime";
 import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb-store";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
 import { QUERIES } from "./telemetry-queries";
+import { benchKusto } from "./telemetry-kusto";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -191,6 +195,8 @@ async function main() {
           `overhead ${row.httpOverheadMs.toFixed(1).padStart(6)} ms  ${same}, ${plan}`,
       );
     }
+    // `--only kusto` runs just these rows.
+    if (!ONLY || ONLY === "kusto") results.push(...(await benchKusto({ base, token, customerId: CUSTOMER, end, runs: RUNS })));
     const outDir = path.join(root, "bench", "results");
     fs.mkdirSync(outDir, { recursive: true });
     fs.writeFileSync(path.join(outDir, "telemetry.json"), JSON.stringify({ at: new Date().toISOString(), runs: RUNS, results }, null, 2));

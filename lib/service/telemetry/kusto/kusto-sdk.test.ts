@@ -156,6 +156,18 @@ describe("Kusto SDK: queries (v2)", () => {
     expect(frames.at(-1)).toMatchObject({ FrameType: "DataSetCompletion", HasErrors: true, OneApiErrors: [{ error: { code: "LimitsExceeded" } }] });
   });
 
+  it("stops a query at servertimeout and reports it after the header", async () => {
+    const properties = new ClientRequestProperties();
+    properties.setTimeout(1); // sent as servertimeout "00:00:00.001"
+    const heavy = "States | summarize dcount(Name) by DeviceId, bin(Timestamp, 1m) | count";
+    const { error } = await failure(clientFor(acmeToken).execute("CUST-ACME", heavy, properties));
+    expect(String(error.message)).toMatch(/^Kusto request had errors\. /);
+
+    const res = await post("/v2/rest/query", { db: "CUST-ACME", csl: heavy, properties: { Options: { servertimeout: "00:00:00.001" } } });
+    const frames = ZKustoV2Response.parse(await res.json()) as any[];
+    expect(frames.at(-1)).toMatchObject({ HasErrors: true, Cancelled: true, OneApiErrors: [{ error: { code: "RequestExecutionTimeout", "@permanent": false } }] });
+  });
+
   it("gives a KQL error with its position in ADX's error body", async () => {
     const { status, body } = await failure(clientFor(acmeToken).execute("CUST-ACME", "States\n| where Foo == 1"));
     expect(status).toBe(400);
