@@ -146,6 +146,7 @@ async function main() {
     flushMs: 200,
     queueMax: 100_000,
     deviceSeriesMax: 1_000,
+    hostId: `bench-${process.pid}`,
     log: () => undefined,
   });
   await ingestion.ready;

@@ -87,6 +87,8 @@ const envSchema = z.object({
   /** Series one device may have in its customer's store (metadata versions included), so one device cannot take all 65,536. */
   /** The Sparkplug host application id: the primary host publishes `spBv1.0/STATE/<id>` (Sparkplug 3.0). */
   SPARKPLUG_HOST_ID: z.preprocess((value) => (value === "" ? undefined : value), z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1–64 letters, digits, '.', '_' or '-'").default("plantdesk")),
+  /** Time to live of the primary host lease in Redis (ms): a dead holder's role passes on after about this long. */
+  SPARKPLUG_HOST_LEASE_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
   INGEST_DEVICE_SERIES_MAX: z.coerce.number().int().min(1).max(65_536).default(1_000),
   /**
    * Redis holding what several instances must share: rate limits, cost budgets and concurrency caps,

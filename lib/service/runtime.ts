@@ -93,7 +93,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     // The demo's maintenance roll-forward runs on either engine; instances sharing PostgreSQL take
     // turns under an advisory lock, so each day is rolled once.
     live = {
-      telemetry: await startLiveTelemetry(config, telemetry, sql, customers, { now, log, schedule }),
+      telemetry: await startLiveTelemetry(config, telemetry, sql, customers, { now, log, schedule, shared }),
       maintenance: config.DEMO_LIVE ? startMaintenanceRollForward(sql, { seed: config.SEED, today, now, log, schedule }) : null,
     };
   }

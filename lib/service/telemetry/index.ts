@@ -16,7 +16,7 @@ import { createConcurrencySlots } from "../../shared-state/slots";
 import { createCostThrottle } from "./cost-throttle";
 import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb-store";
 import { httpExecutor } from "./clickhouse/http-executor";
-import { openClickHouseTelemetryStore } from "./clickhouse/store";
+import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./clickhouse/store";
 import type { TelemetryStore } from "./store";
 import { createOAuthRoutes } from "./oauth-endpoints";
 import { createQueryGate } from "./query-gate";
@@ -31,10 +31,11 @@ export interface TelemetryService {
   store: TelemetryStore;
   /**
    * The embedded DuckDB store, or null on ClickHouse. The live demo plant and MQTT ingestion write
-   * into it (unless it is read-only, TELEMETRY_READ_ONLY); a ClickHouse deployment is fed by
-   * ClickHouse's own ingestion.
+   * where the telemetry lives: into it (unless it is read-only, TELEMETRY_READ_ONLY), or into
+   * ClickHouse through `clickhouse`.
    */
   duckdb: DuckDbTelemetryStore | null;
+  clickhouse: ClickHouseTelemetryStore | null;
   clients: TelemetryClients;
   tokens: AccessTokens;
   routes: Route[];
@@ -84,8 +85,10 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
         engine: { memoryLimit: config.TELEMETRY_DUCKDB_MEMORY_LIMIT, threads: config.TELEMETRY_DUCKDB_THREADS },
         ...progress,
       });
-  const store: TelemetryStore =
-    duckdb ?? (await openClickHouseTelemetryStore({ executor: httpExecutor(clickhouse!), databasePrefix: clickhouse!.databasePrefix, customers, demo, ...progress }));
+  const clickhouseStore = clickhouse
+    ? await openClickHouseTelemetryStore({ executor: httpExecutor(clickhouse), databasePrefix: clickhouse.databasePrefix, customers, demo, ...progress })
+    : null;
+  const store: TelemetryStore = duckdb ?? clickhouseStore!;
   const clients = createTelemetryClients(db, config.TELEMETRY_RESOURCE_ID, new Set(customers.map((customer) => customer.id)));
   const tokens = createAccessTokens(db, clients, config.TELEMETRY_RESOURCE_ID, config.oauthIssuer);
   const plantIdsByCustomer = new Map(customers.map((customer) => [customer.id, customer.plants.map((plant) => plant.id)]));
@@ -119,6 +122,7 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
   return {
     store,
     duckdb,
+    clickhouse: clickhouseStore,
     clients,
     tokens,
     routes,

@@ -21,6 +21,10 @@ export function chdbExecutor(dataDir: string): ClickHouseExecutor {
       const quote = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
       await session.queryBindAsync(statement(`file(${quote(file)}, Parquet, ${quote(structure)})`), {});
     },
+    async insertJsonRows(table, rows, settings = {}) {
+      const with_ = Object.entries(settings).map(([key, value]) => `${key} = '${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
+      await session.queryBindAsync(`INSERT INTO ${table} ${with_.length ? `SETTINGS ${with_.join(", ")} ` : ""}FORMAT JSONEachRow\n${rows}`, {});
+    },
     async close() {
       session.close();
     },

@@ -14,6 +14,11 @@ export interface ClickHouseExecutor {
    * reading `source`, a table function over the file's rows of the given structure.
    */
   insertParquet(file: string, structure: string, statement: (source: string) => string): Promise<void>;
+  /**
+   * Inserts rows given as JSONEachRow text into a table (`"db"."table"`), with settings of the
+   * insert (e.g. `insert_deduplication_token`): ingestion's batches and the live demo's minutes.
+   */
+  insertJsonRows(table: string, rows: string, settings?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 

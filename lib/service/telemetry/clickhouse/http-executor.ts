@@ -4,6 +4,7 @@
  * (`cancel_http_readonly_queries_on_client_close`).
  */
 import fs from "node:fs";
+import { Readable } from "node:stream";
 import { createClient } from "@clickhouse/client";
 import type { ClickHouseExecutor } from "./executor";
 
@@ -34,6 +35,11 @@ export function httpExecutor(connection: ClickHouseConnection): ClickHouseExecut
     async insertParquet(file, structure, statement) {
       const literal = `'${structure.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
       const result = await client.exec({ query: `${statement(`input(${literal})`)} FORMAT Parquet`, values: fs.createReadStream(file) });
+      result.stream.resume();
+    },
+    async insertJsonRows(table, rows, settings = {}) {
+      // The rows are already JSONEachRow text: sent as the body of `INSERT … FORMAT JSONEachRow`.
+      const result = await client.exec({ query: `INSERT INTO ${table} FORMAT JSONEachRow`, values: Readable.from([rows]), clickhouse_settings: settings });
       result.stream.resume();
     },
     close: () => client.close(),

@@ -26,7 +26,9 @@ const STORAGE: Record<string, string> = {
 };
 
 const ENGINES: Record<TableName, string> = {
-  States: `ENGINE = MergeTree PARTITION BY toYYYYMM("Timestamp") ORDER BY ("PlantId", "DeviceId", "Name", "Timestamp")`,
+  // One row per reading (plant, device, data point, time): ingestion skips readings already stored,
+  // a retried insert is dropped by its deduplication token, and a merge removes any duplicate left.
+  States: `ENGINE = ReplacingMergeTree PARTITION BY toYYYYMM("Timestamp") ORDER BY ("PlantId", "DeviceId", "Name", "Timestamp") SETTINGS non_replicated_deduplication_window = 1000`,
   Events: `ENGINE = MergeTree PARTITION BY toYYYYMM("StartTime") ORDER BY ("PlantId", "DeviceId", "StartTime")`,
 };
 

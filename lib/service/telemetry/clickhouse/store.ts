@@ -35,6 +35,8 @@ export interface ClickHouseStoreOptions {
 export interface ClickHouseTelemetryStore extends TelemetryStore {
   customerIds(): string[];
   database(customerId: string): string;
+  /** What carries the statements: ingestion and the live demo write through it too. */
+  executor: ClickHouseExecutor;
 }
 
 function limitExceeded(limits: TelemetryLimits, what: "rows" | "bytes" | "memory"): ApiError {
@@ -111,6 +113,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
     },
 
     customerIds: () => [...databases.keys()],
+    executor,
     database: databaseOf,
     close: () => executor.close(),
   };

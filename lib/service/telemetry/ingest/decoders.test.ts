@@ -20,7 +20,7 @@ describe("Sparkplug B decoding", () => {
     }
   });
 
-  it("maps aliases to the names and units of the birth, until a death", () => {
+  it("maps aliases to the names and units of the birth, until a death, which makes the data points stale", () => {
     const sessions = new SparkplugSessions();
     const birth = sessions.decode(topic("DBIRTH"), encodeDeviceBirth([{ name: "Temperature", alias: 7, unit: "degC", timestamp: NOW }], NOW, 0), NOW);
     expect(birth).toEqual({ ok: true, readings: [], dropped: {} }); // declared without a value: no reading
@@ -37,12 +37,41 @@ describe("Sparkplug B decoding", () => {
           value: 71.5,
           sentAt: NOW - 500,
           receivedAt: NOW,
-          metadata: { data: { Unit: "degC" }, message: { jobId: "edge-1" } },
+          metadata: { data: { Quality: "GOOD", Unit: "degC" }, message: { jobId: "edge-1" } },
         },
       ],
     });
-    sessions.decode(topic("DDEATH"), codec.encodePayload({ timestamp: NOW, metrics: [] }), NOW);
-    expect(sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 7, value: 1, timestamp: NOW }], NOW, 2), NOW)).toMatchObject({ readings: [], dropped: { unknown_alias: 1 } });
+    // The death: a reading without a value, marked stale, for each data point of the birth.
+    expect(sessions.decode(topic("DDEATH"), codec.encodePayload({ timestamp: NOW, seq: 2, metrics: [] }), NOW)).toMatchObject({
+      ok: true,
+      readings: [{ name: "Temperature", value: null, timestamp: NOW, metadata: { data: { Quality: "STALE", Unit: "degC" } } }],
+    });
+    expect(sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 7, value: 1, timestamp: NOW }], NOW, 3), NOW)).toMatchObject({ readings: [], dropped: { unknown_alias: 1 } });
+  });
+
+  it("asks for a rebirth on data before a birth, an alias no birth named, and a sequence gap not filled in time", () => {
+    const sessions = new SparkplugSessions();
+    const at = Date.now();
+    const nbirth = (seq: number) => codec.encodePayload({ timestamp: at, seq, metrics: [{ name: "bdSeq", type: "Int64", value: 0 }] });
+    sessions.decode(topic("DDATA", "D9"), encodeDeviceData([{ alias: 1, value: 1, timestamp: at }], at, 5), at);
+    expect(sessions.rebirthsDue(at)).toEqual([{ groupId: "RTM1", edgeNodeId: "edge-1", reason: "DDATA before a birth of D9" }]);
+    expect(sessions.rebirthsDue(at + 1000)).toEqual([]); // asked already
+
+    sessions.decode(topic("NBIRTH", null), nbirth(0), at);
+    sessions.decode(topic("DBIRTH"), encodeDeviceBirth([{ name: "Flow", alias: 1, timestamp: at }], at, 1), at);
+    sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 2, value: 1, timestamp: at }], at, 2), at);
+    expect(sessions.rebirthsDue(at + 2_000)).toEqual([]); // wanted, but within REBIRTH_MIN_INTERVAL_MS of the last request
+    expect(sessions.rebirthsDue(at + 6_000)).toEqual([{ groupId: "RTM1", edgeNodeId: "edge-1", reason: "alias 2 of D1 is not in its birth" }]);
+
+    // Sequence 3 is skipped: a gap; 3 arriving late closes it, a gap left open asks for a rebirth after the reorder timeout.
+    sessions.decode(topic("NBIRTH", null), nbirth(0), at);
+    sessions.decode(topic("DBIRTH"), encodeDeviceBirth([{ name: "Flow", alias: 1, timestamp: at }], at, 1), at);
+    sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 1, value: 1, timestamp: at }], at, 2), at);
+    sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 1, value: 1, timestamp: at + 1 }], at, 4), at);
+    sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 1, value: 1, timestamp: at + 2 }], at, 3), at);
+    expect(sessions.rebirthsDue(Date.now() + 20_000)).toEqual([]);
+    sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 1, value: 1, timestamp: at + 3 }], at, 9), at);
+    expect(sessions.rebirthsDue(Date.now() + 60_000)).toEqual([{ groupId: "RTM1", edgeNodeId: "edge-1", reason: "sequence number 5 did not arrive" }]);
   });
 
   it("takes numbers and booleans, skips bookkeeping metrics, and counts what it refuses", () => {

@@ -5,10 +5,17 @@
  * plants and devices, and queued for the batch writer.
  *
  * Acknowledgement and backpressure: the client acknowledges a message (PUBACK) once its readings
- * are queued; while the queue is full it holds the acknowledgement, and the client reads nothing
- * more from the socket until the writer has made room (pause/resume: TCP pushes back to the
- * broker, which keeps the messages). A message acknowledged but not yet written is lost only if
- * the process dies within the flush delay; a graceful stop writes everything queued first.
+ * are committed, not when they are queued: the client goes on reading the next messages meanwhile
+ * (their acknowledgements follow their batch's commit), and a process that dies leaves every
+ * message it had not written unacknowledged in the persistent session, for the broker to deliver
+ * again to the next connection with the same client id (a restart, or the next holder of the
+ * primary host role). While the queue is full the client reads nothing more from the socket until
+ * the writer has made room (pause/resume: TCP pushes back to the broker, which keeps the messages).
+ *
+ * As the Sparkplug primary host (Sparkplug 3.0) it publishes `spBv1.0/STATE/<host id>`
+ * `{"online":true,"timestamp":…}` retained at QoS 1 after each connect, with the same message
+ * saying `false` as its Will (and before a graceful stop), and asks edge nodes for a rebirth
+ * (NCMD `Node Control/Rebirth`) when their data cannot be read (sparkplug.ts).
  *
  * A message that cannot be taken (bad topic, bad payload, unknown plant or device) is counted by
  * reason, logged once per reason, and dropped; it never stops ingestion.
@@ -18,19 +25,25 @@ import type { DuckDbTelemetryStore } from "../duckdb-store";
 import type { DeviceRegistry } from "./device-registry";
 import { decodeJsonReadings, JSON_SUBSCRIPTION, parseJsonTopic } from "./json-topic";
 import type { Decoded } from "./reading";
-import { oversized, parseSparkplugTopic, SparkplugSessions, SPARKPLUG_SUBSCRIPTIONS } from "./sparkplug";
+import { encodeRebirthRequest, oversized, parseSparkplugTopic, SparkplugSessions, SPARKPLUG_SUBSCRIPTIONS, type SparkplugStateStore } from "./sparkplug";
 import { brokerLabel, emptyStats, type DropReason, type IngestStats } from "./stats";
-import { IngestWriter } from "./writer";
+import { IngestWriter, type ReadingSink } from "./writer";
 
 export interface MqttIngestOptions {
   url: string;
   clientId: string;
-  store: DuckDbTelemetryStore;
+  /** Where the readings go: the embedded DuckDB files, or a sink (ClickHouse). */
+  store?: DuckDbTelemetryStore;
+  sink?: ReadingSink;
   registry: DeviceRegistry;
   batchMax: number;
   flushMs: number;
   queueMax: number;
   deviceSeriesMax: number;
+  /** SPARKPLUG_HOST_ID: the STATE topic's id. */
+  hostId: string;
+  /** Births and sequence numbers kept across restarts and failovers (the service database). */
+  sparkplugState?: SparkplugStateStore;
   log?: (line: string) => void;
 }
 
@@ -48,6 +61,14 @@ export interface MqttIngestion {
 }
 
 const YIELD_EVERY = 8;
+/** Unacknowledged QoS 1 messages the broker may send (MQTT 5 Receive Maximum); Mosquitto's default for MQTT 3 clients is 20. */
+export const RECEIVE_MAXIMUM = 1_000;
+/** How often due rebirth requests are sent and sequence numbers saved. */
+const HOUSEKEEPING_MS = 500;
+
+/** The STATE message of Sparkplug 3.0 (UTF-8 JSON, retained). */
+export const stateTopic = (hostId: string) => `spBv1.0/STATE/${hostId}`;
+const statePayload = (online: boolean, timestamp: number) => JSON.stringify({ online, timestamp });
 
 export const INGEST_SUBSCRIPTIONS = [...SPARKPLUG_SUBSCRIPTIONS, JSON_SUBSCRIPTION];
 
@@ -63,6 +84,7 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
   };
   const writer = new IngestWriter({
     store: options.store,
+    sink: options.sink,
     batchMax: options.batchMax,
     flushMs: options.flushMs,
     queueMax: options.queueMax,
@@ -71,7 +93,9 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     onDrop,
     log,
   });
-  const sessions = new SparkplugSessions();
+  const sessions = new SparkplugSessions(options.sparkplugState ?? null);
+  /** PUBACKs held until their message's readings are committed, by packet id. */
+  const commits = new Map<number, Promise<void>>();
   let reconnects = 0;
 
   function dropMessage(reason: DropReason, detail: string, topic: string): void {
@@ -87,7 +111,7 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
    * plant and device are judged before the payload is decoded (from the topic), so an unlisted
    * sender's births are never decoded or held; the size caps are checked before decoding too.
    */
-  async function take(topic: string, payload: Buffer): Promise<void> {
+  async function take(topic: string, payload: Buffer, messageId: number | undefined): Promise<void> {
     const receivedAt = Date.now();
     stats.messagesReceived += 1;
     const sparkplugTopic = topic.startsWith("spBv1.0/") ? parseSparkplugTopic(topic) : null;
@@ -113,6 +137,8 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
       decoded = decodeJsonReadings(jsonTopic!, payload, receivedAt);
     }
     if (!decoded.ok) return dropMessage(decoded.reason, decoded.detail, topic);
+    // A birth or death is saved before the message is acknowledged: the next holder knows it.
+    if (sessions.birthsToSave) await sessions.persist();
     for (const [reason, count] of Object.entries(decoded.dropped) as [DropReason, number][]) {
       stats.droppedReadings[reason] = (stats.droppedReadings[reason] ?? 0) + count;
       onDrop(reason, count, `in a message on ${topic.slice(0, 200)}`);
@@ -120,23 +146,46 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     if (decoded.readings.length === 0) return;
     if (!listed) return unlisted();
     stats.readingsReceived += decoded.readings.length;
-    writer.accept(customerId, decoded.readings);
+    const committed = writer.accept(customerId, decoded.readings);
+    if (messageId !== undefined) commits.set(messageId, committed);
     if (writer.full) await writer.whenRoom();
   }
 
+  const stateTimestamp = Date.now();
   const client = mqtt.connect(options.url, {
     clientId: options.clientId,
     clean: false,
+    // MQTT 5: the session outlives the connection (a restart or the next host holder resumes it), and
+    // the broker may send RECEIVE_MAXIMUM messages before their acknowledgements, which follow commits.
+    protocolVersion: 5,
+    properties: { sessionExpiryInterval: 0xffffffff, receiveMaximum: RECEIVE_MAXIMUM },
     reconnectPeriod: 1_000,
     connectTimeout: 10_000,
     keepalive: 30,
+    // The host's births and sequence numbers are read first (another instance may have held the role).
+    manualConnect: true,
+    will: { topic: stateTopic(options.hostId), payload: Buffer.from(statePayload(false, stateTimestamp)), qos: 1, retain: true },
   });
+  // A PUBACK of a message whose readings are still queued waits for their commit; the client
+  // meanwhile goes on with the next messages (mqtt.js sends the PUBACK when handleMessage calls back).
+  const internals = client as unknown as { _sendPacket(packet: { cmd: string; messageId?: number }, ...rest: unknown[]): void };
+  const sendPacket = internals._sendPacket.bind(client);
+  internals._sendPacket = (packet, ...rest) => {
+    const commit = packet.cmd === "puback" && packet.messageId !== undefined ? commits.get(packet.messageId) : undefined;
+    if (!commit) return sendPacket(packet, ...rest);
+    commits.delete(packet.messageId!);
+    const [callback] = rest as [((error?: Error) => void) | undefined];
+    callback?.();
+    void commit.then(() => {
+      if (client.connected) sendPacket(packet);
+    });
+  };
   // Called by the client for every incoming PUBLISH before it sends the PUBACK and reads the next one.
   // The client works through a burst of packets without returning to the event loop; every few
   // messages the next one waits for a turn of it, so query answers in the same process are not held up.
   let handled = 0;
   client.handleMessage = (packet, callback) => {
-    take(packet.topic, packet.payload as Buffer).then(
+    take(packet.topic, packet.payload as Buffer, packet.qos > 0 ? packet.messageId : undefined).then(
       () => (++handled % YIELD_EVERY === 0 ? setImmediate(callback) : callback()),
       (error: unknown) => {
         dropMessage("malformed_payload", error instanceof Error ? error.message : String(error), packet.topic);
@@ -144,11 +193,35 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
       },
     );
   };
+  void sessions.load().then(
+    () => client.connect(),
+    (error: unknown) => {
+      log(`[ingest] reading the Sparkplug host state failed (${error instanceof Error ? error.message : String(error)}); starting without it, edge nodes will be asked for births`);
+      client.connect();
+    },
+  );
+  const housekeeping = setInterval(() => {
+    for (const due of sessions.rebirthsDue(Date.now())) {
+      if (!client.connected) break;
+      stats.rebirthRequests += 1;
+      client.publish(`spBv1.0/${due.groupId}/NCMD/${due.edgeNodeId}`, Buffer.from(encodeRebirthRequest(Date.now())), { qos: 0 });
+      if (!logged.has("rebirth")) {
+        logged.add("rebirth");
+        log(`[ingest] asked ${due.groupId}/${due.edgeNodeId.slice(0, 64)} for a rebirth (${due.reason.slice(0, 200)}); further requests are only counted`);
+      }
+    }
+    sessions.persist(true).catch((error: unknown) => log(`[ingest] saving Sparkplug sequence numbers failed: ${error instanceof Error ? error.message : String(error)}`));
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
 
   let subscribed = false;
   const ready = new Promise<void>((resolve) => {
     client.on("connect", () => {
-      if (subscribed) return; // the client re-subscribes by itself after a reconnect
+      if (subscribed) {
+        // The client re-subscribes by itself after a reconnect; the Will said offline, so say online again.
+        client.publish(stateTopic(options.hostId), statePayload(true, stateTimestamp), { qos: 1, retain: true });
+        return;
+      }
       client.subscribe(
         INGEST_SUBSCRIPTIONS.map((topic) => topic),
         { qos: 1 },
@@ -158,6 +231,7 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
             return;
           }
           subscribed = true;
+          client.publish(stateTopic(options.hostId), statePayload(true, stateTimestamp), { qos: 1, retain: true });
           log(`[ingest] subscribed at ${broker} as ${options.clientId}: ${INGEST_SUBSCRIPTIONS.join(", ")}`);
           resolve();
         },
@@ -183,7 +257,11 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     connection: () => ({ broker, clientId: options.clientId, connected: client.connected, reconnects }),
     heldBirths: () => sessions.size,
     async close() {
-      // No more messages in, then everything taken is written.
+      // Everything taken is written (and acknowledged), the host says it is going, then the connection ends.
+      clearInterval(housekeeping);
+      await writer.flush();
+      await sessions.persist(true).catch(() => undefined);
+      if (client.connected) await client.publishAsync(stateTopic(options.hostId), statePayload(false, stateTimestamp), { qos: 1, retain: true }).catch(() => undefined);
       await client.endAsync();
       await writer.close();
     },

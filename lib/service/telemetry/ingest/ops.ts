@@ -30,6 +30,7 @@ export function ingestReport(status: IngestStatus, now: number) {
     lag: { oldestQueuedMs: status.oldestQueuedMs, lastBatchMs: status.lastBatchLagMs },
     batches: status.batches,
     pauses: status.pauses,
+    rebirthRequests: status.rebirthRequests ?? 0,
     lastReadingAt: status.lastReadingAt,
     lastWriteAt: status.lastWriteAt,
   };
@@ -48,6 +49,7 @@ function describeIngest(report: ReturnType<typeof ingestReport>): string {
     `Demo:      ${report.demo ? `live, readings ${report.demo.publish === "mqtt" ? "published over MQTT" : "written directly"}` : "off"}`,
     `Messages:  ${report.messages.received} received; dropped: ${reasons(report.messages.dropped)}`,
     `Readings:  ${report.readings.received} received, ${report.readings.written} written, ${report.readings.queued} queued; dropped: ${reasons(report.readings.dropped)}`,
+    `Sparkplug: ${report.rebirthRequests} rebirth requests sent`,
     `Lag:       oldest queued ${report.lag.oldestQueuedMs} ms, last batch ${report.lag.lastBatchMs ?? "-"} ms (receive → commit)`,
     `Last:      reading ${report.lastReadingAt ?? "-"}, write ${report.lastWriteAt ?? "-"}`,
   ].join("\n");

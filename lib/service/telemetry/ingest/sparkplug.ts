@@ -90,7 +90,7 @@ export function parseSparkplugTopic(topic: string): SparkplugTopic | null {
   return { groupId, type: type as SparkplugType, edgeNodeId, deviceId: deviceId ?? null };
 }
 
-interface BirthMetric {
+export interface BirthMetric {
   name: string;
   metadata: SeriesMetadata;
 }
@@ -116,16 +116,50 @@ function birthMetadata(metric: UMetric, edgeNodeId: string): SeriesMetadata {
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue;
     data[key === "engUnit" || key === "engUnits" ? "Unit" : key] = value;
   }
-  return { data, message: { jobId: edgeNodeId } };
+  // A birth makes a data point current again after a death marked it stale.
+  return { data: { Quality: "GOOD", ...data }, message: { jobId: edgeNodeId } };
+}
+
+/** Where the primary host keeps births and sequence numbers (the service database: sparkplug-state.ts). */
+export interface SparkplugStateStore {
+  loadBirths(): Promise<[string, [string, BirthMetric][]][]>;
+  loadSequences(): Promise<[string, number][]>;
+  /** A session's birth (null: ended by a death). */
+  saveBirth(key: string, metrics: [string, BirthMetric][] | null): Promise<void>;
+  saveSequences(sequences: [string, number][]): Promise<void>;
+}
+
+/** A gap stays open this long (ms) for the missing message to arrive late before a rebirth is asked for. */
+export const REORDER_TIMEOUT_MS = 2_000;
+/** At most one rebirth request per edge node in this time (ms): an edge node needs a moment to re-send its births. */
+export const REBIRTH_MIN_INTERVAL_MS = 5_000;
+
+/** The payload of an NCMD asking an edge node for its births again (Sparkplug 3.0, "Node Control/Rebirth"). */
+export function encodeRebirthRequest(timestamp: number): Uint8Array {
+  return codec.encodePayload({ timestamp, metrics: [{ name: "Node Control/Rebirth", type: "Boolean", value: true, timestamp }] });
 }
 
 /**
- * Alias tables of every edge node and device seen, from their births. Lives as long as the
- * ingestion (births are re-sent by edge nodes after our reconnect, per the Sparkplug spec's
- * host-application rules, so nothing here needs to survive a restart).
+ * The primary host's view of every edge node and device: the alias tables of their last births,
+ * each node's expected sequence number, and what needs a rebirth request (Sparkplug 3.0 host
+ * application rules): a data message before any birth, an alias no birth named, or a sequence gap
+ * that the missing message did not fill within REORDER_TIMEOUT_MS. Births (and deaths) are saved
+ * to the store before the message is acknowledged, sequence numbers every second, so a restart or
+ * the next holder of the host role carries on with them.
+ *
+ * A death makes the dead node's or device's data points stale: each gets a reading without a value
+ * at the death's time, with `DataMetadata.Quality` "STALE" (a birth sets "GOOD" again), so queries
+ * and the asset page see that the last value is no longer current.
  */
 export class SparkplugSessions {
   private readonly births = new Map<string, Map<string, BirthMetric>>();
+  private readonly sequences = new Map<string, { next: number; gap: { missing: number; since: number } | null }>();
+  private readonly rebirthWanted = new Map<string, string>();
+  private readonly rebirthAskedAt = new Map<string, number>();
+  private readonly dirtyBirths = new Set<string>();
+  private readonly dirtySequences = new Set<string>();
+
+  constructor(private readonly store: SparkplugStateStore | null = null) {}
 
   /** Alias tables held (one per edge node or device with a birth): bounded by the listed devices. */
   get size(): number {
@@ -134,6 +168,83 @@ export class SparkplugSessions {
 
   private static key(topic: SparkplugTopic): string {
     return `${topic.groupId}/${topic.edgeNodeId}/${topic.deviceId ?? ""}`;
+  }
+
+  private static nodeKey(topic: SparkplugTopic): string {
+    return `${topic.groupId}/${topic.edgeNodeId}`;
+  }
+
+  /** Reads what the last holder of the host role saved (at start and at each takeover). */
+  async load(): Promise<void> {
+    if (!this.store) return;
+    const [births, sequences] = await Promise.all([this.store.loadBirths(), this.store.loadSequences()]);
+    this.births.clear();
+    this.sequences.clear();
+    for (const [key, metrics] of births) this.births.set(key, new Map(metrics));
+    for (const [node, next] of sequences) this.sequences.set(node, { next, gap: null });
+  }
+
+  /** Saves the births changed since the last call (before the message is acknowledged) and, with `sequences`, the sequence numbers. */
+  async persist(sequences = false): Promise<void> {
+    if (!this.store) return;
+    for (const key of [...this.dirtyBirths]) {
+      this.dirtyBirths.delete(key);
+      const birth = this.births.get(key);
+      await this.store.saveBirth(key, birth ? [...birth] : null);
+    }
+    if (sequences && this.dirtySequences.size > 0) {
+      const changed = [...this.dirtySequences].flatMap((node) => {
+        const state = this.sequences.get(node);
+        return state ? [[node, state.next] as [string, number]] : [];
+      });
+      this.dirtySequences.clear();
+      await this.store.saveSequences(changed);
+    }
+  }
+
+  get birthsToSave(): boolean {
+    return this.dirtyBirths.size > 0;
+  }
+
+  /**
+   * Edge nodes to ask for a rebirth now (`spBv1.0/<group>/NCMD/<node>`), with the reason; each at
+   * most once per REBIRTH_MIN_INTERVAL_MS.
+   */
+  rebirthsDue(now: number): { groupId: string; edgeNodeId: string; reason: string }[] {
+    for (const [node, state] of this.sequences) {
+      if (state.gap && now - state.gap.since >= REORDER_TIMEOUT_MS) {
+        this.rebirthWanted.set(node, `sequence number ${state.gap.missing} did not arrive`);
+        state.gap = null;
+      }
+    }
+    const due: { groupId: string; edgeNodeId: string; reason: string }[] = [];
+    for (const [node, reason] of this.rebirthWanted) {
+      if (now - (this.rebirthAskedAt.get(node) ?? -Infinity) < REBIRTH_MIN_INTERVAL_MS) continue;
+      this.rebirthWanted.delete(node);
+      this.rebirthAskedAt.set(node, now);
+      const slash = node.indexOf("/");
+      due.push({ groupId: node.slice(0, slash), edgeNodeId: node.slice(slash + 1), reason });
+    }
+    return due;
+  }
+
+  private checkSequence(topic: SparkplugTopic, seq: number | null): void {
+    const node = SparkplugSessions.nodeKey(topic);
+    if (topic.type === "NDEATH") return; // a death carries bdSeq, not seq
+    if (topic.type === "NBIRTH") {
+      this.sequences.set(node, { next: ((seq ?? 0) + 1) % 256, gap: null });
+      this.dirtySequences.add(node);
+      return;
+    }
+    const state = this.sequences.get(node);
+    if (seq === null || !state) return; // no birth yet: the data-before-birth rule asks for one
+    if (state.gap && seq === state.gap.missing) {
+      state.gap = null; // the late one arrived; the sequence goes on from the newest
+      return;
+    }
+    if (seq !== state.next) state.gap ??= { missing: state.next, since: Date.now() };
+    state.next = (seq + 1) % 256;
+    this.dirtySequences.add(node);
   }
 
   /**
@@ -148,23 +259,44 @@ export class SparkplugSessions {
       return { ok: false, reason: "malformed_payload", detail: error instanceof Error ? error.message : String(error) };
     }
     const key = SparkplugSessions.key(topic);
-    if (topic.type === "NDEATH") {
-      // A node's death ends the sessions of its devices too.
-      for (const k of [...this.births.keys()]) if (k.startsWith(`${topic.groupId}/${topic.edgeNodeId}/`)) this.births.delete(k);
-      return { ok: true, readings: [], dropped: {} };
-    }
-    if (topic.type === "DDEATH") {
-      this.births.delete(key);
-      return { ok: true, readings: [], dropped: {} };
+    const nodePrefix = `${topic.groupId}/${topic.edgeNodeId}/`;
+    const sentAt = toNumber(decoded.timestamp) ?? receivedAt;
+    this.checkSequence(topic, toNumber(decoded.seq));
+    if (topic.type === "NDEATH" || topic.type === "DDEATH") {
+      // A node's death ends the sessions of its devices too; their data points become stale.
+      const ended = topic.type === "NDEATH" ? [...this.births.keys()].filter((k) => k.startsWith(nodePrefix)) : this.births.has(key) ? [key] : [];
+      const readings: Reading[] = [];
+      for (const k of ended) {
+        const deviceId = k.slice(nodePrefix.length) || topic.edgeNodeId;
+        for (const [alias, metric] of this.births.get(k)!) {
+          if (!alias.startsWith("name:") || isControlMetric(metric.name)) continue;
+          readings.push({ plantId: topic.groupId, deviceId, name: metric.name, timestamp: sentAt, value: null, sentAt, receivedAt, metadata: { data: { ...metric.metadata.data, Quality: "STALE" }, message: metric.metadata.message } });
+        }
+        this.births.delete(k);
+        this.dirtyBirths.add(k);
+      }
+      return { ok: true, readings: plausibleTimestamp(sentAt, receivedAt) ? readings : [], dropped: {} };
     }
     const isBirth = topic.type === "NBIRTH" || topic.type === "DBIRTH";
     let aliases = this.births.get(key);
     if (isBirth) {
-      if (topic.type === "NBIRTH") for (const k of [...this.births.keys()]) if (k.startsWith(`${topic.groupId}/${topic.edgeNodeId}/`)) this.births.delete(k);
+      if (topic.type === "NBIRTH") {
+        for (const k of [...this.births.keys()]) {
+          if (!k.startsWith(nodePrefix)) continue;
+          this.births.delete(k);
+          this.dirtyBirths.add(k);
+        }
+        this.rebirthWanted.delete(SparkplugSessions.nodeKey(topic));
+      }
       aliases = new Map();
-      if (listed) this.births.set(key, aliases);
+      if (listed) {
+        this.births.set(key, aliases);
+        this.dirtyBirths.add(key);
+      }
+    } else if (!aliases && listed) {
+      // Data before a birth (or after the host lost track): ask the edge node to be born again.
+      this.rebirthWanted.set(SparkplugSessions.nodeKey(topic), `${topic.type} before a birth of ${topic.deviceId ?? topic.edgeNodeId}`);
     }
-    const sentAt = toNumber(decoded.timestamp) ?? receivedAt;
     const deviceId = topic.deviceId ?? topic.edgeNodeId;
     const readings: Reading[] = [];
     const dropped: Partial<Record<DropReason, number>> = {};
@@ -187,6 +319,7 @@ export class SparkplugSessions {
         if (!name) {
           if (!known) {
             drop("unknown_alias");
+            if (aliases && listed) this.rebirthWanted.set(SparkplugSessions.nodeKey(topic), `alias ${alias} of ${deviceId} is not in its birth`);
             continue;
           }
           name = known.name;

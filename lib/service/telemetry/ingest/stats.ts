@@ -37,6 +37,8 @@ export interface IngestStats {
   queued: number;
   /** Times ingestion stopped reading from the broker because the queue was full. */
   pauses: number;
+  /** NCMD `Node Control/Rebirth` requests sent to edge nodes (Sparkplug primary host). */
+  rebirthRequests: number;
   /** Receive → commit of the last batch's oldest reading (ms). */
   lastBatchLagMs: number | null;
   /** Newest reading timestamp written. */
@@ -63,6 +65,7 @@ export function emptyStats(): IngestStats {
     batches: 0,
     queued: 0,
     pauses: 0,
+    rebirthRequests: 0,
     lastBatchLagMs: null,
     lastReadingAt: null,
     lastWriteAt: null,

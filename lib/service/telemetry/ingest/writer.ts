@@ -27,8 +27,29 @@ const MAX_SERIES = 2 ** 16;
 /** `AgentDelayMs` and `IngestionDelayMs` are USMALLINTs: delays beyond 65.5 s are stored as 65.5 s. */
 const MAX_DELAY_MS = 2 ** 16 - 1;
 
+/** What a customer's batch came to. */
+export interface SinkResult {
+  written: number;
+  duplicates: number;
+  /** Readings of new series beyond the store's own series limit (DuckDB's 65,536). */
+  overLimit: number;
+  /** Readings of new series beyond the device's INGEST_DEVICE_SERIES_MAX. */
+  overDeviceLimit: number;
+  oldestReceivedAt: number;
+  newest: number;
+}
+
+/** Where batches go when the telemetry is not in the embedded DuckDB files (ClickHouse: clickhouse-sink.ts). */
+export interface ReadingSink {
+  write(customerId: string, readings: readonly Reading[]): Promise<SinkResult>;
+  /** Drops what it cached about the customer (after a failed write). */
+  forget(customerId: string): void;
+}
+
 export interface IngestWriterOptions {
-  store: DuckDbTelemetryStore;
+  /** The embedded DuckDB files, or `sink` for another store; exactly one. */
+  store?: DuckDbTelemetryStore;
+  sink?: ReadingSink;
   batchMax: number;
   flushMs: number;
   queueMax: number;
@@ -70,6 +91,9 @@ interface CustomerSeries {
   nextSid: number;
 }
 
+/** Messages awaiting their commit that make the writer flush at once (half the broker's in-flight window, mqtt-ingest.ts). */
+const ACK_WINDOW = 500;
+
 const seriesKey = (plantId: string, name: string, deviceId: string) => `${plantId}\u0000${name}\u0000${deviceId}`;
 const deviceKey = (plantId: string, deviceId: string) => `${plantId}\u0000${deviceId}`;
 const clampDelay = (ms: number) => Math.max(0, Math.min(MAX_DELAY_MS, Math.round(ms)));
@@ -83,6 +107,10 @@ function merged(stored: string | null, added: Record<string, unknown> | undefine
 
 export class IngestWriter {
   private queue: Queued[] = [];
+  /** Readings ever accepted / ever done with (written, duplicate or dropped): a message's commit is when `done` passes its last one. */
+  private accepted = 0;
+  private done = 0;
+  private commitWaiters: { upTo: number; resolve: () => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private roomWaiters: (() => void)[] = [];
@@ -108,13 +136,23 @@ export class IngestWriter {
     return first ? Math.max(0, this.now() - first.reading.receivedAt) : 0;
   }
 
-  /** Queues readings of one customer's plants; may exceed the bound by one message (the caller then waits). */
-  accept(customerId: string, readings: readonly Reading[]): void {
+  /**
+   * Queues readings of one customer's plants; may exceed the bound by one message (the caller then
+   * waits). Resolves once they are committed (or dropped by the write): ingestion acknowledges the
+   * message to the broker only then, so nothing acknowledged is lost if the process dies.
+   */
+  accept(customerId: string, readings: readonly Reading[]): Promise<void> {
     if (this.closed) throw new Error("Ingestion is closed.");
+    if (readings.length === 0) return Promise.resolve();
     for (const reading of readings) this.queue.push({ customerId, reading });
+    this.accepted += readings.length;
+    const committed = new Promise<void>((resolve) => this.commitWaiters.push({ upTo: this.accepted, resolve }));
     this.options.stats.queued = this.queue.length;
-    if (this.queue.length >= this.options.batchMax) this.startFlush();
+    // Messages waiting for their acknowledgement hold the broker's in-flight window (Mosquitto: 20
+    // per client by default): a few of them are reason enough to write now rather than after the delay.
+    if (this.queue.length >= this.options.batchMax || this.commitWaiters.length >= ACK_WINDOW) this.startFlush();
     else this.timer ??= setTimeout(() => this.startFlush(), this.options.flushMs);
+    return committed;
   }
 
   /** Resolves when the queue has room again (at once if it has). */
@@ -147,7 +185,7 @@ export class IngestWriter {
     this.flushing = this.writeBatches().finally(() => {
       this.flushing = null;
       // More arrived while writing: a full batch goes at once, a partial one after the flush delay.
-      if (this.queue.length >= this.options.batchMax) this.startFlush();
+      if (this.queue.length >= this.options.batchMax || this.commitWaiters.length >= ACK_WINDOW) this.startFlush();
       else if (this.queue.length > 0) this.timer ??= setTimeout(() => this.startFlush(), this.options.flushMs);
     });
   }
@@ -165,7 +203,8 @@ export class IngestWriter {
       }
       for (const [customerId, readings] of byCustomer) {
         try {
-          const result = await this.options.store.write(customerId, (connection) => this.writeReadings(connection, customerId, readings));
+          const { sink, store } = this.options;
+          const result = sink ? await sink.write(customerId, readings) : await store!.write(customerId, (connection) => this.writeReadings(connection, customerId, readings));
           // Counted once committed.
           const stats = this.options.stats;
           stats.readingsWritten += result.written;
@@ -178,9 +217,15 @@ export class IngestWriter {
           this.drop("series_limit", result.overDeviceLimit, `the device has ${this.options.deviceSeriesMax} series, its maximum (INGEST_DEVICE_SERIES_MAX)`);
         } catch (error) {
           this.series.delete(customerId); // the rolled-back transaction may have added series
+          this.options.sink?.forget(customerId);
           this.drop("write_failed", readings.length, error instanceof Error ? error.message : String(error));
         }
       }
+      this.done += batch.length;
+      const waiters = this.commitWaiters;
+      let released = 0;
+      while (released < waiters.length && waiters[released]!.upTo <= this.done) waiters[released++]!.resolve();
+      if (released > 0) this.commitWaiters = waiters.slice(released);
       // Only a full batch is followed at once by the next; a small rest waits for the flush delay.
       if (this.queue.length < this.options.batchMax) break;
     }
@@ -218,7 +263,7 @@ export class IngestWriter {
     connection: DuckDBConnection,
     customerId: string,
     readings: readonly Reading[],
-  ): Promise<{ written: number; duplicates: number; overLimit: number; overDeviceLimit: number; oldestReceivedAt: number; newest: number }> {
+  ): Promise<SinkResult> {
     let series = this.series.get(customerId) ?? (await this.loadSeries(connection, customerId));
     // Another writer (the demo plant) may have added series since the cache was filled.
     if (readings.some((r) => !series.families.has(seriesKey(r.plantId, r.name, r.deviceId)))) series = await this.loadSeries(connection, customerId);

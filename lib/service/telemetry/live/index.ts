@@ -3,19 +3,28 @@
  * MQTT (MQTT_URL), the demo publishing through it (DEMO_PUBLISH=mqtt), and the status file that
  * `npm run ops -- ingest status` reads. Started by the server's runtime (lib/service/runtime.ts).
  */
+import { randomUUID } from "node:crypto";
+import os from "node:os";
 import type { AppConfig } from "@/lib/config";
+import type { SharedState } from "@/lib/shared-state";
 import type { SqlDb } from "../../platform/sql";
 import type { TelemetryService } from "..";
 import type { CustomerRecord } from "../../maintenance/store";
 import { createDeviceRegistry, registerDemoDevices } from "../ingest/device-registry";
+import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
+import { hostLease } from "../ingest/host-lease";
+import { startHostRole, type HostRole } from "../ingest/host-role";
 import { startMqttIngestion, type MqttIngestion } from "../ingest/mqtt-ingest";
+import { sqlSparkplugState } from "../ingest/sparkplug-state";
 import { emptyStats, STATUS_INTERVAL_MS, writeStatusFile, type IngestStatus } from "../ingest/stats";
 import { startDemoPlant, type LiveDemoPlant } from "./demo-plant";
 import { startMqttDemoPublisher, type MqttDemoPublisher } from "./mqtt-publisher";
 
 export interface LiveTelemetry {
   demo: LiveDemoPlant | null;
-  ingestion: MqttIngestion | null;
+  /** Ingestion while this instance is the Sparkplug primary host (MQTT_URL), else null. */
+  readonly ingestion: MqttIngestion | null;
+  hostRole: HostRole | null;
   /** Resolves when the demo plant has filled the gap since its last reading (at once without one). */
   demoReady: Promise<unknown>;
   status(): IngestStatus;
@@ -27,6 +36,8 @@ export interface LiveTelemetryOptions {
   log: (line: string) => void;
   /** Run the demo's minute timer (tests drive `demo.catchUp()` with their own clock instead). */
   schedule?: boolean;
+  /** Where the primary host lease lives (Redis shared by the instances); memory: this instance alone. */
+  shared?: SharedState;
 }
 
 export async function startLiveTelemetry(
@@ -40,28 +51,41 @@ export async function startLiveTelemetry(
   const registry = config.MQTT_URL ? createDeviceRegistry(db) : null;
   await registry?.loaded();
 
-  // The demo plant and MQTT ingestion write into the embedded DuckDB store; on ClickHouse
-  // (TELEMETRY_URL) data arrives through ClickHouse's own ingestion, and read-only instances
-  // (TELEMETRY_READ_ONLY) serve what `npm run seed` wrote, so neither runs there.
+  // Ingestion writes where the telemetry lives: the embedded DuckDB files, or ClickHouse
+  // (TELEMETRY_URL). Read-only instances (TELEMETRY_READ_ONLY) serve what `npm run seed` wrote.
   const readOnly = telemetry.duckdb !== null && config.TELEMETRY_READ_ONLY;
   const duckdb = readOnly ? null : telemetry.duckdb;
-  if (config.MQTT_URL || config.DEMO_LIVE) {
-    if (readOnly) options.log("[telemetry] read-only (TELEMETRY_READ_ONLY=1): the live demo plant and MQTT ingestion are off; `npm run seed` writes the telemetry files");
-    else if (!duckdb) options.log("[telemetry] on ClickHouse: the live demo plant and MQTT ingestion are off (they write to the embedded store)");
+  const clickhouse = telemetry.clickhouse;
+  if (readOnly && (config.MQTT_URL || config.DEMO_LIVE)) {
+    options.log("[telemetry] read-only (TELEMETRY_READ_ONLY=1): the live demo plant and MQTT ingestion are off; `npm run seed` writes the telemetry files");
   }
-  const ingestion = config.MQTT_URL && duckdb && registry
-    ? startMqttIngestion({
-        url: config.MQTT_URL,
-        clientId: config.MQTT_CLIENT_ID,
-        store: duckdb,
-        registry,
-        batchMax: config.INGEST_BATCH_MAX,
-        flushMs: config.INGEST_FLUSH_MS,
-        queueMax: config.INGEST_QUEUE_MAX,
-        deviceSeriesMax: config.INGEST_DEVICE_SERIES_MAX,
-        log: options.log,
-      })
-    : null;
+  if (clickhouse && config.DEMO_LIVE) options.log("[telemetry] on ClickHouse: the live demo plant is off (it writes to the embedded store); MQTT ingestion writes to ClickHouse");
+  const sink = clickhouse ? new ClickHouseReadingSink(clickhouse.executor, (customerId) => clickhouse.database(customerId), config.INGEST_DEVICE_SERIES_MAX) : undefined;
+  const startIngestion = () =>
+    startMqttIngestion({
+      url: config.MQTT_URL!,
+      clientId: config.MQTT_CLIENT_ID,
+      ...(duckdb ? { store: duckdb } : { sink }),
+      registry: registry!,
+      batchMax: config.INGEST_BATCH_MAX,
+      flushMs: config.INGEST_FLUSH_MS,
+      queueMax: config.INGEST_QUEUE_MAX,
+      deviceSeriesMax: config.INGEST_DEVICE_SERIES_MAX,
+      hostId: config.SPARKPLUG_HOST_ID,
+      sparkplugState: sqlSparkplugState(db),
+      log: options.log,
+    });
+  // One instance is the Sparkplug primary host at a time (a lease in Redis; alone without it).
+  const hostRole =
+    config.MQTT_URL && registry && (duckdb || sink)
+      ? await startHostRole({
+          lease: hostLease(options.shared ?? { kind: "memory", close: async () => {} }, config.SPARKPLUG_HOST_ID, `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, config.SPARKPLUG_HOST_LEASE_MS),
+          start: startIngestion,
+          log: options.log,
+        })
+      : null;
+  const ingestion = hostRole?.current() ?? null;
+  const current = () => hostRole?.current() ?? null;
 
   let publisher: MqttDemoPublisher | null = null;
   let demo: LiveDemoPlant | null = null;
@@ -82,7 +106,7 @@ export async function startLiveTelemetry(
   };
   let demoReady: Promise<unknown> = Promise.resolve();
   if (config.DEMO_LIVE) {
-    if (config.DEMO_PUBLISH === "mqtt" && config.MQTT_URL && ingestion) {
+    if (config.DEMO_PUBLISH === "mqtt" && config.MQTT_URL && hostRole) {
       publisher = startMqttDemoPublisher({
         url: config.MQTT_URL,
         clientId: `${config.MQTT_CLIENT_ID}-demo`,
@@ -90,21 +114,22 @@ export async function startLiveTelemetry(
         plants: customers.flatMap((c) => c.plants),
         log: options.log,
       });
-      // Published readings need the subscription in place first.
-      demoReady = ingestion.ready.then(startDemo);
+      // Published readings need the subscription in place first (here, or at the instance holding the host role).
+      demoReady = (ingestion?.ready ?? Promise.resolve()).then(startDemo);
     } else {
       demoReady = startDemo() ?? Promise.resolve();
     }
   }
 
   const status = (): IngestStatus => {
-    const stats = ingestion?.stats ?? emptyStats();
+    const active = current();
+    const stats = active?.stats ?? emptyStats();
     return {
       ...stats,
       updatedAt: options.now().toISOString(),
       pid: process.pid,
-      oldestQueuedMs: ingestion?.writer.oldestQueuedMs() ?? 0,
-      mqtt: ingestion?.connection() ?? null,
+      oldestQueuedMs: active?.writer.oldestQueuedMs() ?? 0,
+      mqtt: active?.connection() ?? null,
       demo: config.DEMO_LIVE ? { live: true, publish: config.DEMO_PUBLISH } : null,
     };
   };
@@ -116,7 +141,7 @@ export async function startLiveTelemetry(
     }
   };
   // The status file describes this process's writers; without any (ClickHouse, read-only) there is none to describe.
-  const timer = ingestion || (config.DEMO_LIVE && duckdb) ? setInterval(writeStatus, STATUS_INTERVAL_MS) : null;
+  const timer = hostRole || (config.DEMO_LIVE && duckdb) ? setInterval(writeStatus, STATUS_INTERVAL_MS) : null;
   timer?.unref();
   if (timer) writeStatus();
 
@@ -124,7 +149,10 @@ export async function startLiveTelemetry(
     get demo() {
       return demo;
     },
-    ingestion,
+    get ingestion() {
+      return current();
+    },
+    hostRole,
     demoReady,
     status,
     async stop() {
@@ -132,7 +160,7 @@ export async function startLiveTelemetry(
       if (timer) clearInterval(timer);
       await (demo as LiveDemoPlant | null)?.stop();
       await publisher?.close();
-      await ingestion?.close();
+      await hostRole?.stop();
       if (timer) writeStatus();
     },
   };

@@ -1,0 +1,172 @@
+/**
+ * Ingestion's batches into ClickHouse (TELEMETRY_URL): the same rules as the DuckDB writer
+ * (writer.ts) on ClickHouse's layout, where `States` is one wide table and every row carries its
+ * metadata, so a birth's metadata is stored with the readings from that birth on and never
+ * touches older rows.
+ *
+ * A reading is stored once: the batch first reads which of its (plant, device, data point,
+ * Timestamp) keys are already stored (one statement bounded by the batch's plants, devices, names
+ * and time range) and inserts the others, so a message redelivered after a failover adds nothing;
+ * the insert carries a deduplication token made of its rows, so an insert retried after a lost
+ * answer is dropped by ClickHouse itself (`non_replicated_deduplication_window`, or the replicated
+ * engines' own deduplication); `States` is a ReplacingMergeTree on that key as the last resort.
+ * Only one instance writes (the Sparkplug primary host, docs/telemetry-ingest.md), so the check
+ * and the insert do not race.
+ */
+import crypto from "node:crypto";
+import type { ClickHouseExecutor } from "../clickhouse/executor";
+import type { Reading } from "./reading";
+import type { ReadingSink, SinkResult } from "./writer";
+
+/** `AgentTimestamp` / `IngestionTimestamp` are stored as times here (DuckDB stores clamped delays). */
+const time = (ms: number) => new Date(Math.round(ms)).toISOString().replace("T", " ").replace("Z", "");
+
+interface SeriesState {
+  data: Record<string, unknown>;
+  message: Record<string, unknown>;
+  /** The metadata object last merged (a birth's, reused by each data message after it). */
+  lastMerged: unknown;
+}
+
+export class ClickHouseReadingSink implements ReadingSink {
+  /** Per customer: series key → its current metadata; loaded from the stored rows once. */
+  private readonly series = new Map<string, Map<string, SeriesState>>();
+
+  constructor(
+    private readonly executor: ClickHouseExecutor,
+    private readonly databaseOf: (customerId: string) => string,
+    private readonly deviceSeriesMax: number,
+  ) {}
+
+  forget(customerId: string): void {
+    this.series.delete(customerId);
+  }
+
+  private async load(customerId: string): Promise<Map<string, SeriesState>> {
+    const cached = this.series.get(customerId);
+    if (cached) return cached;
+    const database = this.databaseOf(customerId);
+    // The newest metadata of every series, so merging continues where the previous writer (another instance) stopped.
+    const output = await this.executor.query(
+      `SELECT PlantId, Name, DeviceId, argMax(DataMetadata, "Timestamp"), argMax(MessageMetadata, "Timestamp") FROM "${database}"."States" GROUP BY PlantId, Name, DeviceId FORMAT JSONCompactEachRow`,
+      {},
+    );
+    const map = new Map<string, SeriesState>();
+    for (const line of Buffer.from(output).toString("utf8").split("\n")) {
+      if (!line) continue;
+      const [plantId, name, deviceId, data, message] = JSON.parse(line) as [string, string, string, string | null, string | null];
+      map.set(`${plantId}\u0000${name}\u0000${deviceId}`, { data: data ? JSON.parse(data) : {}, message: message ? JSON.parse(message) : {}, lastMerged: null });
+    }
+    this.series.set(customerId, map);
+    return map;
+  }
+
+  async write(customerId: string, readings: readonly Reading[]): Promise<SinkResult> {
+    const database = this.databaseOf(customerId);
+    const series = await this.load(customerId);
+    const perDevice = new Map<string, number>();
+    for (const key of series.keys()) {
+      const [plantId, , deviceId] = key.split("\u0000");
+      const device = `${plantId}\u0000${deviceId}`;
+      perDevice.set(device, (perDevice.get(device) ?? 0) + 1);
+    }
+    let overDeviceLimit = 0;
+    let inBatchDuplicates = 0;
+    const seen = new Set<string>();
+    const rows: { key: string; reading: Reading; data: string | null; message: string | null }[] = [];
+    for (const reading of readings) {
+      const key = `${reading.plantId}\u0000${reading.name}\u0000${reading.deviceId}`;
+      let state = series.get(key);
+      if (!state) {
+        const device = `${reading.plantId}\u0000${reading.deviceId}`;
+        const used = perDevice.get(device) ?? 0;
+        if (used >= this.deviceSeriesMax) {
+          overDeviceLimit += 1;
+          continue;
+        }
+        perDevice.set(device, used + 1);
+        state = { data: {}, message: {}, lastMerged: null };
+        series.set(key, state);
+      }
+      if (reading.metadata && reading.metadata !== state.lastMerged) {
+        // Keys added or replaced from this reading on; the rows already stored keep theirs.
+        state.data = { ...state.data, ...reading.metadata.data };
+        state.message = { ...state.message, ...reading.metadata.message };
+        state.lastMerged = reading.metadata;
+      }
+      const readingKey = `${key}\u0000${Math.round(reading.timestamp)}`;
+      if (seen.has(readingKey)) {
+        inBatchDuplicates += 1;
+        continue;
+      }
+      seen.add(readingKey);
+      const data = Object.keys(state.data).length ? JSON.stringify(state.data) : null;
+      const message = Object.keys(state.message).length ? JSON.stringify(state.message) : null;
+      rows.push({ key: readingKey, reading, data, message });
+    }
+
+    let written = 0;
+    let newest = -Infinity;
+    if (rows.length > 0) {
+      const stored = await this.storedKeys(database, rows.map((r) => r.reading));
+      const fresh = rows.filter((r) => !stored.has(r.key));
+      if (fresh.length > 0) {
+        const text = fresh
+          .map(({ reading, data, message }) =>
+            JSON.stringify({
+              DeviceId: reading.deviceId,
+              Name: reading.name,
+              Timestamp: time(reading.timestamp),
+              Value: reading.value,
+              PlantId: reading.plantId,
+              DataMetadata: data,
+              MessageMetadata: message,
+              MessageType: "state",
+              AgentTimestamp: time(Math.max(reading.sentAt, reading.timestamp)),
+              IngestionTimestamp: time(Math.max(reading.receivedAt, reading.sentAt, reading.timestamp)),
+            }),
+          )
+          .join("\n");
+        const token = crypto.createHash("sha256").update(text).digest("hex");
+        await this.executor.insertJsonRows(`"${database}"."States"`, text, { insert_deduplication_token: token });
+        written = fresh.length;
+        for (const { reading } of fresh) newest = Math.max(newest, reading.timestamp);
+      }
+      inBatchDuplicates += rows.length - fresh.length;
+    }
+    let oldestReceivedAt = Infinity;
+    for (const reading of readings) oldestReceivedAt = Math.min(oldestReceivedAt, reading.receivedAt);
+    return { written, duplicates: inBatchDuplicates, overLimit: 0, overDeviceLimit, oldestReceivedAt, newest };
+  }
+
+  /** Keys (series + Timestamp) of the batch already stored. */
+  private async storedKeys(database: string, readings: readonly Reading[]): Promise<Set<string>> {
+    let lo = Infinity;
+    let hi = -Infinity;
+    const plants = new Set<string>();
+    const devices = new Set<string>();
+    const names = new Set<string>();
+    for (const r of readings) {
+      lo = Math.min(lo, r.timestamp);
+      hi = Math.max(hi, r.timestamp);
+      plants.add(r.plantId);
+      devices.add(r.deviceId);
+      names.add(r.name);
+    }
+    const array = (values: Set<string>) => `[${[...values].map((v) => `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`).join(",")}]`;
+    const output = await this.executor.query(
+      `SELECT PlantId, Name, DeviceId, toUnixTimestamp64Milli("Timestamp") FROM "${database}"."States"
+       WHERE PlantId IN {plants:Array(String)} AND DeviceId IN {devices:Array(String)} AND Name IN {names:Array(String)}
+         AND "Timestamp" BETWEEN fromUnixTimestamp64Milli({lo:Int64}, 'UTC') AND fromUnixTimestamp64Milli({hi:Int64}, 'UTC')
+       FORMAT JSONCompactEachRow`,
+      { plants: array(plants), devices: array(devices), names: array(names), lo: String(Math.round(lo)), hi: String(Math.round(hi)) },
+    );
+    const keys = new Set<string>();
+    for (const line of Buffer.from(output).toString("utf8").split("\n")) {
+      if (!line) continue;
+      const [plantId, name, deviceId, ts] = JSON.parse(line) as [string, string, string, number | string];
+      keys.add(`${plantId}\u0000${name}\u0000${deviceId}\u0000${Number(ts)}`);
+    }
+    return keys;
+  }
+}
