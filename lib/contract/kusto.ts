@@ -10,7 +10,7 @@ import { MAX_QUERY_LENGTH } from "./telemetry";
 /** Longest `db` name accepted (a customer id; ADX's own limit is 260). */
 const MAX_DATABASE_NAME = 260;
 /** Longest `properties` (as JSON text or object) read. */
-export const MAX_PROPERTIES_LENGTH = 64 * 1024;
+const MAX_PROPERTIES_LENGTH = 64 * 1024;
 
 /**
  * The client request properties, as the SDKs send them: `{ Options: {…}, Parameters: {…} }`,
@@ -147,7 +147,7 @@ export function readKustoOptions(properties: Record<string, unknown> | undefined
 
 const ZColumnV2 = z.object({ ColumnName: z.string(), ColumnType: z.string().meta({ description: "ADX type: string, long, int, real, bool, datetime, timespan, dynamic, guid." }) });
 
-export const ZKustoDataTableFrame = z
+const ZKustoDataTableFrame = z
   .object({
     FrameType: z.literal("DataTable"),
     TableId: z.number().int(),
@@ -190,7 +190,7 @@ export const ZKustoV2Response = z
       "A failure after the header (a limit, the time limit) ends in `DataSetCompletion { HasErrors: true, OneApiErrors }`.",
   });
 
-export const ZKustoV1Table = z
+const ZKustoV1Table = z
   .object({
     TableName: z.string(),
     Columns: z.array(z.object({ ColumnName: z.string(), DataType: z.string().meta({ description: ".NET type: String, Int64, Double, …" }), ColumnType: z.string() })),
@@ -207,4 +207,3 @@ export const ZKustoV1Response = z
 
 export type TKustoRequest = z.output<typeof ZKustoRequest>;
 export type TKustoError = z.infer<typeof ZKustoError>;
-export type TKustoV1Table = z.infer<typeof ZKustoV1Table>;

@@ -32,7 +32,7 @@ import type { TelemetryScope } from "../store";
 import { commandQuery, reportColumns, type CommandQuery } from "./management";
 import { adxErrorResponse, correlationHeaders, correlationOf, notSupported, v1CommandTable, v1QueryTables, v2FailedFrames, v2Frames } from "./protocol";
 
-export const KUSTO_PATHS = { metadata: "/v1/rest/auth/metadata", v2Query: "/v2/rest/query", v1Query: "/v1/rest/query", mgmt: "/v1/rest/mgmt" } as const;
+const KUSTO_PATHS = { metadata: "/v1/rest/auth/metadata", v2Query: "/v2/rest/query", v1Query: "/v1/rest/query", mgmt: "/v1/rest/mgmt" } as const;
 
 type Kind = "v2" | "v1" | "mgmt";
 
@@ -40,7 +40,7 @@ type Kind = "v2" | "v1" | "mgmt";
  * A query without a time scope sees the customer's whole data (under the usual limits). The scope
  * is a range, so "whole" is the widest both engines store: ClickHouse's DateTime64 spans 1900–2299.
  */
-export const WHOLE_RANGE = { start: new Date(Date.UTC(1900, 0, 1)), end: new Date(Date.UTC(2299, 11, 31)) } as const;
+const WHOLE_RANGE = { start: new Date(Date.UTC(1900, 0, 1)), end: new Date(Date.UTC(2299, 11, 31)) } as const;
 
 /** Names a client may send as `db` for "my default database" (ADX's own default is NetDefaultDB). */
 const DEFAULT_DATABASES = new Set(["", "netdefaultdb"]);

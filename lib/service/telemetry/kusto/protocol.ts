@@ -60,11 +60,13 @@ const ADX_ERRORS: Partial<Record<string, AdxErrorKind>> = {
 
 const INTERNAL: AdxErrorKind = { code: "InternalServiceError", message: "Service found an error while processing the request.", type: "Kusto.Data.Exceptions.KustoServiceException", permanent: false };
 
-/** A management command this service does not run (ADX's wording for an unsupported request). */
+/**
+ * A request this service does not run (a management command beyond the ones it knows): 400 with
+ * ADX's "not supported" error. The code is this protocol's own, so it is made as a code "received"
+ * (kept as given, status 400) rather than added to the service's vocabulary of docs/api.md §4.
+ */
 export function notSupported(what: string): ApiError {
-  const error = new ApiError("INVALID_INPUT", `${what} is not supported by this service.`);
-  (error as { code: string }).code = "NOT_SUPPORTED";
-  return error;
+  return ApiError.received(400, "NOT_SUPPORTED", `${what} is not supported by this service.`);
 }
 
 /** The body of an ApiError in ADX's shape; an INVALID_QUERY carries its position as `innererror`. */
@@ -188,7 +190,7 @@ function completionRows(table: TelemetryTable, correlation: Correlation, at: Dat
   ];
 }
 
-export const DATASET_HEADER = utf8(JSON.stringify({ FrameType: "DataSetHeader", IsProgressive: false, Version: "v2.0" }));
+const DATASET_HEADER = utf8(JSON.stringify({ FrameType: "DataSetHeader", IsProgressive: false, Version: "v2.0" }));
 
 /** A successful v2 answer: header, @ExtendedProperties, PrimaryResult, QueryCompletionInformation, completion. */
 export function v2Frames(table: TelemetryTable, columns: readonly ReportedColumn[], correlation: Correlation, at: Date): Uint8Array[] {
