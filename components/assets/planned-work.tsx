@@ -6,6 +6,7 @@
  * one time axis (`asset`, `search`, `range` or `from`+`to`, `points`). Without `view`, a link that
  * names an asset opens it; any other opens the list.
  */
+import { AssetMonitors } from "@/components/monitors/monitor-links";
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
@@ -233,6 +234,8 @@ function AssetDetails({
           </CardBody>
         </Card>
       </div>
+
+      <AssetMonitors plantId={plantId} tag={tag} />
 
       {canSeeTelemetry && (
         <Card aria-labelledby="telemetry-title">

@@ -11,6 +11,7 @@ import { useFormat } from "@/lib/client/format";
 import type { LookupLabels } from "@/lib/client/maintenance";
 import type { TTask, TTaskStatus } from "@/lib/contract/maintenance";
 import { TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
+import { TaskMonitorOrigin } from "@/components/monitors/monitor-links";
 import { STATUS_LABELS } from "./status";
 import { TaskActivity } from "./task-activity";
 import { PriorityBadge, RoleBadge, StatusBadge } from "./task-badges";
@@ -104,7 +105,8 @@ export function TaskDrawer({
             <PriorityBadge priority={task.priority} labels={labels} />
             <RoleBadge role={task.assignedToRole} labels={labels} />
           </div>
-          {task.taskDescription ? <p className="text-sm whitespace-pre-line">{task.taskDescription}</p> : null}
+          {task.taskDescription ? <p className="text-sm whitespace-pre-line wrap-anywhere">{task.taskDescription}</p> : null}
+          <TaskMonitorOrigin plantId={plantId} taskId={task.id} />
           <DetailList
             items={[
               { label: "Status", value: STATUS_LABELS[task.status] },

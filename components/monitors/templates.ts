@@ -1,0 +1,87 @@
+/**
+ * The monitor editor's starting points. Each is only a query and a task template: threshold,
+ * anomaly, silence and rate-of-change monitors are all just KQL (docs/api.md, "Monitors"). They read
+ * the window the monitor is given (no `ago()` where the window says enough), so the preview replays
+ * them faithfully; "no data" needs the clock and uses `ago(30m)`.
+ */
+export interface MonitorTemplate {
+  id: "threshold" | "anomaly" | "no-data" | "rate";
+  label: string;
+  description: string;
+  name: string;
+  query: string;
+  keyColumns: string[];
+  every: string;
+  lookback: string;
+  taskTitle: string;
+  taskDescription: string;
+}
+
+export const MONITOR_TEMPLATES: readonly MonitorTemplate[] = [
+  {
+    id: "threshold",
+    label: "Threshold",
+    description: "A reading above a limit within the window.",
+    name: "Temperature above 80 °C",
+    query: `States
+| where Name == "Temperature"
+| summarize MaxValue = round(max(todouble(Value)), 2) by DeviceId
+| where MaxValue > 80`,
+    keyColumns: ["DeviceId"],
+    every: "5m",
+    lookback: "15m",
+    taskTitle: "{DeviceId}: temperature {MaxValue} °C above 80 °C",
+    taskDescription: "The highest temperature of the last 15 minutes was {MaxValue} °C. Check cooling and bearings.",
+  },
+  {
+    id: "anomaly",
+    label: "Anomaly",
+    description: "The latest reading more than 3 standard deviations from the window's mean.",
+    name: "Vibration anomaly",
+    query: `States
+| where Name == "Vibration"
+| extend v = todouble(Value)
+| summarize Mean = avg(v), Sd = stdev(v), arg_max(Timestamp, v) by DeviceId
+| where Sd > 0 and abs(v - Mean) > 3 * Sd
+| project DeviceId, Latest = round(v, 2), Mean = round(Mean, 2), Deviations = round(abs(v - Mean) / Sd, 1)`,
+    keyColumns: ["DeviceId"],
+    every: "10m",
+    lookback: "6h",
+    taskTitle: "{DeviceId}: vibration {Latest} mm/s is unusual",
+    taskDescription: "The latest vibration reading is {Deviations} standard deviations from the 6-hour mean ({Mean} mm/s).",
+  },
+  {
+    id: "no-data",
+    label: "No data for 30 minutes",
+    description: "A device that reported in the window but not in the last 30 minutes.",
+    name: "Device silent for 30 minutes",
+    query: `States
+| summarize LastSeen = max(Timestamp) by DeviceId
+| where LastSeen < ago(30m)`,
+    keyColumns: ["DeviceId"],
+    every: "5m",
+    lookback: "6h",
+    taskTitle: "{DeviceId}: no telemetry since {LastSeen}",
+    taskDescription: "The device has sent nothing for at least 30 minutes. Check its power, network and gateway.",
+  },
+  {
+    id: "rate",
+    label: "Rate of change",
+    description: "A value rising or falling faster than a rate per hour.",
+    name: "Temperature changing fast",
+    query: `States
+| where Name == "Temperature"
+| extend v = todouble(Value)
+| summarize arg_min(Timestamp, v), arg_max(Timestamp, v) by DeviceId
+| extend Hours = (Timestamp1 - Timestamp) / 1h
+| where Hours > 0
+| extend PerHour = round((v1 - v) / Hours, 2)
+| where abs(PerHour) > 5
+| project DeviceId, PerHour, From = round(v, 2), To = round(v1, 2)`,
+    keyColumns: ["DeviceId"],
+    every: "5m",
+    lookback: "1h",
+    taskTitle: "{DeviceId}: temperature changing {PerHour} °C/h",
+    taskDescription: "Temperature went from {From} to {To} °C within the last hour.",
+  },
+];

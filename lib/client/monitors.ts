@@ -1,0 +1,49 @@
+"use client";
+/**
+ * The browser's access to a plant's monitors (`/api/plants/{plantId}/monitors…`, docs/api.md
+ * "Monitors") and the react-query keys the monitor pages share.
+ */
+import { useQuery } from "@tanstack/react-query";
+import type { TFiring, TMonitor, TMonitorInput, TMonitorPreview, TMonitorRun } from "@/lib/contract/monitors";
+import { apiFetch, apiGet, apiSend } from "./api";
+import { plantApiPath } from "./maintenance";
+
+const monitorPath = (plantId: string, id?: number, rest = "") => plantApiPath(plantId, `monitors${id === undefined ? "" : `/${id}`}${rest}`);
+
+export const monitorsApi = {
+  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TMonitor[] }>(monitorPath(plantId), undefined, signal),
+  create: (plantId: string, body: TMonitorInput) => apiSend<TMonitor>("POST", monitorPath(plantId), body),
+  replace: (plantId: string, id: number, body: TMonitorInput) => apiSend<TMonitor>("PUT", monitorPath(plantId, id), body),
+  remove: (plantId: string, id: number) => apiFetch<{ id: number }>(monitorPath(plantId, id), { method: "DELETE" }),
+  run: (plantId: string, id: number) => apiSend<TMonitorRun>("POST", monitorPath(plantId, id, "/run"), {}),
+  firings: (plantId: string, id: number, signal?: AbortSignal) => apiGet<{ data: TFiring[] }>(monitorPath(plantId, id, "/firings"), undefined, signal),
+  plantFirings: (plantId: string, filter: { assetTagNumber?: string; taskId?: string }, signal?: AbortSignal) =>
+    apiGet<{ data: TFiring[] }>(plantApiPath(plantId, "monitor-firings"), filter, signal),
+  preview: (plantId: string, body: { query: string; keyColumns: string[]; every: string; lookback: string; from: string; to: string }, signal?: AbortSignal) =>
+    apiFetch<TMonitorPreview>(monitorPath(plantId, undefined, "/preview"), { method: "POST", body: JSON.stringify(body), signal }),
+};
+
+export const monitorKeys = {
+  all: (plantId: string) => ["plant", plantId, "monitors"] as const,
+  firings: (plantId: string, id: number) => ["plant", plantId, "monitors", id, "firings"] as const,
+  plantFirings: (plantId: string, filter: { assetTagNumber?: string; taskId?: string }) => ["plant", plantId, "monitors", "firings-of", filter] as const,
+};
+
+export function useMonitors(plantId: string) {
+  return useQuery({ queryKey: monitorKeys.all(plantId), queryFn: ({ signal }) => monitorsApi.list(plantId, signal), refetchInterval: 30_000 });
+}
+
+/** Firings of one asset or one task (asset page, task drawer); off when `enabled` is false (a role without monitors). */
+export function usePlantFirings(plantId: string, filter: { assetTagNumber?: string; taskId?: string }, enabled = true) {
+  return useQuery({
+    queryKey: monitorKeys.plantFirings(plantId, filter),
+    queryFn: ({ signal }) => monitorsApi.plantFirings(plantId, filter, signal),
+    enabled: enabled && Boolean(filter.assetTagNumber || filter.taskId),
+  });
+}
+
+/** The explorer with a monitor's query over its lookback, ending now. */
+export function explorerLink(plantId: string, query: string): string {
+  const params = new URLSearchParams({ q: query, range: "24h", plants: plantId });
+  return `/plants/${encodeURIComponent(plantId)}/telemetry?${params}`;
+}
