@@ -6,7 +6,6 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
@@ -15,6 +14,7 @@ import { useFormat } from "@/lib/client/format";
 import { explorerLink, monitorKeys, monitorsApi, usePlantFirings } from "@/lib/client/monitors";
 import { useCan } from "@/lib/client/me";
 import { FiringKey } from "./firing-key";
+import { MonitorStateBadge } from "./state-badge";
 
 const monitorHref = (plantId: string, monitorId: number) => `${plantPath(plantId, "monitors")}?monitor=${monitorId}`;
 
@@ -68,7 +68,7 @@ export function AssetMonitors({ plantId, tag }: { plantId: string; tag: string }
             {aimed.map((monitor) => (
               <li key={monitor.id}>
                 <Link className="inline-flex items-center gap-2 rounded-md border border-line px-2 py-1 hover:bg-surface-2" href={monitorHref(plantId, monitor.id)}>
-                  {monitor.name} <Badge tone={monitor.state === "failing" ? "danger" : monitor.state === "firing" ? "warning" : monitor.state === "ok" ? "success" : "neutral"}>{monitor.state}</Badge>
+                  {monitor.name} <MonitorStateBadge state={monitor.state} />
                 </Link>
               </li>
             ))}

@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -22,20 +22,10 @@ import { explorerLink, monitorKeys, monitorsApi, useMonitors } from "@/lib/clien
 import { useCan } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
 import { useLookupLabels } from "@/lib/client/maintenance";
-import type { TMonitor, TMonitorRun, TMonitorState } from "@/lib/contract/monitors";
+import type { TMonitor, TMonitorRun } from "@/lib/contract/monitors";
 import { MonitorEditor } from "./monitor-editor";
 import { FiringKey } from "./firing-key";
-
-export const STATE_LABELS: Record<TMonitorState, { label: string; tone: BadgeTone }> = {
-  ok: { label: "OK", tone: "success" },
-  firing: { label: "Firing", tone: "warning" },
-  failing: { label: "Failing", tone: "danger" },
-  disabled: { label: "Off", tone: "neutral" },
-};
-
-export function MonitorStateBadge({ state }: { state: TMonitorState }) {
-  return <Badge tone={STATE_LABELS[state].tone}>{STATE_LABELS[state].label}</Badge>;
-}
+import { MonitorStateBadge } from "./state-badge";
 
 export function MonitorsPage({ plantId }: { plantId: string }) {
   const { get, update } = useUrlState();
@@ -54,7 +44,7 @@ export function MonitorsPage({ plantId }: { plantId: string }) {
         title="Monitors"
         description={
           monitors.data
-            ? `${format.number(monitors.data.data.length)} monitors at plant ${plantId}: ${format.number(counts.firing ?? 0)} firing, ${format.number(counts.failing ?? 0)} failing`
+            ? `${format.number(monitors.data.data.length)} ${monitors.data.data.length === 1 ? "monitor" : "monitors"} at plant ${plantId}: ${format.number(counts.firing ?? 0)} firing, ${format.number(counts.failing ?? 0)} failing`
             : `KQL monitors that open maintenance work at plant ${plantId}`
         }
         actions={
@@ -66,7 +56,7 @@ export function MonitorsPage({ plantId }: { plantId: string }) {
         }
       />
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-[22rem_1fr]">
-        <Card aria-labelledby="monitor-list-title" className="min-h-40">
+        <Card aria-labelledby="monitor-list-title" className="min-h-40 self-start">
           <h2 id="monitor-list-title" className="sr-only">
             Monitors
           </h2>
@@ -217,7 +207,7 @@ function MonitorDetail({ plantId, monitor, canWrite, format, onEdit, onDeleted }
             {remove.error ? <p className="text-danger">Not deleted: {errorMessage(remove.error)}</p> : null}
             {lastRun ? (
               <p>
-                Ran {format.dateTime(lastRun.evaluatedAt)}: {lastRun.firings.length} firing, {opened} opened, {resolved} resolved.
+                Ran {format.dateTime(lastRun.evaluatedAt)}: {lastRun.firings.length - resolved} firing, {opened} opened, {resolved} resolved.
               </p>
             ) : null}
           </div>
@@ -274,7 +264,7 @@ function FiringHistory({ plantId, monitor, format }: { plantId: string; monitor:
             <tbody>
               {firings.data.data.map((firing) => (
                 <tr key={firing.id} className="border-t border-line align-top">
-                  <td className="px-4 py-2">
+                  <td className="min-w-48 px-4 py-2">
                     <FiringKey value={firing.key} />
                     {firing.assetTagNumber ? <span className="block text-xs text-fg-muted">Asset {firing.assetTagNumber}</span> : null}
                   </td>
