@@ -7,10 +7,12 @@
  * the front door would hand to the pages fails here as it failed for Kusto users before.
  */
 import http from "node:http";
+import fc from "fast-check";
 import type { AddressInfo } from "node:net";
 import { ClientRequestProperties, Client as KustoClient, KustoConnectionStringBuilder, KustoDataErrors } from "azure-kusto-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZKustoError, ZKustoV1Response, ZKustoV2Response } from "@/lib/contract/kusto";
+import { kqlQuery } from "@/lib/kql/testing/arbitrary";
 import { nodeListener } from "../../platform/http/node-adapter";
 import { surfaceFor } from "../../platform/http/paths";
 import { startCheckedService, type CheckedService } from "../../platform/testing/openapi-checked-client";
@@ -316,6 +318,39 @@ describe("Kusto SDK: refusals", () => {
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(ZKustoError.parse(await res.json()).error["@permanent"]).toBe(false);
   });
+});
+
+describe("Kusto protocol: any request", () => {
+  it("is answered in ADX's forms — frames, tables or the error body — never 500, never another customer's rows", async () => {
+    const token = await issueToken(service.runtime, "CUST-ACME");
+    const option = fc.constantFrom("servertimeout", "TruncationMaxRecords", "query_now", "query_datetimescope_from", "query_datetimescope_to", "query_datetimescope_column", "unknown");
+    const properties = fc.oneof(
+      fc.constant(undefined),
+      fc.dictionary(option, fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom("00:00:05", "1m", "2024-05-01T00:00:00Z", "Timestamp", "-1", "5")), { maxKeys: 4 }).map((Options) => ({ Options })),
+      fc.string({ maxLength: 40 }),
+    );
+    const csl = fc.oneof(
+      { weight: 3, arbitrary: kqlQuery({ junk: 0 }) },
+      { weight: 1, arbitrary: kqlQuery({ junk: 1 }) },
+      { weight: 2, arbitrary: fc.tuple(fc.constantFrom(".show databases", ".show tables", ".show table States schema as json", ".show functions", ".drop table States", ".show"), fc.constantFrom("", " | count", " | project Nope", " | take 1")).map(([a, b]) => a + b) },
+    );
+    const path = fc.constantFrom("/v2/rest/query", "/v1/rest/query", "/v1/rest/mgmt");
+    const db = fc.constantFrom("CUST-ACME", "cust-acme", "CUST-NORDIC", "", "NetDefaultDB", "x".repeat(300));
+    await fc.assert(
+      fc.asyncProperty(path, db, csl, properties, async (where, database, text, props) => {
+        const res = await post(where, { db: database, csl: text, ...(props === undefined ? {} : { properties: props }) }, { authorization: `Bearer ${token}` });
+        const body = (await res.json()) as any;
+        expect([200, 400, 403, 404, 429], JSON.stringify(body).slice(0, 300)).toContain(res.status);
+        expect(res.headers.get("x-ms-activity-id")).toBeTruthy();
+        if (res.status !== 200) return void ZKustoError.parse(body);
+        if (where === "/v2/rest/query") ZKustoV2Response.parse(body);
+        else ZKustoV1Response.parse(body);
+        // Whatever was asked, no answer names or holds another customer's plants or database.
+        expect(JSON.stringify(body)).not.toMatch(/CUST-NORDIC|OUL1/);
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
 });
 
 describe("the front door for programs", () => {
