@@ -26,13 +26,14 @@ export function wantsApiAnswer(headers: Record<string, string | string[] | undef
 export type Surface = "service" | "api" | "next";
 
 /**
- * The surface for a request. Next keeps sign-in (`/api/auth/`) and its own assets (`/_next/`);
+ * The surface for a request. Next keeps sign-in (`/api/auth/`) and its own paths (`/_next/`, `/__next…`);
  * every other request of a program goes to the service, whose router answers unknown paths 404.
  */
 export function surfaceFor(pathname: string, headers: Record<string, string | string[] | undefined>): Surface {
   if (isServicePath(pathname)) return "service";
   if (pathname.startsWith("/api/auth/")) return "next";
   if (pathname.startsWith("/api/")) return "api";
-  if (pathname.startsWith("/_next/")) return "next";
+  // Next's assets, and its development server's own endpoints (`/__nextjs_original-stack-frames`, …).
+  if (pathname.startsWith("/_next/") || pathname.startsWith("/__next")) return "next";
   return wantsApiAnswer(headers) ? "service" : "next";
 }
