@@ -139,27 +139,25 @@ export class ClickHouseReadingSink implements ReadingSink {
     return { written, duplicates: inBatchDuplicates, overLimit: 0, overDeviceLimit, oldestReceivedAt, newest };
   }
 
-  /** Keys (series + Timestamp) of the batch already stored. */
+  /** Keys (series + Timestamp) of the batch already stored: its plants' and devices' rows over its time range. */
   private async storedKeys(database: string, readings: readonly Reading[]): Promise<Set<string>> {
     let lo = Infinity;
     let hi = -Infinity;
     const plants = new Set<string>();
     const devices = new Set<string>();
-    const names = new Set<string>();
     for (const r of readings) {
       lo = Math.min(lo, r.timestamp);
       hi = Math.max(hi, r.timestamp);
       plants.add(r.plantId);
       devices.add(r.deviceId);
-      names.add(r.name);
     }
-    const array = (values: Set<string>) => `[${[...values].map((v) => `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`).join(",")}]`;
+    // Plant and device ids never hold a comma (DEVICE_ID; plants are the service's own): one string parameter each.
     const output = await this.executor.query(
       `SELECT PlantId, Name, DeviceId, toUnixTimestamp64Milli("Timestamp") FROM "${database}"."States"
-       WHERE PlantId IN {plants:Array(String)} AND DeviceId IN {devices:Array(String)} AND Name IN {names:Array(String)}
+       WHERE PlantId IN (SELECT arrayJoin(splitByChar(',', {plants:String}))) AND DeviceId IN (SELECT arrayJoin(splitByChar(',', {devices:String})))
          AND "Timestamp" BETWEEN fromUnixTimestamp64Milli({lo:Int64}, 'UTC') AND fromUnixTimestamp64Milli({hi:Int64}, 'UTC')
        FORMAT JSONCompactEachRow`,
-      { plants: array(plants), devices: array(devices), names: array(names), lo: String(Math.round(lo)), hi: String(Math.round(hi)) },
+      { plants: [...plants].join(","), devices: [...devices].join(","), lo: String(Math.round(lo)), hi: String(Math.round(hi)) },
     );
     const keys = new Set<string>();
     for (const line of Buffer.from(output).toString("utf8").split("\n")) {
