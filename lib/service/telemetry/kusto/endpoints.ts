@@ -21,6 +21,7 @@ import {
   type TKustoOptions,
   type TKustoRequest,
 } from "@/lib/contract/kusto";
+import { parse } from "@/lib/kql";
 import { ApiError, invalidInput } from "../../../contract/errors";
 import { parseWith, readJsonBody } from "../../platform/http/body";
 import { json } from "../../platform/http/respond";
@@ -72,18 +73,24 @@ function readOptions(request: TKustoRequest): TKustoOptions {
   }
 }
 
-/** An INVALID_QUERY's position moved from the generated command query back to what the client typed. */
-function shiftPosition(error: ApiError, shift: number): ApiError {
+/**
+ * An INVALID_QUERY as ADX reports it: syntax or semantic (ADX's SYN/SEM codes; the parser alone
+ * tells them apart), and for a piped command its position moved from the generated query back to
+ * what the client typed (`shift` characters on the first line).
+ */
+function locateQueryError(error: ApiError, kql: string, shift: number): ApiError {
   const where = error.data[0] as { line: number; column: number; message: string } | undefined;
-  if (!where || where.line !== 1) return error;
-  const column = Math.max(1, where.column - shift);
-  return new ApiError("INVALID_QUERY", `${where.message} (line 1, column ${column})`, [{ ...where, column }], error.headers);
+  if (!where) return error;
+  const column = where.line === 1 ? Math.max(1, where.column - shift) : where.column;
+  const kind = parse(kql).diagnostics.length > 0 ? "syntax" : "semantic";
+  return new ApiError("INVALID_QUERY", `${where.message} (line ${where.line}, column ${column})`, [{ ...where, column, kind }], error.headers);
 }
 
 async function handle(kind: Kind, req: ServiceRequest, ctx: QueryEndpointContext): Promise<ServiceResponse> {
   const correlation = correlationOf(req.headers);
   const context = `POST ${kind}`;
   let command: CommandQuery | undefined;
+  let kql = "";
   try {
     const token = await authenticate(req, ctx.tokens, ctx.now?.() ?? new Date());
     const prepare = (): EngineQuery => {
@@ -101,9 +108,11 @@ async function handle(kind: Kind, req: ServiceRequest, ctx: QueryEndpointContext
       if (kind === "mgmt") {
         if (!isCommand) throw notSupported("A query on the management endpoint (send it to /v2/rest/query)");
         command = commandQuery(request.csl.trimStart(), { customerId: token.customerId, database });
+        kql = command.kql;
         return { kql: command.kql, scope: scopeOf({}), limits, ...(options.queryNow ? { now: options.queryNow } : {}) };
       }
       if (isCommand) throw notSupported("A management command on the query endpoint (send it to /v1/rest/mgmt)");
+      kql = request.csl;
       return { kql: request.csl, scope: scopeOf(options), limits, ...(options.queryNow ? { now: options.queryNow } : {}) };
     };
     const { table, headers } = await runTelemetryEngine(ctx, { customerId: token.customerId, budgetKey: token.clientId }, prepare, req.signal);
@@ -113,7 +122,7 @@ async function handle(kind: Kind, req: ServiceRequest, ctx: QueryEndpointContext
     return { status: 200, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers, ...correlationHeaders(correlation) }, body };
   } catch (thrown) {
     let error = thrown;
-    if (command && error instanceof ApiError && error.code === "INVALID_QUERY") error = shiftPosition(error, command.offsetShift);
+    if (error instanceof ApiError && error.code === "INVALID_QUERY") error = locateQueryError(error, kql, command?.offsetShift ?? 0);
     // ADX reports a failure while the query runs after the 200 and the header, as the query's last frame.
     if (kind === "v2" && error instanceof ApiError && (error.code === "QUERY_LIMIT_EXCEEDED" || error.code === "QUERY_TIMEOUT")) {
       return { status: 200, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...error.headers, ...correlationHeaders(correlation) }, body: v2FailedFrames(error) };

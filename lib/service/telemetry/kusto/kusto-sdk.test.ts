@@ -174,9 +174,14 @@ describe("Kusto SDK: queries (v2)", () => {
     const { status, body } = await failure(clientFor(acmeToken).execute("CUST-ACME", "States\n| where Foo == 1"));
     expect(status).toBe(400);
     expect(ZKustoError.parse(body)).toMatchObject({
-      error: { code: "General_BadRequest", "@permanent": true, innererror: { "@line": "2", "@pos": "8" } },
+      error: { code: "General_BadRequest", "@permanent": true, innererror: { code: "SEM0100", "@line": "2", "@pos": "8" } },
     });
-    expect(body.error["@message"]).toContain("Foo");
+    expect(body.error["@message"]).toMatch(/^Request is invalid and cannot be processed: Semantic error: SEM0100: .*Foo/);
+
+    const syntax = await failure(clientFor(acmeToken).execute("CUST-ACME", "States | where (Value > 1"));
+    expect(syntax.status).toBe(400);
+    expect(syntax.body.error.innererror).toMatchObject({ code: "SYN0002", "@line": "1" });
+    expect(syntax.body.error["@message"]).toMatch(/Syntax error: SYN0002: /);
   });
 
   it("refuses a bad request property with ADX's error body", async () => {

@@ -69,19 +69,29 @@ export function notSupported(what: string): ApiError {
   return ApiError.received(400, "NOT_SUPPORTED", `${what} is not supported by this service.`);
 }
 
-/** The body of an ApiError in ADX's shape; an INVALID_QUERY carries its position as `innererror`. */
+/** ADX's prefix and code of a query error, by kind (endpoints.ts tells syntax from semantic). */
+const QUERY_ERROR_KINDS = { syntax: { prefix: "Syntax error", code: "SYN0002" }, semantic: { prefix: "Semantic error", code: "SEM0100" } } as const;
+
+/**
+ * The body of an ApiError in ADX's shape. A query error reads as ADX's ("Request is invalid and
+ * cannot be processed: Semantic error: …") and carries its position as `innererror`.
+ */
 export function adxError(error: ApiError): TKustoError {
   const kind = ADX_ERRORS[error.code] ?? (error.status >= 500 ? INTERNAL : BAD_REQUEST);
-  const where = error.code === "INVALID_QUERY" ? (error.data[0] as { line?: number; column?: number; message?: string } | undefined) : undefined;
+  const where =
+    error.code === "INVALID_QUERY" ? (error.data[0] as { line?: number; column?: number; message?: string; kind?: keyof typeof QUERY_ERROR_KINDS } | undefined) : undefined;
+  const queryKind = QUERY_ERROR_KINDS[where?.kind ?? "semantic"];
+  const detail = where ? `${queryKind.prefix}: ${queryKind.code}: ${error.message}` : error.message;
+  const lead = kind.permanent && kind.code.includes("BadRequest") ? "Request is invalid and cannot be processed" : kind.message.replace(/\.$/, "");
   return {
     error: {
       code: kind.code,
       message: kind.message,
       "@type": kind.type,
-      "@message": `${kind.message.replace(/\.$/, "")}: ${error.message}`,
+      "@message": `${lead}: ${detail}`,
       "@permanent": kind.permanent,
       ...(where?.line !== undefined && where.column !== undefined
-        ? { innererror: { code: "SYN0002", message: where.message ?? error.message, "@line": String(where.line), "@pos": String(where.column - 1) } }
+        ? { innererror: { code: queryKind.code, message: where.message ?? error.message, "@line": String(where.line), "@pos": String(where.column - 1) } }
         : {}),
     },
   };
