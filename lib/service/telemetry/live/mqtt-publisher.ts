@@ -3,7 +3,9 @@
  * Sparkplug B device of the edge node named after its collector job (`MessageMetadata.jobId`),
  * in the group named after its plant. After every (re)connect it sends NBIRTH and DBIRTH
  * (names, aliases, units), then each minute one DDATA per device carrying aliases only, at QoS 1,
- * so the demo's readings take exactly the path real devices' readings take.
+ * so the demo's readings take exactly the path real devices' readings take. Like a well-behaved
+ * edge node it numbers each node's messages (seq 0 on NBIRTH, then +1 per message) and answers
+ * the primary host's NCMD `Node Control/Rebirth` with its births again.
  */
 import mqtt from "mqtt";
 import type { DemoPlant } from "../../platform/demo-catalog";
@@ -35,8 +37,14 @@ export function startMqttDemoPublisher(options: {
   }
   const aliasOf = (device: DemoDevice, name: string) => device.dataPoints.findIndex((role) => DATA_POINT_KINDS[role].name === name) + 1;
   const client = mqtt.connect(options.url, { clientId: options.clientId, clean: true, reconnectPeriod: 1_000 });
-  let seq = 0;
-  const nextSeq = () => (seq = (seq + 1) % 256);
+  /** Each edge node's last sequence number (Sparkplug numbers every node's messages 0–255). */
+  const sequences = new Map<string, number>();
+  const nextSeq = (node: string) => {
+    const seq = ((sequences.get(node) ?? 0) + 1) % 256;
+    sequences.set(node, seq);
+    return seq;
+  };
+  const nodeOf = (device: DemoDevice) => `${device.plantId}/${device.jobId}`;
   let bdSeq = 0;
 
   async function birth(): Promise<void> {
@@ -44,6 +52,7 @@ export function startMqttDemoPublisher(options: {
     const nodes = new Map<string, DemoDevice>();
     for (const device of devices.values()) nodes.set(`${device.plantId}/${device.jobId}`, device);
     for (const device of nodes.values()) {
+      sequences.set(nodeOf(device), 0);
       await client.publishAsync(`spBv1.0/${device.plantId}/NBIRTH/${device.jobId}`, Buffer.from(encodeNodeBirth(bdSeq, now)), { qos: 1 });
     }
     bdSeq = (bdSeq + 1) % 256;
@@ -51,7 +60,7 @@ export function startMqttDemoPublisher(options: {
       const metrics = device.dataPoints.map((role, i) => ({ name: DATA_POINT_KINDS[role].name, alias: i + 1, unit: DATA_POINT_KINDS[role].unit, timestamp: now }));
       await client.publishAsync(
         `spBv1.0/${device.plantId}/DBIRTH/${device.jobId}/${device.deviceId}`,
-        Buffer.from(encodeDeviceBirth(metrics, now, nextSeq())),
+        Buffer.from(encodeDeviceBirth(metrics, now, nextSeq(nodeOf(device)))),
         { qos: 1 },
       );
     }
@@ -59,8 +68,17 @@ export function startMqttDemoPublisher(options: {
 
   let births: Promise<void> = Promise.resolve();
   const firstConnect = new Promise<void>((resolve) => client.once("connect", () => resolve()));
+  const rebirth = () => {
+    births = births.then(birth).catch((error: unknown) => log(`[telemetry] demo publisher: births failed: ${error instanceof Error ? error.message : String(error)}`));
+  };
   client.on("connect", () => {
-    births = birth().catch((error: unknown) => log(`[telemetry] demo publisher: births failed: ${error instanceof Error ? error.message : String(error)}`));
+    rebirth();
+    // The primary host asks for births when it cannot read the data (a restart, a failover, a lost message).
+    const groups = new Set([...devices.values()].map((d) => d.plantId));
+    client.subscribe([...groups].map((group) => `spBv1.0/${group}/NCMD/+`), { qos: 0 });
+  });
+  client.on("message", (topic) => {
+    if (topic.includes("/NCMD/")) rebirth();
   });
   client.on("error", (error) => log(`[telemetry] demo publisher at ${brokerLabel(options.url)}: ${error.message}`));
 
@@ -90,7 +108,7 @@ export function startMqttDemoPublisher(options: {
         [...messages.values()].map(({ device, timestamp, metrics }) =>
           client.publishAsync(
             `spBv1.0/${device.plantId}/DDATA/${device.jobId}/${device.deviceId}`,
-            Buffer.from(encodeDeviceData(metrics, timestamp, nextSeq())),
+            Buffer.from(encodeDeviceData(metrics, timestamp, nextSeq(nodeOf(device)))),
             { qos: 1 },
           ),
         ),
