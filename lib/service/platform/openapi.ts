@@ -34,8 +34,8 @@ export interface ApiOperation {
   response: { schema: z.ZodType; description: string; contentType?: string };
   /** Error codes this operation can answer with (statuses derive from docs/api.md §4). */
   errors: ErrorCode[];
-  /** Non-standard error responses, e.g. the token endpoint's OAuth errors: status → schema. */
-  otherResponses?: Record<number, { schema: z.ZodType; description: string }>;
+  /** Non-standard error responses, e.g. the token endpoint's OAuth errors: status → schema (none: no body). */
+  otherResponses?: Record<number, { schema?: z.ZodType; description: string }>;
   /** A GET answered with an ETag and revalidated with If-None-Match (platform/http/conditional.ts). */
   conditional?: boolean;
 }
@@ -249,7 +249,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
   const other = Object.fromEntries(
     Object.entries(op.otherResponses ?? {}).map(([status, r]) => [
       status,
-      { description: r.description, content: { "application/json": { schema: ref(r.schema) } } },
+      { description: r.description, ...(r.schema ? { content: { "application/json": { schema: ref(r.schema) } } } : {}) },
     ]),
   );
   const responses: Record<string, unknown> = {

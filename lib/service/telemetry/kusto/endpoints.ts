@@ -148,7 +148,16 @@ export function createKustoRoutes(ctx: QueryEndpointContext): Route[] {
   ];
 }
 
-const KUSTO_ERRORS = { 400: "Bad request, bad query (with `innererror`), command not supported", 403: "`db` is not the token's customer", 404: "Table not found", 413: "Body over 1 MiB", 429: "Cost budget spent or too many queries at once (`Retry-After`)", 503: "Shared state unreachable" };
+const KUSTO_ERRORS = {
+  400: "Bad request, bad query (with `innererror`), command not supported",
+  403: "`db` is not the token's customer",
+  404: "Table not found",
+  413: "Body over 1 MiB",
+  415: "Body not JSON",
+  429: "Cost budget spent or too many queries at once (`Retry-After`)",
+  500: "Unexpected failure",
+  503: "Shared state unreachable",
+};
 
 function kustoOperation(path: string, operationId: string, summary: string, description: string, response: typeof ZKustoV2Response | typeof ZKustoV1Response) {
   return {
@@ -162,7 +171,10 @@ function kustoOperation(path: string, operationId: string, summary: string, desc
     requestBody: { schema: ZKustoRequest },
     response: { schema: response, description: "The answer (header `x-query-cost` as the telemetry query's)." },
     errors: [],
-    otherResponses: Object.fromEntries(Object.entries(KUSTO_ERRORS).map(([status, description]) => [Number(status), { schema: ZKustoError, description }])),
+    otherResponses: {
+      ...Object.fromEntries(Object.entries(KUSTO_ERRORS).map(([status, description]) => [Number(status), { schema: ZKustoError, description }])),
+      401: { description: "No valid bearer token: no body (as ADX), `WWW-Authenticate: Bearer`." },
+    },
   };
 }
 

@@ -358,6 +358,22 @@ describe("Kusto protocol: any request", () => {
   }, 120_000);
 });
 
+describe("Kusto protocol: the OpenAPI document", () => {
+  it("describes every answer: frames, tables, ADX's errors and the bodiless 401", async () => {
+    const token = await issueToken(service.runtime, "CUST-ACME");
+    const call = (path: string, body: unknown, as = token) => service.client.call("POST", path, { token: as, body });
+    expect((await call("/v2/rest/query", { db: "CUST-ACME", csl: "States | take 2 | render table" })).status).toBe(200);
+    expect((await call("/v2/rest/query", { db: "CUST-ACME", csl: "States | take 3", properties: { Options: { truncationmaxrecords: 1 } } })).status).toBe(200);
+    expect((await call("/v1/rest/query", { db: "CUST-ACME", csl: "States | take 2" })).status).toBe(200);
+    expect((await call("/v1/rest/mgmt", { db: "CUST-ACME", csl: ".show databases" })).status).toBe(200);
+    expect((await call("/v2/rest/query", { db: "CUST-ACME", csl: "States | where Nope" })).status).toBe(400);
+    expect((await call("/v1/rest/mgmt", { db: "CUST-ACME", csl: ".show table Nope schema as json" })).status).toBe(404);
+    expect((await call("/v2/rest/query", { db: "CUST-NORDIC", csl: "States" })).status).toBe(403);
+    expect((await call("/v2/rest/query", { db: "CUST-ACME", csl: "States" }, "not-a-token")).status).toBe(401);
+    expect((await service.client.call("GET", "/v1/rest/auth/metadata")).status).toBe(404);
+  });
+});
+
 describe("the front door for programs", () => {
   it("answers the SDK's cloud metadata request 404 in JSON, never a redirect", async () => {
     const res = await fetch(`${url}/v1/rest/auth/metadata`, { redirect: "manual" });
