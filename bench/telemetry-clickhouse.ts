@@ -46,7 +46,7 @@ export async function clickhouseVsDuckDb(options: { dataDir: string; days: numbe
   const duckdb = await openDuckDbTelemetryStore({ dataDir: path.join(options.dataDir, `duckdb-${options.days}d`), customers, demo });
   log(`DuckDB store ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const chStarted = Date.now();
-  const clickhouse = await openClickHouseTelemetryStore({ executor: chdbExecutor(path.join(options.dataDir, "chdb")), databasePrefix: `bench${options.days}d_`, customers, demo });
+  const clickhouse = await openClickHouseTelemetryStore({ executor: chdbExecutor(path.join(options.dataDir, "chdb")), databasePrefix: `bench${options.days}d_`, customers, demo, maxQueryMemoryBytes: 1024 * 1048576 });
   log(`ClickHouse (chdb) store ready in ${((Date.now() - chStarted) / 1000).toFixed(1)} s`);
 
   const limits = { ...TELEMETRY_LIMITS, timeoutMs: 60_000 };

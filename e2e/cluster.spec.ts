@@ -5,7 +5,8 @@
  * DATA_DIR whose DuckDB telemetry files `npm run seed` wrote and every instance opens read-only
  * (TELEMETRY_READ_ONLY=1); a round-robin balancer (lib/testing/balancer.ts) is the one address.
  * Through it the service's API works; what one instance writes or revokes, the others see at once;
- * the request rate limit and the query cost budget are one budget for all three; and SIGKILL of an
+ * the request rate limit, the query cost budget, a user's `/api/` calls and a client's token
+ * requests are each one budget for all three; and SIGKILL of an
  * instance under load loses no acknowledged write while the others keep answering.
  *
  * Needs PostgreSQL and Redis: skipped with the reason when they do not answer, a failure with
@@ -27,6 +28,8 @@ const SCOPE = "api://plant-telemetry/.default";
 /** Low on purpose: the tests reach them, and each plant token or client has its own. */
 const RATE_LIMIT = 30;
 const COST_BUDGET = 5;
+const API_CALLS = 12;
+const TOKEN_REQUESTS = 4;
 const TASK = { activityKind: "CORRECTIVE", priority: "P2", asset: { tagNumber: "RTM1-A1" } };
 
 type Client = Awaited<ReturnType<typeof createCheckedClient>>;
@@ -78,6 +81,8 @@ test.beforeAll(async () => {
       DEMO_PASSWORD: "cluster-spec-password",
       MAINTENANCE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       TELEMETRY_COST_BUDGET_PER_MINUTE: String(COST_BUDGET),
+      DASHBOARD_RATE_LIMIT_PER_MINUTE: String(API_CALLS),
+      TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE: String(TOKEN_REQUESTS),
     },
   });
   instances = await Promise.all(cluster.instances.map(async (instance) => Object.assign(instance, { client: await createCheckedClient(instance.url) })));
@@ -186,6 +191,38 @@ test("the request rate limit and the query cost budget are one budget for all in
   expect(admitted).toBeGreaterThan(0);
   expect(consumed).toBeLessThanOrEqual(COST_BUDGET);
   for (const instance of instances) expect((await telemetryQuery(instance.client, access)).status).toBe(429);
+});
+
+test("a user's /api/ calls and a client's token requests are each one limit for all instances", async () => {
+  // Signed in through the balancer with next-auth's own endpoints (the session key is in the shared database).
+  const csrf = await fetch(`${cluster!.url}/api/auth/csrf`);
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signIn = await fetch(`${cluster!.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email: "planner@plantdesk.demo", password: "cluster-spec-password", json: "true" }),
+    redirect: "manual",
+  });
+  const cookie = [...cookies, ...signIn.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
+  expect(cookie).toContain("next-auth.session-token=");
+  const statuses: number[] = [];
+  for (let i = 0; i < API_CALLS; i++) statuses.push((await fetch(`${cluster!.url}/api/me`, { headers: { cookie } })).status);
+  expect(statuses).toEqual(Array(API_CALLS).fill(200));
+  for (const instance of instances) {
+    const refused = await fetch(`${instance.url}/api/me`, { headers: { cookie } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ status: "ERROR", code: "RATE_LIMITED" });
+  }
+
+  const telemetryClient = await createClient();
+  for (let i = 0; i < TOKEN_REQUESTS; i++) expectOk(await telemetryToken(instances[i % instances.length]!.client, telemetryClient));
+  for (const instance of instances) {
+    const refused = await telemetryToken(instance.client, telemetryClient);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe("temporarily_unavailable");
+  }
 });
 
 test("SIGKILL of an instance under load loses no acknowledged write, and the others go on answering", async () => {

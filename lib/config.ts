@@ -67,6 +67,12 @@ const envSchema = z.object({
   DEMO_TELEMETRY_DAYS: positiveInt(30),
   TELEMETRY_RESOURCE_ID: z.string().min(1).default("api://plant-telemetry"),
   MAINTENANCE_RATE_LIMIT_PER_MINUTE: positiveInt(1200),
+  /** Calls to the dashboard's `/api/` per signed-in user per minute (429 + Retry-After above). */
+  DASHBOARD_RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  /** Requests to the token endpoint per client id per minute (a client needs one token an hour). */
+  TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE: positiveInt(30),
+  /** Requests to the token endpoint per client address per minute (all client ids, known or not). */
+  TOKEN_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: positiveInt(120),
   TELEMETRY_COST_BUDGET_PER_MINUTE: positiveInt(300),
   /** Milliseconds a telemetry query may run before it is interrupted (docs/api.md §6: 60 s). */
   TELEMETRY_QUERY_TIMEOUT_MS: positiveInt(60_000),
@@ -120,6 +126,13 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "must be a size such as 512MB or 2GiB")
     .default("512MB"),
+  /** Disk DuckDB may fill with a customer file's spilled intermediates (large sorts, joins); past it the query fails. */
+  TELEMETRY_DUCKDB_MAX_TEMP_SIZE: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, "must be a size such as 4GB or 500MiB")
+    .default("4GB"),
+  /** ClickHouse's max_memory_usage of each telemetry query (past it: QUERY_LIMIT_EXCEEDED). */
+  TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB: positiveInt(1024),
   /** DuckDB worker threads per customer file while serving; default: one core left to the event loop. */
   TELEMETRY_DUCKDB_THREADS: positiveInt(Math.max(1, os.availableParallelism() - 1)),
   /**
@@ -192,6 +205,8 @@ const dashboardEnvSchema = z.object({
   MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** How often the schedule looks for due monitors. */
   MONITOR_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Largest answer read from the remote service, in MB (a telemetry result is at most 64 MB of rows). */
+  UPSTREAM_MAX_ANSWER_MB: z.coerce.number().positive().max(4096).default(80),
 });
 
 const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -227,6 +242,8 @@ export interface DashboardConfig {
   /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
   answerCacheChars: number;
   monitors: { smtpUrl: string | null; smtpFrom: string; schedule: boolean; concurrency: number; pollMs: number };
+  /** Largest answer of the remote service read, in bytes: reading stops there. */
+  maxAnswerBytes: number;
 }
 
 type DashboardEnv = z.output<typeof dashboardEnvSchema>;
@@ -321,6 +338,7 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
       concurrency: env.MONITOR_CONCURRENCY,
       pollMs: env.MONITOR_POLL_MS,
     },
+    maxAnswerBytes: Math.round(env.UPSTREAM_MAX_ANSWER_MB * 1024 * 1024),
   };
 }
 
@@ -353,6 +371,30 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     oauthIssuer: (result.data.OAUTH_ISSUER ?? `http://localhost:${result.data.PORT}`).replace(/\/+$/, ""),
     dashboard,
   };
+}
+
+/** Loopback hosts: traffic to them never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * What the operator should know at start but that does not stop it: a remote upstream reached over
+ * plain `http://` on another machine sends the plant tokens and the telemetry client's secret
+ * unencrypted. One line per address, naming the variable and the host — never a path, user or token.
+ */
+export function startupWarnings(config: Pick<AppConfig, "dashboard">): string[] {
+  const { upstream } = config.dashboard;
+  if (upstream.mode !== "remote") return [];
+  const warnings: string[] = [];
+  for (const [name, address] of [["SERVICE_BASE_URL", upstream.baseUrl], ["SERVICE_AUTH_URL", upstream.authUrl]] as const) {
+    const url = URL.canParse(address) ? new URL(address) : null;
+    if (url?.protocol === "http:" && !isLoopback(url.hostname)) {
+      warnings.push(`Warning: ${name} uses plain http:// to ${url.hostname}, which is not this machine: tokens and the telemetry client secret cross the network unencrypted. Use https://.`);
+    }
+  }
+  return warnings;
 }
 
 /** The configuration of this process, parsed on first use. */

@@ -32,7 +32,7 @@ const path = await import("node:path");
 const { default: next } = await import("next");
 const { getConfig } = await import("../lib/config");
 const { nodeListener } = await import("../lib/service/platform/http/node-adapter");
-const { surfaceFor } = await import("../lib/service/platform/http/paths");
+const { normalizeRequestTarget, surfaceFor } = await import("../lib/service/platform/http/paths");
 const { announceStartup } = await import("../lib/dashboard/announce");
 const { getServiceRuntime } = await import("../lib/service/runtime");
 const { CLIENT_ADDRESS_HEADER, clientAddress } = await import("../lib/auth/client-address");
@@ -41,6 +41,8 @@ const { keepRequestLoopFirst } = await import("../lib/service/platform/thread-pr
 
 const dev = process.argv.includes("--dev");
 const config = getConfig();
+const { startupWarnings } = await import("../lib/config");
+for (const warning of startupWarnings(config)) console.warn(warning);
 keepRequestLoopFirst(config.WORKER_THREAD_NICE);
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -68,11 +70,22 @@ const { apiHandler } = await import("../lib/bff/routes");
 const { startMonitorSchedule } = await import("../lib/monitors");
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
-const handleService = runtime && nodeListener(runtime.handle, fallbackOrigin);
-const handleApi = nodeListener(apiHandler, fallbackOrigin);
+/** The client's address for per-address throttles (token endpoint, sign-in): from a trusted proxy only with TRUST_PROXY. */
+const addressOf = (req: import("node:http").IncomingMessage): string => {
+  const forwardedFor = req.headers["x-forwarded-for"];
+  return clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor, config.TRUST_PROXY);
+};
+const handleService = runtime && nodeListener(runtime.handle, fallbackOrigin, { clientAddress: addressOf });
+const handleApi = nodeListener(apiHandler, fallbackOrigin, { clientAddress: addressOf });
 
-/** Sign-in forms are small; next-auth would read any body whole. */
-const MAX_AUTH_BODY_BYTES = 64 * 1024;
+/**
+ * Next serves pages, assets and sign-in: the only bodies it takes are sign-in forms, which are
+ * small, and next-auth would read any body whole. So every request with a body that goes to Next —
+ * whatever its path, since a path checked here may be one Next routes elsewhere — must declare its
+ * length, within this.
+ */
+const MAX_NEXT_BODY_BYTES = 64 * 1024;
+const BODYLESS_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function refuse(res: import("node:http").ServerResponse, status: number, code: string, message: string) {
   res.writeHead(status, { ...SECURITY_HEADERS.api, "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" });
@@ -84,15 +97,16 @@ function refuse(res: import("node:http").ServerResponse, status: number, code: s
  * X-Forwarded-* only from a trusted proxy (next-auth builds its URLs from X-Forwarded-Host).
  */
 function prepareForNext(req: import("node:http").IncomingMessage): void {
-  const forwardedFor = req.headers["x-forwarded-for"];
-  req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req.socket.remoteAddress, Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor, config.TRUST_PROXY);
+  req.headers[CLIENT_ADDRESS_HEADER] = addressOf(req);
   if (!config.TRUST_PROXY) {
     for (const name of ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"]) delete req.headers[name];
   }
 }
 
 const server = http.createServer((req, res) => {
-  const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+  // One spelling of the path, before any decision; every surface, Next included, gets that spelling.
+  req.url = normalizeRequestTarget(req.url ?? "/");
+  const pathname = req.url.split("?")[0]!;
   const surface = surfaceFor(pathname, req.headers);
   if (surface === "service") {
     // Remote mode serves no service of its own: a program's request still gets JSON, never a page.
@@ -100,10 +114,10 @@ const server = http.createServer((req, res) => {
     else refuse(res, 404, "NOT_FOUND", `No resource at ${pathname.slice(0, 200)}.`);
   } else if (surface === "api") handleApi(req, res);
   else {
-    if (pathname.startsWith("/api/auth/") && req.method === "POST") {
+    if (!BODYLESS_METHODS.has(req.method ?? "GET")) {
       const declared = req.headers["content-length"];
       if (declared === undefined) return refuse(res, 411, "LENGTH_REQUIRED", "A sign-in request must declare its Content-Length.");
-      if (Number(declared) > MAX_AUTH_BODY_BYTES) return refuse(res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
+      if (!/^\d+$/.test(declared) || Number(declared) > MAX_NEXT_BODY_BYTES) return refuse(res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
     }
     prepareForNext(req);
     // Pages, assets and next-auth's answers: the common headers here, the pages' CSP in proxy.ts.

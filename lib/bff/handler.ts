@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * The one wrapper every `/api/` route goes through:
- *   a state-changing call from another site (403) → session (401) → role's permission (403) → plant id syntax (400) → plant on the user's list
+ *   a state-changing call from another site (403) → session (401) → the user's calls per minute (429) → role's permission (403) → plant id syntax (400) → plant on the user's list
  *   (403) → plant served by this dashboard (404) → the route's work → JSON or the error body;
  * and for writes, one audit-log row whatever the outcome — written PENDING before the work and
  * settled after it (lib/dashboard/audit.ts explains why). Routes only declare their permission
@@ -21,6 +21,7 @@ import { json, toErrorResponse } from "@/lib/service/platform/http/respond";
 import type { RouteHandler } from "@/lib/service/platform/http/router";
 import type { ServiceRequest, ServiceResponse } from "@/lib/service/platform/http/types";
 import { getUpstream, type PlantInfo, type Upstream, type UpstreamAnswer } from "@/lib/upstream";
+import { spendApiCall } from "./rate-limit";
 
 export interface ApiContext {
   req: ServiceRequest;
@@ -109,6 +110,8 @@ export function apiRoute(spec: ApiRouteSpec): RouteHandler {
       checkSameSite(req);
       user = await userFromCookieHeader(req.headers.cookie);
       if (!user) throw new ApiError("UNAUTHORIZED", "Sign in to continue.", [], SESSION_REQUIRED);
+      // Before the audit row: a call refused for its rate changed nothing, and a flood of them must not fill the log.
+      await spendApiCall(user.id);
       if (spec.auditAction) {
         auditId = await beginAudit(await getDashboardDb(), {
           userEmail: user.email,

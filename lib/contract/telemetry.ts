@@ -65,7 +65,8 @@ export const ZTelemetryQueryResponse = z
   })
   .meta({ id: "TelemetryQueryResponse" });
 
-export const OAUTH_ERRORS = ["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope"] as const;
+/** RFC 6749 §5.2's codes, and `temporarily_unavailable` (§4.1.2.1) for a throttled client (429). */
+export const OAUTH_ERRORS = ["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"] as const;
 
 export const ZTokenRequest = z
   .object({

@@ -27,8 +27,8 @@ beforeAll(async () => {
   const token = (await runtime.plantTokens.issue("RTM1")).token;
   const client = await runtime.telemetry.clients.create("CUST-ACME");
   remote = createRemoteUpstream({
-    service: httpTransport(service.url),
-    auth: httpTransport(service.url),
+    service: httpTransport(service.url, 80 * 1048576),
+    auth: httpTransport(service.url, 80 * 1048576),
     credentials: {
       plants: () => embedded.plants(),
       plantToken: (plantId) => (plantId === "RTM1" ? token : null),

@@ -27,13 +27,13 @@ export function getUpstream(): Promise<Upstream> {
 }
 
 export async function buildUpstream(config: AppConfig): Promise<Upstream> {
-  const { upstream, timeouts, answerCacheChars } = config.dashboard;
+  const { upstream, timeouts, answerCacheChars, maxAnswerBytes } = config.dashboard;
   if (upstream.mode === "embedded") return createEmbeddedUpstream(await getServiceRuntime());
   const tokens = new Map(upstream.plants.map((plant) => [plant.id, plant.token]));
   const plants = upstream.plants.map(({ id, name, customerId }) => ({ id, name, customerId }));
   return createRemoteUpstream({
-    service: httpTransport(upstream.baseUrl),
-    auth: httpTransport(upstream.authUrl),
+    service: httpTransport(upstream.baseUrl, maxAnswerBytes),
+    auth: httpTransport(upstream.authUrl, maxAnswerBytes),
     credentials: {
       plants: () => plants,
       plantToken: (plantId) => tokens.get(plantId) ?? null,

@@ -7,6 +7,8 @@
  *   expired telemetry token (401) → one retry with a fresh token · extension 404/405 → 501 FEATURE_UNAVAILABLE
  *   a lost answer to a task creation → retried with the same Idempotency-Key: exactly one task.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
 import { createRemoteUpstream, type Credentials } from "./remote";
@@ -26,10 +28,10 @@ function credentials(token = PLANT_TOKEN): Credentials {
   };
 }
 
-function clientFor(url: string, overrides: { token?: string; timeoutMs?: number; answerCacheChars?: number } = {}): Upstream {
+function clientFor(url: string, overrides: { token?: string; timeoutMs?: number; answerCacheChars?: number; maxAnswerBytes?: number } = {}): Upstream {
   return createRemoteUpstream({
-    service: httpTransport(url),
-    auth: httpTransport(url),
+    service: httpTransport(url, overrides.maxAnswerBytes ?? 80 * 1048576),
+    auth: httpTransport(url, overrides.maxAnswerBytes ?? 80 * 1048576),
     credentials: credentials(overrides.token),
     timeouts: { maintenanceMs: overrides.timeoutMs ?? 3_000, queryMs: overrides.timeoutMs ?? 3_000 },
     send: { baseDelayMs: 10 },
@@ -326,5 +328,58 @@ describe("telemetry token", () => {
     const error = await failureOf(clientFor(server.url).telemetryQuery(QUERY, CALLER));
     expect([error.status, error.code]).toEqual([502, "UPSTREAM_AUTH_FAILED"]);
     expect(server.requests.filter((r) => r.path.startsWith("/insights"))).toHaveLength(2);
+  });
+});
+
+describe("answer size", () => {
+  /** A service that streams its answer without end (no Content-Length), counting what it sent until the client hangs up. */
+  async function endlessService(): Promise<{ url: string; requests: () => number; sent: () => number; close(): Promise<void> }> {
+    let requests = 0;
+    let sent = 0;
+    const server = http.createServer((req, res) => {
+      requests += 1;
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"data":[');
+      const row = Buffer.from(`${JSON.stringify({ filler: "x".repeat(1000) })},`.repeat(64));
+      const pump = () => {
+        while (!res.destroyed && res.write(row)) sent += row.length;
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      url,
+      requests: () => requests,
+      sent: () => sent,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it("stops reading an answer at UPSTREAM_MAX_ANSWER_MB and says so (502), without asking again", async () => {
+    const service = await endlessService();
+    try {
+      const maxAnswerBytes = 1024 * 1024;
+      logged.length = 0;
+      const error = await failureOf(readJobs(clientFor(service.url, { maxAnswerBytes, timeoutMs: 20_000 })));
+      expect([error.status, error.code]).toEqual([502, "UPSTREAM_INVALID_RESPONSE"]);
+      expect(error.message).toMatch(/larger than the dashboard reads \(1 MB\)/);
+      expect(service.requests()).toBe(1);
+      expect(logged.join("\n")).toContain("GET /maintenance/v1/plants/RTM1/jobs-done: answer over 1048576 bytes");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("refuses a declared Content-Length over the cap before reading the body", async () => {
+    const server = await scripted(() => ({ status: 200, body: `{"data":[],"page":1,"totalPages":0,"pageSize":100,"pad":"${"x".repeat(4096)}"}` }));
+    const error = await failureOf(readJobs(clientFor(server.url, { maxAnswerBytes: 1024 })));
+    expect([error.status, error.code]).toEqual([502, "UPSTREAM_INVALID_RESPONSE"]);
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@ import "server-only";
  *    after a 5xx or a timeout it may have been applied, and a second submission would be recorded.
  */
 import { ApiError } from "@/lib/contract/errors";
-import type { Transport, UpstreamRequest, UpstreamResponse } from "./transport";
+import { AnswerTooLarge, type Transport, type UpstreamRequest, type UpstreamResponse } from "./transport";
 
 export type RetryPolicy = "read" | "keyed-write" | "write";
 
@@ -72,6 +72,14 @@ export async function sendWithRetries(
       response = await attempt(transport, request, options.timeoutMs, signal);
     } catch (error) {
       if (signal?.aborted) throw new ApiError("CLIENT_CLOSED_REQUEST", "The request was cancelled.");
+      // Asking again would only fetch the same oversized answer.
+      if (error instanceof AnswerTooLarge) {
+        console.warn(`[upstream] ${where}: answer over ${error.limitBytes} bytes, not read (UPSTREAM_MAX_ANSWER_MB)`);
+        throw new ApiError(
+          "UPSTREAM_INVALID_RESPONSE",
+          `The service's answer was larger than the dashboard reads (${Math.round(error.limitBytes / 1048576)} MB). Narrow the request (a shorter range, fewer rows or columns).`,
+        );
+      }
       const timedOut = error instanceof AttemptTimeout;
       if (policy !== "write" && !last) {
         await backoff();

@@ -25,14 +25,24 @@ export interface UpstreamResponse {
 
 export type Transport = (request: UpstreamRequest) => Promise<UpstreamResponse>;
 
+/** The service's answer was longer than the transport reads: it was cut off and nothing of it is used. */
+export class AnswerTooLarge extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`answer larger than ${limitBytes} bytes`);
+  }
+}
+
 /** Most concurrent connections to the service per dashboard process; more requests queue. */
 const MAX_SOCKETS = 64;
 
 /**
  * node:http(s) with a keep-alive pool rather than fetch: for a 68 kB page it saves about a
  * millisecond per call (fetch reads the body through web streams). Redirects are not followed.
+ * An answer is read up to `maxAnswerBytes` (a declared Content-Length over it is refused before
+ * reading): past it the connection is dropped and AnswerTooLarge raised, so a misbehaving service
+ * can never make the dashboard buffer more.
  */
-export function httpTransport(baseUrl: string): Transport {
+export function httpTransport(baseUrl: string, maxAnswerBytes: number): Transport {
   const base = new URL(baseUrl);
   const client = base.protocol === "https:" ? https : http;
   const agent = new client.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
@@ -53,7 +63,17 @@ export function httpTransport(baseUrl: string): Transport {
         },
         (response) => {
           const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          let size = 0;
+          const tooLarge = () => {
+            response.destroy();
+            reject(new AnswerTooLarge(maxAnswerBytes));
+          };
+          if (Number(response.headers["content-length"] ?? 0) > maxAnswerBytes) return tooLarge();
+          response.on("data", (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxAnswerBytes) tooLarge();
+            else chunks.push(chunk);
+          });
           response.once("error", reject);
           response.once("end", () => {
             const headers: Record<string, string> = {};

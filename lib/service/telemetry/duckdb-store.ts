@@ -43,7 +43,7 @@ import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "./scoped-sources";
 import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "./schema";
-import type { TelemetryLimits, TelemetryQuery, TelemetryScope, TelemetryStore, TelemetryTable } from "./store";
+import { engineStopsLater, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
 
 export interface DuckDbStoreOptions {
   dataDir: string;
@@ -68,6 +68,8 @@ export interface DuckDbEngineSettings {
   memoryLimit: string;
   /** Worker threads per customer file while serving queries. */
   threads: number;
+  /** Most disk a customer file's spilled intermediates may take (max_temp_directory_size), e.g. `4GB`. */
+  maxTempSize: string;
 }
 
 export function telemetryFile(dataDir: string, customerId: string): string {
@@ -181,9 +183,10 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
           // Readers share the file, not its spill directory: DuckDB names its spill files alike in
           // every process, so each reader spills into a directory of its own (removed on close).
           // Set before external access is turned off, which forbids changing it.
-          ...(readOnly ? { access_mode: "READ_ONLY", temp_directory: `${file}.tmp-${process.pid}` } : {}),
+          ...(readOnly ? { access_mode: "READ_ONLY", temp_directory: `${file}.tmp-${process.pid}` } : { temp_directory: `${file}.tmp` }),
           enable_external_access: "false",
-          ...(options.engine ? { memory_limit: options.engine.memoryLimit } : {}),
+          // Memory and spill bounded per file: past either a query fails (QUERY_LIMIT_EXCEEDED), the server stays.
+          ...(options.engine ? { memory_limit: options.engine.memoryLimit, max_temp_directory_size: options.engine.maxTempSize } : {}),
         }).catch((error: unknown) => {
           throw openFailure(error, file, readOnly) ?? error;
         });
@@ -232,49 +235,76 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
   let writable = true;
   let closing: Promise<void> | null = null;
 
+  /** Queries whose engine work has not ended yet (some answered already: see execute); close waits for them. */
+  const running = new Set<Promise<void>>();
+
+  /**
+   * Runs a statement within the time limit, counted from `started` (compilation included). At the
+   * limit DuckDB is interrupted and the caller answered QUERY_TIMEOUT at once, whether or not the
+   * engine has noticed yet: a long scalar function over one chunk checks for interruption only
+   * when it is done, which once made a query stopped at 3 s answer at 27 s. The connection is given
+   * back (or closed) only when the engine has let go of it, and the error carries that moment
+   * (store.ts, engineStopped), so whoever holds the query's place keeps it until then.
+   */
   async function execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable> {
     const started = options.started ?? performance.now();
     const bound = bindParams(statement.params);
     const { timeoutMs } = options.limits;
+    const db = customers.get(customerId);
+    if (!db) throw new ApiError("FORBIDDEN", "No telemetry is stored for this client's customer.");
+    const connection = db.idle.pop() ?? (await db.instance.connect());
 
-    return withConnection(customerId, async (connection) => {
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        connection.interrupt();
-      }, timeoutMs);
-      const onAbort = () => connection.interrupt();
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        if (options.signal?.aborted) throw new Error("aborted before it started");
-        const rows = await streamJsonRows(connection, statement, bound, options.limits);
-        // An interrupted stream ends like a finished one (an empty chunk): the rows read so far are
-        // part of the answer only, so they are never returned (docs/api.md §6: complete or an error).
-        if (timedOut || options.signal?.aborted) throw new Error("interrupted");
-        return {
-          columns: toResponseColumns(statement.columns),
-          rows: rows.parts,
-          rowCount: rows.rowCount,
-          ...(statement.render ? { render: statement.render } : {}),
-          bytes: rows.bytes,
-          elapsedMs: performance.now() - started,
-        };
-      } catch (error) {
-        if (timedOut) {
-          throw new ApiError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [
-            { field: "query", problem: `exceeded ${timeoutMs} ms` },
-          ]);
-        }
-        // Nobody is waiting for the answer any more; say so instead of reporting a server error.
-        if (options.signal?.aborted) throw new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
-        if (error instanceof JsonRowsLimitError) throw queryLimitExceeded(limitMessage(error.limit, options.limits));
-        if (error instanceof Error && OUT_OF_MEMORY.test(error.message)) throw queryLimitExceeded(limitMessage("memory", options.limits));
-        throw evaluationError(error) ?? error;
-      } finally {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-      }
+    let timedOut = false;
+    let deadlineReached!: () => void;
+    const deadline = new Promise<null>((resolve) => (deadlineReached = () => resolve(null)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      connection.interrupt();
+      deadlineReached();
+    }, Math.max(0, timeoutMs - (performance.now() - started)));
+    const onAbort = () => connection.interrupt();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+
+    const work = options.signal?.aborted ? Promise.reject(new Error("aborted before it started")) : streamJsonRows(connection, statement, bound, options.limits);
+    const engineDone = work.then(
+      () => true,
+      () => false,
+    ).then((succeeded) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      // An interrupted or failed connection is not handed out again.
+      if (succeeded && !timedOut && !options.signal?.aborted && !closed) db.idle.push(connection);
+      else connection.closeSync();
+      running.delete(engineDone);
     });
+    running.add(engineDone);
+
+    try {
+      const rows = await Promise.race([work, deadline]);
+      // An interrupted stream ends like a finished one (an empty chunk): the rows read so far are
+      // part of the answer only, so they are never returned (docs/api.md §6: complete or an error).
+      if (rows === null || timedOut || options.signal?.aborted) throw new Error("interrupted");
+      return {
+        columns: toResponseColumns(statement.columns),
+        rows: rows.parts,
+        rowCount: rows.rowCount,
+        ...(statement.render ? { render: statement.render } : {}),
+        bytes: rows.bytes,
+        elapsedMs: performance.now() - started,
+      };
+    } catch (error) {
+      if (timedOut) {
+        throw engineStopsLater(
+          new ApiError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [{ field: "query", problem: `exceeded ${timeoutMs} ms` }]),
+          engineDone,
+        );
+      }
+      // Nobody is waiting for the answer any more; say so instead of reporting a server error.
+      if (options.signal?.aborted) throw new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
+      if (error instanceof JsonRowsLimitError) throw queryLimitExceeded(limitMessage(error.limit, options.limits));
+      if (error instanceof Error && OUT_OF_MEMORY.test(error.message)) throw queryLimitExceeded(limitMessage("memory", options.limits));
+      throw evaluationError(error) ?? error;
+    }
   }
 
   return {
@@ -323,6 +353,8 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
         // Writes already queued finish first (a batch is never cut in half); new ones are refused.
         writable = false;
         await Promise.all([...customers.values()].map((db) => db.writes));
+        // Interrupted queries whose engine is still winding down: never close a connection under it.
+        await Promise.all(running);
         closed = true;
         for (const db of customers.values()) {
           db.writer?.closeSync();

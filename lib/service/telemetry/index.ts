@@ -13,6 +13,7 @@ import { createTelemetryClients, type TelemetryClients } from "./auth/clients";
 import type { SharedState } from "../../shared-state";
 import { createFixedWindowCounter } from "../../shared-state/fixed-window";
 import { createConcurrencySlots } from "../../shared-state/slots";
+import { createRateLimiter } from "../platform/rate-limit";
 import { createCostThrottle } from "./cost-throttle";
 import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb-store";
 import { httpExecutor } from "./clickhouse/http-executor";
@@ -82,11 +83,18 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
         customers,
         // Read-only instances serve what `npm run seed` wrote; they generate nothing themselves.
         ...(config.TELEMETRY_READ_ONLY ? { readOnly: true } : { demo }),
-        engine: { memoryLimit: config.TELEMETRY_DUCKDB_MEMORY_LIMIT, threads: config.TELEMETRY_DUCKDB_THREADS },
+        engine: { memoryLimit: config.TELEMETRY_DUCKDB_MEMORY_LIMIT, threads: config.TELEMETRY_DUCKDB_THREADS, maxTempSize: config.TELEMETRY_DUCKDB_MAX_TEMP_SIZE },
         ...progress,
       });
   const clickhouseStore = clickhouse
-    ? await openClickHouseTelemetryStore({ executor: httpExecutor(clickhouse), databasePrefix: clickhouse.databasePrefix, customers, demo, ...progress })
+    ? await openClickHouseTelemetryStore({
+        executor: httpExecutor(clickhouse),
+        databasePrefix: clickhouse.databasePrefix,
+        customers,
+        demo,
+        maxQueryMemoryBytes: config.TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB * 1024 * 1024,
+        ...progress,
+      })
     : null;
   const store: TelemetryStore = duckdb ?? clickhouseStore!;
   const clients = createTelemetryClients(db, config.TELEMETRY_RESOURCE_ID, new Set(customers.map((customer) => customer.id)));
@@ -114,7 +122,16 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
     now: options.now,
   };
   const routes = [
-    ...createOAuthRoutes({ clients, tokens, resourceId: config.TELEMETRY_RESOURCE_ID, issuer: config.oauthIssuer }),
+    ...createOAuthRoutes({
+      clients,
+      tokens,
+      resourceId: config.TELEMETRY_RESOURCE_ID,
+      issuer: config.oauthIssuer,
+      throttle: {
+        perClient: createRateLimiter(config.TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE, createFixedWindowCounter(shared, "token-requests-client", 60_000)),
+        perAddress: createRateLimiter(config.TOKEN_RATE_LIMIT_PER_ADDRESS_PER_MINUTE, createFixedWindowCounter(shared, "token-requests-address", 60_000)),
+      },
+    }),
     ...createQueryRoutes(queryContext),
     // ADX's REST protocol for Kusto clients: the same query context, so the same engine path.
     ...createKustoRoutes(queryContext),

@@ -3,7 +3,10 @@
  * client-credentials token endpoint, its metadata document and the JWKS. The token endpoint alone
  * answers errors in RFC 6749 §5.2's format, checked in this order: malformed request or missing
  * parameter (invalid_request) → client authentication (invalid_client, 401) → grant type
- * (unsupported_grant_type) → scope (invalid_scope).
+ * (unsupported_grant_type) → scope (invalid_scope). Before any of it, the endpoint is throttled per
+ * client address and, once the request names one, per client id (429 `temporarily_unavailable`
+ * with Retry-After): a client needs one token an hour, so a flood is either a broken client or
+ * someone guessing secrets, and neither may take the endpoint from the others.
  */
 import {
   ZJsonWebKeySet,
@@ -21,6 +24,7 @@ import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
 import type { ApiContribution } from "../platform/openapi";
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./auth/access-tokens";
 import type { TelemetryClients } from "./auth/clients";
+import type { RateLimiter } from "../platform/rate-limit";
 
 export const TOKEN_PATH = "/oauth2/v2.0/token";
 export const JWKS_PATH = "/oauth2/v2.0/keys";
@@ -32,6 +36,8 @@ export interface OAuthContext {
   resourceId: string;
   /** The configured issuer (OAUTH_ISSUER): the discovery document never echoes a request's Host. */
   issuer: string;
+  /** Token requests per client id, and per client address, per window (shared by the instances with Redis). */
+  throttle: { perClient: RateLimiter; perAddress: RateLimiter };
 }
 
 /** RFC 6749 §5.1: token responses must not be cached. */
@@ -42,13 +48,14 @@ class OAuthError extends Error {
     readonly error: TOAuthErrorCode,
     readonly description: string,
     readonly status = 400,
+    readonly headers: Record<string, string> = {},
   ) {
     super(description);
   }
 }
 
 function oauthError(error: OAuthError): ServiceResponse {
-  const headers: Record<string, string> = { ...NO_STORE };
+  const headers: Record<string, string> = { ...NO_STORE, ...error.headers };
   // 401 must name a scheme the client can use; Basic is the one this endpoint accepts.
   if (error.status === 401) headers["www-authenticate"] = 'Basic realm="plantdesk-telemetry", charset="UTF-8"';
   return json({ error: error.error, error_description: error.description }, error.status, headers);
@@ -85,8 +92,30 @@ function readTokenForm(req: ServiceRequest): URLSearchParams {
   return form;
 }
 
+/** Spends one request of the key's window; 429 when it is spent (never naming the secret or the address). */
+async function throttle(limiter: RateLimiter, key: string, who: string): Promise<void> {
+  const decision = await limiter.consume(key);
+  if (decision.allowed) return;
+  throw new OAuthError("temporarily_unavailable", `Too many token requests ${who}; retry in ${decision.retryAfterSeconds} s. A token lasts ${ACCESS_TOKEN_LIFETIME_SECONDS} s: reuse it.`, 429, {
+    "retry-after": String(decision.retryAfterSeconds),
+  });
+}
+
+/** The client id a token request names (HTTP Basic or the form), without checking anything else. */
+function namedClientId(req: ServiceRequest, form: URLSearchParams): string | null {
+  try {
+    return basicCredentials(req.headers.authorization)?.clientId ?? form.get("client_id");
+  } catch {
+    return form.get("client_id");
+  }
+}
+
 async function issueToken(req: ServiceRequest, ctx: OAuthContext): Promise<ServiceResponse> {
+  await throttle(ctx.throttle.perAddress, req.clientAddress ?? "in-process", "from this address");
   const form = readTokenForm(req);
+  const named = namedClientId(req, form);
+  // Bounded key: an id longer than any real one is refused as unknown anyway.
+  if (named) await throttle(ctx.throttle.perClient, named.slice(0, 200), "for this client");
   const grantType = form.get("grant_type");
   const scope = form.get("scope");
   if (!grantType) throw new OAuthError("invalid_request", "Parameter 'grant_type' is required.");
@@ -168,7 +197,8 @@ export const oauthApi: ApiContribution = {
         "Client authentication by `client_secret_post` (client_id and client_secret in the form) or `client_secret_basic` (HTTP Basic). " +
         "Errors use RFC 6749 §5.2's body, checked in this order: malformed request or missing parameter → `invalid_request` (400); " +
         "failed client authentication → `invalid_client` (401, `WWW-Authenticate: Basic`); another grant type → `unsupported_grant_type` (400); " +
-        "another scope → `invalid_scope` (400).",
+        "another scope → `invalid_scope` (400). Requests are throttled per client address and per client id " +
+        "(`TOKEN_RATE_LIMIT_PER_ADDRESS_PER_MINUTE`, `TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE`): past the limit → `temporarily_unavailable` (429, `Retry-After`).",
       tag: "OAuth",
       security: [],
       requestBody: { schema: ZTokenRequest, contentType: "application/x-www-form-urlencoded" },
@@ -177,6 +207,7 @@ export const oauthApi: ApiContribution = {
       otherResponses: {
         400: { schema: ZOAuthError, description: "invalid_request, unsupported_grant_type or invalid_scope." },
         401: { schema: ZOAuthError, description: "invalid_client." },
+        429: { schema: ZOAuthError, description: "temporarily_unavailable: too many token requests from this address or for this client; `Retry-After` says when to try again." },
       },
     },
     {

@@ -16,7 +16,7 @@ import type { ApiContribution } from "../platform/openapi";
 import type { AccessTokens, TokenPrincipal } from "./auth/access-tokens";
 import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
 import type { QueryGate } from "./query-gate";
-import type { TelemetryLimits, TelemetryScope, TelemetryStore, TelemetryTable } from "./store";
+import { engineStopped, type TelemetryLimits, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
 
 export const QUERY_PATH = "/insights/v1/telemetry/query/table";
 
@@ -132,6 +132,8 @@ export async function runTelemetryEngine(
   const stop = new AbortController();
   const onClientGone = () => stop.abort(signal?.reason);
   signal?.addEventListener("abort", onClientGone, { once: true });
+  // A query answered at its time limit may still be winding down in the engine: its place is held until it has.
+  let stillRunning: Promise<void> | null = null;
   try {
     reservation.run((error) => stop.abort(error ?? BUDGET_SPENT));
     const table = await ctx.store.query({
@@ -145,6 +147,7 @@ export async function runTelemetryEngine(
     const { cost, window } = await reservation.settle();
     return { table, headers: { "x-query-cost": costHeader(cost, window) } };
   } catch (error) {
+    stillRunning = engineStopped(error);
     const { cost, window } = await reservation.settle();
     if (stop.signal.reason === BUDGET_SPENT) throw budgetSpent(window, cost, true);
     // The shared budget became unreachable while the query ran: it was stopped, 503.
@@ -153,7 +156,8 @@ export async function runTelemetryEngine(
     throw failure;
   } finally {
     signal?.removeEventListener("abort", onClientGone);
-    leave();
+    if (stillRunning) void stillRunning.then(leave);
+    else leave();
   }
 }
 

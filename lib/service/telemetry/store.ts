@@ -68,3 +68,19 @@ export interface TelemetryStore {
   dataPointNames(customerId: string): Promise<string[]>;
   close(): Promise<void>;
 }
+
+const ENGINE_STOPPED = new WeakMap<object, Promise<void>>();
+
+/**
+ * Marks a refusal answered before the engine has let go of the query (the time limit fired; the
+ * engine stops at its next check): `stopped` settles when it has. Returns the error.
+ */
+export function engineStopsLater<E extends object>(error: E, stopped: Promise<void>): E {
+  ENGINE_STOPPED.set(error, stopped);
+  return error;
+}
+
+/** When the engine lets go of the query that failed with this error; null when it already has. */
+export function engineStopped(error: unknown): Promise<void> | null {
+  return typeof error === "object" && error !== null ? (ENGINE_STOPPED.get(error) ?? null) : null;
+}

@@ -21,6 +21,11 @@ export const BODY_READ_TIMEOUT_MS = 10_000;
  */
 export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
 
+/** The peer's address: the client's own unless a proxy stands between (see nodeListener's `clientAddress`). */
+function socketAddress(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? "unknown").slice(0, 64);
+}
+
 /** The body did not arrive in time: answered 408 and the connection closed. */
 class BodyTimeout extends Error {}
 /** The client went away while sending: nobody to answer. */
@@ -79,7 +84,13 @@ function readBody(req: IncomingMessage, timeoutMs: number): Promise<ReadBody> {
  * Reads a Node request into a ServiceRequest, within the body limits. Pass the response so the
  * request's signal aborts when the client goes away before the answer.
  */
-export async function fromNodeRequest(req: IncomingMessage, fallbackOrigin: string, res?: ServerResponse, bodyTimeoutMs = BODY_READ_TIMEOUT_MS): Promise<ServiceRequest> {
+export async function fromNodeRequest(
+  req: IncomingMessage,
+  fallbackOrigin: string,
+  res?: ServerResponse,
+  bodyTimeoutMs = BODY_READ_TIMEOUT_MS,
+  addressOf: (req: IncomingMessage) => string = socketAddress,
+): Promise<ServiceRequest> {
   const url = new URL(req.url ?? "/", "http://localhost");
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -113,6 +124,7 @@ export async function fromNodeRequest(req: IncomingMessage, fallbackOrigin: stri
     bodyTooLarge,
     origin: host ? `${proto}://${host}` : fallbackOrigin,
     signal: controller.signal,
+    clientAddress: addressOf(req),
   };
 }
 
@@ -139,13 +151,13 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
 export function nodeListener(
   handle: (req: ServiceRequest) => Promise<ServiceResponse>,
   fallbackOrigin: string,
-  options: { bodyTimeoutMs?: number } = {},
+  options: { bodyTimeoutMs?: number; clientAddress?: (req: IncomingMessage) => string } = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void (async () => {
       let request: ServiceRequest;
       try {
-        request = await fromNodeRequest(req, fallbackOrigin, res, options.bodyTimeoutMs);
+        request = await fromNodeRequest(req, fallbackOrigin, res, options.bodyTimeoutMs, options.clientAddress);
       } catch (error) {
         if (error instanceof ClientGone) return;
         if (error instanceof BodyTimeout) {

@@ -1,9 +1,12 @@
 /**
- * The front door's choice of surface (scripts/serve.ts): a program's request never reaches the
+ * The front door (scripts/serve.ts): one spelling of a request target (normalizeRequestTarget) —
+ * what the server decides on is what every surface receives (over HTTP on the real server:
+ * e2e/server-limits.spec.ts) — and the choice of surface: a program's request never reaches the
  * pages, whose answer to it would be a redirect to the HTML sign-in page; a browser's always does.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { surfaceFor } from "./paths";
+import { normalizeRequestTarget, surfaceFor } from "./paths";
 
 const BROWSER = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
@@ -28,5 +31,35 @@ describe("surfaceFor", () => {
     expect(surfaceFor("/_next/static/chunks/main.js", { accept: "application/json" })).toBe("next");
     expect(surfaceFor("/__nextjs_original-stack-frames", { accept: "application/json" })).toBe("next");
     expect(surfaceFor("/api/plants", { accept: "application/json" })).toBe("api");
+  });
+});
+
+describe("normalizeRequestTarget", () => {
+  it.each([
+    ["/x/../api/auth/callback/credentials", "/api/auth/callback/credentials"],
+    ["/%2e%2e/api/auth/callback/credentials", "/api/auth/callback/credentials"],
+    ["/x/.%2E/api/auth/csrf", "/api/auth/csrf"],
+    ["//api//auth///callback/credentials", "/api/auth/callback/credentials"],
+    ["/x\\..\\api\\auth/signin", "/api/auth/signin"],
+    ["/api/%61uth/%63allback/credentials?x=../y", "/api/auth/callback/credentials?x=../y"],
+    ["http://elsewhere/x/../maintenance/v1/plants?page=2", "/maintenance/v1/plants?page=2"],
+    ["/plants/RTM1/jobs#frag", "/plants/RTM1/jobs"],
+    ["/a%2Fb/%252e%252e/c", "/a%2Fb/%252e%252e/c"],
+  ])("%s → %s", (target, expected) => {
+    expect(normalizeRequestTarget(target)).toBe(expected);
+  });
+
+  it("never names another host, and its result is its own normal form", () => {
+    const segment = fc.constantFrom("..", ".", "", "%2e%2e", "%2E", ".%2e", "api", "auth", "%61uth", "x", "\\", "%2F", "%25", "a b");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 12 }), fc.constantFrom("", "?q=../x", "?a=%2e"), (segments, query) => {
+        const normal = normalizeRequestTarget("/" + segments.join("/") + query);
+        expect(normal.startsWith("/")).toBe(true);
+        const path = normal.split("?")[0]!;
+        expect(path).not.toMatch(/\/\/|\/\.\.?(\/|$)|%2e|\\/i);
+        expect(normalizeRequestTarget(normal)).toBe(normal);
+        expect(new URL(normal, "http://localhost").host).toBe("localhost");
+      }),
+    );
   });
 });

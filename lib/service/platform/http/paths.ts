@@ -37,3 +37,29 @@ export function surfaceFor(pathname: string, headers: Record<string, string | st
   if (pathname.startsWith("/_next/") || pathname.startsWith("/__next")) return "next";
   return wantsApiAnswer(headers) ? "service" : "next";
 }
+
+/** RFC 3986 §2.3's unreserved characters: their percent-encoded and plain forms mean the same (§6.2.2.2). */
+const ENCODED_UNRESERVED = /%(4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|3[0-9]|2D|2E|5F|7E)/gi;
+
+/**
+ * The one spelling of a request target that every decision of the server is made on — which
+ * surface answers, which body limits apply — and that every surface, Next included, then receives
+ * (docs/architecture.md, "One path"). Without it, `/x/../api/auth/…`, `/%2e%2e/api/auth/…` or
+ * `//api/auth/…` passed a check made on the raw text and reached next-auth, which resolves them
+ * later. Percent-encoded unreserved characters are decoded, `\` counts as `/` (as WHATWG URLs and
+ * browsers read it), dot segments are resolved and runs of slashes become one; the query is kept
+ * as it was. Encoded slashes (`%2F`) stay encoded: they are data, not separators.
+ */
+export function normalizeRequestTarget(target: string): string {
+  // Absolute form (`POST http://host/path`) names a path too; `*` (OPTIONS) has none.
+  const relative = /^[a-z][a-z0-9+.-]*:/i.test(target) ? URL.canParse(target) ? new URL(target).pathname + new URL(target).search : "/" : target;
+  const hash = relative.indexOf("#");
+  const withoutFragment = hash < 0 ? relative : relative.slice(0, hash);
+  const question = withoutFragment.indexOf("?");
+  const rawPath = question < 0 ? withoutFragment : withoutFragment.slice(0, question);
+  const query = question < 0 ? "" : withoutFragment.slice(question);
+  const decoded = rawPath.replace(ENCODED_UNRESERVED, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+  // Prefixed with an origin, so a path that starts with `//` or `\\` can never be read as a host.
+  const pathname = new URL(`http://localhost/${decoded.replace(/^[/\\]+/, "")}`).pathname.replace(/\/{2,}/g, "/");
+  return pathname + query;
+}

@@ -18,6 +18,11 @@ export interface ServiceRequest {
   origin: string;
   /** Aborted when the client goes away; long telemetry queries are interrupted through it. */
   signal?: AbortSignal;
+  /**
+   * The client's address, as the server decides it (the socket's, or with TRUST_PROXY the last
+   * X-Forwarded-For entry): what per-address throttles count. Absent for in-process callers.
+   */
+  clientAddress?: string;
 }
 
 export interface ServiceResponse {

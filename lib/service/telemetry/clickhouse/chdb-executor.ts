@@ -4,14 +4,16 @@
  * chdb allows one session per process: open it once and share it.
  */
 import { Session } from "chdb";
-import type { ClickHouseExecutor } from "./executor";
+import { OutputTooLarge, type ClickHouseExecutor } from "./executor";
 
 export function chdbExecutor(dataDir: string): ClickHouseExecutor {
   const session = new Session(dataDir);
   return {
-    async query(sql, params, signal) {
-      const result = await session.queryBindAsync(sql, params, { signal });
-      return result.bytes();
+    async query(sql, params, signal, maxBytes = Infinity) {
+      // In process, chdb hands over the whole output at once; the limit is the HTTP executor's contract all the same.
+      const bytes = (await session.queryBindAsync(sql, params, { signal })).bytes();
+      if (bytes.length > maxBytes) throw new OutputTooLarge(maxBytes);
+      return bytes;
     },
     async command(sql, params = {}) {
       await session.queryBindAsync(sql, params);

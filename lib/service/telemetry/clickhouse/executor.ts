@@ -5,8 +5,12 @@
  * (tests and benchmarks; chdb-executor.ts).
  */
 export interface ClickHouseExecutor {
-  /** Runs a statement that names its output FORMAT and returns the output's bytes. */
-  query(sql: string, params: Record<string, string>, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * Runs a statement that names its output FORMAT and returns the output's bytes. With `maxBytes`
+   * the output is read only up to that many bytes: past it the query is cancelled and
+   * OutputTooLarge raised, so an answer never takes more memory here than the limit.
+   */
+  query(sql: string, params: Record<string, string>, signal?: AbortSignal, maxBytes?: number): Promise<Uint8Array>;
   /** Runs a statement without output (DDL, INSERT … SELECT). */
   command(sql: string, params?: Record<string, string>): Promise<void>;
   /**
@@ -30,4 +34,11 @@ export function clickhouseErrorCode(error: unknown): number | null {
   if (typeof code === "number") return code;
   const match = /Code: (\d+)\./.exec(error.message);
   return match ? Number(match[1]) : null;
+}
+
+/** The output of a query was longer than the caller reads (`maxBytes`): it was cancelled. */
+export class OutputTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`output over ${maxBytes} bytes`);
+  }
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PLANTS } from "../../platform/demo-catalog";
 import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb-store";
 import { tableRows, type TelemetryQuery } from "../store";
-import { clickhouseErrorCode } from "./executor";
+import { clickhouseErrorCode, OutputTooLarge } from "./executor";
 import { httpExecutor } from "./http-executor";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./store";
 import { startClickHouseDev, type ClickHouseDev } from "./testing/clickhouse-dev";
@@ -44,7 +44,7 @@ beforeAll(async () => {
   endpoint = await startClickHouseDev();
   client = createClient({ url: endpoint.url, username: "default", password: "" });
   [clickhouse, duckdb] = await Promise.all([
-    openClickHouseTelemetryStore({ executor: httpExecutor({ url: endpoint.url, username: "default", password: "" }), databasePrefix: "httptest_", customers, demo }),
+    openClickHouseTelemetryStore({ executor: httpExecutor({ url: endpoint.url, username: "default", password: "" }), databasePrefix: "httptest_", customers, demo, maxQueryMemoryBytes: 64 * 1024 * 1024 }),
     openDuckDbTelemetryStore({ dataDir: dir, customers, demo }),
   ]);
 }, 180_000);
@@ -78,6 +78,26 @@ describe("the ClickHouse store over HTTP (clickhouse:dev)", () => {
     const slow = "range a from 1 to 1000000 step 1 | extend k = 1 | join kind=inner (range b from 1 to 1000000 step 1 | extend k = 1) on k | count";
     await expect(clickhouse.query(request(slow, { limits: { ...LIMITS, timeoutMs: 1_000 } }))).rejects.toMatchObject({ code: "QUERY_TIMEOUT" });
     await expect(clickhouse.query(request("States | make-series n = count() on Timestamp step 1ms"))).rejects.toMatchObject({ code: "INVALID_QUERY" });
+  }, 60_000);
+});
+
+describe("bounds of every query over HTTP", () => {
+  it("stops reading an output at maxBytes and cancels it, never buffering the rest", async () => {
+    const executor = httpExecutor({ url: endpoint.url, username: "default", password: "" });
+    try {
+      // 50 MB of output if read to the end.
+      const huge = "SELECT repeat('x', 1000) FROM numbers(50000) FORMAT TabSeparatedRaw";
+      await expect(executor.query(huge, {}, undefined, 1_000_000)).rejects.toBeInstanceOf(OutputTooLarge);
+      // The executor goes on serving.
+      expect(Buffer.from(await executor.query("SELECT 1 FORMAT TabSeparatedRaw", {}, undefined, 1_000_000)).toString()).toBe("1\n");
+    } finally {
+      await executor.close();
+    }
+  }, 60_000);
+
+  it("carries max_memory_usage: a query that needs more is QUERY_LIMIT_EXCEEDED", async () => {
+    const hungry = 'range a from 1 to 1000000 step 1 | extend s = strcat(tostring(a), strrep("-padding", 10)) | summarize n = count() by s | count';
+    await expect(clickhouse.query(request(hungry))).rejects.toMatchObject({ code: "QUERY_LIMIT_EXCEEDED", message: expect.stringMatching(/more memory/) });
   }, 60_000);
 });
 

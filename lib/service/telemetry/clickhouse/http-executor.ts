@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import { createClient } from "@clickhouse/client";
-import type { ClickHouseExecutor } from "./executor";
+import { OutputTooLarge, type ClickHouseExecutor } from "./executor";
 
 export interface ClickHouseConnection {
   url: string;
@@ -22,11 +22,23 @@ export function httpExecutor(connection: ClickHouseConnection): ClickHouseExecut
     clickhouse_settings: { cancel_http_readonly_queries_on_client_close: 1 },
   });
   return {
-    async query(sql, params, signal) {
-      // The statement names its own FORMAT; exec returns the raw output stream.
-      const result = await client.exec({ query: sql, query_params: params, abort_signal: signal });
+    async query(sql, params, signal, maxBytes = Infinity) {
+      // The statement names its own FORMAT; exec returns the raw output stream. Our own controller
+      // too: reading stops at maxBytes, and aborting the request makes the server cancel the query.
+      const stop = new AbortController();
+      const abortSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+      const result = await client.exec({ query: sql, query_params: params, abort_signal: abortSignal });
       const chunks: Buffer[] = [];
-      for await (const chunk of result.stream) chunks.push(chunk as Buffer);
+      let size = 0;
+      for await (const chunk of result.stream) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          stop.abort();
+          result.stream.destroy();
+          throw new OutputTooLarge(maxBytes);
+        }
+        chunks.push(chunk as Buffer);
+      }
       return Buffer.concat(chunks);
     },
     async command(sql, params = {}) {

@@ -17,6 +17,8 @@ const NOW = new Date("2026-03-02T00:00:00Z");
 const customers = DEMO_CUSTOMERS.map((c) => ({ id: c.id, plants: DEMO_PLANTS.filter((p) => p.customerId === c.id) }));
 const demo = { seed: "clickhouse-store-test", days: 1, now: NOW };
 const LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024, timeoutMs: 60_000 };
+/** max_memory_usage of each query: small, so that a query can be shown to reach it. */
+const QUERY_MEMORY = 64 * 1024 * 1024;
 
 let clickhouse: ClickHouseTelemetryStore;
 let duckdb: DuckDbTelemetryStore;
@@ -27,7 +29,7 @@ beforeAll(async () => {
   const executor = sharedChdb();
   for (const c of customers) await executor.command(`DROP DATABASE IF EXISTS "storetest_${c.id.replace(/-/g, "_")}"`);
   [clickhouse, duckdb] = await Promise.all([
-    openClickHouseTelemetryStore({ executor, databasePrefix: "storetest_", customers, demo }),
+    openClickHouseTelemetryStore({ executor, databasePrefix: "storetest_", customers, demo, maxQueryMemoryBytes: QUERY_MEMORY }),
     openDuckDbTelemetryStore({ dataDir: dir, customers, demo }),
   ]);
 }, 120_000);
@@ -109,6 +111,12 @@ describe("errors", () => {
   it("answers QUERY_LIMIT_EXCEEDED past the byte limit", async () => {
     await expect(clickhouse.query(request("States | take 1000", { limits: { ...LIMITS, maxBytes: 10_000 } }))).rejects.toMatchObject({ code: "QUERY_LIMIT_EXCEEDED" });
   });
+
+  it("answers QUERY_LIMIT_EXCEEDED when a query needs more memory than max_memory_usage", async () => {
+    // A million distinct 80-character keys, grouped: well over 64 MB of hash table.
+    const hungry = 'range a from 1 to 1000000 step 1 | extend s = strcat(tostring(a), strrep("-padding", 10)) | summarize n = count() by s | count';
+    await expect(clickhouse.query(request(hungry))).rejects.toMatchObject({ code: "QUERY_LIMIT_EXCEEDED", message: expect.stringMatching(/more memory/) });
+  }, 60_000);
 
   it("answers QUERY_TIMEOUT when the time limit stops the query", async () => {
     const slow = "range a from 1 to 1000000 step 1 | extend k = 1 | join kind=inner (range b from 1 to 1000000 step 1 | extend k = 1) on k | count";

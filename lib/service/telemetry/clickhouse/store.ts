@@ -17,7 +17,7 @@ import type { DemoPlant } from "../../platform/demo-catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../schema";
 import type { TelemetryLimits, TelemetryQuery, TelemetryStore, TelemetryTable } from "../store";
-import { clickhouseErrorCode, type ClickHouseExecutor } from "./executor";
+import { clickhouseErrorCode, OutputTooLarge, type ClickHouseExecutor } from "./executor";
 import { clickhouseQueryError, LIMIT_CODES, TIMEOUT_CODES } from "./errors";
 import { clickhouseSources, createCustomerSchema, customerDatabase, querySettings, rowsStatement, rowsToJsonArray } from "./sql";
 
@@ -30,6 +30,8 @@ export interface ClickHouseStoreOptions {
   demo?: { seed: string; days: number; now?: Date };
   onSeeding?: (customerId: string) => void;
   onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
+  /** ClickHouse's max_memory_usage of each query, in bytes (TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB). */
+  maxQueryMemoryBytes: number;
 }
 
 export interface ClickHouseTelemetryStore extends TelemetryStore {
@@ -74,15 +76,23 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
       const database = databaseOf(request.customerId);
       const compiled = compileKql(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect });
       const { limits } = request;
-      // Read-only, bounded in time and memory; the row limit is the statement's LIMIT maxRows + 1.
-      const settings = querySettings(limits, { readonly: 1, max_result_bytes: limits.maxBytes * 4, result_overflow_mode: "'throw'" });
+      // Read-only, bounded in time (max_execution_time, querySettings) and memory; the row limit is
+      // the statement's LIMIT maxRows + 1, the byte limit the executor's (it reads no further).
+      const settings = querySettings(limits, {
+        readonly: 1,
+        max_memory_usage: options.maxQueryMemoryBytes,
+        max_result_bytes: limits.maxBytes * 4,
+        result_overflow_mode: "'throw'",
+      });
       const statement = rowsStatement(compiled, limits.maxRows, settings);
       const timeout = AbortSignal.timeout(limits.timeoutMs + 1_000);
       const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       let output: Uint8Array;
       try {
-        output = await executor.query(statement, clickhouseParams(compiled.params), signal);
+        // One byte more than the rows may have: the output's closing newline (rowsToJsonArray).
+        output = await executor.query(statement, clickhouseParams(compiled.params), signal, limits.maxBytes + 1);
       } catch (error) {
+        if (error instanceof OutputTooLarge) throw limitExceeded(limits, "bytes");
         const code = clickhouseErrorCode(error);
         if (request.signal?.aborted) throw new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
         if ((code !== null && TIMEOUT_CODES.has(code)) || timeout.aborted) {
