@@ -74,14 +74,15 @@ function rawRequest(url: string, target: string, options: { declared?: number; e
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
     let received = "";
+    let failure: Error | null = null;
     socket.on("data", (chunk) => (received += chunk.toString("latin1")));
-    const finish = () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
-      resolve({ status, text: received });
-    };
-    socket.on("end", finish);
-    socket.on("close", finish);
-    socket.on("error", (error) => (received ? finish() : reject(error)));
+    // A server that answers early and closes makes the rest of the upload fail (EPIPE, ECONNRESET):
+    // what counts is the answer read before the socket closed.
+    socket.on("error", (error) => (failure = error));
+    socket.on("close", () => {
+      if (!received && failure) return reject(failure);
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0), text: received });
+    });
     const head = [
       `POST ${target} HTTP/1.1`,
       `Host: ${hostname}:${port}`,

@@ -31,7 +31,7 @@ const http = await import("node:http");
 const path = await import("node:path");
 const { default: next } = await import("next");
 const { getConfig } = await import("../lib/config");
-const { nodeListener } = await import("../lib/service/platform/http/node-adapter");
+const { MAX_DRAIN_BYTES, nodeListener } = await import("../lib/service/platform/http/node-adapter");
 const { normalizeRequestTarget, surfaceFor } = await import("../lib/service/platform/http/paths");
 const { announceStartup } = await import("../lib/dashboard/announce");
 const { getServiceRuntime } = await import("../lib/service/runtime");
@@ -93,6 +93,30 @@ function refuse(res: import("node:http").ServerResponse, status: number, code: s
 }
 
 /**
+ * Refuses a request whose body Next must not get, once that body has been read and thrown away (up
+ * to MAX_DRAIN_BYTES, as the JSON surfaces do), so that a client sending it in one go can read the
+ * refusal instead of a reset connection; a larger one is answered at once and its connection closed.
+ */
+function refuseBody(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, status: number, code: string, message: string) {
+  let answered = false;
+  const answer = (cut: boolean) => {
+    if (answered) return;
+    answered = true;
+    req.removeAllListeners("data");
+    refuse(res, status, code, message);
+    if (cut) res.once("finish", () => req.socket.destroy());
+  };
+  if (Number(req.headers["content-length"] ?? 0) > MAX_DRAIN_BYTES) return answer(true);
+  let size = 0;
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_DRAIN_BYTES) answer(true);
+  });
+  req.once("end", () => answer(false));
+  req.once("error", () => answer(true));
+}
+
+/**
  * What Next may believe about a request: the client's address for the sign-in throttle, and
  * X-Forwarded-* only from a trusted proxy (next-auth builds its URLs from X-Forwarded-Host).
  */
@@ -116,8 +140,8 @@ const server = http.createServer((req, res) => {
   else {
     if (!BODYLESS_METHODS.has(req.method ?? "GET")) {
       const declared = req.headers["content-length"];
-      if (declared === undefined) return refuse(res, 411, "LENGTH_REQUIRED", "A sign-in request must declare its Content-Length.");
-      if (!/^\d+$/.test(declared) || Number(declared) > MAX_NEXT_BODY_BYTES) return refuse(res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
+      if (declared === undefined) return refuseBody(req, res, 411, "LENGTH_REQUIRED", "A sign-in request must declare its Content-Length.");
+      if (!/^\d+$/.test(declared) || Number(declared) > MAX_NEXT_BODY_BYTES) return refuseBody(req, res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
     }
     prepareForNext(req);
     // Pages, assets and next-auth's answers: the common headers here, the pages' CSP in proxy.ts.
