@@ -82,6 +82,13 @@ export const FUNCTION_DOCS: Record<string, string> = {
   series_fir: "series_fir(Series, Filter [, Normalize, Center]): dynamic — e.g. moving average series_fir(x, repeat(1, 5), true, true)",
   series_fill_forward: "series_fill_forward(Series): dynamic — nulls take the previous value", series_fill_backward: "series_fill_backward(Series): dynamic — nulls take the next value",
   series_fill_linear: "series_fill_linear(Series): dynamic — nulls interpolated", series_fill_const: "series_fill_const(Series, Value): dynamic",
+  series_decompose: "series_decompose(Series [, Seasonality=-1, Trend='avg', Test_points=0, Seasonality_threshold=0.6]): columns baseline, seasonal, trend, residual",
+  series_decompose_anomalies:
+    "series_decompose_anomalies(Series [, Threshold=1.5, Seasonality=-1, Trend='avg', Test_points=0, AD_method='ctukey', Seasonality_threshold=0.6]): columns ad_flag (+1/-1/0), ad_score, baseline — e.g. extend (flag, score, baseline) = series_decompose_anomalies(y)",
+  series_decompose_forecast: "series_decompose_forecast(Series, Points [, Seasonality=-1, Trend='linefit', Seasonality_threshold=0.6]): the baseline with the last Points forecast (then seasonal, trend, residual)",
+  series_outliers: "series_outliers(Series [, Kind='ctukey', Ignore_val, Min_percentile=10, Max_percentile=90]): dynamic — Tukey fence scores (> 1.5 a rise, < -1.5 a drop)",
+  series_fit_line: "series_fit_line(Series): columns rsquare, slope, variance, rvariance, interception, line_fit",
+  series_periods_detect: "series_periods_detect(Series, Min_period, Max_period, Num_periods): columns periods, scores — by autocorrelation",
 };
 
 /** Words that start a query or a statement, for completion at the start. */

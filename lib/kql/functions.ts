@@ -7,6 +7,7 @@ import type { Expr } from "./ast";
 import { nameOf, type Analyzer, type Mode, type Scope } from "./analyze";
 import { isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
+import { seriesScalar } from "./series";
 
 type Call = Extract<Expr, { kind: "call" }>;
 
@@ -19,6 +20,7 @@ export const EXTENSION_SCALARS = [
   "log10", "log2", "max_of", "min_of", "hash", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
   "ceiling", "isnan", "isfinite", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
+  "series_decompose", "series_decompose_anomalies", "series_decompose_forecast", "series_outliers", "series_fit_line", "series_periods_detect",
 ] as const;
 
 export const EXTENSION_AGGREGATES = [
@@ -33,12 +35,6 @@ const REFUSED: Record<string, string> = {
   hll_merge: "hll_merge() is not supported; use dcount()",
   tdigest: "tdigest() sketches are not supported; use percentile() or percentiles()",
   tdigest_merge: "tdigest_merge() is not supported; use percentile() or percentiles()",
-  series_outliers: "series_outliers() is not supported",
-  series_decompose: "series_decompose() is not supported; series_fir() and series_fill_*() are",
-  series_decompose_anomalies: "series_decompose_anomalies() is not supported",
-  series_decompose_forecast: "series_decompose_forecast() is not supported",
-  series_fit_line: "series_fit_line() is not supported",
-  series_periods_detect: "series_periods_detect() is not supported",
   make_bag_if: "make_bag_if() is not supported; use make_bag(iff(…))",
 };
 
@@ -114,6 +110,8 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
   const name = ast.name;
   if (REFUSED[name]) analyzer.error(ast.nameSpan, REFUSED[name]!);
   if (aggregateOperands) return aggregate(analyzer, ast, aggregateOperands, argName);
+  const series = seriesScalar(analyzer, ast, scope);
+  if (series) return series;
   if (!(EXTENSION_SCALARS as readonly string[]).includes(name)) return undefined;
   if (name === "series_stats") analyzer.error(ast.span, "series_stats() yields several columns: use it alone in extend (extend series_stats(x)) or use series_stats_dynamic()");
   if (name === "toscalar") {

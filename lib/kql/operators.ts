@@ -10,6 +10,7 @@ import type { JoinType, SelectBlock, SqlDialect } from "./dialect/dialect";
 import { isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
 import { LIMITS, outputAliases, scopeOf, type Binding, type Block } from "./compile";
+import { materializeSeries, seriesCall } from "./series";
 
 export interface OperatorPlanner {
   readonly analyzer: Analyzer;
@@ -147,10 +148,11 @@ export function conjuncts(predicate: TExpr): TExpr[] {
   return [predicate];
 }
 
-function extend(planner: OperatorPlanner, block: Block, items: Assignment[]): Block {
+function extend(planner: OperatorPlanner, blockIn: Block, items: Assignment[]): Block {
   const analyzer = planner.analyzer;
-  const columns = [...block.columns];
-  const scope = new Map(scopeOf(block));
+  let block = blockIn;
+  let columns = [...block.columns];
+  let scope = new Map(scopeOf(block));
   let unnamed = 0;
   const add = (name: string, expr: TExpr) => {
     // ADX: a column that already exists is removed and appended with its new value.
@@ -160,6 +162,16 @@ function extend(planner: OperatorPlanner, block: Block, items: Assignment[]): Bl
     scope.set(name, expr);
   };
   for (const item of items) {
+    const series = seriesCall(analyzer, item.expr, scope);
+    if (series) {
+      // Planned in stages over the rows so far (series.ts); its results join the columns.
+      if (item.names && item.names.length > series.outputs.length) analyzer.error(item.span, `${(item.expr as { name: string }).name}() gives ${series.outputs.length} column${series.outputs.length > 1 ? "s" : ""}`);
+      const names = series.outputs.map((o, i) => item.names?.[i]?.text ?? (i === 0 ? item.name?.text : undefined) ?? o.name);
+      block = materializeSeries(planner, { ...block, columns }, series, names);
+      columns = [...block.columns];
+      scope = new Map(scopeOf(block));
+      continue;
+    }
     const multi = analyzer.multiResult(item.expr, scope);
     if (multi) {
       if (item.names && item.names.length > multi.length) analyzer.error(item.span, `${(item.expr as { name: string }).name}() gives ${multi.length} columns`);

@@ -15,6 +15,7 @@
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
+import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
 
@@ -49,6 +50,9 @@ export const CLICKHOUSE_QUERY_SETTINGS: Record<string, string | number> = {
   join_use_nulls: 1,
   // Parameters bound as query parameters are substituted as constants; keep NULL out of IN lists.
   transform_null_in: 0,
+  // Series analysis plans one SELECT per step (lib/kql/series.ts); merging those steps' expressions
+  // re-expands every reference to an earlier step and takes minutes for a 72-point series.
+  query_plan_merge_expressions: 0,
 };
 
 /** Compiled params → ClickHouse query parameter values (text in ClickHouse's input format). */
@@ -218,6 +222,8 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     if (part === "nanosecond") return `(dateDiff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
     return `dateDiff('${part}', ${s(1)}, ${s(0)})`;
   }
+  if (op.startsWith("series_stage:")) return stageValueSql(LISTS, op, a.map((x) => expression(x, false)));
+  if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));
   if (op.startsWith("endof")) return fromUs(`(${us(PERIODS[op.slice(5)]!.start(s(0), `(${s(1)} + 1)`))} - 1)`);
   switch (op) {
@@ -545,6 +551,65 @@ function typed(value: TExpr): string {
 function numberArrayJson(list: string): string {
   return `concat('[', arrayStringConcat(arrayMap(kql_v -> coalesce(${jsonNumber("toFloat64(kql_v)")}, 'null'), ${list}), ','), ']')`;
 }
+
+/** List primitives of the series analysis (series-sql.ts). Lambda parameters are numbered to stay unique when nested. */
+let lambdaCounter = 0;
+const fresh = () => `kql_s${(lambdaCounter = (lambdaCounter + 1) % 1_000_000)}`;
+const LISTS: ListSql = {
+  bind: (value, body) => {
+    const v = fresh();
+    return `arrayElement(arrayMap(${v} -> ${body(v)}, [${value}]), 1)`;
+  },
+  gen: (n, body) => {
+    const i = fresh();
+    return `arrayMap(${i} -> ${body(i)}, range(1, toInt64(greatest(${n}, 0)) + 1))`;
+  },
+  map: (list, body) => {
+    const v = fresh();
+    return `arrayMap(${v} -> ${body(v)}, ${list})`;
+  },
+  mapIdx: (list, body) => {
+    const [v, i] = [fresh(), fresh()];
+    return `arrayMap((${v}, ${i}) -> ${body(v, i)}, ${list}, arrayEnumerate(${list}))`;
+  },
+  zip: (lists, body) => {
+    const names = lists.map(() => fresh());
+    const i = fresh();
+    return `arrayMap((${names.join(", ")}, ${i}) -> ${body(names, i)}, ${lists.join(", ")}, arrayEnumerate(${lists[0]}))`;
+  },
+  filter: (list, keep) => {
+    const v = fresh();
+    return `arrayFilter(${v} -> ${keep(v)}, ${list})`;
+  },
+  filterIdx: (list, keep) => {
+    const [v, i] = [fresh(), fresh()];
+    return `arrayFilter((${v}, ${i}) -> ${keep(v, i)}, ${list}, arrayEnumerate(${list}))`;
+  },
+  present: (list) => present(list),
+  // A negative length would mean "up to that many from the end".
+  slice: (list, a, b) => `arraySlice(${list}, ${a}, greatest((${b}) - (${a}) + 1, 0))`,
+  cycle: (list, n) => {
+    const [l, r] = [fresh(), fresh()];
+    return `arrayElement(arrayMap(${l} -> arraySlice(arrayFlatten(arrayMap(${r} -> ${l}, range(toUInt64(intDiv(${n}, length(${l})) + 1)))), 1, ${n}), [${list}]), 1)`;
+  },
+  sortBy: (list, keys) => {
+    const [v, k] = [fresh(), fresh()];
+    return `arraySort((${v}, ${k}) -> (${k}, ${v}), ${list}, ${keys})`;
+  },
+  at: (list, i) => `arrayElement(${list}, ${i})`,
+  len: (list) => `toInt64(length(${list}))`,
+  sum: (list) => `arraySum(${list})`,
+  dot: (a, b) => `arrayDotProduct(${a}, ${b})`,
+  sort: (list) => `arraySort(${list})`,
+  max: (list) => `arrayMax(${list})`,
+  indexOf: (list, value) => `toInt64(indexOf(${list}, ${value}))`,
+  floor: (x) => `toInt64(floor(${x}))`,
+  idiv: (a, b) => `intDiv(${a}, ${b})`,
+  json: (list) => numberArrayJson(list),
+  numbers: (json) => numberList(json),
+  isArray: (json) => isArray(json),
+  checked: (n, max, message) => `if(throwIf(${n} > ${max}, '${message}') = 0, ${n}, 0)`,
+};
 
 /** The numbers of a JSON array (other elements become NULL); use only where `isArray(j)` holds. */
 function numberList(j: string): string {

@@ -10,6 +10,7 @@
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
+import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
 import type { KqlType } from "../types";
 
@@ -150,6 +151,8 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     if (part === "nanosecond") return `(date_diff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
     return `date_diff('${part}', ${s(1)}, ${s(0)})`;
   }
+  if (op.startsWith("series_stage:")) return stageValueSql(LISTS, op, a.map((x) => expression(x, false)));
+  if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));
   if (op.startsWith("endof")) return `(${PERIODS[op.slice(5)]!.start(s(0), `(${s(1)} + 1)`)} - INTERVAL 1 MICROSECOND)`;
   switch (op) {
@@ -345,6 +348,70 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
 }
 
 /** Lambdas bind a computed list once: `f(l)` over `list`. */
+/** List primitives of the series analysis (series-sql.ts). Lambda parameters are numbered to stay unique when nested. */
+let lambdaCounter = 0;
+const fresh = () => `kql_s${(lambdaCounter = (lambdaCounter + 1) % 1_000_000)}`;
+const LISTS: ListSql = {
+  bind: (value, body) => {
+    const v = fresh();
+    return `list_transform([${value}], lambda ${v}: ${body(v)})[1]`;
+  },
+  gen: (n, body) => {
+    const i = fresh();
+    return `list_transform(range(1, (${n}) + 1), lambda ${i}: ${body(i)})`;
+  },
+  map: (list, body) => {
+    const v = fresh();
+    return `list_transform(${list}, lambda ${v}: ${body(v)})`;
+  },
+  mapIdx: (list, body) => {
+    const [v, i] = [fresh(), fresh()];
+    return `list_transform(${list}, lambda ${v}, ${i}: ${body(v, i)})`;
+  },
+  zip: (lists, body) => {
+    // list_zip, not indexing: a list captured by a nested lambda is copied for every element.
+    const [t, i] = [fresh(), fresh()];
+    return `list_transform(list_zip(${lists.join(", ")}), lambda ${t}, ${i}: ${body(
+      lists.map((_, j) => `${t}[${j + 1}]`),
+      i,
+    )})`;
+  },
+  filter: (list, keep) => {
+    const v = fresh();
+    return `list_filter(${list}, lambda ${v}: ${keep(v)})`;
+  },
+  filterIdx: (list, keep) => {
+    const [v, i] = [fresh(), fresh()];
+    return `list_filter(${list}, lambda ${v}, ${i}: ${keep(v, i)})`;
+  },
+  present: (list) => {
+    const v = fresh();
+    return `list_filter(${list}, lambda ${v}: ${v} IS NOT NULL)`;
+  },
+  slice: (list, a, b) => `list_slice(${list}, ${a}, ${b})`,
+  cycle: (list, n) => {
+    const [l, r] = [fresh(), fresh()];
+    return `list_transform([${list}], lambda ${l}: list_slice(flatten(list_transform(range(0, (${n}) // len(${l}) + 1), lambda ${r}: ${l})), 1, ${n}))[1]`;
+  },
+  sortBy: (list, keys) => {
+    const t = fresh();
+    return `list_transform(list_sort(list_zip(${keys}, ${list})), lambda ${t}: ${t}[2])`;
+  },
+  at: (list, i) => `(${list})[${i}]`,
+  len: (list) => `len(${list})`,
+  sum: (list) => `coalesce(list_sum(${list}), 0)`,
+  dot: (a, b) => `coalesce(list_inner_product(${a}, ${b}), 0)`,
+  sort: (list) => `list_sort(${list})`,
+  max: (list) => `list_max(${list})`,
+  indexOf: (list, value) => `coalesce(list_position(${list}, ${value}), 0)`,
+  floor: (x) => `CAST(floor(${x}) AS BIGINT)`,
+  idiv: (a, b) => `((${a}) // (${b}))`,
+  json: (list) => `to_json(${list})`,
+  numbers: (json) => `TRY_CAST(${json} AS DOUBLE[])`,
+  isArray: (json) => `json_type(${json}) = 'ARRAY'`,
+  checked: (n, max, message) => `(CASE WHEN ${n} > ${max} THEN error('${message}') ELSE ${n} END)`,
+};
+
 function withList(list: string, body: (l: string) => string): string {
   return `list_transform([${list}], lambda kql_l: ${body("kql_l")})[1]`;
 }

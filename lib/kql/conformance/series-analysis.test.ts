@@ -1,0 +1,63 @@
+/**
+ * Conformance: series analysis (series_decompose*, series_outliers, series_fit_line,
+ * series_periods_detect). Constructed series whose answers follow from the algorithms in
+ * docs/kql-series.md exactly, and Microsoft's documented series_fit_line example.
+ */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+/** n points, all 0 but `at` = value. */
+const onlyAt = (n: number, at: number, value: number) => Array.from({ length: n }, (_, i) => (i === at ? value : 0));
+
+// The constructed series: a square wave of period 6 (10, 10, 10, 4, 4, 4, …) over 72 points, one
+// spike of +30 at point 40, with or without a line of slope 0.5.
+describe("series analysis", () => {
+  conformance([
+    // A seasonal signal with one spike is flagged at the spike alone: period detected, or given.
+    { q: "range t from 0 to 71 step 1 | extend y = iff(t % 6 < 3, 10.0, 4.0) + iff(t == 40, 30.0, 0.0) | summarize y = make_list(y) | extend (flag, score, baseline) = series_decompose_anomalies(y) | project flag", rows: [[onlyAt(72, 40, 1)]], columns: ["flag"], types: ["dynamic"] },
+    { q: "range t from 0 to 71 step 1 | extend y = iff(t % 6 < 3, 10.0, 4.0) + iff(t == 40, 30.0, 0.0) | summarize y = make_list(y) | extend (flag, score, baseline) = series_decompose_anomalies(y, 1.5, 6) | project flag, score", rows: [[onlyAt(72, 40, 1), onlyAt(72, 40, 72)]] },
+    // … with a linear trend too (linefit; the seasonal medians absorb part of the line, the residual stays within the fences).
+    { q: "range t from 0 to 71 step 1 | extend y = iff(t % 6 < 3, 10.0, 4.0) + 0.5 * t + iff(t == 40, 30.0, 0.0) | summarize y = make_list(y) | extend (flag, score, baseline) = series_decompose_anomalies(y, 1.5, -1, \"linefit\") | project flag", rows: [[onlyAt(72, 40, 1)]] },
+    { q: "range t from 0 to 71 step 1 | extend y = iff(t % 6 < 3, 10.0, 4.0) + 0.5 * t + iff(t == 40, 30.0, 0.0) | summarize y = make_list(y) | extend (flag, score, baseline) = series_decompose_anomalies(y, 1.5, 6, \"linefit\", 0, \"tukey\") | project flag", rows: [[onlyAt(72, 40, 1)]] },
+    // A dip is flagged -1.
+    { q: "range t from 0 to 71 step 1 | extend y = iff(t % 6 < 3, 10.0, 4.0) - iff(t == 13, 30.0, 0.0) | summarize y = make_list(y) | extend (flag, score, baseline) = series_decompose_anomalies(y) | project flag", rows: [[onlyAt(72, 13, -1)]] },
+    // Default column names, as ADX names them.
+    {
+      q: "print y = dynamic([1, 2, 3, 4, 5, 6]) | extend series_decompose_anomalies(y, 1.5, 0) | project-away y",
+      rows: [[[0, 0, 0, 0, 0, 0], [-0.125, 0, 0, 0, 0, 0.125], [3.5, 3.5, 3.5, 3.5, 3.5, 3.5]]],
+      columns: ["series_decompose_anomalies_y_ad_flag", "series_decompose_anomalies_y_ad_score", "series_decompose_anomalies_y_baseline"],
+      types: ["dynamic", "dynamic", "dynamic"],
+    },
+    // series_decompose: seasonal = median of each phase, trend of the rest, residual = x − baseline.
+    {
+      q: "print y = dynamic([1, 2, 3, 4, 5, 6]) | extend series_decompose(y, 2) | project-away y",
+      rows: [[[3, 4, 3, 4, 3, 4], [3, 4, 3, 4, 3, 4], [0, 0, 0, 0, 0, 0], [-2, -2, 0, 0, 2, 2]]],
+      columns: ["series_decompose_y_baseline", "series_decompose_y_seasonal", "series_decompose_y_trend", "series_decompose_y_residual"],
+    },
+    { q: "print y = dynamic([1, 2, 3, 4, 5, 6]) | extend (b, s, t, r) = series_decompose(y, 0, \"linefit\") | project t, r", rows: [[[1, 2, 3, 4, 5, 6], [0, 0, 0, 0, 0, 0]]] },
+    { q: "print y = dynamic([2, 2, 5, 2, 2, 2]) | extend (b, s, t, r) = series_decompose(y, 0, \"none\") | project b, r", rows: [[[0, 0, 0, 0, 0, 0], [2, 2, 5, 2, 2, 2]]] },
+    // Forecast: the test points are left out of the fit and extrapolated.
+    { q: "print y = dynamic([1, 2, 3, 4, 5, 6, 0, 0]) | extend f = series_decompose_forecast(y, 2) | project-away y", rows: [[[1, 2, 3, 4, 5, 6, 7, 8], [0, 0, 0, 0, 0, 0, 0, 0], [1, 2, 3, 4, 5, 6, 7, 8], [0, 0, 0, 0, 0, 0, -7, -8]]], columns: ["f", "series_decompose_forecast_y_seasonal", "series_decompose_forecast_y_trend", "series_decompose_forecast_y_residual"] },
+    { q: "print y = dynamic([10, 4, 10, 4, 10, 4, 0, 0]) | extend f = series_decompose_forecast(y, 2, 2, \"avg\") | project f", rows: [[[10, 4, 10, 4, 10, 4, 10, 4]]] },
+    // A straight line's fit has rsquare 1; Microsoft's documented example.
+    { q: "print y = dynamic([1, 3, 5, 7, 9]) | extend (rsquare, slope, variance, rvariance, interception, line) = series_fit_line(y) | project-away y", rows: [[1, 2, 10, 0, -1, [1, 3, 5, 7, 9]]], types: ["real", "real", "real", "real", "real", "dynamic"] },
+    {
+      q: "print y = dynamic([2, 5, 6, 8, 11, 15, 17, 18, 25, 26, 30, 30]) | extend (RSquare, Slope, Variance, RVariance, Interception, LineFit) = series_fit_line(y) | project RSquare, Slope, Variance, RVariance, Interception",
+      rows: [[0.982900730884447, 2.7307692307692313, 98.62878787878786, 1.6864801864801868, -1.6666666666666714]],
+    },
+    { q: "print y = dynamic([4, 4]) | extend series_fit_line(y) | project series_fit_line_y_rsquare, series_fit_line_y_slope", rows: [[1, 0]], columns: ["series_fit_line_y_rsquare", "series_fit_line_y_slope"] },
+    // series_outliers: Tukey's fences on the 10th/90th percentiles (ctukey) or quartiles (tukey); nulls score 0.
+    { q: "print y = dynamic([1, 2, 3, 100, 2, 1, null, 3]) | extend o = series_outliers(y) | project o", rows: [[[0, 0, 0, 1.4264705882352922, 0, 0, 0, 0]]] },
+    { q: "print y = dynamic([1, 2, 3, 100, 2, 1, null, 3]) | project o = series_outliers(y, \"tukey\")", rows: [[[-1 / 3, 0, 0, 64.66666666666667, 0, -1 / 3, 0, 0]]] },
+    { q: "print y = dynamic([5, 5, 5]) | project o = series_outliers(y)", rows: [[[0, 0, 0]]] },
+    // series_periods_detect: the square wave's period and its multiple, by score.
+    { q: "range t from 0 to 71 step 1 | extend y = iff(t % 6 < 3, 10.0, 4.0) + 0.5 * t | summarize y = make_list(y) | extend (periods, scores) = series_periods_detect(y, 0, 40, 2) | project periods", rows: [[[6, 12]]] },
+    // Not an array: null results.
+    { q: "print y = dynamic(null) | extend (a, b, c) = series_decompose_anomalies(y) | project a, b, c", rows: [[null, null, null]] },
+    // Per series of a make-series, staged under other columns.
+    {
+      q: "States | where DeviceId in (\"D1\", \"D2\") | make-series n = count() default = 0 on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 04:00) step 1h by DeviceId | extend (rsquare, slope) = series_fit_line(n) | project DeviceId, slope | order by DeviceId asc",
+      rows: [["D1", -0.9], ["D2", -0.3]],
+    },
+  ]);
+});
