@@ -50,10 +50,17 @@ export const CLICKHOUSE_QUERY_SETTINGS: Record<string, string | number> = {
   join_use_nulls: 1,
   // Parameters bound as query parameters are substituted as constants; keep NULL out of IN lists.
   transform_null_in: 0,
-  // Series analysis plans one SELECT per step (lib/kql/series.ts); merging those steps' expressions
-  // re-expands every reference to an earlier step and takes minutes for a 72-point series.
-  query_plan_merge_expressions: 0,
 };
+
+/**
+ * Settings one statement needs beyond CLICKHOUSE_QUERY_SETTINGS (appended by the caller too). Series
+ * analysis plans one SELECT per step (lib/kql/series.ts); merging those steps' expressions re-expands
+ * every reference to an earlier step and takes minutes for a 72-point series, so it is switched off
+ * for those statements only (elsewhere it changes which rows an arbitrary pick like make_list(x, 1) sees).
+ */
+export function statementSettings(sql: string): Record<string, string | number> {
+  return sql.includes(SERIES_STAGE_MARK) ? { query_plan_merge_expressions: 0 } : {};
+}
 
 /** Compiled params → ClickHouse query parameter values (text in ClickHouse's input format). */
 export function clickhouseParams(params: SqlParams): Record<string, string> {
@@ -552,9 +559,12 @@ function numberArrayJson(list: string): string {
   return `concat('[', arrayStringConcat(arrayMap(kql_v -> coalesce(${jsonNumber("toFloat64(kql_v)")}, 'null'), ${list}), ','), ']')`;
 }
 
+/** Lambda parameters of series analysis start with this (statementSettings looks for it). */
+const SERIES_STAGE_MARK = "kql_series";
+
 /** List primitives of the series analysis (series-sql.ts). Lambda parameters are numbered to stay unique when nested. */
 let lambdaCounter = 0;
-const fresh = () => `kql_s${(lambdaCounter = (lambdaCounter + 1) % 1_000_000)}`;
+const fresh = () => `${SERIES_STAGE_MARK}${(lambdaCounter = (lambdaCounter + 1) % 1_000_000)}`;
 const LISTS: ListSql = {
   bind: (value, body) => {
     const v = fresh();

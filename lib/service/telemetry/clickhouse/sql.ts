@@ -9,7 +9,7 @@
  * plant, device or data point over a time range reads a few granules — and partitioned by month,
  * so old months can be dropped or moved whole; `Events` likewise ordered by plant, device, start.
  */
-import { CLICKHOUSE_QUERY_SETTINGS, clickhouseParam, timespanText } from "@/lib/kql/dialect/clickhouse";
+import { CLICKHOUSE_QUERY_SETTINGS, clickhouseParam, statementSettings, timespanText } from "@/lib/kql/dialect/clickhouse";
 import { TABLES, type KqlSource, type ResultColumn, type TableName } from "@/lib/kql";
 import type { TelemetryLimits, TelemetryScope } from "../store";
 import { scopedSourcesOf } from "../scoped-sources";
@@ -105,7 +105,8 @@ export function rowsStatement(compiled: { sql: string; columns: ResultColumn[] }
   // Columns by position (a tuple of the row): the compiled query's aliases are its own business.
   const values = compiled.columns.map((column, i) => valueJson(column, `tupleElement(r.kql_row, ${i + 1})`));
   const row = values.length ? `concat('[', ${values.join(", ',', ")}, ']')` : `'[]'`;
-  return `SELECT ${row} FROM (SELECT tuple(*) AS kql_row FROM (${compiled.sql})) AS r LIMIT ${maxRows + 1} SETTINGS ${settings} FORMAT TabSeparatedRaw`;
+  const extra = Object.entries(statementSettings(compiled.sql)).map(([key, value]) => `, ${key} = ${value}`).join("");
+  return `SELECT ${row} FROM (SELECT tuple(*) AS kql_row FROM (${compiled.sql})) AS r LIMIT ${maxRows + 1} SETTINGS ${settings}${extra} FORMAT TabSeparatedRaw`;
 }
 
 /** TabSeparatedRaw output of rowsStatement → the response's JSON array as bytes (newlines become commas). */
