@@ -188,7 +188,7 @@ export const kustoApi: ApiContribution = {
       description: "Always 404 `NOT_FOUND`: no Entra ID metadata; Microsoft's SDKs then use their defaults and send the access token they were given.",
       tag: "Kusto protocol",
       security: [],
-      response: { schema: ZKustoError, description: "Never answered 200." },
+      response: { schema: ZKustoError, description: "Not answered: this service has no cloud metadata and always answers 404 (below)." },
       errors: ["NOT_FOUND"],
     },
     kustoOperation(KUSTO_PATHS.v2Query, "kustoQueryV2", "Kusto query (v2 frames)", "A KQL query over the token's customer database, as ADX's `/v2/rest/query`.", ZKustoV2Response),
