@@ -169,7 +169,7 @@ function MonitorDetail({ plantId, monitor, canWrite, format, onEdit, onDeleted }
             <Detail label="Last run" value={monitor.lastRunAt ? format.dateTime(monitor.lastRunAt) : "Never"} />
             <Detail label="Next run" value={monitor.nextRunAt ? format.dateTime(monitor.nextRunAt) : "Off"} />
             <Detail label="Open firings" value={format.number(monitor.openFirings)} />
-            <Detail label="Task" value={`${monitor.task.taskTitle} · ${labels.label("priority", monitor.task.priority)} · due in ${monitor.task.dueInDays} days`} />
+            <Detail label="Task" value={`${monitor.task.taskTitle} · ${labels.label("priority", monitor.task.priority)} · due in ${monitor.task.dueInDays} ${monitor.task.dueInDays === 1 ? "day" : "days"}`} />
             <Detail label="Asset" value={monitor.task.assetTagNumber ?? "The asset the row's device measures"} />
             <Detail label="Notifies" value={[...monitor.notify.emails, ...(monitor.notify.webhookConfigured ? ["a webhook"] : [])].join(", ") || "Nobody"} />
             <Detail label="Created by" value={`${monitor.createdBy}, ${format.dateTime(monitor.createdAt)}`} />
@@ -250,7 +250,7 @@ function FiringHistory({ plantId, monitor, format }: { plantId: string; monitor:
                 <th scope="col" className="px-4 py-2 font-semibold">
                   Key
                 </th>
-                <th scope="col" className="px-4 py-2 font-semibold">
+                <th scope="col" className="hidden px-4 py-2 font-semibold sm:table-cell">
                   Opened
                 </th>
                 <th scope="col" className="px-4 py-2 font-semibold">
@@ -264,11 +264,12 @@ function FiringHistory({ plantId, monitor, format }: { plantId: string; monitor:
             <tbody>
               {firings.data.data.map((firing) => (
                 <tr key={firing.id} className="border-t border-line align-top">
-                  <td className="min-w-48 px-4 py-2">
+                  <td className="min-w-40 px-4 py-2">
                     <FiringKey value={firing.key} />
                     {firing.assetTagNumber ? <span className="block text-xs text-fg-muted">Asset {firing.assetTagNumber}</span> : null}
+                    <span className="block text-xs text-fg-muted sm:hidden">Opened {format.dateTime(firing.openedAt)}</span>
                   </td>
-                  <td className="px-4 py-2 whitespace-nowrap">{format.dateTime(firing.openedAt)}</td>
+                  <td className="hidden px-4 py-2 whitespace-nowrap sm:table-cell">{format.dateTime(firing.openedAt)}</td>
                   <td className="px-4 py-2 whitespace-nowrap">{firing.resolvedAt ? format.dateTime(firing.resolvedAt) : <Badge tone="warning">Firing</Badge>}</td>
                   <td className="px-4 py-2">
                     {firing.taskId ? (
