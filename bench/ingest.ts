@@ -1,6 +1,7 @@
 /**
- * `npm run bench:ingest`: sustained MQTT ingestion into DuckDB on this machine, and what it costs
- * the queries running meanwhile, in the same run:
+ * `npm run bench:ingest`: sustained MQTT ingestion into DuckDB and into ClickHouse (through
+ * `npm run clickhouse:dev`, ClickHouse's HTTP interface from chdb, started by the bench) on this
+ * machine, and what it costs the queries running meanwhile, in the same run, per store:
  *
  *   throughput  a publisher process sends Sparkplug B DDATA (50 devices, 100 alias-only metrics a
  *               message, QoS 1) to the broker as fast as ingestion keeps up (it holds at most
@@ -10,21 +11,37 @@
  *   queries     the 30-day hourly avg/min/max of one data point (the telemetry benchmark's query),
  *               median without ingestion, then median while ingesting: the ratio is the cost.
  *
- * Needs Mosquitto on MQTT_URL (default mqtt://127.0.0.1:1883). The 30-day data is generated once into
- * BENCH_DATA_DIR (default data/bench-ingest) and reused; each run adds its readings (new timestamps).
- * Options: `--seconds N` ingestion time (default 20), `--runs N` queries without ingestion (default 9).
+ *   lost / doubled  published − stored, and readings stored more than once (by device, data point, time).
+ *   two instances   (ClickHouse only: DuckDB files belong to one process) two service processes on
+ *               PostgreSQL + Redis + clickhouse:dev share the primary host role; flat out, then the
+ *               holder is killed (SIGKILL): readings/s, the failover gap, lost and doubled.
+ *
+ * Needs Mosquitto on MQTT_URL (default mqtt://127.0.0.1:1883); the two-instance part needs PostgreSQL
+ * and Redis (lib/testing/services.ts). The 30-day data is generated once into BENCH_DATA_DIR (default
+ * data/bench-ingest; ClickHouse's under it) and reused; each run adds its readings (new timestamps).
+ * Options: `--seconds N` ingestion time (default 20), `--runs N` queries without ingestion (default 9),
+ * `--only duckdb|clickhouse`.
  */
 import { tableRows } from "../lib/service/telemetry/store";
-import { fork } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { createClient } from "@clickhouse/client";
+import { MOSQUITTO, startMosquitto } from "@/lib/testing/mosquitto";
+import { createTestSchema } from "@/lib/testing/postgres-schema";
+import { probeServices } from "@/lib/testing/services";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import mqtt from "mqtt";
 import { DEMO_PLANTS } from "@/lib/service/platform/demo-catalog";
 import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb-store";
+import { httpExecutor } from "@/lib/service/telemetry/clickhouse/http-executor";
+import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
+import { startClickHouseDev, type ClickHouseDev } from "@/lib/service/telemetry/clickhouse/testing/clickhouse-dev";
+import { ClickHouseReadingSink } from "@/lib/service/telemetry/ingest/clickhouse-sink";
+import type { TelemetryStore } from "@/lib/service/telemetry/store";
 import { demoDevices } from "@/lib/service/telemetry/demo-devices";
 import { startMqttIngestion } from "@/lib/service/telemetry/ingest/mqtt-ingest";
-import { encodeDeviceBirth, encodeDeviceData } from "@/lib/service/telemetry/ingest/sparkplug";
+import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "@/lib/service/telemetry/ingest/sparkplug";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
 
 const args = process.argv.slice(2);
@@ -35,6 +52,7 @@ const option = (name: string, fallback: number) => {
 const MQTT_URL = process.env.MQTT_URL ?? "mqtt://127.0.0.1:1883";
 const SECONDS = option("seconds", 20);
 const RUNS = option("runs", 9);
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const SEED = "plantdesk";
 const METRICS = 100;
 const WINDOW = 40_000; // readings published but not yet written, at most (400 messages: under Mosquitto's 1000-message queue)
@@ -66,6 +84,7 @@ async function publisher() {
   send({ ready: true });
   let published = 0;
   let seq = 0;
+  let nodeSeq = 0; // the edge node's Sparkplug sequence number, one per message
   for (;;) {
     while (rate < 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const phaseStart = Date.now();
@@ -82,7 +101,7 @@ async function publisher() {
         DEVICES.map((device, d) =>
           client.publishAsync(
             `spBv1.0/${device.plantId}/DDATA/bench-edge/${device.deviceId}`,
-            Buffer.from(encodeDeviceData(Array.from({ length: METRICS }, (_, m) => ({ alias: m + 1, value: seq + m + d / 100, timestamp })), timestamp, seq % 256)),
+            Buffer.from(encodeDeviceData(Array.from({ length: METRICS }, (_, m) => ({ alias: m + 1, value: seq + m + d / 100, timestamp })), timestamp, (nodeSeq = (nodeSeq + 1) % 256))),
             { qos: 1 },
           ),
         ),
@@ -102,17 +121,38 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-async function main() {
-  const dataDir = path.resolve(import.meta.dirname, "..", process.env.BENCH_DATA_DIR ?? "data/bench-ingest");
+interface StoreFigures {
+  store: "DuckDB" | "ClickHouse";
+  withoutMs: number;
+  flatOut: { rate: number; written: number; queryMs: number; queries: number };
+  pace: number;
+  paced: { rate: number; queryMs: number; queries: number };
+  lost: number;
+  doubled: number;
+}
+
+const CUSTOMERS = [{ id: "CUST-ACME", plants: DEMO_PLANTS.filter((p) => p.customerId === "CUST-ACME") }];
+
+async function runStore(kind: "duckdb" | "clickhouse", dataRoot: string): Promise<StoreFigures> {
   const setupStarted = Date.now();
-  const fresh = !fs.existsSync(path.join(dataDir, "telemetry-CUST-ACME.duckdb"));
-  const store = await openDuckDbTelemetryStore({
-    dataDir,
-    customers: [{ id: "CUST-ACME", plants: DEMO_PLANTS.filter((p) => p.customerId === "CUST-ACME") }],
-    demo: { seed: SEED, days: 30 },
-  });
-  console.log(`${fresh ? "Generated" : "Reused"} 30 days of demo telemetry in ${dataDir} (${((Date.now() - setupStarted) / 1000).toFixed(1)} s)`);
-  const [[end]] = tableRows(await store.execute("CUST-ACME", { sql: `SELECT max("Timestamp") FROM StateValues WHERE sid < 420`, params: {}, columns: [{ name: "end", kqlType: "datetime" }] }, { limits: { ...TELEMETRY_LIMITS, timeoutMs: 60_000 } })) as [[string]];
+  let clickhouse: ClickHouseDev | null = null;
+  let store: TelemetryStore;
+  let sink: ClickHouseReadingSink | undefined;
+  let duckdb: Awaited<ReturnType<typeof openDuckDbTelemetryStore>> | undefined;
+  if (kind === "duckdb") {
+    duckdb = await openDuckDbTelemetryStore({ dataDir: dataRoot, customers: CUSTOMERS, demo: { seed: SEED, days: 30 } });
+    store = duckdb;
+  } else {
+    clickhouse = await startClickHouseDev({ dir: path.join(dataRoot, "clickhouse") });
+    const executor = httpExecutor({ url: clickhouse.url, username: "default", password: "" });
+    const chStore = await openClickHouseTelemetryStore({ executor, databasePrefix: "bench_", customers: CUSTOMERS, demo: { seed: SEED, days: 30 } });
+    sink = new ClickHouseReadingSink(executor, (customerId) => chStore.database(customerId), 1_000);
+    store = chStore;
+  }
+  const label = kind === "duckdb" ? "DuckDB" : "ClickHouse (clickhouse:dev)";
+  console.log(`\n== ${label}: 30 days of demo telemetry ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s`);
+  const wide = { start: new Date(Date.now() - 400 * 86_400_000), end: new Date(Date.now() + 86_400_000), plantIds: null };
+  const [[end]] = tableRows(await store.query({ customerId: "CUST-ACME", kql: 'States | where Name == "Temperature" and DeviceId == "RTM1-DEV-007" | summarize max(Timestamp)', scope: wide, limits: { ...TELEMETRY_LIMITS, timeoutMs: 60_000 } })) as [[string]];
   const scopeEnd = new Date(Date.parse(end) + 60_000);
   const query = () =>
     store.query({
@@ -135,12 +175,12 @@ async function main() {
   console.log(`Queries without ingestion: median ${median(without).toFixed(1)} ms; starting ingestion for ${SECONDS} s…`);
 
   // Ingestion exactly as the server runs it (defaults of lib/config.ts), with a unique persistent session.
-  const clientId = `bench-ingest-${process.pid}`;
+  const clientId = `bench-ingest-${kind}-${process.pid}`;
   const devices = new Set(DEVICES.map((d) => `${d.plantId}/${d.deviceId}`));
   const ingestion = startMqttIngestion({
     url: MQTT_URL,
     clientId,
-    store,
+    ...(duckdb ? { store: duckdb } : { sink }),
     registry: { customerOf: async (plantId) => (plantId === "RTM1" || plantId === "HOU1" ? "CUST-ACME" : undefined), isKnownDevice: async (p, d) => devices.has(`${p}/${d}`) },
     batchMax: 10_000,
     flushMs: 200,
@@ -202,9 +242,10 @@ async function main() {
     };
   }
 
+  const runStarted = Date.now();
   const flatOut = await phase(0);
-  // A plant sends at its own pace: a quarter of what this machine can take (at most 10,000 readings/s).
-  const pace = Math.max(1_000, Math.min(10_000, Math.round(flatOut.rate / 4 / 5_000) * 5_000));
+  // A plant at 10,000 readings/s, or at 80 % of what this store took flat out if that is less.
+  const pace = flatOut.rate >= 12_500 ? 10_000 : Math.max(500, Math.round((flatOut.rate * 0.8) / 500) * 500);
   const paced = await phase(pace);
   clearInterval(reporter);
   child.kill();
@@ -212,16 +253,172 @@ async function main() {
   await ingestion.close();
   // Leave no persistent session behind at the broker.
   await (await mqtt.connectAsync(MQTT_URL, { clientId, clean: true })).endAsync();
+  // Readings stored more than once (this run's timestamps only).
+  const runScope = { start: new Date(runStarted - 120_000), end: new Date(Date.now() + 120_000), plantIds: null };
+  const [[doubled]] = tableRows(await store.query({ customerId: "CUST-ACME", kql: 'States | where Name startswith "Bench/" | summarize n = count() by DeviceId, Name, Timestamp | where n > 1 | summarize sum(n - 1)', scope: runScope, limits: { ...TELEMETRY_LIMITS, timeoutMs: 120_000 } })) as [[number | null]];
   await store.close();
-
+  await clickhouse?.stop();
   const withoutMs = median(without);
-  const lost = paced.lost;
-  console.log(`\nMachine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} (other jobs included)`);
+  const figures: StoreFigures = {
+    store: kind === "duckdb" ? "DuckDB" : "ClickHouse",
+    withoutMs,
+    flatOut,
+    pace,
+    paced,
+    lost: flatOut.lost + paced.lost,
+    doubled: doubled ?? 0,
+  };
   console.log(`30-day hourly aggregate of one data point without ingestion: ${withoutMs.toFixed(1)} ms (median of ${without.length})`);
-  console.log(`Flat out:  sustained ${Math.round(flatOut.rate).toLocaleString("en-US")} readings/s into DuckDB through MQTT (${flatOut.written.toLocaleString("en-US")} written, ${ingestion.stats.pauses} pauses); aggregate ${flatOut.queryMs.toFixed(1)} ms (median of ${flatOut.queries}), ratio ${(flatOut.queryMs / withoutMs).toFixed(2)}`);
-  console.log(`Paced at ${pace.toLocaleString("en-US")} readings/s: sustained ${Math.round(paced.rate).toLocaleString("en-US")} readings/s; aggregate ${paced.queryMs.toFixed(1)} ms (median of ${paced.queries}), ratio ${(paced.queryMs / withoutMs).toFixed(2)} (aim ≤ 1.5)`);
-  console.log(`Lost: ${lost} (published − written over both phases); duplicates dropped: ${ingestion.stats.droppedReadings.duplicate ?? 0}`);
-  process.exit(lost === 0 ? 0 : 1);
+  console.log(`Flat out:  sustained ${Math.round(flatOut.rate).toLocaleString("en-US")} readings/s (${flatOut.written.toLocaleString("en-US")} written, ${ingestion.stats.pauses} pauses); aggregate ${flatOut.queryMs.toFixed(1)} ms (median of ${flatOut.queries}), ratio ${(flatOut.queryMs / withoutMs).toFixed(2)}`);
+  console.log(`Paced at ${pace.toLocaleString("en-US")} readings/s: sustained ${Math.round(paced.rate).toLocaleString("en-US")} readings/s; aggregate ${paced.queryMs.toFixed(1)} ms (median of ${paced.queries}), ratio ${(paced.queryMs / withoutMs).toFixed(2)}`);
+  console.log(`Lost: ${figures.lost}; doubled: ${figures.doubled}; duplicates dropped on the way: ${ingestion.stats.droppedReadings.duplicate ?? 0}`);
+  return figures;
+}
+
+/**
+ * Two service processes (lib/service/telemetry/ingest/testing/host-instance.ts) on PostgreSQL, Redis,
+ * a fresh clickhouse:dev and a Mosquitto of their own; an edge node publishes flat out (a window of
+ * WINDOW readings not yet stored) and the holder of the primary host role is killed halfway.
+ */
+async function twoInstances(): Promise<{ rate: number; gapSeconds: number; lost: number; doubled: number } | null> {
+  const probes = await probeServices();
+  if (!probes.postgres.available || !probes.redis.available || !MOSQUITTO) {
+    console.log("\n== Two instances: skipped (needs PostgreSQL, Redis and the mosquitto binary)");
+    return null;
+  }
+  console.log(`\n== Two instances on PostgreSQL + Redis + clickhouse:dev + Mosquitto, ${SECONDS} s flat out, the primary host killed halfway`);
+  const run = `${process.pid}`;
+  const [broker, clickhouse, schema] = await Promise.all([startMosquitto("allow_anonymous true\nmax_queued_messages 100000"), startClickHouseDev(), createTestSchema(probes.postgres.url)]);
+  const dirs: string[] = [];
+  const children: { child: ChildProcess; log: string }[] = [];
+  const start = (name: string) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-ingest-${name}-`));
+    dirs.push(dataDir);
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../lib/service/telemetry/ingest/testing/host-instance.ts")], {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: schema.url,
+        REDIS_URL: probes.redis.url,
+        REDIS_KEY_PREFIX: `bench-ingest-${run}:`,
+        TELEMETRY_URL: `clickhouse://default@127.0.0.1:${clickhouse.port}/`,
+        MQTT_URL: broker.url,
+        MQTT_CLIENT_ID: `bench-host-${run}`,
+        SPARKPLUG_HOST_LEASE_MS: "3000",
+        DEMO_LIVE: "0",
+        DEMO_TELEMETRY_DAYS: "1",
+        SEED,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const entry = { child, log: "" };
+    children.push(entry);
+    return new Promise<typeof entry>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        entry.log += chunk.toString();
+        if (entry.log.includes("host-instance ready")) resolve(entry);
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
+      child.once("exit", (code) => reject(new Error(`instance ${name} exited (${code}): ${entry.log.slice(-2000)}`)));
+    });
+  };
+  const ch = createClient({ url: clickhouse.url });
+  const count = async (sql: string) => Number(((await (await ch.query({ query: sql, format: "JSONEachRow" })).json()) as { n: number }[])[0]!.n);
+  try {
+    const first = await start("a");
+    await start("b");
+    const devices = DEVICES.filter((d) => d.plantId === "RTM1").slice(0, 10);
+    const edge = await mqtt.connectAsync(broker.url, { clientId: `bench-edge-${run}`, protocolVersion: 5, clean: true });
+    const node = `bench-two-${run}`;
+    let nodeSeq = 0;
+    const next = () => (nodeSeq = (nodeSeq + 1) % 256);
+    let birthing: Promise<void> = Promise.resolve();
+    const births = async () => {
+      nodeSeq = 0;
+      await edge.publishAsync(`spBv1.0/RTM1/NBIRTH/${node}`, Buffer.from(encodeNodeBirth(0, Date.now())), { qos: 1 });
+      for (const device of devices) {
+        const metrics = Array.from({ length: METRICS }, (_, m) => ({ name: `Bench/M${String(m).padStart(3, "0")}`, alias: m + 1, unit: "u", timestamp: Date.now() }));
+        await edge.publishAsync(`spBv1.0/RTM1/DBIRTH/${node}/${device.deviceId}`, Buffer.from(encodeDeviceBirth(metrics, Date.now(), next())), { qos: 1 });
+      }
+    };
+    edge.on("message", () => (birthing = birthing.then(births)));
+    await edge.subscribeAsync(`spBv1.0/RTM1/NCMD/${node}`, { qos: 0 });
+    await births();
+    const table = "plantdesk_CUST_ACME.States";
+    const stored = () => count(`SELECT count() AS n FROM ${table} WHERE Name LIKE 'Bench/%'`);
+    let written = 0;
+    const poll = setInterval(() => void stored().then((n) => (written = n), () => undefined), 250);
+    let acknowledged = 0;
+    let round = 0;
+    const base = Date.now() - 3_600_000;
+    const startedAt = Date.now();
+    let killedAt = 0;
+    let writtenAtKill = 0;
+    while (Date.now() - startedAt < SECONDS * 1000) {
+      await birthing;
+      if (acknowledged - written >= WINDOW) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
+      const at = base + round;
+      await Promise.all(
+        devices.map((device) =>
+          edge
+            .publishAsync(`spBv1.0/RTM1/DDATA/${node}/${device.deviceId}`, Buffer.from(encodeDeviceData(Array.from({ length: METRICS }, (_, m) => ({ alias: m + 1, value: round + m, timestamp: at })), at, next())), { qos: 1 })
+            .then(() => (acknowledged += METRICS)),
+        ),
+      );
+      round += 1;
+      if (!killedAt && Date.now() - startedAt > (SECONDS * 1000) / 2) {
+        writtenAtKill = await stored();
+        killedAt = Date.now();
+        first.child.kill("SIGKILL");
+      }
+    }
+    const deadline = Date.now() + 120_000;
+    while ((await stored()) < acknowledged && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    clearInterval(poll);
+    const total = await stored();
+    const distinct = await count(`SELECT count() AS n FROM (SELECT DISTINCT DeviceId, Name, Timestamp FROM ${table} WHERE Name LIKE 'Bench/%')`);
+    const times = ((await (await ch.query({ query: `SELECT DISTINCT toUnixTimestamp64Milli(IngestionTimestamp) AS t FROM ${table} WHERE Name LIKE 'Bench/%' ORDER BY t`, format: "JSONEachRow" })).json()) as { t: number }[]).map((r) => Number(r.t));
+    let gap = 0;
+    for (let i = 1; i < times.length; i++) if (times[i]! >= killedAt) gap = Math.max(gap, times[i]! - times[i - 1]!);
+    const firstTimes = times.filter((t) => t < killedAt);
+    const rate = firstTimes.length > 1 ? (writtenAtKill / (firstTimes.at(-1)! - firstTimes[0]!)) * 1000 : 0;
+    await edge.endAsync();
+    const result = { rate, gapSeconds: gap / 1000, lost: acknowledged - distinct, doubled: total - distinct };
+    console.log(`Two instances: ${Math.round(rate).toLocaleString("en-US")} readings/s before the kill; failover gap ${result.gapSeconds.toFixed(1)} s (lease 3 s); ${acknowledged.toLocaleString("en-US")} acknowledged by the broker, lost ${result.lost}, doubled ${result.doubled}`);
+    return result;
+  } finally {
+    for (const { child } of children) if (child.exitCode === null) child.kill("SIGKILL");
+    await ch.close();
+    await clickhouse.stop();
+    await broker.stop();
+    await schema.drop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const dataRoot = path.resolve(import.meta.dirname, "..", process.env.BENCH_DATA_DIR ?? "data/bench-ingest");
+  fs.mkdirSync(dataRoot, { recursive: true });
+  const results: StoreFigures[] = [];
+  if (ONLY !== "clickhouse") results.push(await runStore("duckdb", dataRoot));
+  if (ONLY !== "duckdb") results.push(await runStore("clickhouse", dataRoot));
+  const cluster = ONLY === "duckdb" ? null : await twoInstances();
+  console.log(`\nMachine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" / ")} (other jobs included)`);
+  console.log("| store | flat out, 1 instance | flat out, 2 instances | aggregate while paced ÷ idle | lost | doubled | failover gap |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    const two = r.store === "ClickHouse" && cluster ? `${Math.round(cluster.rate).toLocaleString("en-US")} readings/s` : "– (one process per file)";
+    const gap = r.store === "ClickHouse" && cluster ? `${cluster.gapSeconds.toFixed(1)} s` : "–";
+    const lost = r.lost + (r.store === "ClickHouse" && cluster ? cluster.lost : 0);
+    const doubled = r.doubled + (r.store === "ClickHouse" && cluster ? cluster.doubled : 0);
+    console.log(`| ${r.store} | ${Math.round(r.flatOut.rate).toLocaleString("en-US")} readings/s | ${two} | ${(r.paced.queryMs / r.withoutMs).toFixed(2)} (${r.paced.queryMs.toFixed(0)} ÷ ${r.withoutMs.toFixed(0)} ms at ${r.pace.toLocaleString("en-US")}/s) | ${lost} | ${doubled} | ${gap} |`);
+  }
+  const bad = results.some((r) => r.lost !== 0 || r.doubled !== 0) || (cluster !== null && (cluster.lost !== 0 || cluster.doubled !== 0));
+  process.exit(bad ? 1 : 0);
 }
 
 if (args.includes("--publisher")) await publisher();

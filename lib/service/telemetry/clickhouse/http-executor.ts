@@ -20,6 +20,8 @@ export function httpExecutor(connection: ClickHouseConnection): ClickHouseExecut
     username: connection.username,
     password: connection.password,
     clickhouse_settings: { cancel_http_readonly_queries_on_client_close: 1 },
+    // A seed's bulk load may take minutes; queries are bounded by their own abort signal (their time limit).
+    request_timeout: 600_000,
   });
   return {
     async query(sql, params, signal, maxBytes = Infinity) {

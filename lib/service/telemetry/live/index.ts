@@ -17,6 +17,7 @@ import { startHostRole, type HostRole } from "../ingest/host-role";
 import { startMqttIngestion, type MqttIngestion } from "../ingest/mqtt-ingest";
 import { sqlSparkplugState } from "../ingest/sparkplug-state";
 import { emptyStats, STATUS_INTERVAL_MS, writeStatusFile, type IngestStatus } from "../ingest/stats";
+import { startClickHouseDemoPlant } from "./clickhouse-demo";
 import { startDemoPlant, type LiveDemoPlant } from "./demo-plant";
 import { startMqttDemoPublisher, type MqttDemoPublisher } from "./mqtt-publisher";
 
@@ -59,7 +60,6 @@ export async function startLiveTelemetry(
   if (readOnly && (config.MQTT_URL || config.DEMO_LIVE)) {
     options.log("[telemetry] read-only (TELEMETRY_READ_ONLY=1): the live demo plant and MQTT ingestion are off; `npm run seed` writes the telemetry files");
   }
-  if (clickhouse && config.DEMO_LIVE) options.log("[telemetry] on ClickHouse: the live demo plant is off (it writes to the embedded store); MQTT ingestion writes to ClickHouse");
   const sink = clickhouse ? new ClickHouseReadingSink(clickhouse.executor, (customerId) => clickhouse.database(customerId), config.INGEST_DEVICE_SERIES_MAX) : undefined;
   const startIngestion = () =>
     startMqttIngestion({
@@ -90,8 +90,26 @@ export async function startLiveTelemetry(
   let publisher: MqttDemoPublisher | null = null;
   let demo: LiveDemoPlant | null = null;
   let stopped = false;
+  const instanceName = `${os.hostname()}:${process.pid}`;
   const startDemo = () => {
-    if (stopped || !duckdb) return null;
+    if (stopped) return null;
+    if (clickhouse) {
+      // On ClickHouse several instances may run the demo: each window is claimed first, so it is written once.
+      demo = startClickHouseDemoPlant({
+        executor: clickhouse.executor,
+        databaseOf: (customerId) => clickhouse.database(customerId),
+        db,
+        customers,
+        seed: config.SEED,
+        days: config.DEMO_TELEMETRY_DAYS,
+        now: options.now,
+        instance: instanceName,
+        log: options.log,
+        schedule: options.schedule ?? true,
+      });
+      return demo.ready;
+    }
+    if (!duckdb) return null;
     demo = startDemoPlant({
       store: duckdb,
       customers,
