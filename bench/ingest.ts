@@ -145,7 +145,7 @@ async function runStore(kind: "duckdb" | "clickhouse", dataRoot: string): Promis
   } else {
     clickhouse = await startClickHouseDev({ dir: path.join(dataRoot, "clickhouse") });
     const executor = httpExecutor({ url: clickhouse.url, username: "default", password: "" });
-    const chStore = await openClickHouseTelemetryStore({ executor, databasePrefix: "bench_", customers: CUSTOMERS, demo: { seed: SEED, days: 30 } });
+    const chStore = await openClickHouseTelemetryStore({ executor, databasePrefix: "bench_", customers: CUSTOMERS, demo: { seed: SEED, days: 30 }, maxQueryMemoryBytes: 1024 * 1048576 });
     sink = new ClickHouseReadingSink(executor, (customerId) => chStore.database(customerId), 1_000);
     store = chStore;
   }

@@ -26,7 +26,7 @@ const rows = async (sql: string) => Buffer.from(await sharedChdb().query(`${sql}
 beforeAll(async () => {
   const executor = sharedChdb();
   await executor.command(`DROP DATABASE IF EXISTS "demotest_CUST_NORDIC"`);
-  store = await openClickHouseTelemetryStore({ executor, databasePrefix: "demotest_", customers, demo: { seed: "ch-demo", days: 1, now: SEEDED } });
+  store = await openClickHouseTelemetryStore({ executor, databasePrefix: "demotest_", customers, demo: { seed: "ch-demo", days: 1, now: SEEDED }, maxQueryMemoryBytes: 512 * 1048576 });
   db = sqliteSql(openServiceDatabase(dir));
 }, 120_000);
 
