@@ -75,6 +75,8 @@ export class Analyzer {
   readonly meter = new Meter();
   private counter = 0;
   private env: Env = new Map();
+  /** The order of the serialized row set being read (set by the planner), undefined when it is not serialized. */
+  serialOrder: { expr: TExpr; desc: boolean; nullsFirst: boolean }[] | undefined;
   /** Compiles a tabular expression used as a value (set by the planner). */
   subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[] } = (_q, _e, span) => this.error(span, "Sub-queries are not available here");
 

@@ -78,6 +78,8 @@ export type Operator =
   | { kind: "project-rename"; renames: { to: Name; from: Name }[]; span: Span }
   | { kind: "project-reorder"; columns: { name: Name; order?: "asc" | "desc" | "granny-asc" | "granny-desc" }[]; span: Span }
   | { kind: "extend"; items: Assignment[]; span: Span }
+  /** Marks the row set serialized (row-order functions allowed); optional extend-like assignments. */
+  | { kind: "serialize"; items: Assignment[]; span: Span }
   | { kind: "summarize"; aggregates: Assignment[]; by: Assignment[]; span: Span }
   | { kind: "sort"; keys: SortKey[]; span: Span }
   | { kind: "top"; count: Expr; keys: SortKey[]; span: Span }

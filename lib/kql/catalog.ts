@@ -10,6 +10,7 @@ export const OPERATOR_DOCS: Record<string, string> = {
   "project-rename": "project-rename New = Old, … — rename columns",
   "project-reorder": "project-reorder Col [asc|desc|granny-asc|granny-desc], … — move columns to the front",
   extend: "extend Name = Expr, … — add computed columns",
+  serialize: "serialize [Name = Expr, …] — mark the rows serialized (for prev, next, row_number, row_cumsum)",
   summarize: "summarize Agg(…), … by Col, bin(Timestamp, 1h) — aggregate groups of rows",
   "order by": "order by Col [asc|desc] [nulls first|last] — sort (default desc)",
   "sort by": "sort by Col [asc|desc] [nulls first|last] — sort (default desc)",
@@ -89,6 +90,10 @@ export const FUNCTION_DOCS: Record<string, string> = {
   series_outliers: "series_outliers(Series [, Kind='ctukey', Ignore_val, Min_percentile=10, Max_percentile=90]): dynamic — Tukey fence scores (> 1.5 a rise, < -1.5 a drop)",
   series_fit_line: "series_fit_line(Series): columns rsquare, slope, variance, rvariance, interception, line_fit",
   series_periods_detect: "series_periods_detect(Series, Min_period, Max_period, Num_periods): columns periods, scores — by autocorrelation",
+  prev: "prev(Column [, Offset=1, Default]): the value Offset rows earlier in a serialized row set (after sort, top or serialize)",
+  next: "next(Column [, Offset=1, Default]): the value Offset rows later in a serialized row set",
+  row_number: "row_number([Start=1]): the row's position in a serialized row set",
+  row_cumsum: "row_cumsum(Term): running sum over a serialized row set",
 };
 
 /** Words that start a query or a statement, for completion at the start. */

@@ -71,6 +71,11 @@ export interface Block {
   aggregated: boolean;
   distinct: boolean;
   orderBy: SelectBlock["orderBy"];
+  /**
+   * Set when the rows are serialized (after sort, top, serialize): their order, which row-order
+   * functions (prev, next, row_number, row_cumsum) follow. Empty: serialized in arrival order.
+   */
+  serial?: SelectBlock["orderBy"];
   limit?: TExpr;
   /** Name `union withsource=` reports for this relation (a table or `let` name). */
   sourceName?: string;
@@ -407,14 +412,21 @@ export class Planner implements OperatorPlanner {
     const relation = this.nextAlias();
     const aliases = outputAliases(block.columns);
     const sql = this.select(this.toSelect(block, aliases));
-    return {
-      ...this.emptyBlock(this.dialect.subquery(sql, relation)),
-      columns: block.columns.map((c, i) => ({
-        name: c.name,
-        expr: { type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic, node: { op: "ref", relation, name: aliases[i]! } },
-      })),
-      sourceName: block.sourceName,
-    };
+    const columns: Binding[] = block.columns.map((c, i) => ({
+      name: c.name,
+      expr: { type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic, node: { op: "ref", relation, name: aliases[i]! } },
+    }));
+    // A serialized row set stays serialized, in the same order: its keys read from the new relation
+    // (a key that is no longer a column is dropped), and the order kept for the output.
+    let serial: Block["serial"];
+    if (block.serial) {
+      const keys = block.columns.map((c) => JSON.stringify(c.expr));
+      serial = block.serial.flatMap((k) => {
+        const at = keys.indexOf(JSON.stringify(k.expr));
+        return at < 0 ? [] : [{ ...k, expr: columns[at]!.expr }];
+      });
+    }
+    return { ...this.emptyBlock(this.dialect.subquery(sql, relation)), columns, sourceName: block.sourceName, serial, orderBy: serial ?? [] };
   }
 
   render(block: Block): string {

@@ -7,6 +7,7 @@ import type { Expr } from "./ast";
 import { nameOf, type Analyzer, type Mode, type Scope } from "./analyze";
 import { isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
+import { rowOrderCall } from "./rows";
 import { seriesScalar } from "./series";
 
 type Call = Extract<Expr, { kind: "call" }>;
@@ -21,6 +22,7 @@ export const EXTENSION_SCALARS = [
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
   "ceiling", "isnan", "isfinite", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
   "series_decompose", "series_decompose_anomalies", "series_decompose_forecast", "series_outliers", "series_fit_line", "series_periods_detect",
+  "prev", "next", "row_number", "row_cumsum",
 ] as const;
 
 export const EXTENSION_AGGREGATES = [
@@ -110,6 +112,8 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
   const name = ast.name;
   if (REFUSED[name]) analyzer.error(ast.nameSpan, REFUSED[name]!);
   if (aggregateOperands) return aggregate(analyzer, ast, aggregateOperands, argName);
+  const rowOrder = rowOrderCall(analyzer, ast, scope);
+  if (rowOrder) return rowOrder;
   const series = seriesScalar(analyzer, ast, scope);
   if (series) return series;
   if (!(EXTENSION_SCALARS as readonly string[]).includes(name)) return undefined;

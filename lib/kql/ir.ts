@@ -45,7 +45,19 @@ export function isNumeric(type: KqlType): boolean {
 
 /** Whether the expression reads any column (otherwise it is the same for every row). */
 export function readsColumns(e: TExpr): boolean {
-  if (e.node.op === "ref" || e.node.op === "window" || e.node.op === "random") return true;
+  if (e.node.op === "ref" || e.node.op === "window" || e.node.op === "random" || isRowOrder(e)) return true;
   if (e.node.op === "access") return readsColumns((e.node as { base: TExpr }).base);
   return args(e).some(readsColumns);
+}
+
+/** A row-order function (prev, next, row_number, row_cumsum): `row:<fn>:<key flags>` over the serialized order. */
+export function isRowOrder(e: TExpr): boolean {
+  return e.node.op.startsWith("row:");
+}
+
+/** Whether a row-order function is anywhere in the expression (it must be computed before filtering or grouping). */
+export function hasRowOrder(e: TExpr): boolean {
+  if (isRowOrder(e)) return true;
+  if (e.node.op === "access") return hasRowOrder((e.node as { base: TExpr }).base);
+  return args(e).some(hasRowOrder);
 }

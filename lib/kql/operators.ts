@@ -7,7 +7,7 @@
 import type { Assignment, Expr, JoinKey, Name, Operator } from "./ast";
 import { nameOf, type Analyzer, type Env, type Scope } from "./analyze";
 import type { JoinType, SelectBlock, SqlDialect } from "./dialect/dialect";
-import { isNumeric, type TExpr } from "./ir";
+import { hasRowOrder, isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
 import { LIMITS, outputAliases, scopeOf, type Binding, type Block } from "./compile";
 import { materializeSeries, seriesCall } from "./series";
@@ -27,10 +27,29 @@ export interface OperatorPlanner {
   countGrouping(span: import("./ast").Span): void;
 }
 
-/** A block whose rows are final for SQL (grouped, distinct, limited, ranked) is wrapped before anything reads it again. */
-const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined || b.qualify.length > 0;
+/**
+ * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
+ * columns that filtering or grouping would change) is wrapped before anything reads it again.
+ */
+const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined || b.qualify.length > 0 || b.columns.some((c) => hasRowOrder(c.expr));
+
+/** Operators whose output keeps a serialized input serialized (ADX); the others end it (sort, top and serialize start it). */
+const KEEPS_SERIAL = new Set(["where", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "take", "parse", "as", "render", "mv-expand"]);
 
 export function planOperator(planner: OperatorPlanner, blockIn: Block | undefined, operator: Operator, env: Env): Block {
+  const analyzer = planner.analyzer;
+  analyzer.serialOrder = blockIn?.serial;
+  try {
+    const result = planSerialized(planner, blockIn, operator, env);
+    if (operator.kind === "sort" || operator.kind === "top") return { ...result, serial: result.orderBy };
+    if (operator.kind === "serialize") return result;
+    return KEEPS_SERIAL.has(operator.kind) ? { ...result, serial: result.serial ?? (blockIn?.serial && []) } : { ...result, serial: undefined };
+  } finally {
+    analyzer.serialOrder = undefined;
+  }
+}
+
+function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, operator: Operator, env: Env): Block {
   const analyzer = planner.analyzer;
   let block = blockIn!;
   if (["summarize", "count", "distinct", "make-series", "top-nested"].includes(operator.kind)) {
@@ -39,13 +58,23 @@ export function planOperator(planner: OperatorPlanner, blockIn: Block | undefine
   }
   const open = () => {
     if (settled(block)) block = planner.wrap(block);
+    analyzer.serialOrder = block.serial;
     return block;
   };
   switch (operator.kind) {
     case "where": {
       open();
       const predicate = analyzer.predicate(operator.predicate, scopeOf(block));
+      // A row-order function sees the rows before this filter: it is a filter after the window (QUALIFY).
+      if (hasRowOrder(predicate)) return { ...block, qualify: [...block.qualify, predicate] };
       return { ...block, where: [...block.where, ...conjuncts(predicate)] };
+    }
+    case "serialize": {
+      open();
+      // Serialized in the current order (a sort's), or as the rows arrive.
+      const serialized = { ...block, serial: block.serial ?? block.orderBy };
+      analyzer.serialOrder = serialized.serial;
+      return operator.items.length ? extend(planner, serialized, operator.items) : serialized;
     }
     case "extend":
       open();

@@ -53,7 +53,7 @@ const TYPED_NULL_LITERALS = new Set(["real", "double", "long", "int", "bool", "b
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 const UNSUPPORTED_OPERATORS = new Set([
-  "evaluate", "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "search", "invoke", "serialize",
+  "evaluate", "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "search", "invoke",
   "reduce", "sample-distinct", "top-hitters", "parse-kv", "parse-where", "project-smart", "project-by-names",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
@@ -468,6 +468,10 @@ export function parse(text: string): ParseResult {
         return { kind: "project", items: parseAssignments(), span: spanFrom(from) };
       case "extend":
         return { kind: "extend", items: parseAssignments(), span: spanFrom(from) };
+      case "serialize": {
+        const end = peek().kind === "eof" || isPunct(peek(), "|") || isPunct(peek(), ")") || isPunct(peek(), ";");
+        return { kind: "serialize", items: end ? [] : parseAssignments(), span: spanFrom(from) };
+      }
       case "project-away":
       case "project-keep":
         return { kind: word, columns: parseNamePatterns(), span: spanFrom(from) };

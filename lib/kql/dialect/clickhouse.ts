@@ -15,6 +15,7 @@
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
+import { rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
@@ -229,6 +230,7 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     if (part === "nanosecond") return `(dateDiff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
     return `dateDiff('${part}', ${s(1)}, ${s(0)})`;
   }
+  if (op.startsWith("row:")) return rowOrderSql("clickhouse", op, a.map((x) => expression(x, false)), (sql) => `CAST(${sql} AS ${SQL_TYPES[e.type]})`);
   if (op.startsWith("series_stage:")) return stageValueSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));

@@ -10,6 +10,7 @@
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
+import { rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
 import type { KqlType } from "../types";
@@ -151,6 +152,7 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     if (part === "nanosecond") return `(date_diff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
     return `date_diff('${part}', ${s(1)}, ${s(0)})`;
   }
+  if (op.startsWith("row:")) return rowOrderSql("duckdb", op, a.map((x) => expression(x, false)), (sql) => `CAST(${sql} AS ${SQL_TYPES[e.type]})`);
   if (op.startsWith("series_stage:")) return stageValueSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));

@@ -1,0 +1,72 @@
+/**
+ * Row-order functions of a serialized row set (ADX: after sort, top or serialize): prev, next,
+ * row_number, row_cumsum. Each is a window function over the serialized order, spelled by the
+ * dialect from a `row:<fn>:<flags>` node whose operands are the function's then the order keys
+ * (flags: per key `a`/`d` for the direction and `f`/`l` for where nulls go).
+ */
+import type { Expr } from "./ast";
+import type { Analyzer, Scope } from "./analyze";
+import { isNumeric, type TExpr } from "./ir";
+
+type Call = Extract<Expr, { kind: "call" }>;
+
+export const ROW_ORDER_FUNCTIONS = ["prev", "next", "row_number", "row_cumsum", "row_window_session"] as const;
+
+export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr | undefined {
+  const name = ast.name;
+  if (!(ROW_ORDER_FUNCTIONS as readonly string[]).includes(name)) return undefined;
+  if (name === "row_window_session") analyzer.error(ast.nameSpan, "row_window_session() is not supported; use prev() over a sorted row set");
+  const order = analyzer.serialOrder;
+  // ADX's words for the same refusal.
+  if (!order) analyzer.error(ast.nameSpan, `Function '${name}' cannot be invoked in current context. Details: the row set must be serialized (use sort, top or serialize before it)`);
+  const arity = (min: number, max: number) => {
+    if (ast.star || ast.args.length < min || ast.args.length > max) analyzer.error(ast.span, `${name}() expects ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, got ${ast.args.length}`);
+  };
+  const value = (i: number) => analyzer.analyze(ast.args[i]!, scope, "scalar");
+  const count = (i: number, fallback: number, what: string) => {
+    const arg = ast.args[i];
+    if (!arg) return analyzer.param("BIGINT", fallback, "long");
+    const v = analyzer.constant(value(i));
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) analyzer.error(arg.span, `${name}() needs ${what} as a constant, non-negative integer`);
+    return analyzer.param("BIGINT", v as number, "long");
+  };
+  // A restart condition would need a window over a window (segments, then numbering within them).
+  if (ast.args[1] && (name === "row_number" || name === "row_cumsum") && !(ast.args[1].kind === "literal" && ast.args[1].value === false)) {
+    analyzer.error(ast.args[1].span, `${name}() with a restart condition is not supported; summarize or partition by the key instead`);
+  }
+  const flags = order!.map((k) => `${k.desc ? "d" : "a"}${k.nullsFirst ? "f" : "l"}`).join("");
+  const keys = order!.map((k) => k.expr);
+  const node = (operands: TExpr[], type: TExpr["type"], nullable: boolean, template: TExpr | undefined): TExpr => ({
+    type,
+    nullable,
+    dynamic: template?.dynamic,
+    node: { op: `row:${name}:${flags}`, args: [...operands, ...keys] },
+  });
+  switch (name) {
+    case "prev":
+    case "next": {
+      arity(1, 3);
+      const column = value(0);
+      const offset = count(1, 1, "an offset");
+      let fallback = ast.args[2] ? analyzer.convert(value(2), column.type, ast.args[2].span) : analyzer.nullOf(column.type);
+      // Strings are never null in this engine: a missing neighbour of a string is "".
+      if (column.type === "string" && fallback.node.op === "null") fallback = analyzer.param("VARCHAR", "", "string");
+      return node([column, offset, fallback], column.type, column.type !== "string", column);
+    }
+    case "row_number": {
+      arity(0, 2);
+      const start = ast.args[0] ? value(0) : analyzer.param("BIGINT", 1, "long");
+      if (start.type !== "long" && start.type !== "int") analyzer.error(ast.args[0]!.span, "row_number() needs a whole number to start from");
+      const restart = ast.args[1] ? analyzer.predicate(ast.args[1], scope) : analyzer.param("BOOLEAN", false, "bool");
+      return node([start, restart], "long", false, undefined);
+    }
+    default: {
+      arity(1, 2);
+      const term = value(0);
+      const number = term.type === "dynamic" ? analyzer.asNumber(term) : term;
+      if (!isNumeric(number.type) && number.type !== "timespan") analyzer.error(ast.args[0]!.span, "row_cumsum() needs a number");
+      const restart = ast.args[1] ? analyzer.predicate(ast.args[1], scope) : analyzer.param("BOOLEAN", false, "bool");
+      return node([number, restart], number.type === "int" ? "long" : number.type, false, undefined);
+    }
+  }
+}
