@@ -4,7 +4,7 @@
  * (ir.ts) the dialect renders. KQL's rules that decide types live here; SQL spelling does not.
  */
 import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
-import { COMPILE_LIMITS, extentOf, Meter, WORK_SPENT } from "./budget";
+import { COMPILE_LIMITS, extentOf, Meter, VALUE_LIMITS, WORK_SPENT } from "./budget";
 import { KqlError } from "./errors";
 import { isNumeric, type TExpr } from "./ir";
 import { positionOf } from "./parser";
@@ -601,7 +601,7 @@ export class Analyzer {
   sizeArg(ast: Extract<Expr, { kind: "call" }>, index: number): TExpr {
     const arg = ast.args[index]!;
     if (arg.kind !== "literal" || arg.type !== "long" || typeof arg.value !== "number" || arg.value < 1) this.error(arg.span, `${ast.name}() needs a positive whole number here`);
-    return this.param("BIGINT", Math.min(arg.value as number, 1_048_576), "long");
+    return this.param("BIGINT", Math.min(arg.value as number, VALUE_LIMITS.listElements), "long");
   }
 
   /** Items of an `in`/`has_any` list: `dynamic([…])` literals and array-valued `let` names spread into their elements. */

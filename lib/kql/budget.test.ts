@@ -4,6 +4,7 @@
  * building the large thing. Assertions are on counted work and sizes, never on wall time
  * (bench/kql-compile.ts measures the time).
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COMPILE_LIMITS } from "./budget";
 import { compileKql } from "./compile";
@@ -116,5 +117,48 @@ describe("the browser editor's diagnostics (components/telemetry/kql-services.ts
     const [mark, ...rest] = diagnose(doubling(24));
     expect(rest).toEqual([]);
     expect(mark).toMatchObject({ line: 16, message: expect.stringMatching(/expands to 65,535 terms/) });
+  });
+});
+
+describe("property: any mix of lets, function calls and builders compiles within the bounds or is refused by them", () => {
+  /** Queries of nested lets (numbers doubling, strings by strcat/strrep, arrays by pack_array), a user function and nested calls of it. */
+  const hostile = fc
+    .record({
+      numbers: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom("+", "*", "-")), { minLength: 1, maxLength: 30 }),
+      strings: fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom("strcat", "strrep", "pack")), { minLength: 1, maxLength: 30 }),
+      times: fc.integer({ min: 0, max: 2000 }),
+      body: fc.constantFrom("x + x", "x * 2", "x + y", "iff(x > 0, x, y)"),
+      calls: fc.integer({ min: 0, max: 40 }),
+    })
+    .map(({ numbers, strings, times, body, calls }) => {
+      const lets = ["let n0 = 1;", 'let s0 = "abcdefghij";'];
+      numbers.forEach(([i, j, op], k) => lets.push(`let n${k + 1} = n${i % (k + 1)} ${op} n${j % (k + 1)};`));
+      strings.forEach(([i, j, kind], k) => {
+        const [a, b] = [`s${i % (k + 1)}`, `s${j % (k + 1)}`];
+        const value = kind === "strcat" ? `strcat(${a}, ${b})` : kind === "strrep" ? `strrep(${a}, ${times})` : `tostring(pack_array(${a}, ${b}))`;
+        lets.push(`let s${k + 1} = ${value};`);
+      });
+      lets.push(`let f = (x:long, y:long = 1){ ${body} };`);
+      const call = `${"f(".repeat(calls)}n${numbers.length}${")".repeat(calls)}`;
+      return `${lets.join("\n")}\nprint n = ${call}, s = strlen(s${strings.length})`;
+    });
+
+  it("never exceeds the work or SQL limits, and the work stays linear in the text", () => {
+    fc.assert(
+      fc.property(hostile, (text) => {
+        try {
+          const compiled = compileKql(text, { sources: unscopedSources() });
+          expect(compiled.sql.length).toBeLessThanOrEqual(COMPILE_LIMITS.sqlLength);
+          // Shared trees are analysed and rendered once: work is bounded by the text, not by the expansion.
+          expect(compiled.work).toBeLessThanOrEqual(Math.min(COMPILE_LIMITS.work, 4 * text.length + 200));
+        } catch (error) {
+          expect(error).toBeInstanceOf(KqlError);
+          const refusal = error as KqlError;
+          expect(refusal.detail).toMatch(/expands to [\d,]+ terms|nests [\d,]+ levels|would build a string of [\d,]+ bytes|nested deeper than 100 levels|SQL would be longer/);
+          expect(refusal.work).toBeLessThanOrEqual(Math.min(COMPILE_LIMITS.work + 1, 4 * text.length + 200));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

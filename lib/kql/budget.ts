@@ -131,3 +131,30 @@ export function extentOf(e: TExpr): Extent {
   extents.set(node, extent);
   return extent;
 }
+
+/**
+ * Bounds of the values a query builds (docs/api.md §6, "Telemetry limits"): strings built by
+ * strrep, strcat, strcat_delim, replace_string and replace_regex; dynamic values built by repeat
+ * and pack_array; lists built by make_list and make_set. Checked when compiling where the sizes are
+ * constants (the refusal names the size), otherwise in the generated SQL before the value is built
+ * (the engine's error names the function and the limit, and the service answers 400).
+ */
+export const VALUE_LIMITS = {
+  stringBytes: 1_048_576,
+  dynamicBytes: 16_777_216,
+  listElements: 100_000,
+};
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The compile-time refusal: the size is known. */
+export function valueTooLarge(fn: string, bytes: number, limit = VALUE_LIMITS.stringBytes): string {
+  return `${fn} would build a string of ${n(bytes)} bytes; the limit is ${n(limit)}`;
+}
+
+/** The engine's refusal at run time (a SQL string literal's text: no quotes). */
+export function runtimeTooLarge(fn: string, what: "string" | "dynamic" | "list"): string {
+  if (what === "list") return `${fn} would build a list longer than the limit of ${n(VALUE_LIMITS.listElements)} elements`;
+  const limit = what === "string" ? VALUE_LIMITS.stringBytes : VALUE_LIMITS.dynamicBytes;
+  return `${fn} would build a ${what === "string" ? "string" : "dynamic value"} larger than the limit of ${n(limit)} bytes`;
+}

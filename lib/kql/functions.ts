@@ -5,6 +5,7 @@
  */
 import type { Expr } from "./ast";
 import { nameOf, type Analyzer, type Mode, type Scope } from "./analyze";
+import { VALUE_LIMITS, valueTooLarge } from "./budget";
 import { isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
 import { rowOrderCall } from "./rows";
@@ -221,10 +222,10 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       return { ...analyzer.convert(operands[0]!, "bool", ast.span), hint: nameOf(ast.args[0]!) };
     case "strcat":
       if (ast.args.length < 1 || ast.args.length > 64) analyzer.error(ast.span, "strcat() expects 1 to 64 arguments");
-      return op("strcat", operands.map((_, i) => text(i)), "string", false);
+      return bounded(analyzer, ast, op("strcat", operands.map((_, i) => text(i)), "string", false));
     case "strcat_delim":
       if (ast.args.length < 3 || ast.args.length > 65) analyzer.error(ast.span, "strcat_delim() expects a delimiter and 2 to 64 values");
-      return op("strcat_delim", operands.map((_, i) => text(i)), "string", false);
+      return bounded(analyzer, ast, op("strcat_delim", operands.map((_, i) => text(i)), "string", false));
     case "split":
       arity(2, 3);
       return json(op(operands[2] ? "split_at" : "split", given(text, text, long), "dynamic"));
@@ -273,7 +274,7 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       return op("reverse", [text(0)], "string", false);
     case "strrep":
       arity(2, 3);
-      return op("strrep", given(text, long, text), "string", false);
+      return bounded(analyzer, ast, op("strrep", given(text, long, text), "string", false));
     case "string_size":
       arity(1);
       return op("string_size", [text(0)], "long", false);
@@ -381,6 +382,57 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       arity(2, 3);
       const value = num(1);
       return json(op("series_fill_const", [seriesArg(analyzer, ast, 0, scope), analyzer.convertTo(value, "real")], "dynamic"));
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A string builder's result, refused at `ast` when the string it would build is known to pass
+ * VALUE_LIMITS.stringBytes (the dialects check the same at run time when the sizes depend on data).
+ */
+function bounded(analyzer: Analyzer, ast: Call, built: TExpr): TExpr {
+  const bytes = maxBytes(analyzer, built);
+  if (bytes !== undefined && bytes > VALUE_LIMITS.stringBytes) analyzer.error(ast.span, valueTooLarge(ast.name, bytes));
+  return built;
+}
+
+const utf8 = new TextEncoder();
+
+/** maxBytes by node: a shared sub-tree (a `let` name used twice) is measured once. */
+const measured = new WeakMap<object, number | undefined>();
+
+/** The byte length a string expression has at most, when the compiler can tell (literals and builders of them). */
+function maxBytes(analyzer: Analyzer, e: TExpr): number | undefined {
+  if (measured.has(e.node)) return measured.get(e.node);
+  const bytes = measure(analyzer, e);
+  measured.set(e.node, bytes);
+  return bytes;
+}
+
+function measure(analyzer: Analyzer, e: TExpr): number | undefined {
+  const node = e.node;
+  if (node.op === "param") {
+    const value = analyzer.constant(e);
+    return typeof value === "string" ? utf8.encode(value).length : undefined;
+  }
+  if (!("args" in node)) return undefined;
+  const sizes = node.args.map((x) => (x.type === "string" ? maxBytes(analyzer, x) : undefined));
+  const known = (xs: (number | undefined)[]) => (xs.every((x) => x !== undefined) ? (xs as number[]) : undefined);
+  switch (node.op) {
+    case "strcat":
+      return known(sizes)?.reduce((a, b) => a + b, 0);
+    case "strcat_delim": {
+      const all = known(sizes);
+      return all && all.slice(1).reduce((a, b) => a + b, 0) + all[0]! * (all.length - 2);
+    }
+    case "strrep": {
+      const times = analyzer.constant(node.args[1]!);
+      const [text, , delimiter = 0] = sizes;
+      if (typeof times !== "number" || text === undefined || delimiter === undefined) return undefined;
+      const count = Math.min(Math.max(times, 0), 1024);
+      return text * count + delimiter * Math.max(count - 1, 0);
     }
     default:
       return undefined;

@@ -17,6 +17,7 @@ import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
 import { rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
+import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
 
@@ -290,6 +291,7 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       if (op.startsWith("make_set")) list = `arrayReverse(arrayDistinct(${list}))`;
       const size = a[conditional ? 2 : 1];
       if (size) list = `arraySlice(${list}, 1, greatest(${expression(size, false)}, 0))`;
+      else list = `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') = 0, ${list}, [])`;
       return `concat('[', arrayStringConcat(${list}, ','), ']')`;
     }
     case "arg_max":
@@ -312,9 +314,9 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return `if(${s(1)} = 0, NULL, ${e.type === "real" ? value : long(value)})`;
     }
     case "strcat":
-      return `concat(${a.map((x) => expression(x, false)).join(", ")}${a.length === 1 ? ", ''" : ""})`;
+      return limited("strcat", a, (v) => [byteSum(v), `concat(${v.join(", ")}${v.length === 1 ? ", ''" : ""})`]);
     case "strcat_delim":
-      return `arrayStringConcat([${a.slice(1).map((x) => expression(x, false)).join(", ")}], ${s(0)})`;
+      return limited("strcat_delim", a, (v) => [`${byteSum(v.slice(1))} + toInt64(length(${v[0]})) * ${v.length - 2}`, `arrayStringConcat([${v.slice(1).join(", ")}], ${v[0]})`], "string", [0]);
     case "split":
       return `toJSONString(if(${s(1)} = '', splitByRegexp('', ${s(0)}), splitByString(${s(1)}, ${s(0)})))`;
     case "split_at": {
@@ -329,10 +331,20 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       const matches = `arrayMap(kql_m -> arrayElement(kql_m, toInt64(${s(2)}) + 1), extractAllGroupsVertical(${s(0)}, concat('(', ${s(1)}, ')')))`;
       return `if(length(${matches}) > 0, toJSONString(${matches}), NULL)`;
     }
-    case "replace_string":
-      return `if(${s(1)} = '', ${s(0)}, replaceAll(${s(0)}, ${s(1)}, ${s(2)}))`;
-    case "replace_regex":
-      return `replaceRegexpAll(${s(0)}, ${s(1)}, ${s(2)})`;
+    case "replace_string": {
+      // Occurrences × growth, counted from the text without the lookup (which can only shrink it).
+      return limited("replace_string", a, ([text, lookup, replacement]) => {
+        const count = `intDiv(toInt64(length(${text})) - toInt64(length(if(${lookup} = '', ${text}, replaceAll(${text}, ${lookup}, '')))), greatest(toInt64(length(${lookup})), 1))`;
+        return [`toInt64(length(${text})) + ${count} * (toInt64(length(${replacement})) - toInt64(length(${lookup})))`, `if(${lookup} = '', ${text}, replaceAll(${text}, ${lookup}, ${replacement}))`];
+      });
+    }
+    case "replace_regex": {
+      // Each match adds the replacement; each \N in it adds at most the text once over all matches.
+      return limited("replace_regex", a, ([text, pattern, replacement]) => {
+        const refs = `(toInt64(length(${replacement})) - toInt64(length(replaceAll(${replacement}, '\\\\', ''))))`;
+        return [`toInt64(length(${text})) * (1 + ${refs}) + toInt64(countMatches(${text}, ${pattern})) * toInt64(length(${replacement}))`, `replaceRegexpAll(${text}, ${pattern}, ${replacement})`];
+      }, "string", [1]);
+    }
     case "indexof": {
       if (a.length < 3) return `(toInt64(positionUTF8(${s(0)}, ${s(1)})) - 1)`;
       const found = `toInt64(positionUTF8(substringUTF8(${s(0)}, greatest(${s(2)}, 0) + 1), ${s(1)}))`;
@@ -341,9 +353,13 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "countof":
       return `if(${s(1)} = '', 0, intDiv(toInt64(lengthUTF8(${s(0)})) - toInt64(lengthUTF8(replaceAll(${s(0)}, ${s(1)}, ''))), toInt64(lengthUTF8(${s(1)}))))`;
     case "strrep": {
-      const times = `toUInt64(least(greatest(${s(1)}, 0), 1024))`;
-      if (a.length < 3) return `repeat(${s(0)}, ${times})`;
-      return `if(${times} = 0, '', left(repeat(concat(${s(0)}, ${s(2)}), ${times}), toInt64(lengthUTF8(concat(${s(0)}, ${s(2)})) * ${times}) - lengthUTF8(${s(2)})))`;
+      return limited("strrep", a, ([text, n, delimiter]) => {
+        const times = `toUInt64(least(greatest(${n}, 0), 1024))`;
+        const count = `toInt64(least(greatest(${n}, 0), 1024))`;
+        if (!delimiter) return [`toInt64(length(${text})) * ${count}`, `repeat(${text}, ${times})`];
+        const bytes = `toInt64(length(${text})) * ${count} + toInt64(length(${delimiter})) * greatest(${count} - 1, 0)`;
+        return [bytes, `if(${times} = 0, '', left(repeat(concat(${text}, ${delimiter}), ${times}), toInt64(lengthUTF8(concat(${text}, ${delimiter})) * ${times}) - lengthUTF8(${delimiter})))`];
+      });
     }
     case "string_size":
       return `toInt64(length(${s(0)}))`;
@@ -355,8 +371,12 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return `if(JSONType(${s(0)}) = 'Array', toInt64(JSONLength(${s(0)})), NULL)`;
     case "series_sum":
       return listAggregate(s(0), "arraySum");
-    case "pack_array":
-      return `concat('[', arrayStringConcat([${a.map((x) => `coalesce(${jsonText(x)}, 'null')`).join(", ")}], ','), ']')`;
+    case "pack_array": {
+      return limited("pack_array", a, (v) => {
+        const items = a.map((x, i) => `coalesce(${jsonText(x, v[i])}, 'null')`);
+        return [items.map((x) => `toInt64(length(${x}))`).join(" + "), `concat('[', arrayStringConcat([${items.join(", ")}], ','), ']')`];
+      }, "dynamic");
+    }
     case "bag_pack": {
       const items: string[] = [];
       for (let i = 0; i + 1 < a.length; i += 2) items.push(`concat(toJSONString(${s(i)}), ':', coalesce(${jsonText(a[i + 1]!)}, 'null'))`);
@@ -378,8 +398,12 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       const hashed = `toInt64(xxHash64(${value}) % 9223372036854775807)`;
       return a.length > 1 ? `if(${s(1)} > 0, ${hashed} % ${s(1)}, NULL)` : hashed;
     }
-    case "repeat":
-      return `concat('[', arrayStringConcat(arrayMap(kql_i -> coalesce(${jsonText(a[0]!)}, 'null'), range(toUInt64(greatest(${s(1)}, 0)))), ','), ']')`;
+    case "repeat": {
+      return limited("repeat", a, ([value, count]) => {
+        const item = `coalesce(${jsonText(a[0]!, value)}, 'null')`;
+        return [`(toInt64(length(${item})) + 1) * greatest(${count}, 0)`, `concat('[', arrayStringConcat(arrayMap(kql_i -> ${item}, range(toUInt64(greatest(${count}, 0)))), ','), ']')`];
+      }, "dynamic");
+    }
     case "series_min":
       return listAggregate(s(0), "arrayMin");
     case "series_max":
@@ -424,14 +448,17 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return overList(s(0), (l) => numberArrayJson(`arrayReverseFill(kql_x -> isNotNull(kql_x), ${l})`));
     case "series_fill_linear":
       return overList(s(0), (l) => {
-        // 1-based positions of the nearest present value before (0: none) and after (0: none) each element.
+        // 1-based positions of the nearest present value before (0: none) and after (0: none) each
+        // element, and those values: all arrays the lambda takes element-wise, since an array a
+        // lambda captures is copied for every element (quadratic: 100,000 elements needed 74 GiB).
         const marks = `arrayMap((kql_v, kql_i) -> if(isNotNull(kql_v), kql_i, 0), ${l}, arrayEnumerate(${l}))`;
         const prev = `arrayFill(kql_x -> kql_x != 0, ${marks})`;
         const next = `arrayReverseFill(kql_x -> kql_x != 0, ${marks})`;
-        const value = (i: string) => `if(${i} = 0, NULL, arrayElement(${l}, ${i}))`;
+        const before = `arrayFill(kql_x -> isNotNull(kql_x), ${l})`;
+        const after = `arrayReverseFill(kql_x -> isNotNull(kql_x), ${l})`;
         return numberArrayJson(
-          `arrayMap((kql_v, kql_i, kql_p, kql_n) -> multiIf(isNotNull(kql_v), kql_v, kql_p = 0, ${value("kql_n")}, kql_n = 0, ${value("kql_p")}, ` +
-            `${value("kql_p")} + (${value("kql_n")} - ${value("kql_p")}) * (kql_i - kql_p) / (kql_n - kql_p)), ${l}, arrayEnumerate(${l}), ${prev}, ${next})`,
+          `arrayMap((kql_v, kql_i, kql_p, kql_n, kql_pv, kql_nv) -> multiIf(isNotNull(kql_v), kql_v, kql_p = 0, kql_nv, kql_n = 0, kql_pv, ` +
+            `kql_pv + (kql_nv - kql_pv) * (kql_i - kql_p) / (kql_n - kql_p)), ${l}, arrayEnumerate(${l}), ${prev}, ${next}, ${before}, ${after})`,
         );
       });
     case "series_fill_const":
@@ -506,6 +533,27 @@ function textOfJson(j: string): string {
 /** A JSON number from a Float64: whole values without a fraction, non-finite ones as null. */
 function jsonNumber(x: string): string {
   return `multiIf(isNull(${x}), NULL, isFinite(${x}), toString(${x}), 'null')`;
+}
+
+/**
+ * A builder's value, unless its size (computed from its inputs) passes the limit: then the engine
+ * raises and the value is never built. The inputs are bound once (lambda parameters over
+ * one-element arrays), so the size and the value read them without spelling them twice: nested
+ * builders would otherwise double the SQL per level.
+ */
+function limited(fn: string, inputs: TExpr[], build: (values: string[]) => [bytes: string, value: string], what: "string" | "dynamic" = "string", constant: number[] = []): string {
+  const limit = what === "string" ? VALUE_LIMITS.stringBytes : VALUE_LIMITS.dynamicBytes;
+  // A separator or pattern must stay a constant for ClickHouse: those are spelled in place (they are literals).
+  const bound = inputs.map((_, i) => !constant.includes(i));
+  const [bytes, value] = build(inputs.map((x, i) => (bound[i] ? `kql_g${i}` : expression(x, false))));
+  const names = inputs.flatMap((_, i) => (bound[i] ? [`kql_g${i}`] : []));
+  const arrays = inputs.flatMap((x, i) => (bound[i] ? [`[${expression(x, false)}]`] : []));
+  return `arrayMap((${names.join(", ")}) -> if(throwIf(${bytes} > ${limit}, '${runtimeTooLarge(fn, what)}') = 0, ${value}, ''), ${arrays.join(", ")})[1]`;
+}
+
+/** The summed byte lengths of strings. */
+function byteSum(values: string[]): string {
+  return values.map((x) => `toInt64(length(ifNull(${x}, '')))`).join(" + ");
 }
 
 /** JSON text of any value (NULL stays NULL), the way DuckDB's to_json renders it. */

@@ -32,6 +32,17 @@ export function queryCost(engineMs: number): number {
   return MIN_QUERY_COST + Math.floor(Math.max(0, engineMs) / MS_PER_COST_UNIT);
 }
 
+/**
+ * Compile work units (lib/kql budget.ts) per extra cost unit: a compile at its bound (100,000
+ * units) costs 10 more. Compiling blocks the event loop, so the engine clock's extensions cannot
+ * run meanwhile: the work is charged when the query settles, from what the window has left.
+ */
+export const COMPILE_WORK_PER_COST_UNIT = 10_000;
+
+export function compileCost(work: number): number {
+  return Math.floor(Math.max(0, work) / COMPILE_WORK_PER_COST_UNIT);
+}
+
 export interface CostWindow {
   /** Units used in the current window (reservations of running queries included). */
   used: number;
@@ -50,8 +61,11 @@ export interface Reservation {
    * argument is the error to answer instead of "budget spent" (the shared budget was unreachable).
    */
   run(onSpent: (error?: ApiError) => void): void;
-  /** The query is over: charges its cost (at most what it held), returns the rest, reports. */
-  settle(now?: number): Promise<{ cost: number; window: CostWindow }>;
+  /**
+   * The query is over: charges its cost (at most what it held, plus `compileWork`'s units as far as
+   * the window has them), returns the rest, reports.
+   */
+  settle(now?: number, compileWork?: number): Promise<{ cost: number; window: CostWindow }>;
   /** The query never ran (refused before it started): everything goes back, nothing is charged. */
   cancel(now?: number): Promise<CostWindow>;
 }
@@ -151,10 +165,18 @@ export function createCostThrottle(
           };
           schedule();
         },
-        async settle(now = Date.now()) {
+        async settle(now = Date.now(), compileWork = 0) {
           done = true;
           clearTimeout(timer);
-          const cost = Math.min(held, startedAt === null ? MIN_QUERY_COST : queryCost(clock() - startedAt));
+          let cost = Math.min(held, startedAt === null ? MIN_QUERY_COST : queryCost(clock() - startedAt));
+          const compile = compileCost(compileWork);
+          if (compile > 0) {
+            // From what the query held beyond its time first, then from the window (never past the budget).
+            const spare = Math.min(compile, held - cost);
+            const more = compile - spare > 0 ? await windows.take(key, compile - spare, budget, "upTo", now) : undefined;
+            if (more && more.taken > 0) took(more.start, more.taken);
+            cost += spare + (more?.taken ?? 0);
+          }
           learn(key, cost);
           return { cost, window: report(await giveBack(held - cost, now), now) };
         },

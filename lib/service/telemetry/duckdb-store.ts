@@ -311,7 +311,8 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
       const compiled = compileKql(request.kql, { sources: scopedSources(request.scope), now: request.now });
-      return execute(request.customerId, compiled, { limits: request.limits, signal: request.signal, started });
+      const table = await execute(request.customerId, compiled, { limits: request.limits, signal: request.signal, started });
+      return { ...table, compileWork: compiled.work };
     },
 
     execute,

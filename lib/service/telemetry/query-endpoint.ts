@@ -144,11 +144,12 @@ export async function runTelemetryEngine(
       now: query.now ?? clock,
       signal: stop.signal,
     });
-    const { cost, window } = await reservation.settle();
+    const { cost, window } = await reservation.settle(undefined, table.compileWork);
     return { table, headers: { "x-query-cost": costHeader(cost, window) } };
   } catch (error) {
     stillRunning = engineStopped(error);
-    const { cost, window } = await reservation.settle();
+    // A refused query is charged the compile work it caused as well.
+    const { cost, window } = await reservation.settle(undefined, error instanceof KqlError ? error.work : 0);
     if (stop.signal.reason === BUDGET_SPENT) throw budgetSpent(window, cost, true);
     // The shared budget became unreachable while the query ran: it was stopped, 503.
     const failure = stop.signal.reason instanceof ApiError ? stop.signal.reason : error instanceof KqlError ? invalidQuery(error) : error;

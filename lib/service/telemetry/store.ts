@@ -51,6 +51,8 @@ export interface TelemetryTable {
   bytes: number;
   /** Time spent in the engine (compile + execute + convert). */
   elapsedMs: number;
+  /** Work units the KQL compile took (lib/kql budget.ts), charged to the cost budget; absent for plain SQL. */
+  compileWork?: number;
 }
 
 /** A table's rows as JavaScript values (tests, benchmarks and the demo plant's own reads). */

@@ -85,7 +85,8 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
         result_overflow_mode: "'throw'",
       });
       const statement = rowsStatement(compiled, limits.maxRows, settings);
-      const timeout = AbortSignal.timeout(limits.timeoutMs + 1_000);
+      // The compile's time (since `started`) counts against the query's time limit.
+      const timeout = AbortSignal.timeout(Math.max(0, Math.ceil(limits.timeoutMs + 1_000 - (performance.now() - started))));
       const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
       let output: Uint8Array;
       try {
@@ -112,6 +113,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
         ...(compiled.render ? { render: compiled.render } : {}),
         bytes: json.length,
         elapsedMs: performance.now() - started,
+        compileWork: compiled.work,
       };
     },
 
