@@ -240,11 +240,12 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
 
   /**
    * Runs a statement within the time limit, counted from `started` (compilation included). At the
-   * limit DuckDB is interrupted and the caller answered QUERY_TIMEOUT at once, whether or not the
-   * engine has noticed yet: a long scalar function over one chunk checks for interruption only
-   * when it is done, which once made a query stopped at 3 s answer at 27 s. The connection is given
-   * back (or closed) only when the engine has let go of it, and the error carries that moment
-   * (store.ts, engineStopped), so whoever holds the query's place keeps it until then.
+   * limit, or when the caller stops it (budget spent, client gone), DuckDB is interrupted and the
+   * caller answered at once, whether or not the engine has noticed yet: a long scalar function over
+   * one chunk checks for interruption only when it is done, which once made a query stopped at 3 s
+   * answer at 27 s. The connection is given back (or closed) only when the engine has let go of it,
+   * and every error carries that moment (store.ts, engineStopped), so whoever holds the query's
+   * place keeps it until then.
    */
   async function execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable> {
     const started = options.started ?? performance.now();
@@ -262,7 +263,10 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
       connection.interrupt();
       deadlineReached();
     }, Math.max(0, timeoutMs - (performance.now() - started)));
-    const onAbort = () => connection.interrupt();
+    const onAbort = () => {
+      connection.interrupt();
+      deadlineReached();
+    };
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
     const work = options.signal?.aborted ? Promise.reject(new Error("aborted before it started")) : streamJsonRows(connection, statement, bound, options.limits);
@@ -293,18 +297,22 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
         elapsedMs: performance.now() - started,
       };
     } catch (error) {
-      if (timedOut) {
-        throw engineStopsLater(
-          new ApiError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [{ field: "query", problem: `exceeded ${timeoutMs} ms` }]),
-          engineDone,
-        );
-      }
-      // Nobody is waiting for the answer any more; say so instead of reporting a server error.
-      if (options.signal?.aborted) throw new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
-      if (error instanceof JsonRowsLimitError) throw queryLimitExceeded(limitMessage(error.limit, options.limits));
-      if (error instanceof Error && OUT_OF_MEMORY.test(error.message)) throw queryLimitExceeded(limitMessage("memory", options.limits));
-      throw evaluationError(error) ?? error;
+      throw engineStopsLater(failureOf(error, timedOut, options), engineDone);
     }
+  }
+
+  /** What a failed or stopped execution answers. */
+  function failureOf(error: unknown, timedOut: boolean, options: ExecuteOptions): object {
+    const { timeoutMs } = options.limits;
+    if (timedOut) {
+      return new ApiError("QUERY_TIMEOUT", `The query ran longer than ${timeoutMs / 1000} s and was stopped.`, [{ field: "query", problem: `exceeded ${timeoutMs} ms` }]);
+    }
+    // Stopped by the caller (budget spent, or nobody waiting any more): the caller says which.
+    if (options.signal?.aborted) return new ApiError("QUERY_TIMEOUT", "The query was stopped because the client went away.");
+    if (error instanceof JsonRowsLimitError) return queryLimitExceeded(limitMessage(error.limit, options.limits));
+    if (error instanceof Error && OUT_OF_MEMORY.test(error.message)) return queryLimitExceeded(limitMessage("memory", options.limits));
+    const failure = evaluationError(error) ?? error;
+    return typeof failure === "object" && failure !== null ? failure : new Error(String(failure));
   }
 
   return {

@@ -45,3 +45,17 @@ it("answers QUERY_TIMEOUT while the engine is still in the step, and frees the c
   const next = await store.execute("CUST-T", { sql: "SELECT 42 AS n", params: {}, columns: statement.columns }, { limits: { ...LIMITS, timeoutMs: 30_000 } });
   expect(Buffer.concat(next.rows).toString()).toBe("[[42]]");
 }, 60_000);
+
+it("answers at once when the caller stops the query (budget spent, client gone), with the same hold on the connection", async () => {
+  const statement = { sql: ONE_LONG_STEP, params: {}, columns: [{ name: "n", kqlType: "long" as const }] };
+  const stop = new AbortController();
+  setTimeout(() => stop.abort(), 200);
+  const error = await store.execute("CUST-T", statement, { limits: { ...LIMITS, timeoutMs: 60_000 }, signal: stop.signal }).catch((thrown: unknown) => thrown);
+  expect(error).toMatchObject({ code: "QUERY_TIMEOUT", message: expect.stringMatching(/went away/) });
+  const stopped = engineStopped(error)!;
+  let engineDone = false;
+  void stopped.then(() => (engineDone = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(engineDone, "answered before the engine finished its step").toBe(false);
+  await stopped;
+}, 60_000);
