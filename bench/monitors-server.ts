@@ -3,8 +3,9 @@
  * event loop): the embedded service at its spec paths, the dashboard's store with BENCH_MONITORS
  * monitors (every 1m) spread over the demo plants, and the monitors' schedule as scripts/serve.ts
  * runs it (MONITOR_CONCURRENCY places, polling every second). Prints `{"port": N, "token": "…"}`
- * once listening; `GET /bench/evaluations?tick=<ms>` answers how many evaluations of that tick
- * ended and their lags (tick → done, ms).
+ * once listening; `GET /bench/evaluations?tick=<ms>` answers the lags (tick → done, ms) of the
+ * evaluations of that tick that ended, and how many of them failed (e.g. 429: the plant's
+ * monitors spent their telemetry cost budget).
  */
 import { register } from "node:module";
 
@@ -57,12 +58,16 @@ for (let index = 0; index < count; index += 1) {
 }
 
 const ended = new Map<number, number[]>();
+const failed = new Map<number, number>();
 const scheduler = new MonitorScheduler(
   { db, upstream: createEmbeddedUpstream(runtime), notifier: { smtpUrl: null, smtpFrom: "bench@localhost" } },
   {
     concurrency: config.dashboard.monitors.concurrency,
     pollMs: 1000,
-    onEvaluated: ({ tickAt, doneAt }) => ended.set(tickAt, [...(ended.get(tickAt) ?? []), doneAt - tickAt]),
+    onEvaluated: ({ tickAt, doneAt, ok }) => {
+      ended.set(tickAt, [...(ended.get(tickAt) ?? []), doneAt - tickAt]);
+      if (!ok) failed.set(tickAt, (failed.get(tickAt) ?? 0) + 1);
+    },
   },
 );
 scheduler.start();
@@ -71,8 +76,8 @@ const service = nodeListener(runtime.handle, "http://localhost");
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (url.pathname === "/bench/evaluations") {
-    const lags = ended.get(Number(url.searchParams.get("tick"))) ?? [];
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ lags }));
+    const tick = Number(url.searchParams.get("tick"));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ lags: ended.get(tick) ?? [], failed: failed.get(tick) ?? 0 }));
     return;
   }
   service(req, res);
