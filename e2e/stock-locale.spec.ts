@@ -19,7 +19,8 @@ const nl = (value: number) => value.toLocaleString("nl-NL", { maximumFractionDig
 
 test("a Dutch planner types a decimal comma, is asked about a tenfold jump, and corrects a wrong count", async ({ page, api }) => {
   const parts = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=false");
-  const part = parts.filter((entry) => entry.quantity >= 2 && entry.quantity < 1000)[1]!;
+  // A part measured in decimals (KG, L, M…): counted items (PCS…) take whole numbers only.
+  const part = parts.filter((entry) => !["PCS", "SET", "BOX", "PAIR", "ROLL"].includes(entry.unit) && entry.quantity >= 2 && entry.quantity < 1000)[1]!;
   await page.goto(`/plants/RTM1/stock?part=${part.id}`);
   const form = page.getByRole("region", { name: "Record a count" });
   await expect(page.getByTestId("part-level")).toHaveText(nl(part.quantity));

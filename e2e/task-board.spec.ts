@@ -1,7 +1,7 @@
 /**
  * The task board: counts from the API; a planner creates a task end to end but cannot move one
  * (buttons hidden, API refuses); a supervisor approves a task, and a move the server refuses is
- * rolled back.
+ * rolled back and explained in words.
  */
 import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
 import { addDays, allPages, countOf, todayIso, type TTask } from "./helpers";
@@ -135,7 +135,8 @@ test.describe("supervisor", () => {
     const elsewhere = await api.raw.post(`/api/plants/RTM1/tasks/${task.id}/transitions`, { data: { to: "CLOSED", remark: "closed elsewhere" } });
     expect(elsewhere.ok()).toBeTruthy();
     await drawer.getByRole("button", { name: "Approve" }).click();
-    await expect(page.getByText(new RegExp(`Could not move ${task.id} to Pending`))).toBeVisible();
+    // Said in words: what changed, not a status code.
+    await expect(drawer.getByTestId("drawer-notice")).toHaveText(`${task.id} was already moved to Closed by someone else, so it was not moved to Pending. The card now shows it as it is.`);
     // Rolled back, then re-read: the task shows what the server says, Closed, with no moves left.
     await expect(drawer.getByText("Closed", { exact: true }).first()).toBeVisible();
     await expect(drawer.getByRole("button", { name: "Approve" })).toHaveCount(0);

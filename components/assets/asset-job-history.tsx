@@ -22,7 +22,7 @@ export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string
   }
   const jobs = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "asset", tag, page),
-    queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { assetTagNumber: tag, page, pageSize: PAGE_SIZE }, signal),
+    queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { assetTagNumber: tag, includeComponents: "true", page, pageSize: PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
   });
   const lookups = useLookupLabels(plantId);

@@ -10,7 +10,7 @@ describe("job history filters", () => {
     const filters = parseJobFilters(new URLSearchParams(""), "2026-06-30");
     expect(filters).toMatchObject({ from: "2026-01-02", to: "2026-06-30", page: 1, pageSize: 50, sorting: [] });
     expect(needsLocalProcessing(filters)).toBe(false);
-    expect(serviceQuery(filters)).toEqual({ startDate: "2026-01-02", endDate: "2026-06-30", assetTagNumber: undefined });
+    expect(serviceQuery(filters)).toEqual({ startDate: "2026-01-02", endDate: "2026-06-30", assetTagNumber: undefined, includeComponents: undefined });
   });
 
   it("ignores malformed values instead of failing", () => {

@@ -62,7 +62,8 @@ export function periodProblem(params: URLSearchParams, filters: Pick<JobFilters,
 
 /** The part of the filter the service applies (docs/api.md §3 query parameters). */
 export function serviceQuery(filters: JobFilters): Record<string, string | undefined> {
-  return { startDate: filters.from, endDate: filters.to, assetTagNumber: filters.asset || undefined };
+  // An asset's jobs include its components' (a pump's bearing, seal and motor jobs).
+  return { startDate: filters.from, endDate: filters.to, assetTagNumber: filters.asset || undefined, includeComponents: filters.asset ? "true" : undefined };
 }
 
 /** The service's own order: doneDate descending, then id ascending. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { chartTheme } from "@/components/ui/chart-colors";
 import { axisNumber, useFormat } from "@/lib/client/format";
 import type { TStockLevelEntry } from "@/lib/contract/maintenance";
@@ -12,13 +12,15 @@ const HALF_YEAR_MS = 183 * 86_400_000;
  * red. Numbers and dates in the reader's language and zone; big levels shortened on the axis
  * (1,2 mld.) so they never clip.
  */
-export function StockChart({ history, unit }: { history: readonly TStockLevelEntry[]; unit: string }) {
+export function StockChart({ history, unit, reorderLevel }: { history: readonly TStockLevelEntry[]; unit: string; reorderLevel?: number | null }) {
   const format = useFormat();
   const points = [...history].reverse().map((entry) => ({ at: Date.parse(entry.submittedAt), quantity: entry.quantity, isShort: entry.isShort }));
   // Over a long history the year matters more than the day.
   const span = (points[points.length - 1]?.at ?? 0) - (points[0]?.at ?? 0);
   const tick = (value: number) => (span > HALF_YEAR_MS ? format.month(new Date(value).toISOString().slice(0, 7)) : format.date(new Date(value).toISOString()));
-  const summary = `Stock level over time: ${points.length} counts, from ${format.number(points[0]?.quantity ?? 0)} to ${format.number(points[points.length - 1]?.quantity ?? 0)} ${unit}.`;
+  const summary = `Stock level over time: ${points.length} counts, from ${format.number(points[0]?.quantity ?? 0)} to ${format.number(points[points.length - 1]?.quantity ?? 0)} ${unit}${
+    reorderLevel != null ? `; reorder level ${format.number(reorderLevel)} ${unit}` : ""
+  }.`;
   return (
     <figure aria-label={summary} className="h-64 w-full" data-testid="stock-chart">
       <ResponsiveContainer width="100%" height="100%">
@@ -38,6 +40,15 @@ export function StockChart({ history, unit }: { history: readonly TStockLevelEnt
             formatter={(value) => [`${format.number(Number(value))} ${unit}`, "Level"]}
             contentStyle={{ background: chartTheme.tooltipBackground, borderColor: chartTheme.tooltipBorder, color: chartTheme.text, borderRadius: 8 }}
           />
+          {reorderLevel != null ? (
+            <ReferenceLine
+              y={reorderLevel}
+              stroke="#dc2626"
+              strokeDasharray="6 4"
+              ifOverflow="extendDomain"
+              label={{ value: `Reorder level ${format.number(reorderLevel)}`, position: "insideTopRight", fill: "#dc2626", fontSize: 12 }}
+            />
+          ) : null}
           <Line
             type="stepAfter"
             dataKey="quantity"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TStockLevelEntry } from "@/lib/contract/maintenance";
-import { parseLocaleNumber } from "@/lib/client/format";
+import { ambiguousNumber, parseLocaleNumber } from "@/lib/client/format";
 import { correctedAt, correctionPrefix, corrections, plausibility, readableRemark, toStockLevel, validateStockForm } from "./stock-form";
 
 const entry = (quantity: number, submittedAt: string, remark: string | null = null): TStockLevelEntry => ({ partId: "P-1", quantity, unit: "KG", remark, isShort: false, submittedAt });
@@ -19,11 +19,25 @@ describe("numbers as people type them", () => {
 
   it("refuses exponents, letters, two decimal marks and grouping that is not in threes", () => {
     for (const text of ["1e9", "1E3", "12kg", "", "1,5,5", "1.2.3,4,5", "12,34,567.1", "--1", "0x10", "Infinity"]) expect(parseLocaleNumber(text, "nl-NL"), text).toBeNull();
-    expect(parseLocaleNumber("1,5", "en-US")).toBeNull();
+  });
+
+  it("takes an unambiguous decimal comma in English, and names the mark when a number could be read either way", () => {
+    expect(parseLocaleNumber("1,5", "en-US")).toBe(1.5);
+    expect(parseLocaleNumber("12,25", "en-GB")).toBe(12.25);
+    expect(ambiguousNumber("1,5", "en-US")).toBeNull();
+    expect(ambiguousNumber("1,500", "en-US")).toBe('"1,500" could mean 1500 or 1.500 (the comma may group thousands or mark decimals): write 1500 or 1.500.');
+    expect(ambiguousNumber("1.500", "nl-NL")).toContain("the point may group thousands");
+    expect(ambiguousNumber("1500", "en-US")).toBeNull();
   });
 });
 
 describe("stock-level form checks", () => {
+  it("refuses a fraction of a counted item, and an ambiguous number, with words that say why", async () => {
+    expect((await validateStockForm("P-1", { quantity: "2.5", unit: "PCS", remark: "", isShort: "auto" }, "en-US")).quantity).toBe("Enter a whole number: PCS are counted in whole items.");
+    expect((await validateStockForm("P-1", { quantity: "1,500", unit: "KG", remark: "", isShort: "auto" }, "en-US")).quantity).toContain("comma");
+    expect(await validateStockForm("P-1", { quantity: "2,5", unit: "KG", remark: "", isShort: "auto" }, "en-US")).toEqual({});
+  });
+
   it("builds the body the service expects, leaving isShort out when automatic", () => {
     expect(toStockLevel("P-1", { quantity: "12,5", unit: "KG", remark: " counted ", isShort: "auto" }, "nl-NL")).toEqual({ id: "P-1", quantity: 12.5, unit: "KG", remark: "counted" });
     expect(toStockLevel("P-1", { quantity: "0", unit: "PCS", remark: "", isShort: "yes" }, "en-GB")).toEqual({ id: "P-1", quantity: 0, unit: "PCS", remark: null, isShort: true });
@@ -36,7 +50,7 @@ describe("stock-level form checks", () => {
     expect((await validateStockForm("P-1", { quantity: "1e9", unit: "PCS", remark: "", isShort: "auto" }, "nl-NL", "12,5")).quantity).toMatch(/plain number, such as 12,5/);
     expect((await validateStockForm("P-1", { quantity: "3", unit: "LITRE", remark: "", isShort: "auto" }, "en-GB")).unit).toBeDefined();
     expect((await validateStockForm("P-1", { quantity: "3", unit: "PCS", remark: "x".repeat(1001), isShort: "auto" }, "en-GB")).remark).toMatch(/1000/);
-    expect(await validateStockForm("P-1", { quantity: "1,5", unit: "PCS", remark: "ok", isShort: "no" }, "nl-NL")).toEqual({});
+    expect(await validateStockForm("P-1", { quantity: "1,5", unit: "KG", remark: "ok", isShort: "no" }, "nl-NL")).toEqual({});
   });
 });
 

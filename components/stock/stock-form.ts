@@ -6,7 +6,7 @@
  * correction names the count it corrects. Pure. The contract module (and zod) is loaded when the
  * form is checked, not with the page (docs/architecture.md, "What the browser loads").
  */
-import { parseLocaleNumber } from "@/lib/client/format";
+import { ambiguousNumber, parseLocaleNumber } from "@/lib/client/format";
 import type { TStockLevel, TStockLevelEntry } from "@/lib/contract/maintenance";
 import { loadMaintenanceContract } from "@/lib/client/lazy-contract";
 
@@ -36,14 +36,23 @@ export function toStockLevel(partId: string, values: StockFormValues, locale: st
 export async function validateStockForm(partId: string, values: StockFormValues, locale: string, example = "12.5", remarkPrefix = ""): Promise<StockFormErrors> {
   const { ZStockLevel } = await loadMaintenanceContract();
   const errors: StockFormErrors = {};
+  const ambiguous = ambiguousNumber(values.quantity, locale);
   if (values.quantity.trim() === "") errors.quantity = "Enter the quantity counted.";
-  else if (parseLocaleNumber(values.quantity, locale) === null) errors.quantity = `Enter a plain number, such as ${example} (no exponents, units or letters).`;
+  else if (ambiguous) errors.quantity = ambiguous;
+  else if (parseLocaleNumber(values.quantity, locale) === null) {
+    errors.quantity = `Enter a plain number, such as ${example}; a decimal comma or point both work (no exponents, units or letters).`;
+  }
   const parsed = ZStockLevel.safeParse(toStockLevel(partId, values, locale, remarkPrefix));
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
       if ((field === "quantity" || field === "unit" || field === "remark") && !errors[field]) {
-        errors[field] = field === "quantity" ? "Enter a number of 0 or more." : issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
+        errors[field] =
+          field === "quantity"
+            ? issue.message.includes("whole number")
+              ? `Enter a whole number: ${values.unit} are counted in whole items.`
+              : "Enter a number of 0 or more."
+            : issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
       }
     }
   }

@@ -10,7 +10,7 @@
 import dynamic from "next/dynamic";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -27,7 +27,6 @@ import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/contract/common";
 import type { TPart, TStockLevelEntry } from "@/lib/contract/maintenance";
-import { STOCK_UNITS } from "@/lib/contract/vocabulary";
 import { correctionPrefix, corrections, plausibility, readableRemark, toStockLevel, validateStockForm, type Implausible, type StockFormErrors, type StockFormValues } from "./stock-form";
 
 // recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
@@ -52,6 +51,11 @@ export function StockLevels({ plantId }: { plantId: string }) {
   }, [parts.data, search, shortOnly]);
   const selected = parts.data?.find((part) => part.id === partId);
   const shortParts = useMemo(() => (parts.data ?? []).filter((part) => part.isShort), [parts.data]);
+  // Below the wide layout the list stands above the detail: a chosen part's detail is brought into view.
+  const detail = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (partId && window.matchMedia("(max-width: 1023.98px)").matches) detail.current?.scrollIntoView({ block: "start" });
+  }, [partId]);
 
   return (
     <div className="space-y-5">
@@ -118,7 +122,7 @@ export function StockLevels({ plantId }: { plantId: string }) {
           )}
         </Card>
 
-        <div className="min-w-0 space-y-5">
+        <div ref={detail} className="min-w-0 scroll-mt-4 space-y-5">
           {!partId ? (
             <ShortParts plantId={plantId} parts={shortParts} loading={parts.isPending} error={parts.error} format={format} linkFor={(id) => `?${mergeParams(new URLSearchParams(params.toString()), { part: id }, true)}`} />
           ) : parts.isPending ? (
@@ -136,15 +140,17 @@ export function StockLevels({ plantId }: { plantId: string }) {
   );
 }
 
-/** The plant's short parts with their last count: what to reorder, at a glance. */
+/** The plant's short parts with their last count and how much to order: the planner's "To order" list. */
 function ShortParts({ plantId, parts, loading, error, format, linkFor }: { plantId: string; parts: TPart[]; loading: boolean; error: unknown; format: Format; linkFor: (partId: string) => string }) {
   const sorted = useMemo(() => [...parts].sort((a, b) => a.name.localeCompare(b.name)), [parts]);
   return (
     <Card aria-labelledby="short-title">
       <CardHeader
         id="short-title"
-        title={`Parts short at plant ${plantId}`}
-        description={loading ? "Loading…" : `${format.number(parts.length)} ${parts.length === 1 ? "part is" : "parts are"} below the reorder level. Pick one to record a count.`}
+        title={`To order at plant ${plantId}`}
+        description={
+          loading ? "Loading…" : `${format.number(parts.length)} ${parts.length === 1 ? "part is" : "parts are"} below the reorder level, with the quantity to order. Pick one to record a count.`
+        }
       />
       {error ? null : loading ? (
         <TableSkeleton rows={6} columns={4} />
@@ -162,10 +168,16 @@ function ShortParts({ plantId, parts, loading, error, format, linkFor }: { plant
                 <th scope="col" className="px-4 py-2 text-right font-semibold">
                   Last count
                 </th>
-                <th scope="col" className="px-4 py-2 font-semibold">
+                <th scope="col" className="px-4 py-2 text-right font-semibold">
+                  Reorder level
+                </th>
+                <th scope="col" className="px-4 py-2 text-right font-semibold">
+                  To order
+                </th>
+                <th scope="col" className="hidden px-4 py-2 font-semibold xl:table-cell">
                   Counted
                 </th>
-                <th scope="col" className="px-4 py-2 font-semibold">
+                <th scope="col" className="hidden px-4 py-2 font-semibold 2xl:table-cell">
                   Remark
                 </th>
               </tr>
@@ -182,8 +194,12 @@ function ShortParts({ plantId, parts, loading, error, format, linkFor }: { plant
                   <td className="px-4 py-2 text-right whitespace-nowrap tabular-nums">
                     {format.number(part.quantity)} {part.unit}
                   </td>
-                  <td className="px-4 py-2 whitespace-nowrap">{format.dateTime(part.updatedAt)}</td>
-                  <td className="px-4 py-2 text-fg-muted wrap-anywhere">{part.remark ?? "—"}</td>
+                  <td className="px-4 py-2 text-right whitespace-nowrap tabular-nums">{part.reorderLevel != null ? `${format.number(part.reorderLevel)} ${part.unit}` : "—"}</td>
+                  <td className="px-4 py-2 text-right font-semibold whitespace-nowrap tabular-nums" data-testid={`to-order-${part.id}`}>
+                    {part.reorderQuantity != null ? `${format.number(part.reorderQuantity)} ${part.unit}` : "—"}
+                  </td>
+                  <td className="hidden px-4 py-2 whitespace-nowrap xl:table-cell">{format.dateTime(part.updatedAt)}</td>
+                  <td className="hidden px-4 py-2 text-fg-muted 2xl:table-cell">{part.remark ?? "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -219,6 +235,13 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
           <Figure label="Unit" value={part.unit} />
           <Figure label="Shortage" value={part.isShort ? <span className="text-danger">Short</span> : <span className="text-success">No</span>} />
           <Figure label="Last counted" value={format.dateTime(part.updatedAt)} />
+          {part.reorderLevel != null ? <Figure label="Reorder level" value={<span data-testid="part-reorder-level">{`${format.number(part.reorderLevel)} ${part.unit}`}</span>} /> : null}
+          {part.reorderQuantity != null ? (
+            <Figure
+              label={part.isShort ? "To order now" : "Reorder quantity"}
+              value={<span className={part.isShort ? "text-danger" : undefined}>{`${format.number(part.reorderQuantity)} ${part.unit}`}</span>}
+            />
+          ) : null}
           {part.remark ? <p className="col-span-full text-sm text-fg-muted wrap-anywhere">Remark: {readableRemark(part.remark, format.dateTime, format.number)}</p> : null}
         </CardBody>
       </Card>
@@ -249,7 +272,7 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
           ) : (
             <>
               {/* Corrected counts were wrong: the line leaves them out (the table keeps them). */}
-              <StockChart history={history.data.filter((entry) => !corrected.has(entry.submittedAt))} unit={part.unit} />
+              <StockChart history={history.data.filter((entry) => !corrected.has(entry.submittedAt))} unit={part.unit} reorderLevel={part.reorderLevel} />
               <table className="mt-4 w-full text-sm">
                 <caption className="sr-only">Latest counts of {part.name}</caption>
                 <thead className="text-left text-fg-muted">
@@ -262,6 +285,9 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
                     </th>
                     <th scope="col" className="py-1 pr-2 font-medium">
                       Short
+                    </th>
+                    <th scope="col" className="py-1 pr-2 font-medium">
+                      Counted by
                     </th>
                     <th scope="col" className="py-1 pr-2 font-medium">
                       Remark
@@ -283,6 +309,7 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
                           {format.number(entry.quantity)} {entry.unit}
                         </td>
                         <td className="py-1.5 pr-2">{entry.isShort ? "Yes" : "No"}</td>
+                        <td className="py-1.5 pr-2 wrap-anywhere">{entry.countedBy ? entry.countedBy.replace(/\s*<[^>]*>$/, "") : "—"}</td>
                         <td className="py-1.5 pr-2 text-fg-muted wrap-anywhere">
                           {fixedBy ? (
                             <Badge tone="warning" className="mr-1">
@@ -371,6 +398,13 @@ function StockLevelForm({
   });
   const prefix = correcting ? correctionPrefix(correcting) : "";
   const example = format.number(12.5);
+  // A correction is started from the history below: bring its form into view with the keyboard in it.
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!correcting) return;
+    card.current?.scrollIntoView({ block: "center" });
+    card.current?.querySelector<HTMLInputElement>("input[inputmode=decimal]")?.focus({ preventScroll: true });
+  }, [correcting]);
 
   const set = (field: keyof StockFormValues) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -410,6 +444,7 @@ function StockLevelForm({
   }
 
   return (
+    <div ref={card} className="scroll-mt-4">
     <Card aria-labelledby="count-title">
       <CardHeader
         id="count-title"
@@ -431,8 +466,8 @@ function StockLevelForm({
         <Field label={correcting ? "Correct quantity" : "Quantity"} error={errors.quantity} hint={`For example ${example}`}>
           {(control) => <Input {...control} inputMode="decimal" autoComplete="off" value={values.quantity} onChange={(event) => set("quantity")(event.target.value)} />}
         </Field>
-        <Field label="Unit" error={errors.unit} hint={`This part is counted in ${part.unit}`}>
-          {(control) => <Select {...control} value={values.unit} onChange={(event) => set("unit")(event.target.value)} options={STOCK_UNITS.map((unit) => ({ value: unit, label: unit }))} />}
+        <Field label="Unit" error={errors.unit} hint={`This part is always counted in ${part.unit}`}>
+          {(control) => <Input {...control} readOnly aria-readonly="true" className="bg-surface-2" value={part.unit} />}
         </Field>
         <Field label="Shortage" hint="Automatic: short when below the reorder level">
           {(control) => (
@@ -485,5 +520,6 @@ function StockLevelForm({
         </div>
       </form>
     </Card>
+    </div>
   );
 }

@@ -51,6 +51,9 @@ export function TaskActivity({ plantId, taskId }: { plantId: string; taskId: str
               <p className="font-medium">
                 {step.from === null ? (
                   <>Created · {STATUS_LABELS[step.to]}</>
+                ) : step.from === step.to ? (
+                  // An edit (assignee, due date…): the status stayed; the remark says what changed.
+                  <>Edited · {STATUS_LABELS[step.to]}</>
                 ) : (
                   <>
                     {STATUS_LABELS[step.from]} <span aria-hidden="true">→</span>

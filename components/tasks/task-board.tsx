@@ -12,20 +12,42 @@ import { Field, Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
-import { errorMessage } from "@/lib/client/api";
+import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
 import { useFormat } from "@/lib/client/format";
 import { useLookupLabels, useTasks, type LookupLabels } from "@/lib/client/maintenance";
-import { useCan } from "@/lib/client/me";
+import { useCan, useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
 import type { TTask, TTaskStatus } from "@/lib/contract/maintenance";
 import { TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
 import { CreateTaskDrawer } from "./create-task-form";
-import { BOARD_ORDER, STATUS_LABELS, parseStatusParam } from "./status";
+import { BOARD_ORDER, OPEN_STATUSES, STATUS_LABELS, isTaskStatus, parseStatusParam } from "./status";
 import { PriorityBadge, RoleBadge } from "./task-badges";
 import { TaskDrawer } from "./task-drawer";
 import { useTransitionTask } from "./task-mutations";
 import { useBoardDrag, type BoardDrag } from "./board-drag";
+import { personName } from "./task-work";
+
+/** "updated 3 s ago", re-rendered every few seconds. */
+function useUpdatedAgo(at: number): string {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 5000);
+    return () => clearInterval(timer);
+  }, []);
+  if (!at) return "";
+  const seconds = Math.max(0, Math.round((Math.max(now, at) - at) / 1000));
+  return seconds < 10 ? "updated just now" : seconds < 90 ? `updated ${seconds} s ago` : `updated ${Math.round(seconds / 60)} min ago`;
+}
+
+/** A refused move in words: what the task is now, when someone else moved it first. */
+export function refusedMoveText(error: unknown, task: TTask, to: TTaskStatus): string {
+  const now = error instanceof ApiError && error.code === "INVALID_TRANSITION" ? (error.data[0] as { from?: unknown } | undefined)?.from : undefined;
+  if (typeof now === "string" && isTaskStatus(now) && now !== task.status) {
+    return `${task.id} was already moved to ${STATUS_LABELS[now]} by someone else, so it was not moved to ${STATUS_LABELS[to]}. The card now shows it as it is.`;
+  }
+  return `Could not move ${task.id} to ${STATUS_LABELS[to]}: ${errorMessage(error)}`;
+}
 
 const CLEAR_PREFILL = { asset: null, incident: null, desc: null, title: null };
 
@@ -64,22 +86,26 @@ export function TaskBoard({ plantId }: { plantId: string }) {
   const search = get("q");
   const openTaskId = get("task");
   const creating = get("new") === "1";
+  const mine = get("mine") === "1";
   // Filled in by a link from an alarm (components/telemetry/alarm-task.ts).
   const prefill = { assetTagNumber: get("asset"), incidentDate: get("incident"), taskDescription: get("desc"), taskTitle: get("title") };
   const initial = Object.fromEntries(Object.entries(prefill).filter(([, value]) => value !== ""));
 
-  const tasks = useTasks(plantId);
+  // The board keeps itself current: every few seconds a revalidated read (304 while nothing changed).
+  const tasks = useTasks(plantId, { poll: true });
+  const updatedAgo = useUpdatedAgo(tasks.dataUpdatedAt);
   const labels = useLookupLabels(plantId);
+  const me = useMe().data;
   const canCreate = useCan("tasks:create");
   const canMove = useCan("tasks:transition");
+  const canEdit = useCan("tasks:edit");
+  const canCloseOutAny = useCan("tasks:close-out");
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  // Whether the service keeps assignees (a task record with the member): "My work" needs them.
+  const hasAssignees = tasks.data?.some((task) => task.assignee !== undefined) ?? false;
 
   const transition = useTransitionTask(plantId, (error, { task, to }) =>
-    setNotice(
-      error
-        ? { tone: "error", text: `Could not move ${task.id} to ${STATUS_LABELS[to]}: ${errorMessage(error)}` }
-        : { tone: "success", text: `${task.id} moved to ${STATUS_LABELS[to]}.` },
-    ),
+    setNotice(error ? { tone: "error", text: refusedMoveText(error, task, to) } : { tone: "success", text: `${task.id} moved to ${STATUS_LABELS[to]}.` }),
   );
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -95,9 +121,12 @@ export function TaskBoard({ plantId }: { plantId: string }) {
   const shownStatuses = statuses.length > 0 ? BOARD_ORDER.filter((status) => statuses.includes(status)) : BOARD_ORDER;
   const byStatus = useMemo(() => {
     const groups = new Map<TTaskStatus, TTask[]>(BOARD_ORDER.map((status) => [status, []]));
-    for (const task of tasks.data ?? []) if (matchesSearch(task, search, labels)) groups.get(task.status)?.push(task);
+    for (const task of tasks.data ?? []) {
+      if (mine && (task.assignee?.username !== me?.email || !OPEN_STATUSES.includes(task.status))) continue;
+      if (matchesSearch(task, search, labels)) groups.get(task.status)?.push(task);
+    }
     return groups;
-  }, [tasks.data, search, labels]);
+  }, [tasks.data, search, labels, mine, me?.email]);
   const openTask = tasks.data?.find((task) => task.id === openTaskId);
 
   function toggleStatus(status: TTaskStatus) {
@@ -109,7 +138,15 @@ export function TaskBoard({ plantId }: { plantId: string }) {
     <div className="space-y-4">
       <PageHeader
         title="Task board"
-        description={tasks.data ? `${tasks.data.length.toLocaleString("en")} tasks at plant ${plantId}` : `Tasks at plant ${plantId}`}
+        description={
+          tasks.data ? (
+            <>
+              {tasks.data.length.toLocaleString("en")} tasks at plant {plantId} · <span data-testid="board-updated">{updatedAgo}</span>
+            </>
+          ) : (
+            `Tasks at plant ${plantId}`
+          )
+        }
         actions={
           canCreate ? (
             <ButtonLink variant="primary" href={`?${new URLSearchParams({ ...Object.fromEntries(params), new: "1" })}`} scroll={false}>
@@ -131,6 +168,12 @@ export function TaskBoard({ plantId }: { plantId: string }) {
             />
           )}
         </Field>
+        {hasAssignees ? (
+          <label className="flex items-center gap-2 pb-2 text-sm font-medium">
+            <input type="checkbox" className="h-4 w-4 accent-accent" checked={mine} onChange={(event) => update({ mine: event.target.checked ? "1" : null })} data-testid="my-work" />
+            My work (open tasks assigned to me)
+          </label>
+        ) : null}
         <fieldset className="flex flex-wrap items-center gap-1.5">
           <legend className="mb-1 text-sm font-medium">Status</legend>
           {BOARD_ORDER.map((status) => {
@@ -160,7 +203,8 @@ export function TaskBoard({ plantId }: { plantId: string }) {
       </div>
 
       <div role="status" aria-live="polite" className="min-h-0">
-        {notice ? (
+        {/* While a task's drawer is open the notice shows in the drawer, not behind it. */}
+        {notice && !openTaskId ? (
           <p
             className={cn(
               "flex items-center justify-between gap-3 rounded-md px-3 py-2 text-sm",
@@ -202,9 +246,20 @@ export function TaskBoard({ plantId }: { plantId: string }) {
         isLoading={tasks.isPending}
         canMove={canMove}
         labels={labels}
-        onMove={(task, to, remark) => transition.mutate({ task, to, remark })}
+        onMove={(task, to, remark, dueDate) => transition.mutate({ task, to, remark, dueDate })}
         isMoving={transition.isPending}
-        onClose={() => update({ task: null }, { keepPage: true, replace: true })}
+        canEdit={canEdit}
+        canCloseOutAny={canCloseOutAny}
+        meEmail={me?.email ?? ""}
+        notice={notice}
+        onNotice={(tone, text) => setNotice({ tone, text })}
+        onClose={() => {
+          const id = openTaskId;
+          update({ task: null }, { keepPage: true, replace: true });
+          setNotice(null);
+          // Back to the card that opened it, wherever it is now (a move puts it in another column).
+          requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-testid="task-card-${CSS.escape(id)}"]`)?.focus());
+        }}
       />
       {canCreate ? (
         <CreateTaskDrawer
@@ -270,7 +325,9 @@ function ScrollingBoard({ scroller, columnCount, children }: { scroller: RefObje
           role="region"
           aria-label={`Task board, ${columnCount} columns`}
           tabIndex={0}
-          className="flex snap-x gap-3 overflow-x-auto pb-3"
+          // `relative`: the columns' visually hidden texts (absolutely placed) then scroll and clip
+          // with the columns; otherwise they sit at their far-right place in the page and widen it.
+          className="relative flex snap-x gap-3 overflow-x-auto pb-3"
           data-testid="task-board"
           onKeyDown={(event) => {
             // Home and End reach the first and the last column (arrow keys already scroll).
@@ -319,6 +376,35 @@ function EdgeButton({ side, count, onClick }: { side: "left" | "right"; count: n
   );
 }
 
+/**
+ * Arrow keys among the cards: up and down within a column, left and right to the next column's
+ * card at the same height (or its last), Home and End to a column's ends.
+ */
+function rovingKeys(event: React.KeyboardEvent<HTMLElement>) {
+  const card = (event.target as HTMLElement).closest<HTMLElement>("[data-card-index]");
+  if (!card) return;
+  const column = card.closest<HTMLElement>("[data-status]")!;
+  const cards = (scope: HTMLElement) => [...scope.querySelectorAll<HTMLElement>("[data-card-index]")];
+  const mine = cards(column);
+  const index = mine.indexOf(card);
+  let target: HTMLElement | undefined;
+  if (event.key === "ArrowDown") target = mine[index + 1];
+  else if (event.key === "ArrowUp") target = mine[index - 1];
+  else if (event.key === "Home") target = mine[0];
+  else if (event.key === "End") target = mine.at(-1);
+  else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+    const columns = [...column.parentElement!.querySelectorAll<HTMLElement>("[data-status]")];
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    for (let at = columns.indexOf(column) + step; at >= 0 && at < columns.length && !target; at += step) {
+      const next = cards(columns[at]!);
+      target = next[Math.min(index, next.length - 1)];
+    }
+  } else return;
+  event.preventDefault();
+  target?.focus();
+  target?.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
 /** The lifted card under the pointer while dragging. */
 function DragGhost({ drag }: { drag: BoardDrag }) {
   return (
@@ -352,6 +438,7 @@ function BoardColumn({
   onOpen: (task: TTask) => void;
 }) {
   const [showAll, setShowAll] = useState(false);
+  const [active, setActive] = useState(0);
   const shown = showAll ? tasks : tasks.slice(0, COLUMN_PAGE);
   const headingId = `column-${status}`;
   const today = todayIso();
@@ -374,20 +461,24 @@ function BoardColumn({
           <span className="sr-only"> tasks</span>
         </span>
       </h2>
-      <ul className="flex max-h-[70vh] min-h-24 flex-col gap-2 overflow-y-auto px-2 pb-2">
+      <ul className="flex max-h-[70vh] min-h-24 flex-col gap-2 overflow-y-auto px-2 pb-2" onKeyDown={rovingKeys}>
         {loading
           ? Array.from({ length: 3 }, (_, index) => (
               <li key={index}>
                 <Skeleton className="h-20 w-full" />
               </li>
             ))
-          : shown.map((task) => {
+          : shown.map((task, index) => {
               const overdue = task.dueDate !== null && task.dueDate < today && task.status !== "CLOSED";
               return (
                 <li key={task.id}>
                   <button
                     type="button"
                     {...cardProps(task)}
+                    // One tab stop per column; arrow keys move between cards (useRovingCards).
+                    tabIndex={index === Math.min(active, shown.length - 1) ? 0 : -1}
+                    data-card-index={index}
+                    onFocus={() => setActive(index)}
                     onClick={() => onOpen(task)}
                     className="w-full rounded-md border border-line bg-surface p-2.5 text-left shadow-sm select-none [-webkit-touch-callout:none] hover:border-accent data-[movable=true]:cursor-grab"
                     data-testid={`task-card-${task.id}`}
@@ -395,6 +486,7 @@ function BoardColumn({
                     <span className="block text-sm leading-snug font-medium wrap-anywhere">{task.taskTitle}</span>
                     <span className="mt-1 block text-xs text-fg-muted wrap-anywhere">
                       {task.id} · <span className="font-mono">{task.asset.tagNumber}</span>
+                      {task.assignee ? <> · {personName(task.assignee)}</> : null}
                     </span>
                     <span className="mt-2 flex flex-wrap items-center gap-1">
                       <PriorityBadge priority={task.priority} labels={labels} />

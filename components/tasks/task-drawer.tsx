@@ -10,11 +10,12 @@ import { EmptyState } from "@/components/ui/states";
 import { useFormat } from "@/lib/client/format";
 import type { LookupLabels } from "@/lib/client/maintenance";
 import type { TTask, TTaskStatus } from "@/lib/contract/maintenance";
-import { TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
+import { CLOSE_OUT_FROM, TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
 import { TaskMonitorOrigin } from "@/components/monitors/monitor-links";
 import { STATUS_LABELS } from "./status";
 import { TaskActivity } from "./task-activity";
 import { PriorityBadge, RoleBadge, StatusBadge } from "./task-badges";
+import { AssigneeControl, CloseOutForm, PostponeDate } from "./task-work";
 
 /** Wording of each move on its button: what the supervisor decides, not the target's name. */
 const MOVE_LABELS: Partial<Record<`${TTaskStatus}>${TTaskStatus}`, string>> = {
@@ -44,6 +45,11 @@ export function TaskDrawer({
   onMove,
   isMoving,
   onClose,
+  canEdit = false,
+  canCloseOutAny = false,
+  meEmail = "",
+  notice = null,
+  onNotice = () => {},
 }: {
   plantId: string;
   taskId: string;
@@ -51,12 +57,24 @@ export function TaskDrawer({
   isLoading: boolean;
   canMove: boolean;
   labels: LookupLabels;
-  onMove: (task: TTask, to: TTaskStatus, remark: string) => void;
+  onMove: (task: TTask, to: TTaskStatus, remark: string, dueDate?: string) => void;
   isMoving: boolean;
   onClose: () => void;
+  canEdit?: boolean;
+  canCloseOutAny?: boolean;
+  meEmail?: string;
+  /** The outcome of the last action, shown in the drawer itself (the board's notice is behind it). */
+  notice?: { tone: "error" | "success"; text: string } | null;
+  onNotice?: (tone: "error" | "success", text: string) => void;
 }) {
   const [remark, setRemark] = useState("");
-  const moves = task ? TASK_TRANSITIONS[task.status] : [];
+  const [dueDate, setDueDate] = useState("");
+  const [dueDateError, setDueDateError] = useState<string | undefined>();
+  // With the extensions (the task carries `assignee`), closing after confirmation is the close-out form's.
+  const recordsWork = task?.assignee !== undefined;
+  const canCloseOut = Boolean(task && recordsWork && (canCloseOutAny || task.assignee?.username === meEmail) && (CLOSE_OUT_FROM as readonly string[]).includes(task.status));
+  const moves = task ? TASK_TRANSITIONS[task.status].filter((to) => !(recordsWork && task.status === "NEED_CONFIRMATION" && to === "CLOSED")) : [];
+  const asksDate = moves.includes("POSTPONEMENT_NEED_APPROVAL");
   const format = useFormat();
 
   return (
@@ -71,6 +89,7 @@ export function TaskDrawer({
             <Field label="Remark for the move (optional)">
               {(control) => <Textarea {...control} className="min-h-16" maxLength={1000} value={remark} onChange={(event) => setRemark(event.target.value)} />}
             </Field>
+            {asksDate ? <PostponeDate value={dueDate} onChange={(value) => { setDueDate(value); setDueDateError(undefined); }} error={dueDateError} /> : null}
             <div className="flex flex-wrap gap-2">
               {moves.map((to, index) => (
                 <Button
@@ -78,8 +97,13 @@ export function TaskDrawer({
                   variant={index === 0 ? "primary" : "secondary"}
                   disabled={isMoving}
                   onClick={() => {
-                    onMove(task, to, remark.trim());
+                    if (to === "POSTPONEMENT_NEED_APPROVAL" && !dueDate) {
+                      setDueDateError("Choose the new due date the postponement asks for.");
+                      return;
+                    }
+                    onMove(task, to, remark.trim(), to === "POSTPONEMENT_NEED_APPROVAL" ? dueDate : undefined);
                     setRemark("");
+                    setDueDate("");
                   }}
                 >
                   {moveLabel(task.status, to)}
@@ -100,6 +124,11 @@ export function TaskDrawer({
         )
       ) : (
         <div className="space-y-6">
+          {notice ? (
+            <p role="status" className={notice.tone === "error" ? "rounded-md bg-danger-soft px-3 py-2 text-sm text-danger" : "rounded-md bg-success-soft px-3 py-2 text-sm text-success"} data-testid="drawer-notice">
+              {notice.text}
+            </p>
+          ) : null}
           <div className="flex flex-wrap gap-2">
             <StatusBadge status={task.status} />
             <PriorityBadge priority={task.priority} labels={labels} />
@@ -112,9 +141,13 @@ export function TaskDrawer({
               { label: "Status", value: STATUS_LABELS[task.status] },
               { label: "Priority", value: labels.label("priority", task.priority) },
               { label: "Activity kind", value: labels.label("activityKind", task.activityKind) },
-              { label: "Assigned to", value: labels.label("assignedToRole", task.assignedToRole) },
+              { label: "Role", value: labels.label("assignedToRole", task.assignedToRole) },
+              ...(recordsWork && !(canEdit && task.status !== "CLOSED")
+                ? [{ label: "Assignee", value: <AssigneeControl plantId={plantId} task={task} canEdit={false} onDone={() => {}} /> }]
+                : []),
               { label: "Created", value: format.date(task.createdDate) },
               { label: task.status === "CLOSED" ? "Was due" : "Due", value: format.date(task.dueDate) },
+              ...(task.proposedDueDate ? [{ label: "Postpone to", value: format.date(task.proposedDueDate) }] : []),
               ...(task.incidentDate ? [{ label: "Incident", value: format.date(task.incidentDate) }] : []),
               {
                 label: "Asset",
@@ -128,6 +161,14 @@ export function TaskDrawer({
               { label: "External reference", value: task.asset.externalReference ?? "—" },
             ]}
           />
+          {recordsWork && canEdit && task.status !== "CLOSED" ? (
+            <AssigneeControl plantId={plantId} task={task} canEdit onDone={(text, ok) => onNotice(ok ? "success" : "error", text)} />
+          ) : null}
+          {canCloseOut ? (
+            <section className="rounded-lg border border-line p-3">
+              <CloseOutForm key={task.id} plantId={plantId} task={task} labels={labels} meEmail={meEmail} onClosed={(text) => onNotice("success", text)} />
+            </section>
+          ) : null}
           <section aria-labelledby="task-activity-heading">
             <h3 id="task-activity-heading" className="mb-2 text-sm font-semibold">
               Activity log

@@ -7,21 +7,27 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/lib/client/api";
 import { maintenanceKeys, plantApiPath } from "@/lib/client/maintenance";
-import type { TTask, TTaskCreation, TTaskStatus } from "@/lib/contract/maintenance";
+import type { TCloseOut, TTask, TTaskCreation, TTaskStatus, TTaskUpdate } from "@/lib/contract/maintenance";
 import type { TWriteResult } from "@/lib/contract/common";
 
 export interface TransitionVariables {
   task: TTask;
   to: TTaskStatus;
   remark?: string;
+  /** A postponement's new due date. */
+  dueDate?: string;
 }
 
 export function useTransitionTask(plantId: string, onSettled?: (error: unknown, variables: TransitionVariables) => void) {
   const queryClient = useQueryClient();
   const listKey = maintenanceKeys.tasks(plantId);
   return useMutation({
-    mutationFn: ({ task, to, remark }: TransitionVariables) =>
-      apiSend<TWriteResult>("POST", plantApiPath(plantId, `tasks/${encodeURIComponent(task.id)}/transitions`), { to, remark: remark || null }),
+    mutationFn: ({ task, to, remark, dueDate }: TransitionVariables) =>
+      apiSend<TWriteResult>("POST", plantApiPath(plantId, `tasks/${encodeURIComponent(task.id)}/transitions`), {
+        to,
+        remark: remark || null,
+        ...(dueDate ? { dueDate } : {}),
+      }),
     onMutate: async ({ task, to }) => {
       await queryClient.cancelQueries({ queryKey: listKey });
       const previous = queryClient.getQueryData<TTask[]>(listKey);
@@ -44,5 +50,33 @@ export function useCreateTask(plantId: string) {
     mutationFn: ({ task, attemptId }: { task: TTaskCreation; attemptId: string }) =>
       apiSend<TWriteResult>("POST", plantApiPath(plantId, "tasks"), task, { "idempotency-key": attemptId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: maintenanceKeys.tasks(plantId) }),
+  });
+}
+
+/** An edit of a task (assignee, priority, due date, title); the list is re-read after it. */
+export function useUpdateTask(plantId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ taskId, update }: { taskId: string; update: TTaskUpdate }) =>
+      apiSend<TWriteResult>("PATCH", plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}`), update),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: maintenanceKeys.tasks(plantId) }),
+  });
+}
+
+/**
+ * The close-out: named by an attempt id (Idempotency-Key), so a retried submit writes one job and
+ * moves the stock once. The job history and the stock are re-read after it.
+ */
+export function useCloseOutTask(plantId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ taskId, closeOut, attemptId }: { taskId: string; closeOut: TCloseOut; attemptId: string }) =>
+      apiSend<TWriteResult>("POST", plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}/close-out`), closeOut, { "idempotency-key": attemptId }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: maintenanceKeys.tasks(plantId) }),
+        queryClient.invalidateQueries({ queryKey: maintenanceKeys.parts(plantId) }),
+        queryClient.invalidateQueries({ queryKey: maintenanceKeys.jobsDone(plantId) }),
+      ]),
   });
 }

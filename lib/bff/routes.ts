@@ -18,6 +18,7 @@ import { getDashboardDb } from "@/lib/dashboard/database";
 import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
 import { findUser, listUsers, type DashboardUser } from "@/lib/dashboard/users";
 import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
+import { conditionalGet } from "@/lib/service/platform/http/conditional";
 import { json } from "@/lib/service/platform/http/respond";
 import { createRouter, type Route } from "@/lib/service/platform/http/router";
 import { answer, apiRoute, describeUser, reachablePlants, type ApiContext, type ApiRouteSpec } from "./handler";
@@ -83,16 +84,16 @@ export function personOf(user: Pick<DashboardUser, "name" | "email">): TPerson {
  * A task's assignee must be a user who can open the plant: the browser names them by username
  * (e-mail), and the name recorded is the one this dashboard knows, whatever else was sent.
  */
-async function resolveAssignee(body: unknown, plantId: string): Promise<unknown> {
+async function resolvePerson(body: unknown, plantId: string, field: "assignee" | "carriedOutBy"): Promise<unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  const sent = (body as { assignee?: unknown }).assignee;
+  const sent = (body as Record<string, unknown>)[field];
   if (sent === undefined || sent === null) return body;
   const username = typeof sent === "object" && typeof (sent as { username?: unknown }).username === "string" ? (sent as { username: string }).username : null;
   const user = username && username.length <= 320 ? await findUser(await getDashboardDb(), username) : null;
   if (!user || user.disabled || !canReachPlant(user.role, user.plants, plantId)) {
-    throw invalidInput(`Invalid task update: assignee: not a user of plant ${plantId}.`, [{ field: "assignee", problem: `not an active user with access to plant ${plantId}` }]);
+    throw invalidInput(`${field}: not a user of plant ${plantId}.`, [{ field, problem: `not an active user with access to plant ${plantId}` }]);
   }
-  return { ...body, assignee: personOf(user) };
+  return { ...body, [field]: personOf(user) };
 }
 
 /** Supervisors (tasks:close-out) close out any task; anyone else only a task assigned to them. */
@@ -142,7 +143,8 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
         const { plantId, ...params } = context.params;
         if (id === "closeOutTask") await checkCloseOutAllowed(context, plantId!, params.taskId!);
         let sent = operation.method === "GET" ? undefined : readJsonBody(context.req);
-        if (id === "updateTask") sent = await resolveAssignee(sent, plantId!);
+        if (id === "updateTask") sent = await resolvePerson(sent, plantId!, "assignee");
+        if (id === "closeOutTask") sent = await resolvePerson(sent, plantId!, "carriedOutBy");
         const body = ATTRIBUTED.has(id) ? attributed(sent, context.user) : sent;
         if (auditAction) context.audit.detail = pick(body, auditFields);
         const result = await context.upstream.maintenance(id, {
@@ -157,7 +159,9 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
           const created = (result.value as { data: { id?: unknown }[] }).data[0]?.id;
           context.audit.target = typeof created === "string" ? created : null;
         }
-        return answer(result);
+        // A read carries its ETag: the browser's polling (the task board) revalidates with
+        // If-None-Match and gets 304 while nothing changed.
+        return operation.method === "GET" ? conditionalGet(context.req, answer(result)) : answer(result);
       },
     }),
   };

@@ -91,6 +91,17 @@ describe("work requests and close-out through /api/", () => {
     expect(again.body.message).toContain("CLOSED");
   });
 
+  it("answers a repeated read with 304 while nothing changed (the board's polling)", async () => {
+    const first = await dashboard.api.call("/api/plants/RTM1/tasks?pageSize=1000", { method: "GET", cookie: cookies.planner! });
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"/);
+    const again = await dashboard.api.call("/api/plants/RTM1/tasks?pageSize=1000", { method: "GET", cookie: cookies.planner!, headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    await call("planner", "POST", "/tasks", { taskTitle: "Changes the list", activityKind: fixture.activityKind, priority: fixture.priority, asset: { tagNumber: fixture.tag } });
+    const changed = await dashboard.api.call("/api/plants/RTM1/tasks?pageSize=1000", { method: "GET", cookie: cookies.planner!, headers: { "if-none-match": etag } });
+    expect(changed.status).toBe(200);
+  });
+
   it("lists the people of a plant without any secret", async () => {
     const people = await call("engineer", "GET", "/people");
     expect(people.status).toBe(200);

@@ -151,6 +151,9 @@ export function parseLocaleNumber(text: string, locale: string): number | null {
   } else if (hasGroupMark) {
     if (groupMark === "." && /^-?\d+\.\d+$/.test(value) && !/^-?\d{1,3}(\.\d{3})+$/.test(value)) {
       // "2.5" in a decimal-comma language: a point typed as a decimal mark, not grouping.
+    } else if (groupMark === "," && /^-?\d+,\d+$/.test(value) && !/^-?\d{1,3}(,\d{3})+$/.test(value)) {
+      // "1,5" in a decimal-point language: a comma typed as a decimal mark (it cannot be grouping).
+      value = value.replace(",", ".");
     } else {
       if (!new RegExp(`^-?\\d{1,3}(${escape(groupMark!)}\\d{3})+$`).test(value)) return null;
       value = value.split(groupMark!).join("");
@@ -159,6 +162,23 @@ export function parseLocaleNumber(text: string, locale: string): number | null {
   if (!/^-?\d+(\.\d+)?$/.test(value)) return null;
   const parsed = Number(value);
   return Number.isFinite(parsed) ? parsed : null;
+}
+
+/**
+ * A number whose one mark could be read either way ("1,500" in English, "1.500" in Dutch: one
+ * thousand five hundred, or one and a half): the words a form refuses it with, naming the mark,
+ * or null when the text is not ambiguous.
+ */
+export function ambiguousNumber(text: string, locale: string): string | null {
+  const value = text.trim();
+  const { group } = numberSymbols(locale);
+  if ((group === "," && /^-?\d{1,3},\d{3}$/.test(value)) || (group === "." && /^-?\d{1,3}\.\d{3}$/.test(value))) {
+    const whole = value.replace(group, "");
+    const decimal = value.replace(group, ".");
+    const mark = group === "," ? "comma" : "point";
+    return `"${value}" could mean ${whole} or ${decimal} (the ${mark} may group thousands or mark decimals): write ${whole} or ${group === "," ? decimal : decimal.replace(".", ",")}.`;
+  }
+  return null;
 }
 
 function escape(text: string): string {

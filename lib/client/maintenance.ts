@@ -6,6 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
+import type { TPlantPerson } from "@/lib/contract/dashboard";
 import type { TAsset, TJobDone, TLookupKind, TLookupValue, TPart, TStockLevelEntry, TTask, TTaskTransition } from "@/lib/contract/maintenance";
 import { apiGet, fetchAllPages, type Page, type QueryValue } from "./api";
 
@@ -108,9 +109,23 @@ export function useParts(plantId: string) {
   });
 }
 
-export function useTasks(plantId: string) {
+/** The board re-reads its tasks this often; each read is revalidated by ETag (304 while nothing changed). */
+export const TASK_POLL_MS = 4000;
+
+export function useTasks(plantId: string, options: { poll?: boolean } = {}) {
   return useQuery({
     queryKey: maintenanceKeys.tasks(plantId),
     queryFn: ({ signal }) => maintenanceApi.allTasks(plantId, {}, signal),
+    refetchInterval: options.poll ? TASK_POLL_MS : false,
+  });
+}
+
+/** The people a task of the plant can be assigned to (active users who can open it). */
+export function usePlantPeople(plantId: string, enabled = true) {
+  return useQuery({
+    queryKey: ["plant", plantId, "people"] as const,
+    queryFn: ({ signal }) => apiGet<{ data: TPlantPerson[] }>(plantApiPath(plantId, "people"), {}, signal).then((answer) => answer.data),
+    staleTime: REFERENCE_STALE_MS,
+    enabled,
   });
 }

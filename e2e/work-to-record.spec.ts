@@ -1,0 +1,166 @@
+/**
+ * Work from request to record (issue 25), each role in its own browser context: an engineer raises a
+ * task from an alarm, a supervisor approves and assigns it, the assignee closes it out with hours and
+ * two parts, and the job appears in the job history with those parts while both parts' stock went
+ * down. Also: a count below the reorder level puts the part on the "To order" list and the chart
+ * shows the level; the board picks up a task made in another tab by itself; the board page is as
+ * wide as the viewport on desktop, tablet and phone.
+ */
+import type { Browser, Page as BrowserPage } from "@playwright/test";
+import { DEMO_PASSWORD, expect, expectAccessible, saveScreenshot, test, type Role } from "./fixtures";
+import { allPages, fixedWindow, type TJobDone, type TPart, type TTask } from "./helpers";
+
+const PLANT = "RTM1";
+
+async function pageAs(browser: Browser, sessionFor: (role: Role) => Promise<unknown>, role: Role): Promise<BrowserPage> {
+  const context = await browser.newContext({ storageState: (await sessionFor(role)) as never, viewport: { width: 1366, height: 900 } });
+  return context.newPage();
+}
+
+test("engineer raises from an alarm → supervisor approves and assigns → crew closes out with hours and two parts → job history and stock", async ({ browser, sessionFor }) => {
+  const engineer = await pageAs(browser, sessionFor, "engineer");
+  const supervisor = await pageAs(browser, sessionFor, "supervisor");
+  const crew = await pageAs(browser, sessionFor, "planner");
+
+  // 1. The engineer turns an alarm into a work request.
+  const query = "Events\n| project StartTime, DeviceId, Name, Severity, Message\n| order by StartTime desc\n| take 10";
+  const { startTime, endTime } = fixedWindow();
+  await engineer.goto(`/plants/${PLANT}/telemetry?${new URLSearchParams({ q: query, from: startTime, to: endTime, plants: PLANT })}`);
+  await engineer.getByTestId("result-table").locator("tbody tr").first().getByRole("link", { name: /^Create a task for alarm/ }).click();
+  const form = engineer.getByRole("dialog", { name: "New task" });
+  await form.getByLabel("Activity kind").selectOption("CORRECTIVE");
+  await form.getByLabel("Priority").selectOption("P2");
+  await form.getByRole("button", { name: "Create task" }).click();
+  await expect(engineer).toHaveURL(/task=RTM1-T\d+/);
+  const id = /task=([^&]+)/.exec(engineer.url())![1]!;
+  const task = (await (await engineer.request.get(`/api/plants/${PLANT}/tasks/${id}`)).json()) as TTask;
+  expect(task.status).toBe("NEED_APPROVAL");
+
+  // 2. The supervisor approves it and assigns it to the planner.
+  await supervisor.goto(`/plants/${PLANT}/tasks?task=${id}`);
+  const drawer = supervisor.getByRole("dialog", { name: task.taskTitle });
+  await drawer.getByRole("button", { name: "Approve" }).click();
+  await expect(drawer.getByTestId("drawer-notice")).toHaveText(`${id} moved to Pending.`);
+  await drawer.getByLabel("Assignee").selectOption("planner@plantdesk.demo");
+  await expect(drawer.getByTestId("drawer-notice")).toContainText(`${id} assigned to Pia Planner`);
+
+  // 3. The crew finds it under "My work" and closes it out with hours and two parts.
+  const parts = await allPages<TPart>(crew.request, `/api/plants/${PLANT}/parts`);
+  const counted = parts.filter((part) => part.unit === "PCS" && part.quantity >= 10).sort((a, b) => a.id.localeCompare(b.id))[0]!;
+  const measured = parts.filter((part) => part.unit === "KG" && part.quantity >= 5).sort((a, b) => a.id.localeCompare(b.id))[0]!;
+  await crew.goto(`/plants/${PLANT}/tasks?mine=1`);
+  await expect(crew.getByTestId("my-work")).toBeChecked();
+  await crew.getByTestId(`task-card-${id}`).click();
+  const crewDrawer = crew.getByRole("dialog", { name: task.taskTitle });
+  const closeOut = crewDrawer.locator("[data-close-out]");
+  await closeOut.getByLabel("Hours worked").fill("2.5");
+  await closeOut.getByLabel("People").fill("2");
+  await closeOut.getByRole("button", { name: "Add a part" }).click();
+  await closeOut.getByRole("button", { name: "Add a part" }).click();
+  await closeOut.getByLabel("Part 1", { exact: true }).selectOption(counted.id);
+  await closeOut.getByLabel(/^Quantity/).first().fill("1.5");
+  await closeOut.getByLabel("Part 2", { exact: true }).selectOption(measured.id);
+  await closeOut.getByLabel(/^Quantity/).nth(1).fill("1.5");
+  await closeOut.getByRole("button", { name: "Close out" }).click();
+  // 1.5 PCS is refused before anything is sent.
+  await expect(closeOut.getByText("PCS are counted in whole items.")).toBeVisible();
+  await closeOut.getByLabel(/^Quantity/).first().fill("2");
+  await closeOut.getByLabel("Failure").selectOption({ index: 1 });
+  await closeOut.getByLabel("Note (work order remark)").fill("Seal and bearing replaced");
+  await saveScreenshot(crew, "close-out-form", { fullPage: false });
+  await expectAccessible(crew);
+  await closeOut.getByRole("button", { name: "Close out" }).click();
+  await expect(crewDrawer.getByTestId("drawer-notice")).toContainText(`${id} closed out: 2.5 h, 2 parts taken off stock`);
+
+  // 4. The job is in the job history with those parts; both parts' stock went down.
+  const jobs = await allPages<TJobDone>(crew.request, `/api/plants/${PLANT}/jobs-done?assetTagNumber=${encodeURIComponent(task.asset.tagNumber)}`);
+  const job = jobs.find((entry) => entry.workOrder.id === id)!;
+  expect(job).toMatchObject({ totalTimeUsedInHours: "2.5", requiredPersonCount: 2, carriedOutByUser: { username: "planner@plantdesk.demo" }, workOrder: { remark: "Seal and bearing replaced" } });
+  expect(job.partsUsed.map((part) => [part.partId, part.quantity])).toEqual([[counted.id, 2], [measured.id, 1.5]]);
+  await crew.goto(`/plants/${PLANT}/jobs?asset=${encodeURIComponent(task.asset.tagNumber)}`);
+  await expect(crew.getByText(task.taskTitle).first()).toBeVisible();
+  const after = await allPages<TPart>(crew.request, `/api/plants/${PLANT}/parts`);
+  expect(after.find((part) => part.id === counted.id)!.quantity).toBe(counted.quantity - 2);
+  expect(after.find((part) => part.id === measured.id)!.quantity).toBeCloseTo(measured.quantity - 1.5, 6);
+  await crew.goto(`/plants/${PLANT}/stock?part=${counted.id}`);
+  await expect(crew.getByTestId("part-level")).toHaveText((counted.quantity - 2).toLocaleString("en"));
+  await expect(crew.getByTestId("stock-history").locator("tr").first()).toContainText("Pia Planner");
+  for (const page of [engineer, supervisor, crew]) await page.context().close();
+});
+
+test.describe("planner", () => {
+  test.use({ role: "planner" });
+
+  test("a count below the reorder level puts the part on the To order list, with the level on its chart", async ({ page, api }) => {
+    const parts = await allPages<TPart>(api.raw, `/api/plants/${PLANT}/parts?isShort=false`);
+    const part = parts.find((entry) => entry.unit === "PCS" && (entry.reorderLevel ?? 0) >= 2)!;
+    await page.goto(`/plants/${PLANT}/stock?part=${part.id}`);
+    await expect(page.getByTestId("part-reorder-level")).toHaveText(`${part.reorderLevel!.toLocaleString("en")} PCS`);
+    await expect(page.getByTestId("stock-chart").locator(".recharts-reference-line")).toHaveCount(1);
+    await expect(page.getByTestId("stock-chart").getByText(/^Reorder level/)).toBeVisible();
+    const form = page.getByRole("region", { name: "Record a count" });
+    await form.getByLabel("Quantity").fill("1.5");
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(form.getByText("Enter a whole number: PCS are counted in whole items.")).toBeVisible();
+    await form.getByLabel("Quantity").fill("1");
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(page.getByTestId("stock-outcome")).toContainText("✓ 1 PCS recorded");
+    await page.goto(`/plants/${PLANT}/stock`);
+    await expect(page.getByTestId(`to-order-${part.id}`)).toHaveText(`${part.reorderQuantity!.toLocaleString("en")} PCS`);
+    await saveScreenshot(page, "stock-to-order");
+    await expectAccessible(page);
+  });
+
+  test("the board shows a task made in another tab by itself", async ({ page, api, context }) => {
+    await page.goto(`/plants/${PLANT}/tasks`);
+    await expect(page.getByTestId("board-updated")).toHaveText(/updated/);
+    const other = await context.newPage();
+    const asset = (await api.get<{ data: { tagNumber: string }[] }>(`/api/plants/${PLANT}/assets?pageSize=1`)).data[0]!;
+    const created = await other.request.post(`/api/plants/${PLANT}/tasks`, {
+      data: { taskTitle: `Made in another tab ${Date.now()}`, activityKind: "CORRECTIVE", priority: "P3", asset: { tagNumber: asset.tagNumber } },
+    });
+    const id = ((await created.json()) as { data: { id: string }[] }).data[0]!.id;
+    await expect(page.getByTestId(`task-card-${id}`)).toBeVisible({ timeout: 5_000 });
+    await other.close();
+  });
+
+  for (const [name, width, height] of [["desktop", 1440, 900], ["tablet", 820, 1180], ["phone", 390, 844]] as const) {
+    test(`the board is as wide as the viewport on a ${name} (${width} px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(`/plants/${PLANT}/tasks`);
+      await expect(page.getByTestId("count-CLOSED")).toHaveText(/^\d+ tasks$/);
+      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth }));
+      expect(widths.page).toBe(widths.viewport);
+      await saveScreenshot(page, `task-board-${name}`, { fullPage: false });
+    });
+  }
+});
+
+test.describe("a form and an expired session", () => {
+  test.use({ role: "engineer" });
+
+  test("a work request typed while the session ends is kept, and sent after sign-in with a confirmation", async ({ page, api, context }) => {
+    const asset = (await api.get<{ data: { tagNumber: string }[] }>(`/api/plants/${PLANT}/assets?pageSize=1`)).data[0]!;
+    await page.goto(`/plants/${PLANT}/tasks?new=1&asset=${encodeURIComponent(asset.tagNumber)}`);
+    const form = page.getByRole("dialog", { name: "New task" });
+    const title = `Draft survives sign-in ${Date.now()}`;
+    await form.getByLabel("Title").fill(title);
+    await form.getByLabel("Activity kind").selectOption("CORRECTIVE");
+    await form.getByLabel("Priority").selectOption("P3");
+    // The session ends while the form is open.
+    await context.clearCookies();
+    await form.getByRole("button", { name: "Create task" }).click();
+    await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+    await page.getByLabel("E-mail").fill("engineer@plantdesk.demo");
+    await page.getByLabel("Password").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page).toHaveURL(/\/plants\/RTM1\/tasks\?.*new=1/);
+    const back = page.getByRole("dialog", { name: "New task" });
+    await expect(back.getByLabel("Title")).toHaveValue(title);
+    await expect(back.getByTestId("task-draft")).toContainText("was being sent when your session ended");
+    await back.getByRole("button", { name: "Send it now" }).click();
+    await expect(page).toHaveURL(/task=RTM1-T\d+/);
+    const created = await allPages<TTask>(page.request, `/api/plants/${PLANT}/tasks?taskStatus=NEED_APPROVAL`);
+    expect(created.filter((task) => task.taskTitle === title)).toHaveLength(1);
+  });
+});
