@@ -124,6 +124,34 @@ test.describe("planner", () => {
     await other.close();
   });
 
+  test("keyboard only: one tab stop per column, arrows between cards, Enter opens, Escape returns to the card", async ({ page }) => {
+    await page.goto(`/plants/${PLANT}/tasks`);
+    await expect(page.getByTestId("count-PENDING")).toHaveText(/^\d+ tasks$/);
+    const focusedCard = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");
+    for (let tab = 0; tab < 40 && !(await focusedCard()).startsWith("task-card-"); tab += 1) await page.keyboard.press("Tab");
+    const first = await focusedCard();
+    expect(first).toMatch(/^task-card-/);
+    await page.keyboard.press("ArrowDown");
+    const second = await focusedCard();
+    expect(second).toMatch(/^task-card-/);
+    expect(second).not.toBe(first);
+    // Tab leaves the column (past its "Show all") for the next column's one card stop, not the next card.
+    await page.keyboard.press("Tab");
+    for (let tab = 0; tab < 3 && !(await focusedCard()).startsWith("task-card-"); tab += 1) await page.keyboard.press("Tab");
+    const nextColumn = await focusedCard();
+    expect(await page.getByTestId(nextColumn).evaluate((card) => card.closest("[data-status]")?.getAttribute("data-status"))).not.toBe(
+      await page.getByTestId(second).evaluate((card) => card.closest("[data-status]")?.getAttribute("data-status")),
+    );
+    await page.keyboard.press("ArrowLeft");
+    expect(await focusedCard()).toMatch(/^task-card-/);
+    const opened = await focusedCard();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await expect(page.getByTestId(opened)).toBeFocused();
+  });
+
   for (const [name, width, height] of [["desktop", 1440, 900], ["tablet", 820, 1180], ["phone", 390, 844]] as const) {
     test(`the board is as wide as the viewport on a ${name} (${width} px)`, async ({ page }) => {
       await page.setViewportSize({ width, height });
