@@ -14,12 +14,21 @@ export interface ClickHouseConnection {
   password: string;
 }
 
+/** Reads an answer to its end, so the connection goes back to the pool whole. */
+function drained(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.on("end", resolve).on("error", reject);
+    stream.resume();
+  });
+}
+
 export function httpExecutor(connection: ClickHouseConnection): ClickHouseExecutor {
   const client = createClient({
     url: connection.url,
     username: connection.username,
     password: connection.password,
-    clickhouse_settings: { cancel_http_readonly_queries_on_client_close: 1 },
+    // Progress headers keep a long statement's connection busy, so no proxy in between drops it as idle.
+    clickhouse_settings: { cancel_http_readonly_queries_on_client_close: 1, send_progress_in_http_headers: 1, http_headers_progress_interval_ms: "10000" },
     // A seed's bulk load may take minutes; queries are bounded by their own abort signal (their time limit).
     request_timeout: 600_000,
   });
@@ -49,12 +58,12 @@ export function httpExecutor(connection: ClickHouseConnection): ClickHouseExecut
     async insertParquet(file, structure, statement) {
       const literal = `'${structure.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
       const result = await client.exec({ query: `${statement(`input(${literal})`)} FORMAT Parquet`, values: fs.createReadStream(file) });
-      result.stream.resume();
+      await drained(result.stream);
     },
     async insertJsonRows(table, rows, settings = {}) {
       // The rows are already JSONEachRow text: sent as the body of `INSERT … FORMAT JSONEachRow`.
       const result = await client.exec({ query: `INSERT INTO ${table} FORMAT JSONEachRow`, values: Readable.from([rows]), clickhouse_settings: settings });
-      result.stream.resume();
+      await drained(result.stream);
     },
     close: () => client.close(),
   };

@@ -42,6 +42,10 @@ export async function startClickHouseDev(options: { port?: number; dir?: string 
   });
   child.stdout!.resume();
   child.stderr!.resume();
+  // A test or bench that dies (an uncaught error) must not leave the endpoint holding its directory.
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  child.once("exit", () => process.off("exit", orphaned));
   return {
     url: `http://127.0.0.1:${port}`,
     port,
