@@ -436,10 +436,15 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "series_fir": {
       const shift = s(1);
       const weights = a.slice(2).map((w) => expression(w, false));
+      // Term j reads element i - j + shift: the list padded with NULLs on both sides and sliced once
+      // per term, so the lambda takes each term's element as an argument. (A lambda that captures
+      // the list gets a copy of it per element: quadratic.)
+      const pad = `arrayResize(CAST([], 'Array(Nullable(Float64))'), ${weights.length})`;
       return overList(s(0), (l) => {
-        const at = (j: number) => `(kql_i - ${j} + ${shift})`;
-        const terms = weights.map((w, j) => `${w} * coalesce(if(${at(j)} >= 0 AND ${at(j)} < length(${l}), arrayElement(${l}, ${at(j)} + 1), NULL), 0)`);
-        return numberArrayJson(`arrayMap(kql_i -> ${terms.join(" + ")}, range(length(${l})))`);
+        const slices = weights.map((_, j) => `arraySlice(kql_pad, ${weights.length + 1 - j} + ${shift}, length(${l}))`);
+        const params = weights.map((_, j) => `kql_x${j}`);
+        const terms = weights.map((w, j) => `${w} * coalesce(kql_x${j}, 0)`);
+        return numberArrayJson(`arrayMap(kql_pad -> arrayMap((${params.join(", ")}) -> ${terms.join(" + ")}, ${slices.join(", ")}), [arrayConcat(${pad}, ${l}, ${pad})])[1]`);
       });
     }
     case "series_fill_forward":
