@@ -112,6 +112,24 @@ afterAll(async () => {
 describe("monitors", () => {
   let monitorId: number;
 
+  it("answers 401 on every monitor route without a session, and changes nothing", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/plants/RTM1/monitors"],
+      ["POST", "/api/plants/RTM1/monitors"],
+      ["POST", "/api/plants/RTM1/monitors/preview"],
+      ["GET", "/api/plants/RTM1/monitors/1"],
+      ["PUT", "/api/plants/RTM1/monitors/1"],
+      ["DELETE", "/api/plants/RTM1/monitors/1"],
+      ["POST", "/api/plants/RTM1/monitors/1/run"],
+      ["GET", "/api/plants/RTM1/monitors/1/firings"],
+      ["GET", "/api/plants/RTM1/monitor-firings?taskId=RTM1-T000001"],
+    ] as const) {
+      const response = await dashboard.api.call(path, { method, body: method === "GET" || method === "DELETE" ? undefined : monitorBody() });
+      expect([method, path, response.status, (await response.json()).code]).toEqual([method, path, 401, "UNAUTHORIZED"]);
+    }
+    expect(await (await getDashboardDb()).all("SELECT id FROM monitors")).toEqual([]);
+  });
+
   it("refuses bad KQL with line and column, and a key column the result lacks", async () => {
     const bad = await call(ENGINEER, "POST", "/api/plants/RTM1/monitors", monitorBody({ query: "States\n| where Nme == 1" }));
     const badBody = await bad.json();
