@@ -1,8 +1,8 @@
 /**
  * The monitor editor's starting points. Each is only a query and a task template: threshold,
- * anomaly, silence and rate-of-change monitors are all just KQL (docs/api.md, "Monitors"). They read
- * the window the monitor is given (no `ago()` where the window says enough), so the preview replays
- * them faithfully; "no data" needs the clock and uses `ago(30m)`.
+ * anomaly (`series_decompose_anomalies`), silence and rate-of-change monitors are all just KQL
+ * (docs/api.md, "Monitors"). They read the window the monitor is given (no `ago()` where the window
+ * says enough), so the preview replays them faithfully; "no data" needs the clock and uses `ago(30m)`.
  */
 export interface MonitorTemplate {
   id: "threshold" | "anomaly" | "no-data" | "rate";
@@ -36,19 +36,21 @@ export const MONITOR_TEMPLATES: readonly MonitorTemplate[] = [
   {
     id: "anomaly",
     label: "Anomaly",
-    description: "The latest reading more than 3 standard deviations from the window's mean.",
+    description: "The latest 10-minute bin flagged by series_decompose_anomalies (seasonal decomposition, ADX's default threshold 1.5).",
     name: "Vibration anomaly",
     query: `States
 | where Name == "Vibration"
-| extend v = todouble(Value)
-| summarize Mean = avg(v), Sd = stdev(v), arg_max(Timestamp, v) by DeviceId
-| where Sd > 0 and abs(v - Mean) > 3 * Sd
-| project DeviceId, Latest = round(v, 2), Mean = round(Mean, 2), Deviations = round(abs(v - Mean) / Sd, 1)`,
+| make-series Reading = avg(todouble(Value)) default = 0 on Timestamp step 10m by DeviceId
+| extend Flags = series_decompose_anomalies(Reading, 1.5)
+| mv-expand Timestamp to typeof(datetime), Reading to typeof(double), Flags to typeof(double)
+| summarize arg_max(Timestamp, Reading, Flags) by DeviceId
+| where Flags != 0
+| project DeviceId, At = Timestamp, Reading = round(Reading, 2), Direction = iff(Flags > 0, "high", "low")`,
     keyColumns: ["DeviceId"],
     every: "10m",
-    lookback: "6h",
-    taskTitle: "{DeviceId}: vibration {Latest} mm/s is unusual",
-    taskDescription: "The latest vibration reading is {Deviations} standard deviations from the 6-hour mean ({Mean} mm/s).",
+    lookback: "24h",
+    taskTitle: "{DeviceId}: vibration unusually {Direction} ({Reading} mm/s)",
+    taskDescription: "The 10-minute average vibration from {At} is an anomaly against the last 24 hours (seasonal decomposition). Check balance, alignment and bearings.",
   },
   {
     id: "no-data",
