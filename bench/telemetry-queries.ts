@@ -12,6 +12,11 @@ export interface BenchQuery {
   kql: string;
   /** Hand-written SQL over the same scope: `$s`/`$e` are the range, other params as given. */
   sql: string;
+  /**
+   * When set, the baseline is this KQL through the engine instead of `sql` (a ratio against a simpler
+   * query, e.g. series analysis ÷ the make-series it reads); answers are then not compared.
+   */
+  baselineKql?: string;
   params?: SqlParams;
   columns: ResultColumn[];
 }
@@ -138,6 +143,25 @@ export const QUERIES: BenchQuery[] = [
       { name: "alarms", kqlType: "long" },
       { name: "readings", kqlType: "long" },
       { name: "avgValue", kqlType: "real" },
+    ],
+  },
+  {
+    name: "anomalies of every series of a plant ÷ make-series (30d)",
+    days: 30,
+    kql: 'States | where PlantId == "RTM1" | make-series v = avg(todouble(Value)) default = 0 on Timestamp step 1h by DeviceId, Name | extend (flag, score, baseline) = series_decompose_anomalies(v) | project DeviceId, Name, flag, score, baseline',
+    baselineKql: 'States | where PlantId == "RTM1" | make-series v = avg(todouble(Value)) default = 0 on Timestamp step 1h by DeviceId, Name',
+    sql: "",
+    columns: [],
+  },
+  {
+    name: "running delta with prev(), one data point (30d)",
+    days: 30,
+    kql: 'States | where DeviceId == "RTM1-DEV-007" and Name == "Temperature" | sort by Timestamp asc | extend Delta = todouble(Value) - prev(todouble(Value)) | project Timestamp, Delta',
+    sql: `SELECT "Timestamp", "Value" - lag("Value") OVER (ORDER BY "Timestamp" ASC NULLS FIRST) AS Delta FROM States WHERE ${RANGE} AND DeviceId = $d AND Name = $n ORDER BY "Timestamp" ASC NULLS FIRST`,
+    params: { d: str("RTM1-DEV-007"), n: str("Temperature") },
+    columns: [
+      { name: "Timestamp", kqlType: "datetime" },
+      { name: "Delta", kqlType: "real" },
     ],
   },
   {

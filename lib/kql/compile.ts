@@ -411,7 +411,6 @@ export class Planner implements OperatorPlanner {
   wrap(block: Block): Block {
     const relation = this.nextAlias();
     const aliases = outputAliases(block.columns);
-    const sql = this.select(this.toSelect(block, aliases));
     const columns: Binding[] = block.columns.map((c, i) => ({
       name: c.name,
       expr: { type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic, node: { op: "ref", relation, name: aliases[i]! } },
@@ -420,12 +419,15 @@ export class Planner implements OperatorPlanner {
     // (a key that is no longer a column is dropped), and the order kept for the output.
     let serial: Block["serial"];
     if (block.serial) {
-      const keys = block.columns.map((c) => JSON.stringify(c.expr));
+      const keys = block.columns.map((c) => JSON.stringify(c.expr.node));
       serial = block.serial.flatMap((k) => {
-        const at = keys.indexOf(JSON.stringify(k.expr));
+        const at = keys.indexOf(JSON.stringify(k.expr.node));
         return at < 0 ? [] : [{ ...k, expr: columns[at]!.expr }];
       });
     }
+    // The outer query orders by the same keys: sorting inside too (without a LIMIT) would sort twice.
+    const reordered = serial !== undefined && serial.length === block.serial!.length && block.limit === undefined;
+    const sql = this.select(this.toSelect(reordered ? { ...block, orderBy: [] } : block, aliases));
     return { ...this.emptyBlock(this.dialect.subquery(sql, relation)), columns, sourceName: block.sourceName, serial, orderBy: serial ?? [] };
   }
 

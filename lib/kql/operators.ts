@@ -267,16 +267,20 @@ function argExtreme(planner: OperatorPlanner, call: Extract<Expr, { kind: "call"
     dynamic: expr.dynamic,
     aggregate: true,
   });
-  const keyName = item.name?.text ?? (call.args[0]!.kind === "column" ? (call.args[0] as { name: string }).name : `${op === "arg_max" ? "max" : "min"}_${nameOf(call.args[0]!) ?? ""}`);
+  // `(a, b, …) = arg_max(key, x, …)` names the key's column and then the picked ones, in order (ADX).
+  const given = item.names?.map((n) => n.text) ?? [];
+  if (given.length > Math.max(call.args.length, call.star ? Infinity : 0)) analyzer.error(item.span, `${op}() gives ${call.args.length} columns here`);
+  const keyName = given[0] ?? item.name?.text ?? (call.args[0]!.kind === "column" ? (call.args[0] as { name: string }).name : `${op === "arg_max" ? "max" : "min"}_${nameOf(call.args[0]!) ?? ""}`);
   const result: Binding[] = [{ name: keyName, expr: pick(key) }];
   const skip = new Set([keyName, ...byColumns.map((c) => c.name)]);
   if (call.star) {
-    for (const [name, expr] of scope) if (!skip.has(name)) result.push({ name, expr: pick(expr) });
+    for (const [name, expr] of scope) if (!skip.has(name)) result.push({ name: given[result.length] ?? name, expr: pick(expr) });
   }
   for (const arg of call.args.slice(1)) {
     const expr = analyzer.scalar(arg, scope);
-    const name = nameOf(arg) ?? `${op}_${result.length}`;
-    if (!skip.has(name)) result.push({ name, expr: pick(expr) });
+    const renamed = given[result.length];
+    const name = renamed ?? nameOf(arg) ?? `${op}_${result.length}`;
+    if (renamed || !skip.has(name)) result.push({ name, expr: pick(expr) });
   }
   return result;
 }
