@@ -36,11 +36,11 @@ export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr
   }
   const flags = order!.map((k) => `${k.desc ? "d" : "a"}${k.nullsFirst ? "f" : "l"}`).join("");
   const keys = order!.map((k) => k.expr);
-  const node = (operands: TExpr[], type: TExpr["type"], nullable: boolean, template: TExpr | undefined): TExpr => ({
+  const node = (operands: TExpr[], type: TExpr["type"], nullable: boolean, template: TExpr | undefined, extra = ""): TExpr => ({
     type,
     nullable,
     dynamic: template?.dynamic,
-    node: { op: `row:${name}:${flags}`, args: [...operands, ...keys] },
+    node: { op: `row:${name}:${flags}${extra}`, args: [...operands, ...keys] },
   });
   switch (name) {
     case "prev":
@@ -48,10 +48,12 @@ export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr
       arity(1, 3);
       const column = value(0);
       const offset = count(1, 1, "an offset");
+      // The offset is a constant: spelled as a literal in the op (engines take lag(x, 1) faster than a bound offset).
+      const steps = analyzer.constant(offset) as number;
       let fallback = ast.args[2] ? analyzer.convert(value(2), column.type, ast.args[2].span) : analyzer.nullOf(column.type);
       // Strings are never null in this engine: a missing neighbour of a string is "".
       if (column.type === "string" && fallback.node.op === "null") fallback = analyzer.param("VARCHAR", "", "string");
-      return node([column, offset, fallback], column.type, column.type !== "string", column);
+      return node([column, offset, fallback], column.type, column.type !== "string", column, `:${steps}:${fallback.node.op === "null" ? "n" : "d"}`);
     }
     case "row_number": {
       arity(0, 2);

@@ -4,17 +4,17 @@
  * value, offset, default; row_number: start, restart; row_cumsum: term, restart), then the order keys.
  */
 export function rowOrderSql(engine: "duckdb" | "clickhouse", op: string, a: string[], cast: (sql: string) => string): string {
-  const [, fn, flags = ""] = op.split(":") as [string, string, string?];
+  const [, fn, flags = "", steps = "1", fallback = "d"] = op.split(":") as [string, string, string?, string?, string?];
   const own = fn === "prev" || fn === "next" ? 3 : 2;
   const keys = a.slice(own).map((k, i) => `${k} ${flags[2 * i] === "d" ? "DESC" : "ASC"} NULLS ${flags[2 * i + 1] === "f" ? "FIRST" : "LAST"}`);
   const over = (frame: string) => `OVER (${[keys.length ? `ORDER BY ${keys.join(", ")}` : "", frame].filter(Boolean).join(" ")})`;
-  const [x, y, z] = a as [string, string, string];
+  const [x, , z] = a as [string, string, string];
   switch (fn) {
     case "prev":
     case "next":
-      if (engine === "duckdb") return `${fn === "prev" ? "lag" : "lead"}(${x}, ${y}, ${z}) ${over("")}`;
+      if (engine === "duckdb") return `${fn === "prev" ? "lag" : "lead"}(${x}, ${steps}${fallback === "n" ? "" : `, ${z}`}) ${over("")}`;
       // ClickHouse's lag/lead read within the frame: the whole partition. toNullable so that the default may be NULL.
-      return `${fn === "prev" ? "lagInFrame" : "leadInFrame"}(toNullable(${x}), ${y}, ${z}) ${over("ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING")}`;
+      return `${fn === "prev" ? "lagInFrame" : "leadInFrame"}(toNullable(${x}), ${steps}, ${z}) ${over("ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING")}`;
     case "row_number":
       return `(${cast(`row_number() ${over("")}`)} + ${x} - 1)`;
     default:
