@@ -29,8 +29,10 @@ interface SeriesState {
 }
 
 export class ClickHouseReadingSink implements ReadingSink {
-  /** Per customer: series key → its current metadata; loaded from the stored rows once. */
+  /** Per customer: series key → its current metadata, for the devices read so far. */
   private readonly series = new Map<string, Map<string, SeriesState>>();
+  /** Per customer: devices whose series are in `series` (read once, then kept up to date here). */
+  private readonly devicesRead = new Map<string, Set<string>>();
 
   constructor(
     private readonly executor: ClickHouseExecutor,
@@ -40,30 +42,51 @@ export class ClickHouseReadingSink implements ReadingSink {
 
   forget(customerId: string): void {
     this.series.delete(customerId);
+    this.devicesRead.delete(customerId);
   }
 
-  private async load(customerId: string): Promise<Map<string, SeriesState>> {
-    const cached = this.series.get(customerId);
-    if (cached) return cached;
+  /**
+   * The series of the batch's devices not read yet, with their newest metadata, so merging goes on
+   * where the previous writer (another instance) stopped. One statement for the new devices only
+   * (the table is ordered by plant and device, so it reads just their parts).
+   */
+  private async load(customerId: string, readings: readonly Reading[]): Promise<Map<string, SeriesState>> {
+    let map = this.series.get(customerId);
+    let read = this.devicesRead.get(customerId);
+    if (!map || !read) {
+      map = new Map();
+      read = new Set();
+      this.series.set(customerId, map);
+      this.devicesRead.set(customerId, read);
+    }
+    const plants = new Set<string>();
+    const devices = new Set<string>();
+    for (const r of readings) {
+      if (read.has(`${r.plantId}\u0000${r.deviceId}`)) continue;
+      plants.add(r.plantId);
+      devices.add(r.deviceId);
+    }
+    if (devices.size === 0) return map;
     const database = this.databaseOf(customerId);
-    // The newest metadata of every series, so merging continues where the previous writer (another instance) stopped.
     const output = await this.executor.query(
-      `SELECT PlantId, Name, DeviceId, argMax(DataMetadata, "Timestamp"), argMax(MessageMetadata, "Timestamp") FROM "${database}"."States" GROUP BY PlantId, Name, DeviceId FORMAT JSONCompactEachRow`,
-      {},
+      `SELECT PlantId, Name, DeviceId, argMax(DataMetadata, "Timestamp"), argMax(MessageMetadata, "Timestamp") FROM "${database}"."States"
+       WHERE PlantId IN (SELECT arrayJoin(splitByChar(',', {plants:String}))) AND DeviceId IN (SELECT arrayJoin(splitByChar(',', {devices:String})))
+       GROUP BY PlantId, Name, DeviceId FORMAT JSONCompactEachRow`,
+      { plants: [...plants].join(","), devices: [...devices].join(",") },
     );
-    const map = new Map<string, SeriesState>();
     for (const line of Buffer.from(output).toString("utf8").split("\n")) {
       if (!line) continue;
       const [plantId, name, deviceId, data, message] = JSON.parse(line) as [string, string, string, string | null, string | null];
-      map.set(`${plantId}\u0000${name}\u0000${deviceId}`, { data: data ? JSON.parse(data) : {}, message: message ? JSON.parse(message) : {}, lastMerged: null });
+      const key = `${plantId}\u0000${name}\u0000${deviceId}`;
+      if (!map.has(key)) map.set(key, { data: data ? JSON.parse(data) : {}, message: message ? JSON.parse(message) : {}, lastMerged: null });
     }
-    this.series.set(customerId, map);
+    for (const plant of plants) for (const device of devices) read.add(`${plant}\u0000${device}`);
     return map;
   }
 
   async write(customerId: string, readings: readonly Reading[]): Promise<SinkResult> {
     const database = this.databaseOf(customerId);
-    const series = await this.load(customerId);
+    const series = await this.load(customerId, readings);
     const perDevice = new Map<string, number>();
     for (const key of series.keys()) {
       const [plantId, , deviceId] = key.split("\u0000");
