@@ -37,15 +37,16 @@ function explorerUrl(text: string, extra: Record<string, string> = {}) {
   return `/plants/${PLANT}/telemetry?${new URLSearchParams({ q: text, range: "24h", plants: PLANT, ...extra })}`;
 }
 
-test("the asset page draws one axis per unit, and the legend hides and shows a series", async ({ page }) => {
+test("the asset page draws at most two axes, each naming its units, and the legend hides and shows a series", async ({ page }) => {
   const tag = await machineWithThreeUnits(page);
   await page.goto(`/plants/${PLANT}/planned?view=assets&asset=${tag}&range=24h&points=MotorCurrent,Pressure,RunningState`);
   const chart = page.getByTestId("time-series-chart");
   await expect(chart.locator("path.recharts-curve")).toHaveCount(3);
   const axes = chart.locator(".recharts-yAxis");
-  await expect(axes).toHaveCount(3);
+  // Three units, two axes (issue 26): the second names both units drawn against it.
+  await expect(axes).toHaveCount(2);
   const axisLabels = chart.locator(".recharts-label");
-  await expect(axisLabels).toHaveText(["MotorCurrent (A)", "Pressure (bar)", "RunningState (on/off (0/1))"]);
+  await expect(axisLabels).toHaveText(["MotorCurrent (A)", "bar · on/off (0/1)"]);
 
   // Pressure gets its own scale: its axis ticks are around 6 bar, not 0–50 A.
   // (the one axis on the right; its tick labels carry the axis' orientation)
@@ -62,6 +63,7 @@ test("the asset page draws one axis per unit, and the legend hides and shows a s
   await expect(pressure).toHaveAttribute("aria-pressed", "false");
   await expect(chart.locator("path.recharts-curve")).toHaveCount(2);
   await expect(axes).toHaveCount(2);
+  await expect(axisLabels).toHaveText(["MotorCurrent (A)", "RunningState (on/off (0/1))"]);
   await saveScreenshotsAtBothSizes(page, "charts-asset-units");
   await expectAccessibleInBothThemes(page);
   await pressure.click();

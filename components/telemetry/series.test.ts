@@ -24,10 +24,11 @@ describe("buildSeries", () => {
       xMin: Date.parse(t(1)),
       xMax: Date.parse(t(2)),
       series: [
-        { key: "Pressure", name: "Pressure", points: [{ x: Date.parse(t(1)), y: 2.5 }] },
+        { key: "Pressure", name: "Pressure", column: "Value", points: [{ x: Date.parse(t(1)), y: 2.5 }] },
         {
           key: "Temperature",
           name: "Temperature",
+          column: "Value",
           points: [
             { x: Date.parse(t(1)), y: 20 },
             { x: Date.parse(t(2)), y: 21 },
@@ -92,5 +93,22 @@ describe("buildSeries", () => {
     expect(avg).toMatchObject({ name: "MotorCurrent", unit: "A" });
     const [ambiguous] = withUnits([{ key: "avg_Value", points: [] }], unitOf, 'States | where Name == "MotorCurrent" or Name == "Pressure"');
     expect(ambiguous!.unit).toBe("");
+  });
+
+  it("gives counts no unit: summarize n = count(), p99 = percentile(Value, 99) by Name (issue 26)", () => {
+    const plan = buildSeries({
+      columns: [
+        { name: "Timestamp", columnType: "datetime" },
+        { name: "Name", columnType: "string" },
+        { name: "n", columnType: "long" },
+        { name: "p99", columnType: "real" },
+      ],
+      rows: [[t(0), "MotorCurrent", 2600, 48.5]],
+    });
+    const series = withUnits(plan.ok ? plan.series : [], (name) => (name === "MotorCurrent" ? "A" : undefined));
+    expect(series.map((s) => [s.key, s.unit])).toEqual([
+      ["MotorCurrent · n", ""],
+      ["MotorCurrent · p99", "A"],
+    ]);
   });
 });

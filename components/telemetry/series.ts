@@ -5,6 +5,7 @@
  * `by` columns of a `summarize`) — and per numeric column. Pure, for the explorer and asset pages.
  */
 import type { TTelemetryColumn, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
+import { carriesUnit } from "./axes";
 import type { Point } from "./downsample";
 
 /** What the chart reads of a column: its name and KQL type (the .NET type name when known). */
@@ -17,8 +18,10 @@ export interface Series {
   points: Point[];
   /** The data point (`Name`) the series shows, when the result says: it tells the unit. */
   name?: string;
-  /** Unit of the values (`DataMetadata.Unit` of the data point); "" when unknown. */
+  /** Unit of the values (`DataMetadata.Unit` of the data point); "" when unknown or not carried by the column. */
   unit?: string;
+  /** The result column the values come from ("avg_Value", "n"): whether they carry the unit (axes.ts). */
+  column?: string;
 }
 
 export type ChartPlan = { ok: true; series: Series[]; xMin: number; xMax: number } | { ok: false; reason: string };
@@ -61,6 +64,7 @@ export function buildSeries(result: QueryResult): ChartPlan {
 
   const byKey = new Map<string, Point[]>();
   const nameOf = new Map<string, string>();
+  const columnOf = new Map<string, string>();
   let xMin = Number.POSITIVE_INFINITY;
   let xMax = Number.NEGATIVE_INFINITY;
   for (const row of rows) {
@@ -74,6 +78,7 @@ export function buildSeries(result: QueryResult): ChartPlan {
       let points = byKey.get(key);
       if (!points) {
         byKey.set(key, (points = []));
+        columnOf.set(key, columns[v]!.name);
         if (nameIndex >= 0) nameOf.set(key, String(row[nameIndex] ?? ""));
       }
       points.push({ x, y: toNumber(row[v]) });
@@ -85,7 +90,8 @@ export function buildSeries(result: QueryResult): ChartPlan {
     // Queries may return newest first (sort's default is desc); charts need ascending time.
     if (!isSorted(points)) points.sort((a, b) => a.x - b.x);
     const name = nameOf.get(key);
-    return name === undefined ? { key, points } : { key, points, name };
+    const column = columnOf.get(key)!;
+    return name === undefined ? { key, points, column } : { key, points, name, column };
   });
   series.sort((a, b) => a.key.localeCompare(b.key));
   return { ok: true, series, xMin, xMax };
@@ -111,13 +117,15 @@ function namesSharedByDevices(rows: readonly unknown[][], nameIndex: number, dev
 /**
  * Each series' unit from `DataMetadata.Unit` of its data point. Without a `Name` column, a query
  * that picked exactly one data point (`where Name == "Pressure"`) still says which one it drew.
+ * A column that is not a measurement of the data point (`count()`, `dcount(DeviceId)`) gets no unit.
  */
 export function withUnits(series: readonly Series[], unitOf: (name: string) => string | undefined, query = ""): Series[] {
   const named = [...new Set([...query.matchAll(/\bName\s*==\s*"([^"]+)"/g)].map((match) => match[1]!))];
   const onlyName = named.length === 1 ? named[0] : undefined;
   return series.map((s) => {
     const name = s.name ?? onlyName;
-    const unit = (name !== undefined ? unitOf(name) : undefined) ?? "";
+    const measured = s.column === undefined || carriesUnit(s.column);
+    const unit = (measured && name !== undefined ? unitOf(name) : undefined) ?? "";
     return name === undefined ? { ...s, unit } : { ...s, name, unit };
   });
 }

@@ -2,8 +2,9 @@
 /**
  * A time-series line chart for telemetry, shared by the explorer and the asset page, drawn the way
  * Grafana users expect:
- * - one value axis per unit (`DataMetadata.Unit`), labelled with it, alternating left and right,
- *   so 45 A of motor current does not flatten 6 bar of pressure;
+ * - a value axis per unit (`DataMetadata.Unit`), labelled with it, so 45 A of motor current does
+ *   not flatten 6 bar of pressure; counts unitless on their own axis; at most two axes (axes.ts);
+ * - a colour per series from its name, kept when a filter changes what else is drawn;
  * - a legend whose entries hide and show their series (the axes follow what is shown);
  * - every series downsampled (M4) to the plot's pixel width, so half a million points draw as fast
  *   as a few thousand;
@@ -16,7 +17,8 @@ import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointer
 import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
 import { cn } from "@/components/ui/cn";
 import { axisNumber, useFormat } from "@/lib/client/format";
-import { MARKER_COLORS, SERIES_COLORS, type MarkerTone } from "./chart-colors";
+import { axisUnits, planAxes, seriesColor } from "./axes";
+import { MARKER_COLORS, type MarkerTone } from "./chart-colors";
 import { downsampleM4, type Point } from "./downsample";
 import { formatTimeTick, timeTicks } from "./time-ticks";
 import type { Series } from "./series";
@@ -48,8 +50,6 @@ const MARGIN = { top: 12, right: 12, bottom: 4, left: 4 };
 const AXIS_WIDTH = 64;
 /** Drags shorter than this are clicks, not zooms. */
 const MIN_DRAG_PX = 6;
-const NO_UNIT = "";
-
 
 export function TimeSeriesChart({ series, domain, height = 320, markers = [], onZoom, label, timeZone }: TimeSeriesChartProps) {
   const format = useFormat(timeZone);
@@ -67,12 +67,12 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
     return () => observer.disconnect();
   }, []);
 
-  // Colours follow a series' place in the whole list, so hiding one does not repaint the others.
-  const colorOf = useMemo(() => new Map(series.map((s, index) => [s.key, SERIES_COLORS[index % SERIES_COLORS.length]!])), [series]);
+  // Colours follow a series' name, so hiding one or filtering others out does not repaint it.
+  const colorOf = useMemo(() => new Map(series.map((s) => [s.key, seriesColor(s.key)])), [series]);
   const visible = useMemo(() => series.filter((s) => !hidden.has(s.key)), [series, hidden]);
-  const units = useMemo(() => [...new Set(visible.map((s) => s.unit ?? NO_UNIT))], [visible]);
-  const leftAxes = Math.max(1, Math.ceil(units.length / 2));
-  const rightAxes = Math.floor(units.length / 2);
+  const axisPlan = useMemo(() => planAxes(visible), [visible]);
+  const leftAxes = 1;
+  const rightAxes = axisPlan.axes.length - 1;
 
   const plotLeft = MARGIN.left + leftAxes * AXIS_WIDTH;
   const plotWidth = Math.max(1, width - plotLeft - MARGIN.right - rightAxes * AXIS_WIDTH);
@@ -80,8 +80,14 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
   const pxToTime = (px: number) => x0 + ((Math.min(Math.max(px, plotLeft), plotLeft + plotWidth) - plotLeft) / plotWidth) * (x1 - x0);
 
   const drawn = useMemo(
-    () => visible.map((s) => ({ key: s.key, unit: s.unit ?? NO_UNIT, points: width > 0 ? downsampleM4(s.points, plotWidth, x0, x1) : [] })),
-    [visible, width, plotWidth, x0, x1],
+    () =>
+      visible.map((s) => ({
+        key: s.key,
+        axis: axisPlan.axisOf.get(s.key)!,
+        unit: axisPlan.axes.find((axis) => axis.id === axisPlan.axisOf.get(s.key))?.kind === "unit" ? (s.unit ?? "") : "",
+        points: width > 0 ? downsampleM4(s.points, plotWidth, x0, x1) : [],
+      })),
+    [visible, axisPlan, width, plotWidth, x0, x1],
   );
 
   const localX = (event: ReactPointerEvent) => event.clientX - (wrapper.current?.getBoundingClientRect().left ?? 0);
@@ -107,12 +113,14 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
   const spanMs = x1 - x0;
   const zone = format.timeZone;
   const readout = hoverPx !== null && !drag ? nearestValues(drawn, pxToTime(hoverPx), spanMs / plotWidth) : null;
-  const firstAxis = `u:${units[0] ?? NO_UNIT}`;
-  const namesOf = (unit: string) => [...new Set(visible.filter((s) => (s.unit ?? NO_UNIT) === unit).map((s) => s.name ?? s.key))];
-  /** An axis is named after its data point when it carries only one ("Pressure (bar)"), else after its unit. */
-  const axisText = (unit: string) => {
-    const names = [...new Set(visible.filter((s) => (s.unit ?? NO_UNIT) === unit).map((s) => s.name))];
-    return names.length === 1 && names[0] !== undefined ? `${names[0]} (${unitLabel(unit)})` : unitLabel(unit);
+  const firstAxis = axisPlan.axes[0]!.id;
+  const onAxis = (id: string) => visible.filter((s) => axisPlan.axisOf.get(s.key) === id);
+  const namesOn = (id: string) => [...new Set(onAxis(id).map((s) => s.name ?? s.key))];
+  /** A unit axis is named after its data point when it carries only one ("Pressure (bar)"), else after its units. */
+  const axisText = (axis: (typeof axisPlan.axes)[number]) => {
+    const words = axisUnits(axis, axisPlan, visible).map((unit) => (axis.kind === "unit" ? unitLabel(unit) : unit));
+    const names = [...new Set(onAxis(axis.id).map((s) => s.name))];
+    return axis.kind === "unit" && axis.units.length === 1 && names.length === 1 && names[0] !== undefined ? `${names[0]} (${words[0]})` : words.join(" · ") || "value";
   };
 
   return (
@@ -126,7 +134,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
         onPointerUp={onPointerUp}
         onPointerLeave={() => setHoverPx(null)}
         role="img"
-        aria-label={`${label}. Axes: ${units.map((unit) => `${unitLabel(unit)} for ${namesOf(unit).join(", ")}`).join("; ") || "none"}.`}
+        aria-label={`${label}. Axes: ${axisPlan.axes.map((axis) => `${axisText(axis)} for ${namesOn(axis.id).join(", ")}`).join("; ")}.`}
         data-testid="time-series-chart"
       >
         {width > 0 && (
@@ -143,14 +151,14 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
               stroke="var(--pd-fg-muted)"
               tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
             />
-            {(units.length > 0 ? units : [NO_UNIT]).map((unit, index) => {
-              const text = axisText(unit);
-              const isBool = unit === "bool";
+            {axisPlan.axes.map((axis) => {
+              const text = axisText(axis);
+              const isBool = axis.kind === "unit" && axis.units.length === 1 && axis.units[0] === "bool";
               return (
                 <YAxis
-                  key={unit}
-                  yAxisId={`u:${unit}`}
-                  orientation={index % 2 === 0 ? "left" : "right"}
+                  key={axis.id}
+                  yAxisId={axis.id}
+                  orientation={axis.side}
                   type="number"
                   dataKey="y"
                   width={AXIS_WIDTH}
@@ -162,7 +170,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
                   label={{
                     value: text,
                     angle: -90,
-                    position: index % 2 === 0 ? "insideLeft" : "insideRight",
+                    position: axis.side === "left" ? "insideLeft" : "insideRight",
                     style: { fill: "var(--pd-fg)", fontSize: 12, textAnchor: "middle" },
                     // Clear of the neighbouring axis' line when several stand side by side.
                     offset: 10,
@@ -198,7 +206,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
             {drawn.map((s) => (
               <Line
                 key={s.key}
-                yAxisId={`u:${s.unit}`}
+                yAxisId={s.axis}
                 data={s.points}
                 dataKey="y"
                 name={s.key}
