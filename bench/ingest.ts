@@ -415,7 +415,7 @@ async function main() {
   console.log("| store | flat out, 1 instance | flat out, 2 instances | aggregate while paced ÷ idle | lost | doubled | failover gap |");
   console.log("|---|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
-    const two = r.store === "ClickHouse" && cluster ? `${Math.round(cluster.rate).toLocaleString("en-US")} readings/s` : "– (one process per file)";
+    const two = r.store === "DuckDB" ? "– (one process per file)" : cluster ? `${Math.round(cluster.rate).toLocaleString("en-US")} readings/s` : "– (not run)";
     const gap = r.store === "ClickHouse" && cluster ? `${cluster.gapSeconds.toFixed(1)} s` : "–";
     const lost = r.lost + (r.store === "ClickHouse" && cluster ? cluster.lost : 0);
     const doubled = r.doubled + (r.store === "ClickHouse" && cluster ? cluster.doubled : 0);
