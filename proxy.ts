@@ -12,8 +12,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { pageContentSecurityPolicy } from "@/lib/service/platform/http/security-headers";
 
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
-/** Pages anyone may open: sign-in itself and the public API reference. */
-const PUBLIC_PAGES = /^\/(signin|docs)(\/|$)/;
+/** Pages anyone may open: sign-in itself, invitation links and the public API reference. */
+const PUBLIC_PAGES = /^\/(signin|invite|docs)(\/|$)/;
 
 function hasSessionCookie(request: NextRequest): boolean {
   return SESSION_COOKIES.some((name) => request.cookies.has(name) || request.cookies.has(`${name}.0`));

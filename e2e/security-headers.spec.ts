@@ -6,7 +6,7 @@
  * X-Forwarded-Host.
  */
 import type { Page, Response } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, signInThroughApi, test } from "./fixtures";
 
 test.use({ role: "admin" });
 
@@ -83,7 +83,7 @@ test("the sign-in page has the same headers, and a framed page is refused", asyn
   await context.close();
 });
 
-test("assets and API answers carry their headers; next-auth ignores X-Forwarded-Host", async ({ page, api }) => {
+test("assets and API answers carry their headers; next-auth ignores X-Forwarded-Host", async ({ page, api, playwright }) => {
   await page.goto("/plants/RTM1");
   const script = await page.locator("script[src]").first().getAttribute("src");
   const asset = await api.raw.get(script!);
@@ -96,12 +96,16 @@ test("assets and API answers carry their headers; next-auth ignores X-Forwarded-
   const text = await providers.text();
   expect(text).toContain("/api/auth/callback/credentials");
   expect(text).not.toContain("evil.example");
-  const csrf = await api.raw.get("/api/auth/csrf", { headers: { "x-forwarded-host": "evil.example" } });
+  // Signing out ends the session on the server: a session of its own, not the worker's shared admin one.
+  const own = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  await signInThroughApi(own, "admin");
+  const csrf = await own.get("/api/auth/csrf", { headers: { "x-forwarded-host": "evil.example" } });
   expect(csrf.ok()).toBeTruthy();
-  const signOut = await api.raw.post("/api/auth/signout", {
+  const signOut = await own.post("/api/auth/signout", {
     headers: { "x-forwarded-host": "evil.example" },
     form: { csrfToken: ((await csrf.json()) as { csrfToken: string }).csrfToken, callbackUrl: "/signin", json: "true" },
     maxRedirects: 0,
   });
   expect(await signOut.text()).not.toContain("evil.example");
+  await own.dispose();
 });

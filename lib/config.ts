@@ -176,10 +176,19 @@ const dashboardEnvSchema = z.object({
   NEXTAUTH_URL: optionalUrl,
   /** Key of the session JWTs. Unset in embedded mode: generated once and kept in SQLite. */
   NEXTAUTH_SECRET: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(32, "must be at least 32 characters").optional()),
+  /** Absolute lifetime of a session, however busy. */
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(8),
+  /** A session nobody used for this long ends. */
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60 * 30).default(60),
   AZURE_AD_CLIENT_ID: optionalText,
   AZURE_AD_CLIENT_SECRET: optionalText,
   AZURE_AD_TENANT_ID: optionalText,
+  /** Any OpenID Connect provider (Keycloak, Okta, Auth0, ADFS, Google, PingFederate, …), by discovery. */
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  /** The sign-in button's label: "Sign in with <OIDC_NAME>". */
+  OIDC_NAME: z.preprocess((value) => (value === "" ? undefined : value), z.string().max(60).default("single sign-on")),
   /** Password of the demo users (embedded mode); generated on first start when unset. */
   DEMO_PASSWORD: z.preprocess((value) => (value === "" ? undefined : value), z.string().min(8, "must be at least 8 characters").optional()),
   SERVICE_BASE_URL: optionalUrl,
@@ -236,8 +245,11 @@ export interface DashboardConfig {
   secureCookies: boolean;
   sessionSecret: string | null;
   sessionMaxAgeSeconds: number;
+  sessionIdleSeconds: number;
   demoPassword: string | null;
   azureAd: { clientId: string; clientSecret: string; tenantId: string } | null;
+  /** Generic OpenID Connect: the issuer without a trailing slash (discovery at <issuer>/.well-known/openid-configuration). */
+  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | null;
   timeouts: { maintenanceMs: number; queryMs: number };
   /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
   answerCacheChars: number;
@@ -314,6 +326,11 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
   if (azureSet.length > 0 && azureSet.length < azureVariables.length) {
     for (const name of azureVariables) if (env[name] === undefined) problems.push(`  ${name}: required with the other AZURE_AD_ variables`);
   }
+  const oidcVariables = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+  const oidcSet = oidcVariables.filter((name) => env[name] !== undefined);
+  if (oidcSet.length > 0 && oidcSet.length < oidcVariables.length) {
+    for (const name of oidcVariables) if (env[name] === undefined) problems.push(`  ${name}: required with the other OIDC_ variables`);
+  }
   if (azureSet.length === azureVariables.length && !env.NEXTAUTH_URL) {
     problems.push("  NEXTAUTH_URL: required for Microsoft Entra ID sign-in (it builds the redirect URI)");
   }
@@ -324,10 +341,15 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
     secureCookies: env.NEXTAUTH_URL?.startsWith("https://") ?? false,
     sessionSecret: env.NEXTAUTH_SECRET ?? null,
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
+    sessionIdleSeconds: Math.round(env.SESSION_IDLE_MINUTES * 60),
     demoPassword: env.DEMO_PASSWORD ?? null,
     azureAd:
       env.AZURE_AD_CLIENT_ID && env.AZURE_AD_CLIENT_SECRET && env.AZURE_AD_TENANT_ID
         ? { clientId: env.AZURE_AD_CLIENT_ID, clientSecret: env.AZURE_AD_CLIENT_SECRET, tenantId: env.AZURE_AD_TENANT_ID }
+        : null,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? { issuer: env.OIDC_ISSUER.replace(/\/+$/, ""), clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET, name: env.OIDC_NAME }
         : null,
     timeouts: { maintenanceMs: env.UPSTREAM_TIMEOUT_MS, queryMs: env.UPSTREAM_QUERY_TIMEOUT_MS },
     answerCacheChars: Math.round(env.UPSTREAM_CACHE_MB * 1024 * 1024),
@@ -346,6 +368,8 @@ export type AppConfig = z.output<typeof envSchema> & {
   dataDir: string;
   /** Set when TELEMETRY_URL is: telemetry on ClickHouse; otherwise the embedded DuckDB files. */
   telemetryClickHouse: ClickHouseTelemetryConfig | null;
+  /** The dashboard's public URL: NEXTAUTH_URL, or http://localhost:<PORT> (invitation links, sign-in redirects). */
+  publicUrl: string;
   /** OAUTH_ISSUER without a trailing slash, or http://localhost:<PORT>. */
   oauthIssuer: string;
   dashboard: DashboardConfig;
@@ -368,6 +392,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ...result.data,
     dataDir: path.resolve(result.data.DATA_DIR),
     telemetryClickHouse: result.data.TELEMETRY_URL ? parseTelemetryUrl(result.data.TELEMETRY_URL) : null,
+    publicUrl: (dashboard.nextAuthUrl ?? `http://localhost:${result.data.PORT}`).replace(/\/+$/, ""),
     oauthIssuer: (result.data.OAUTH_ISSUER ?? `http://localhost:${result.data.PORT}`).replace(/\/+$/, ""),
     dashboard,
   };

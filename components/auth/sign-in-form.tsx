@@ -10,9 +10,11 @@ interface SignInFormProps {
   initialError: string | null;
   /** Show "Sign in with Microsoft" (Entra ID is configured on the server). */
   entraId: boolean;
+  /** The label of the generic OpenID Connect provider, when one is configured. */
+  oidcName: string | null;
 }
 
-export function SignInForm({ callbackUrl, initialError, entraId }: SignInFormProps) {
+export function SignInForm({ callbackUrl, initialError, entraId, oidcName }: SignInFormProps) {
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
 
@@ -71,6 +73,15 @@ export function SignInForm({ callbackUrl, initialError, entraId }: SignInFormPro
           className="w-full rounded-md border border-line bg-surface px-4 py-2 font-medium hover:bg-surface-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-focus"
         >
           Sign in with Microsoft
+        </button>
+      ) : null}
+      {oidcName ? (
+        <button
+          type="button"
+          onClick={() => void signIn("oidc", { callbackUrl })}
+          className="w-full rounded-md border border-line bg-surface px-4 py-2 font-medium hover:bg-surface-2 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-focus"
+        >
+          Sign in with {oidcName}
         </button>
       ) : null}
     </form>

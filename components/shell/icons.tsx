@@ -10,6 +10,7 @@ const paths: Record<NavIcon, string> = {
   // a bell: a monitor that raises work
   monitors: "M6 17V11a6 6 0 1 1 12 0v6l2 2H4l2-2Zm4 4h4",
   audit: "M9 4h6a1 1 0 0 1 1 1v1H8V5a1 1 0 0 1 1-1ZM8 6H6a1 1 0 0 0-1 1v13a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V7a1 1 0 0 0-1-1h-2M8.5 12.5l2 2 4-4M8 18h8",
+  users: "M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8ZM2 21v-1a6 6 0 0 1 6-6h2a6 6 0 0 1 6 6v1M16 3.5a4 4 0 0 1 0 7M19 14.5a6 6 0 0 1 3 5.2V21",
 };
 
 export function NavIconSvg({ icon, className = "h-5 w-5" }: { icon: NavIcon; className?: string }) {

@@ -4,7 +4,7 @@
  */
 import type { Permission } from "@/lib/auth/roles";
 
-export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "monitors" | "audit";
+export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "monitors" | "audit" | "users";
 
 export interface NavItem {
   label: string;
@@ -25,6 +25,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Telemetry", segment: "telemetry", permission: "telemetry:query", icon: "telemetry" },
   { label: "Monitors", segment: "monitors", permission: "monitors:read", icon: "monitors" },
   { label: "Audit log", segment: "", path: "/audit", permission: "audit:read", icon: "audit" },
+  { label: "Users", segment: "", path: "/users", permission: "users:manage", icon: "users" },
 ];
 
 export function plantPath(plantId: string, segment = ""): string {

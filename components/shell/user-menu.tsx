@@ -1,6 +1,6 @@
 "use client";
 
-import { signOut } from "next-auth/react";
+import { signOut } from "@/components/auth/sign-out";
 import { useEffect, useId, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import type { Me } from "@/lib/client/me";
@@ -71,7 +71,7 @@ export function UserMenu({ me }: { me: Me }) {
           </p>
           <button
             type="button"
-            onClick={() => void signOut({ callbackUrl: "/signin" })}
+            onClick={() => void signOut()}
             className="mt-3 w-full rounded-md border border-line px-3 py-2 text-left text-sm font-medium hover:bg-surface-2"
           >
             Sign out

@@ -29,6 +29,8 @@ export const PERMISSIONS = [
   "monitors:write",
   /** Set a monitor's webhook target (an outbound call to an address of the user's choosing). */
   "monitors:webhook",
+  /** List, add, change, disable and sign out users (the Users page, `/api/users…`). */
+  "users:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,8 +1,10 @@
 import "server-only";
 /**
- * Who is asking: the session cookie (next-auth's encrypted JWT) → the e-mail in it → the user row,
- * read again on every request so a disabled user or a changed role counts at once. Works on any
- * WHATWG Request (route handlers, tests) and, for pages, on Next's cookie store.
+ * Who is asking: the session cookie (next-auth's encrypted JWT) → the session id in it → the
+ * session's row (not signed out, not ended by an admin, not idle too long, within its lifetime:
+ * lib/dashboard/sessions.ts) → the user row. Both rows are read on every request, so a sign-out,
+ * a disabled user or a changed role counts at once, and a copied cookie dies with its session.
+ * Works on any WHATWG Request (route handlers, tests) and, for pages, on Next's cookie store.
  */
 import { decode } from "next-auth/jwt";
 import { cookies } from "next/headers";
@@ -10,7 +12,14 @@ import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import { resolveSessionSecret } from "@/lib/dashboard/session-secret";
-import { findUser, type DashboardUser } from "@/lib/dashboard/users";
+import { checkSession, type SessionPolicy } from "@/lib/dashboard/sessions";
+import { findUserById, type DashboardUser } from "@/lib/dashboard/users";
+
+/** Idle timeout and absolute lifetime of sessions, as configured. */
+export function sessionPolicy(): SessionPolicy {
+  const { dashboard } = getConfig();
+  return { idleMs: dashboard.sessionIdleSeconds * 1000, absoluteMs: dashboard.sessionMaxAgeSeconds * 1000 };
+}
 
 /** next-auth's cookie name: `__Secure-` prefixed when the dashboard is served over https. */
 export function sessionCookieName(secure = getConfig().dashboard.secureCookies): string {
@@ -54,16 +63,16 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
 }
 
 /**
- * Decrypted sessions by token, until they expire: a dashboard page fires several /api/ calls with
- * the same cookie, and each decryption (HKDF + AES-GCM) is an async trip through libuv's thread
- * pool. Only successfully decrypted tokens are kept, each until its own `exp`.
+ * Session ids of decrypted tokens, until the tokens expire: a dashboard page fires several /api/
+ * calls with the same cookie, and each decryption (HKDF + AES-GCM) is an async trip through
+ * libuv's thread pool. Only what decrypted is kept; the session's row is checked every time anyway.
  */
-const decoded = new Map<string, { email: string; expiresAt: number }>();
+const decoded = new Map<string, { sid: string; expiresAt: number }>();
 const DECODED_LIMIT = 5_000;
 
-async function sessionEmail(token: string): Promise<string | null> {
+async function sessionId(token: string): Promise<string | null> {
   const hit = decoded.get(token);
-  if (hit && Date.now() < hit.expiresAt) return hit.email;
+  if (hit && Date.now() < hit.expiresAt) return hit.sid;
   if (hit) decoded.delete(token);
   let payload: Awaited<ReturnType<typeof decode>>;
   try {
@@ -71,20 +80,28 @@ async function sessionEmail(token: string): Promise<string | null> {
   } catch {
     return null; // tampered, foreign-key or expired (jose checks exp)
   }
-  if (typeof payload?.email !== "string" || typeof payload.exp !== "number") return null;
+  // A token without a session id (written before sessions were kept on the server) is refused.
+  if (typeof payload?.sid !== "string" || typeof payload.exp !== "number") return null;
   if (decoded.size >= DECODED_LIMIT) decoded.delete(decoded.keys().next().value!);
-  decoded.set(token, { email: payload.email, expiresAt: payload.exp * 1000 });
-  return payload.email;
+  decoded.set(token, { sid: payload.sid, expiresAt: payload.exp * 1000 });
+  return payload.sid;
 }
 
-/** The enabled user behind these cookies, or null (no cookie, bad or expired token, unknown or disabled user). */
+/** The enabled user of a live session, or null. */
+export async function userOfSession(sid: string): Promise<DashboardUser | null> {
+  const db = await getDashboardDb();
+  const userId = await checkSession(db, sid, sessionPolicy());
+  if (userId === null) return null;
+  const user = await findUserById(db, userId);
+  return user && !user.disabled ? user : null;
+}
+
+/** The enabled user behind these cookies, or null (no cookie, bad or expired token, ended session, unknown or disabled user). */
 export async function userFromCookies(cookies: Map<string, string>): Promise<DashboardUser | null> {
   const token = sessionCookieValue(cookies);
   if (!token) return null;
-  const email = await sessionEmail(token);
-  if (!email) return null;
-  const user = await findUser(await getDashboardDb(), email);
-  return user && !user.disabled ? user : null;
+  const sid = await sessionId(token);
+  return sid ? userOfSession(sid) : null;
 }
 
 /** The signed-in user of a request, from its `Cookie` header. */

@@ -10,6 +10,7 @@ import { canReachPlant, hasPermission, type Permission } from "@/lib/auth/roles"
 import { ZPageQuery } from "@/lib/contract/common";
 import { API_PLANT_BASE } from "@/lib/contract/api";
 import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId } from "@/lib/contract/dashboard";
+import { userRoutes } from "./users";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
 import { ZTelemetryQueryRequest } from "@/lib/contract/telemetry";
@@ -263,6 +264,7 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   listMonitorFirings: { permission: "monitors:read", run: monitorHandlers.firings },
   listPlantFirings: { permission: "monitors:read", run: monitorHandlers.plantFirings },
   plantPeople: { permission: "maintenance:read", run: plantPeople },
+  ...userRoutes,
 };
 
 export const API_ROUTES: readonly Route[] = [

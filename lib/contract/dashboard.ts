@@ -1,6 +1,6 @@
 /**
  * Payloads of the dashboard's own `/api/` routes (beyond the service's, which `/api/` mirrors):
- * the signed-in user, the telemetry query history and the audit log. No server-only import.
+ * the signed-in user, the telemetry query history, the audit log and the users (admins). No server-only import.
  */
 import { z } from "./zod";
 import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
@@ -71,6 +71,49 @@ export const ZPlantPerson = z.object({ username: z.string(), name: z.string(), r
 export const ZPlantPeople = z.object({ data: z.array(ZPlantPerson) });
 export type TPlantPerson = z.infer<typeof ZPlantPerson>;
 
+const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** A user's plants: every plant (`*`), or a list of plant ids (empty: waiting for access). */
+export const ZPlantScope = z.union([z.literal("*"), z.array(z.string().regex(PLANT_ID, "must be a plant id")).max(500)]);
+
+/** One user as the admin's Users page lists them (GET /api/users): never a password or hash. */
+export const ZUserRecord = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  plants: ZPlantScope,
+  disabled: z.boolean(),
+  hasPassword: z.boolean(),
+  /** Identities of identity providers bound to the user (single sign-on). */
+  identities: z.number().int(),
+  activeSessions: z.number().int(),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+});
+
+/** Body of POST /api/users: a new user, who gets an invitation link (shown once). */
+export const ZUserCreate = z.strictObject({
+  email: z.string().trim().min(1, "is required").max(254, "must be at most 254 characters").email("must be an e-mail address"),
+  name: z.string().trim().max(120, "must be at most 120 characters").optional(),
+  role: z.enum(ROLES),
+  plants: ZPlantScope,
+});
+
+/** Body of PATCH /api/users/{userId}: what changes. */
+export const ZUserUpdate = z
+  .strictObject({
+    name: z.string().trim().min(1, "must not be empty").max(120, "must be at most 120 characters").optional(),
+    role: z.enum(ROLES).optional(),
+    plants: ZPlantScope.optional(),
+  })
+  .refine((change) => change.name !== undefined || change.role !== undefined || change.plants !== undefined, "names nothing to change");
+
+/** An invitation link, shown once (POST /api/users and POST /api/users/{userId}/invitation). */
+export const ZInvitation = z.object({ url: z.string(), expiresAt: z.string() });
+
+export const ZUserCreated = z.object({ user: ZUserRecord, invitation: ZInvitation });
+
 /** The dashboard's own `/api/` routes (beyond the maintenance operations it mirrors). */
 export const DASHBOARD_ROUTES = {
   me: { method: "GET", path: "/api/me" },
@@ -90,6 +133,13 @@ export const DASHBOARD_ROUTES = {
   listMonitorFirings: { method: "GET", path: "/api/plants/{plantId}/monitors/{monitorId}/firings" },
   listPlantFirings: { method: "GET", path: "/api/plants/{plantId}/monitor-firings" },
   plantPeople: { method: "GET", path: "/api/plants/{plantId}/people" },
+  listUsers: { method: "GET", path: "/api/users" },
+  createUser: { method: "POST", path: "/api/users" },
+  updateUser: { method: "PATCH", path: "/api/users/{userId}" },
+  disableUser: { method: "POST", path: "/api/users/{userId}/disable" },
+  enableUser: { method: "POST", path: "/api/users/{userId}/enable" },
+  endUserSessions: { method: "POST", path: "/api/users/{userId}/sign-out" },
+  inviteUser: { method: "POST", path: "/api/users/{userId}/invitation" },
 } as const satisfies Record<string, { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string }>;
 
 export type DashboardRouteId = keyof typeof DASHBOARD_ROUTES;
@@ -100,3 +150,8 @@ export type THistoryRecord = z.output<typeof ZHistoryRecord>;
 export type THistoryUpdate = z.output<typeof ZHistoryUpdate>;
 export type THistoryEntry = z.infer<typeof ZHistoryEntry>;
 export type TAuditRecord = z.infer<typeof ZAuditRecord>;
+export type TUserRecord = z.infer<typeof ZUserRecord>;
+export type TUserCreate = z.output<typeof ZUserCreate>;
+export type TUserUpdate = z.output<typeof ZUserUpdate>;
+export type TInvitation = z.infer<typeof ZInvitation>;
+export type TUserCreated = z.infer<typeof ZUserCreated>;

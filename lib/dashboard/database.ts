@@ -11,11 +11,12 @@ import { openPostgres } from "@/lib/service/platform/postgres";
 import { sqliteSql, type SqlDb } from "@/lib/service/platform/sql";
 import { openSqlite, type SqliteDatabase } from "@/lib/service/platform/sqlite";
 import usersAudit from "./migrations/001-users-audit";
+import signIn from "./migrations/010-sign-in";
 import monitors from "./migrations/020-monitors";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, monitors];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";

@@ -42,10 +42,21 @@ describe("npm run ops -- user …", () => {
     expect(badRole.status).toBe(2);
     expect(badRole.stderr).toContain("--role must be one of planner, supervisor, engineer, admin");
     const badPlant = ops(["user", "add", "--email", "x@y.z", "--role", "admin", "--plants", "NOPE1"]);
-    expect(badPlant.status).toBe(1);
+    expect(badPlant.status).toBe(2);
     expect(badPlant.stderr).toContain("Unknown plant(s) NOPE1");
     const shortPassword = ops(["user", "add", "--email", "x@y.z", "--role", "admin", "--plants", "*", "--password-stdin"], "short\n");
     expect(shortPassword.status).toBe(2);
     expect(ops(["user", "disable", "nobody@y.z"]).status).toBe(1);
+  });
+
+  it("adds a user without a password with an invitation link shown once, and signs a user out everywhere", () => {
+    const added = ops(["user", "add", "--email", "inv@example.com", "--role", "engineer", "--plants", "RTM1", "--json"]);
+    expect(added.status, added.stderr).toBe(0);
+    const body = JSON.parse(added.stdout) as { invitationUrl: string; hasPassword: boolean };
+    expect(body.hasPassword).toBe(false);
+    expect(body.invitationUrl).toMatch(/^http:\/\/localhost:\d+\/invite\/[A-Za-z0-9_-]{43}$/);
+    const signedOut = ops(["user", "sign-out", "inv@example.com", "--json"]);
+    expect(signedOut.status, signedOut.stderr).toBe(0);
+    expect(JSON.parse(signedOut.stdout)).toEqual({ ended: 0 });
   });
 });

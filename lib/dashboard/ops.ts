@@ -1,12 +1,15 @@
 /**
- * Operator commands for the dashboard's users: `user add`, `user list`, `user disable`,
- * `user enable`. The password is read from stdin (never an argument: those end up in shell
+ * Operator commands for the dashboard's users: `user add`, `user invite`, `user list`,
+ * `user disable`, `user enable`, `user sign-out` — the admin page's rules, from the same
+ * implementation (user-admin.ts). The password is read from stdin (never an argument: those end up in shell
  * history and process lists) and stored only as a scrypt hash (lib/dashboard/passwords.ts).
  */
 import { OpsError, UsageError, requireString, table, type OpsCommand, type OpsContext } from "@/lib/service/platform/ops/command";
 import { ROLES, isRole } from "@/lib/auth/roles";
 import { createMaintenanceStore } from "@/lib/service/database";
-import { UserInputError, findUser, formatPlantScope, listUsers, parsePlantScope, setUserDisabled, upsertUser, type DashboardUser } from "./users";
+import { invitationUrl } from "./invitations";
+import { addUser, CLI_ACTOR, endUserSessions, inviteUser, setUserEnabled, UserAdminError, type UserAdminContext } from "./user-admin";
+import { findUser, formatPlantScope, listUsers, parsePlantScope, type DashboardUser } from "./users";
 
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write("Password (end with Enter, then Ctrl-D): ");
@@ -24,13 +27,32 @@ async function servedPlantIds(ctx: OpsContext): Promise<string[]> {
 }
 
 function publicView(user: DashboardUser) {
-  return { email: user.email, name: user.name, role: user.role, plants: user.plants, disabled: user.disabled, hasPassword: user.hasPassword, createdAt: user.createdAt };
+  return { email: user.email, name: user.name, role: user.role, plants: user.plants, disabled: user.disabled, hasPassword: user.hasPassword, createdAt: user.createdAt, lastSignInAt: user.lastSignInAt };
 }
+
+async function adminContext(ctx: OpsContext): Promise<UserAdminContext> {
+  return { db: await ctx.dashboardDb(), actor: CLI_ACTOR, servedPlants: await servedPlantIds(ctx) };
+}
+
+/** The rules' refusals as the CLI reports them: bad input exits 2, a missing user 1. */
+function asOpsError(error: unknown): never {
+  if (error instanceof UserAdminError) throw error.problem === "invalid" ? new UsageError(error.message) : new OpsError(error.message);
+  throw error;
+}
+
+async function userIdOf(ctx: OpsContext, email: string): Promise<number> {
+  const user = await findUser(await ctx.dashboardDb(), email);
+  if (!user) throw new OpsError(`No user ${email} (see \`user list\`).`);
+  return user.id;
+}
+
+const invitationLine = (ctx: OpsContext, invitation: { token: string; expiresAt: string }) =>
+  `Invitation link (shown once, valid until ${invitation.expiresAt}): ${invitationUrl(ctx.config.publicUrl, invitation.token)}`;
 
 const userAdd: OpsCommand = {
   name: "user add",
   usage: "--email <e> --role <planner|supervisor|engineer|admin> --plants <p1,p2|*> [--name <name>] [--password-stdin] [--json]",
-  summary: "Add a dashboard user (or update one); the password is read from stdin. Without one, the user signs in with Entra ID only.",
+  summary: "Add a dashboard user (or update one). With --password-stdin the password is read from stdin; without, an invitation link is printed (shown once).",
   options: { email: { type: "string" }, role: { type: "string" }, plants: { type: "string" }, name: { type: "string" }, "password-stdin": { type: "boolean" } },
   async run(ctx, args) {
     const email = requireString(args, "email");
@@ -43,25 +65,33 @@ const userAdd: OpsCommand = {
       if (error instanceof UsageError) throw error;
       throw new UsageError(`--plants: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (plants !== "*") {
-      const served = await servedPlantIds(ctx);
-      const unknown = plants.filter((id) => !served.includes(id));
-      if (unknown.length > 0) throw new OpsError(`Unknown plant(s) ${unknown.join(", ")}. Known plants: ${served.join(", ") || "none"}.`);
-    }
     const password = args.values["password-stdin"] === true ? await readPassword() : undefined;
     const name = typeof args.values.name === "string" ? args.values.name : undefined;
-    let user: DashboardUser;
     try {
-      const db = await ctx.dashboardDb();
-      const existed = (await findUser(db, email)) !== null;
-      user = await upsertUser(db, { email, name, role, plants, password });
+      const { user, existed, invitation } = await addUser(await adminContext(ctx), { email, name, role, plants, password }, { replace: true, invite: password === undefined });
       ctx.result(
-        `${existed ? "Updated" : "Added"} ${user.email} (${user.role}, plants ${formatPlantScope(user.plants)})${user.hasPassword ? "" : " — no password: Entra ID sign-in only"}.`,
-        publicView(user),
+        `${existed ? "Updated" : "Added"} ${user.email} (${user.role}, plants ${formatPlantScope(user.plants)}).${invitation ? `\n${invitationLine(ctx, invitation)}` : ""}`,
+        { ...publicView(user), ...(invitation ? { invitationUrl: invitationUrl(ctx.config.publicUrl, invitation.token), invitationExpiresAt: invitation.expiresAt } : {}) },
       );
     } catch (error) {
-      if (error instanceof UserInputError) throw new UsageError(error.message);
-      throw error;
+      asOpsError(error);
+    }
+  },
+};
+
+const userInvite: OpsCommand = {
+  name: "user invite",
+  usage: "<email> [--json]",
+  summary: "A new invitation link for a user (shown once; the previous one stops working): set a password, or connect a single sign-on account.",
+  positionals: 1,
+  async run(ctx, args) {
+    const email = args.positionals[0];
+    if (!email) throw new UsageError("The user's e-mail is required.");
+    try {
+      const invitation = await inviteUser(await adminContext(ctx), await userIdOf(ctx, email));
+      ctx.result(invitationLine(ctx, invitation), { invitationUrl: invitationUrl(ctx.config.publicUrl, invitation.token), invitationExpiresAt: invitation.expiresAt });
+    } catch (error) {
+      asOpsError(error);
     }
   },
 };
@@ -69,34 +99,53 @@ const userAdd: OpsCommand = {
 const userList: OpsCommand = {
   name: "user list",
   usage: "[--json]",
-  summary: "List dashboard users: e-mail, role, plants, state (never passwords).",
+  summary: "List dashboard users: e-mail, role, plants, state, last sign-in (never passwords).",
   async run(ctx) {
     const users = await listUsers(await ctx.dashboardDb());
     ctx.result(
       table(
-        ["EMAIL", "NAME", "ROLE", "PLANTS", "STATE", "PASSWORD"],
-        users.map((u) => [u.email, u.name, u.role, formatPlantScope(u.plants), u.disabled ? "disabled" : "active", u.hasPassword ? "set" : "-"]),
+        ["EMAIL", "NAME", "ROLE", "PLANTS", "STATE", "PASSWORD", "LAST SIGN-IN"],
+        users.map((u) => [u.email, u.name, u.role, formatPlantScope(u.plants) || "(waiting for access)", u.disabled ? "disabled" : "active", u.hasPassword ? "set" : "-", u.lastSignInAt ?? "-"]),
       ),
       users.map(publicView),
     );
   },
 };
 
-function toggle(name: string, disabled: boolean): OpsCommand {
+function toggle(name: string, enabled: boolean): OpsCommand {
   return {
     name,
     usage: "<email> [--json]",
-    summary: disabled ? "Disable a user: their session stops working at the next request." : "Enable a disabled user again.",
+    summary: enabled ? "Enable a disabled user again." : "Disable a user: their sessions end at once.",
     positionals: 1,
     async run(ctx, args) {
       const email = args.positionals[0];
       if (!email) throw new UsageError("The user's e-mail is required.");
-      const db = await ctx.dashboardDb();
-      if (!(await setUserDisabled(db, email, disabled))) throw new OpsError(`No user ${email} (see \`user list\`).`);
-      const user = (await findUser(db, email))!;
-      ctx.result(`${disabled ? "Disabled" : "Enabled"} ${user.email}.`, publicView(user));
+      try {
+        const user = await setUserEnabled(await adminContext(ctx), await userIdOf(ctx, email), enabled);
+        ctx.result(`${enabled ? "Enabled" : "Disabled"} ${user.email}.`, publicView(user));
+      } catch (error) {
+        asOpsError(error);
+      }
     },
   };
 }
 
-export const userCommands: OpsCommand[] = [userAdd, userList, toggle("user disable", true), toggle("user enable", false)];
+const userSignOut: OpsCommand = {
+  name: "user sign-out",
+  usage: "<email> [--json]",
+  summary: "End every session of a user (they must sign in again).",
+  positionals: 1,
+  async run(ctx, args) {
+    const email = args.positionals[0];
+    if (!email) throw new UsageError("The user's e-mail is required.");
+    try {
+      const ended = await endUserSessions(await adminContext(ctx), await userIdOf(ctx, email));
+      ctx.result(`Ended ${ended} session${ended === 1 ? "" : "s"} of ${email}.`, { ended });
+    } catch (error) {
+      asOpsError(error);
+    }
+  },
+};
+
+export const userCommands: OpsCommand[] = [userAdd, userInvite, userList, toggle("user disable", false), toggle("user enable", true), userSignOut];

@@ -1,7 +1,15 @@
 /**
- * Password hashes of the dashboard's users. New hashes are scrypt (node:crypto), checked with the
- * asynchronous `crypto.scrypt`, which runs in libuv's thread pool: a sign-in never blocks the event
- * loop. bcryptjs — pure JavaScript, so on the main thread whichever API is used — only checks hashes
+ * Password hashes of the dashboard's users. New hashes are scrypt (node:crypto) at OWASP's current
+ * minimum (N = 2^17, r = 8, p = 1), checked with the asynchronous `crypto.scrypt`, which runs in
+ * libuv's thread pool: a sign-in never blocks the event loop. A hash made with weaker parameters
+ * (older versions wrote 2^15) still matches and is replaced at the next sign-in (`upgradedHash`).
+ *
+ * Sign-in floods must not hurt signed-in users: every hash of a request waits its turn in ONE small
+ * queue (HASH_CONCURRENCY at a time, about a third of a second and 128 MiB each), so a flood takes at
+ * most that share of the CPU and memory, never the whole thread pool that telemetry queries and
+ * session decryption share; the pool's threads run below the request loop's priority
+ * (lib/service/platform/thread-priority.ts). A full queue refuses at once (HashQueueFull: "try again
+ * in a few seconds") instead of holding connections for minutes. bcryptjs — pure JavaScript, so on the main thread whichever API is used — only checks hashes
  * written before (format `$2…`), and a user whose bcrypt hash matched gets a scrypt hash instead.
  *
  * Why scrypt and not bcryptjs in a worker thread: scrypt is built into Node, needs no worker script
@@ -11,10 +19,11 @@
  * Format: `scrypt$<log2 N>$<r>$<p>$<salt, base64url>$<key, base64url>`.
  */
 import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import os from "node:os";
 import bcrypt from "bcryptjs";
 
-/** 2^15 × 8 × 128 bytes = 32 MiB and ~0.1 s per hash on a current core (OWASP's minimum is 2^17 × 8 at p=1; 2^15 keeps 16 parallel checks within 512 MiB). */
-const LOG2_N = 15;
+/** 2^17 × 8 × 128 bytes = 128 MiB and ~0.3 s per hash on a current core: OWASP's minimum for scrypt. */
+const LOG2_N = 17;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -38,8 +47,41 @@ export function hashPasswordSync(password: string): string {
   return encode(LOG2_N, R, P, salt, scryptSync(password, salt, KEY_LENGTH, options(LOG2_N, R, P)));
 }
 
+/** Hashes running at once: one per two cores, at least one, at most two (each holds 128 MiB). */
+export const HASH_CONCURRENCY = Math.max(1, Math.min(2, Math.floor(os.availableParallelism() / 2)));
+/** Hashes waiting for a turn; about HASH_QUEUE_MAX × 0.3 s ÷ HASH_CONCURRENCY of waiting at most. */
+export const HASH_QUEUE_MAX = 24;
+
+/** Too many password checks are waiting: refused at once, nothing hashed. */
+export class HashQueueFull extends Error {
+  constructor() {
+    super("Too many sign-ins are being checked at the moment.");
+  }
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Runs `work` when one of the HASH_CONCURRENCY places is free, or refuses when the queue is full. */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASH_CONCURRENCY) {
+    if (waiting.length >= HASH_QUEUE_MAX) throw new HashQueueFull();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    // The place passes straight to the next one waiting, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 function scryptAsync(password: string, salt: Buffer, length: number, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, length, opts, (error, key) => (error ? reject(error) : resolve(key))));
+  return inTurn(() => new Promise((resolve, reject) => scrypt(password, salt, length, opts, (error, key) => (error ? reject(error) : resolve(key)))));
 }
 
 /** A new hash, in the thread pool. */
@@ -53,7 +95,7 @@ const SCRYPT_HASH = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\
 
 export interface Verification {
   ok: boolean;
-  /** Set when the password matched a hash of an older kind: store this one instead. */
+  /** Set when the password matched a hash of an older kind or weaker parameters: store this one instead. */
   upgradedHash?: string;
 }
 
@@ -66,7 +108,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
     const expected = Buffer.from(m[5]!, "base64url");
     if (log2N > 20 || r > 16 || p > 4 || expected.length === 0) return { ok: false };
     const key = await scryptAsync(password, Buffer.from(m[4]!, "base64url"), expected.length, options(log2N, r, p));
-    return { ok: timingSafeEqual(key, expected) };
+    const ok = timingSafeEqual(key, expected);
+    const weaker = log2N < LOG2_N || r < R;
+    return ok && weaker ? { ok, upgradedHash: await hashPassword(password) } : { ok };
   }
   if (/^\$2[aby]\$\d\d\$/.test(stored)) {
     // Legacy: bcryptjs's async API yields between rounds but still computes on this thread.

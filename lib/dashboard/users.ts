@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor } from "@/lib/service/platform/sql";
 import { isRole, type PlantScope, type Role } from "../auth/roles";
-import { dummyHash, hashPasswordSync, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
+import { dummyHash, hashPassword, hashPasswordSync, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 
 export interface DashboardUser {
   id: number;
@@ -17,6 +17,8 @@ export interface DashboardUser {
   disabled: boolean;
   hasPassword: boolean;
   createdAt: string;
+  /** Last successful sign-in (any method), or null. */
+  lastSignInAt: string | null;
 }
 
 interface UserRow {
@@ -28,6 +30,7 @@ interface UserRow {
   password_hash: string | null;
   disabled: number;
   created_at: string;
+  last_sign_in_at: string | null;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -42,10 +45,12 @@ function toUser(row: UserRow): DashboardUser {
     email: row.email,
     name: row.name,
     role: row.role,
-    plants: parsePlantScope(row.plants),
-    disabled: row.disabled === 1,
+    // Empty for a user who signed in through an identity provider and waits for an admin's grant.
+    plants: row.plants === "" ? [] : parsePlantScope(row.plants),
+    disabled: Number(row.disabled) === 1,
     hasPassword: row.password_hash !== null,
     createdAt: row.created_at,
+    lastSignInAt: row.last_sign_in_at ?? null,
   };
 }
 
@@ -91,10 +96,10 @@ function defaultName(email: string): string {
   return local.replace(/[._-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
-/** Creates a user, or replaces role, plants, name and password of an existing one (and re-enables it). */
 /** E-mails are stored in lower case, so every lookup is case-insensitive on both engines. */
-const emailKey = (email: string) => email.trim().toLowerCase();
+export const emailKey = (email: string) => email.trim().toLowerCase();
 
+/** Creates a user, or replaces role, plants, name and password of an existing one (and re-enables it). */
 export async function upsertUser(db: SqlExecutor, input: NewUser): Promise<DashboardUser> {
   validateNewUser(input);
   const now = new Date().toISOString();
@@ -107,6 +112,11 @@ export async function upsertUser(db: SqlExecutor, input: NewUser): Promise<Dashb
     [emailKey(input.email), input.name?.trim() || defaultName(input.email), input.role, formatPlantScope(input.plants), hash, now, now],
   );
   return (await findUser(db, input.email))!;
+}
+
+export async function findUserById(db: SqlExecutor, id: number): Promise<DashboardUser | null> {
+  const row = await db.get<UserRow>("SELECT * FROM users WHERE id = ?", [id]);
+  return row ? toUser(row) : null;
 }
 
 export async function findUser(db: SqlExecutor, email: string): Promise<DashboardUser | null> {
@@ -142,4 +152,48 @@ export async function verifyCredentials(db: SqlExecutor, email: string, password
     await db.run("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?", [upgradedHash, row.id, row.password_hash]);
   }
   return toUser(row);
+}
+
+/** Sets a user's password (an accepted invitation); the hash runs in the pool's queue. */
+export async function setPassword(db: SqlExecutor, userId: number, password: string): Promise<void> {
+  validatePassword(password);
+  await db.run("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?", [await hashPassword(password), new Date().toISOString(), userId]);
+}
+
+export function validatePassword(password: string): void {
+  if (password.length < 8) throw new UserInputError("The password must be at least 8 characters long.");
+  if (password.length > MAX_PASSWORD_LENGTH) throw new UserInputError(`The password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
+}
+
+/**
+ * The user bound to an identity of an identity provider: issuer + subject (for Entra ID the
+ * tenant and the object id), never the e-mail, which a user or tenant can change.
+ */
+export async function findUserByIdentity(db: SqlExecutor, issuer: string, subject: string): Promise<DashboardUser | null> {
+  const row = await db.get<UserRow>(
+    "SELECT users.* FROM user_identities JOIN users ON users.id = user_identities.user_id WHERE issuer = ? AND subject = ?",
+    [issuer, subject],
+  );
+  return row ? toUser(row) : null;
+}
+
+export async function bindIdentity(db: SqlExecutor, issuer: string, subject: string, userId: number): Promise<void> {
+  await db.run("INSERT INTO user_identities (issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?)", [issuer, subject, userId, new Date().toISOString()]);
+}
+
+/**
+ * A user for the first sign-in of an unknown identity: an engineer with NO plants, so they see
+ * nothing but "waiting for access" until an admin grants a role and plants. Returns null when the
+ * e-mail already belongs to another user (that person needs an invitation link to bind this identity).
+ */
+export async function createWaitingUser(db: SqlExecutor, input: { email: string; name: string }): Promise<DashboardUser | null> {
+  const email = emailKey(input.email);
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) return null;
+  const now = new Date().toISOString();
+  const result = await db.run(
+    `INSERT INTO users (email, name, role, plants, password_hash, disabled, created_at, updated_at)
+     VALUES (?, ?, 'engineer', '', NULL, 0, ?, ?) ON CONFLICT (email) DO NOTHING`,
+    [email, input.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 120) || defaultName(email), now, now],
+  );
+  return result.changes > 0 ? findUser(db, email) : null;
 }

@@ -11,15 +11,11 @@ function safeCallback(value: string | string[] | undefined): string {
   return safeCallbackPath(Array.isArray(value) ? value[0] : value);
 }
 
-const ERRORS: Record<string, string> = {
-  AccessDenied: "Your Microsoft account is not a Plantdesk user yet. Ask an administrator to add you.",
-  SessionRequired: "Please sign in to continue.",
-};
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const errorCode = Array.isArray(params.error) ? params.error[0] : params.error;
-  const initialError = errorCode ? (ERRORS[errorCode] ?? signInErrorMessage(errorCode)) : null;
+  const initialError = errorCode ? signInErrorMessage(errorCode.slice(0, 100)) : null;
+  const { dashboard } = getConfig();
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm rounded-xl border border-line bg-surface p-8 shadow-sm">
@@ -28,7 +24,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SignInForm
           callbackUrl={safeCallback(params.callbackUrl)}
           initialError={initialError}
-          entraId={getConfig().dashboard.azureAd !== null}
+          entraId={dashboard.azureAd !== null}
+          oidcName={dashboard.oidc?.name ?? null}
         />
       </div>
     </main>

@@ -3,24 +3,32 @@
  * seeded) or against a remote service on another port (configured through the environment only, as
  * an operator would). Import it after `setTestEnvironment` has run (environment.ts).
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
 import type { TTaskCreation } from "@/lib/contract/maintenance";
-import { getSessionSecret } from "@/lib/auth/session";
+import { getSessionSecret, sessionPolicy } from "@/lib/auth/session";
+import { createSession } from "@/lib/dashboard/sessions";
 import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard/database";
 import { ensureDemoUsers } from "@/lib/dashboard/demo-users";
-import { upsertUser } from "@/lib/dashboard/users";
+import { findUser, upsertUser } from "@/lib/dashboard/users";
 import type { MaintenanceStore } from "@/lib/service/maintenance/store";
 import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
 import { startServiceServer, type RunningService } from "@/lib/upstream/testing/servers";
 import { startApiServer, type ApiServer } from "./api-server";
 import type { TestEnvironment } from "./environment";
 
-/** A session cookie for `email`, as next-auth's own encoder makes it. */
+/**
+ * A session cookie for `email`, as a sign-in makes it: a server-side session (when such a user
+ * exists; else an id no session has) and next-auth's own encoder for the cookie.
+ */
 export async function sessionCookie(email: string, secret: string, maxAge = 3600): Promise<string> {
-  return `next-auth.session-token=${await encode({ token: { email, name: email }, secret, maxAge })}`;
+  const db = await getDashboardDb();
+  const user = await findUser(db, email);
+  const sid = user ? await createSession(db, user.id, "test", sessionPolicy()) : randomBytes(32).toString("base64url");
+  return `next-auth.session-token=${await encode({ token: { sid, email, name: email }, secret, maxAge })}`;
 }
 
 /** A task the service accepts for RTM1: the plant's first asset and first allowed lookup values. */

@@ -1,0 +1,65 @@
+/**
+ * Server-side sessions on a real SQLite store, with the clock passed in: a session lives while it
+ * is used within the idle timeout and until its absolute lifetime, whatever happens to the
+ * cookie; sign-out and an admin's "sign out everywhere" end it at once; only the id's hash is kept.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sqliteSql } from "@/lib/service/platform/sql";
+import { openDashboardDatabase } from "./database";
+import { activeSessionCounts, checkSession, createSession, revokeSession, revokeUserSessions } from "./sessions";
+import { upsertUser } from "./users";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-sessions-"));
+const db = sqliteSql(openDashboardDatabase(dataDir));
+afterAll(async () => {
+  await db.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const MINUTE = 60_000;
+const policy = { idleMs: 30 * MINUTE, absoluteMs: 8 * 60 * MINUTE };
+const userId = async (email: string) => (await upsertUser(db, { email, role: "planner", plants: ["RTM1"] })).id;
+
+describe("sessions", () => {
+  it("end after the idle timeout, but live on while used", async () => {
+    const id = await userId("idle@example.com");
+    const sid = await createSession(db, id, "credentials", policy, 0);
+    expect(await checkSession(db, sid, policy, 29 * MINUTE)).toBe(id);
+    // Used at 29 min: another 30 from there.
+    expect(await checkSession(db, sid, policy, 58 * MINUTE)).toBe(id);
+    expect(await checkSession(db, sid, policy, 58 * MINUTE + 30 * MINUTE)).toBeNull();
+  });
+
+  it("end at the absolute lifetime however busy, and a shorter setting counts at once", async () => {
+    const id = await userId("busy@example.com");
+    const sid = await createSession(db, id, "oidc", policy, 0);
+    for (let at = 10 * MINUTE; at < 8 * 60 * MINUTE; at += 10 * MINUTE) expect(await checkSession(db, sid, policy, at)).toBe(id);
+    expect(await checkSession(db, sid, policy, 8 * 60 * MINUTE)).toBeNull();
+    const other = await createSession(db, id, "oidc", policy, 0);
+    expect(await checkSession(db, other, { ...policy, absoluteMs: 60 * MINUTE }, 61 * MINUTE)).toBeNull();
+  });
+
+  it("end at sign-out and when an admin signs the user out everywhere; other users' stay", async () => {
+    const id = await userId("out@example.com");
+    const bystander = await userId("bystander@example.com");
+    const [one, two, three] = [await createSession(db, id, "credentials", policy, 0), await createSession(db, id, "oidc", policy, 0), await createSession(db, bystander, "credentials", policy, 0)];
+    await revokeSession(db, one, MINUTE);
+    expect(await checkSession(db, one, policy, 2 * MINUTE)).toBeNull();
+    expect(await checkSession(db, two, policy, 2 * MINUTE)).toBe(id);
+    expect((await activeSessionCounts(db, policy, 2 * MINUTE)).get(id)).toBe(1);
+    expect(await revokeUserSessions(db, id, 3 * MINUTE)).toBe(1);
+    expect(await checkSession(db, two, policy, 4 * MINUTE)).toBeNull();
+    expect(await checkSession(db, three, policy, 4 * MINUTE)).toBe(bystander);
+  });
+
+  it("keep only a hash of the id, and refuse an unknown one", async () => {
+    const id = await userId("hash@example.com");
+    const sid = await createSession(db, id, "credentials", policy, 0);
+    const rows = await db.all<{ id_hash: string }>("SELECT id_hash FROM user_sessions");
+    expect(rows.some((row) => row.id_hash === sid)).toBe(false);
+    expect(await checkSession(db, `${sid}x`, policy, 1)).toBeNull();
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Server-side sessions of the dashboard. Each sign-in creates one row; the session cookie (next-auth's
+ * encrypted JWT) carries the session's random id, the row only its SHA-256. Every request checks
+ * the row together with the user (lib/auth/session.ts), so a session ends for good when:
+ *   - the user signs out (the row is revoked: a copied cookie is refused from then on),
+ *   - an admin ends the user's sessions, or disables the user,
+ *   - nobody used it for the idle timeout (SESSION_IDLE_MINUTES),
+ *   - its absolute lifetime passed (SESSION_MAX_AGE_HOURS), however busy it was.
+ * `last_seen_at` is written at most once a minute per session, so reads stay reads.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { SqlExecutor } from "@/lib/service/platform/sql";
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** How often a session's last use is written: the idle timeout is this precise. */
+const TOUCH_EVERY_MS = 60_000;
+/** Ended sessions are kept this long (for "last sign-in" and investigations), then deleted. */
+const KEEP_ENDED_MS = 30 * 86_400_000;
+
+const hashOf = (id: string) => createHash("sha256").update(id).digest("base64url");
+
+interface SessionRow {
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** A new session for this user; returns the id the cookie carries (never stored as is). */
+export async function createSession(db: SqlExecutor, userId: number, method: string, policy: SessionPolicy, now = Date.now()): Promise<string> {
+  const id = randomBytes(32).toString("base64url");
+  await db.run(
+    "INSERT INTO user_sessions (id_hash, user_id, method, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+    [hashOf(id), userId, method.slice(0, 40), now, now, now + policy.absoluteMs],
+  );
+  await db.run("UPDATE users SET last_sign_in_at = ? WHERE id = ?", [new Date(now).toISOString(), userId]);
+  // Housekeeping on sign-in, which is rare: the table holds live sessions and a month of ended ones.
+  await db.run("DELETE FROM user_sessions WHERE expires_at < ? OR revoked_at < ?", [now - KEEP_ENDED_MS, now - KEEP_ENDED_MS]);
+  return id;
+}
+
+/**
+ * The user id of a live session: not revoked, used within the idle timeout, within its absolute
+ * lifetime. Marks it used. Null for anything else (unknown id included).
+ */
+export async function checkSession(db: SqlExecutor, id: string, policy: SessionPolicy, now = Date.now()): Promise<number | null> {
+  const idHash = hashOf(id);
+  const row = await db.get<SessionRow>("SELECT user_id, created_at, last_seen_at, expires_at, revoked_at FROM user_sessions WHERE id_hash = ?", [idHash]);
+  if (!row || row.revoked_at !== null) return null;
+  // The absolute limit is the stricter of the row's own and today's setting (shortening it applies at once).
+  if (now >= Math.min(row.expires_at, row.created_at + policy.absoluteMs)) return null;
+  if (now - row.last_seen_at >= policy.idleMs) return null;
+  if (now - row.last_seen_at >= TOUCH_EVERY_MS) {
+    await db.run("UPDATE user_sessions SET last_seen_at = ? WHERE id_hash = ? AND last_seen_at < ?", [now, idHash, now]);
+  }
+  return row.user_id;
+}
+
+/** Sign-out: this session ends now. */
+export async function revokeSession(db: SqlExecutor, id: string, now = Date.now()): Promise<void> {
+  await db.run("UPDATE user_sessions SET revoked_at = ? WHERE id_hash = ? AND revoked_at IS NULL", [now, hashOf(id)]);
+}
+
+/** Every live session of the user ends now; returns how many there were. */
+export async function revokeUserSessions(db: SqlExecutor, userId: number, now = Date.now()): Promise<number> {
+  const result = await db.run("UPDATE user_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?", [now, userId, now]);
+  return result.changes;
+}
+
+/** Live sessions per user id (admin's user list). */
+export async function activeSessionCounts(db: SqlExecutor, policy: SessionPolicy, now = Date.now()): Promise<Map<number, number>> {
+  const rows = await db.all<{ user_id: number; n: number }>(
+    "SELECT user_id, COUNT(*) AS n FROM user_sessions WHERE revoked_at IS NULL AND expires_at > ? AND created_at > ? AND last_seen_at > ? GROUP BY user_id",
+    [now, now - policy.absoluteMs, now - policy.idleMs],
+  );
+  return new Map(rows.map((row) => [Number(row.user_id), Number(row.n)]));
+}

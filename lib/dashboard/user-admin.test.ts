@@ -1,0 +1,84 @@
+/**
+ * The rules of user management that the Users page and the operator CLI share (user-admin.ts), on
+ * a real SQLite store: a new user gets a one-time invitation; bad input and unknown plants are
+ * refused with nothing changed; the last admin can be neither demoted nor disabled, nobody
+ * disables themselves; disabling ends the user's sessions; every change, refused or not, is audited.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { sqliteSql } from "@/lib/service/platform/sql";
+import { openDashboardDatabase } from "./database";
+import { consumeInvitation, peekInvitation } from "./invitations";
+import { checkSession, createSession } from "./sessions";
+import { addUser, CLI_ACTOR, endUserSessions, inviteUser, setUserEnabled, updateUser, UserAdminError, type UserAdminContext } from "./user-admin";
+import { findUser, listUsers } from "./users";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-user-admin-"));
+const db = sqliteSql(openDashboardDatabase(dataDir));
+afterAll(async () => {
+  await db.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const policy = { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000 };
+const cli: UserAdminContext = { db, actor: CLI_ACTOR, servedPlants: ["RTM1", "HOU1"] };
+const audits = async (target: string) => (await db.all<{ action: string; outcome: string; user_email: string }>("SELECT action, outcome, user_email FROM audit_log WHERE target = ? ORDER BY id", [target]));
+
+describe("user administration", () => {
+  it("adds a user with a one-time invitation, and refuses the same e-mail again", async () => {
+    const { user, invitation } = await addUser(cli, { email: "Nia@Example.com", role: "planner", plants: ["RTM1"] }, { invite: true });
+    expect(user).toMatchObject({ email: "nia@example.com", role: "planner", plants: ["RTM1"], hasPassword: false });
+    expect(await peekInvitation(db, invitation!.token)).toBe(user.id);
+    expect(await consumeInvitation(db, invitation!.token)).toBe(user.id);
+    expect(await consumeInvitation(db, invitation!.token)).toBeNull();
+    await expect(addUser(cli, { email: "nia@example.com", role: "admin", plants: "*" })).rejects.toThrow("already a user");
+    expect((await findUser(db, "nia@example.com"))?.role).toBe("planner");
+    expect(await audits("nia@example.com")).toEqual([
+      { action: "user.add", outcome: "SUCCESS", user_email: "(operator CLI)" },
+      { action: "user.add", outcome: "INVALID_INPUT", user_email: "(operator CLI)" },
+    ]);
+  });
+
+  it("refuses bad input and unknown plants, changing nothing", async () => {
+    const before = (await listUsers(db)).length;
+    await expect(addUser(cli, { email: "not-an-address", role: "planner", plants: ["RTM1"] })).rejects.toBeInstanceOf(UserAdminError);
+    await expect(addUser(cli, { email: "x@example.com", role: "planner", plants: ["NOPE1"] })).rejects.toThrow("Unknown plant(s) NOPE1");
+    await expect(addUser(cli, { email: "y@example.com", role: "planner", plants: [] })).rejects.toThrow("at least one plant");
+    expect((await listUsers(db)).length).toBe(before);
+  });
+
+  it("keeps the last admin an enabled admin, and lets nobody disable themselves", async () => {
+    const { user: ada } = await addUser(cli, { email: "ada@example.com", role: "admin", plants: "*" });
+    await expect(updateUser(cli, ada.id, { role: "planner" })).rejects.toThrow("last admin");
+    await expect(setUserEnabled(cli, ada.id, false)).rejects.toThrow("last enabled admin");
+    const { user: bo } = await addUser(cli, { email: "bo@example.com", role: "admin", plants: "*" });
+    const asAda: UserAdminContext = { ...cli, actor: { email: ada.email, id: ada.id } };
+    await expect(setUserEnabled(asAda, ada.id, false)).rejects.toThrow("your own account");
+    expect((await setUserEnabled(asAda, bo.id, false)).disabled).toBe(true);
+    expect((await setUserEnabled(asAda, bo.id, true)).disabled).toBe(false);
+    expect((await audits("bo@example.com")).map((row) => `${row.action} ${row.user_email}`)).toEqual(["user.add (operator CLI)", "user.disable ada@example.com", "user.enable ada@example.com"]);
+  });
+
+  it("ends a disabled user's sessions, and signs a user out everywhere on request", async () => {
+    const { user } = await addUser(cli, { email: "sam@example.com", role: "supervisor", plants: ["HOU1"] });
+    const [one, two] = [await createSession(db, user.id, "credentials", policy), await createSession(db, user.id, "oidc", policy)];
+    expect(await endUserSessions(cli, user.id)).toBe(2);
+    expect(await checkSession(db, one, policy)).toBeNull();
+    const three = await createSession(db, user.id, "credentials", policy);
+    await setUserEnabled(cli, user.id, false);
+    expect(await checkSession(db, three, policy)).toBeNull();
+    expect(two).not.toBe(three);
+    await expect(inviteUser(cli, user.id)).rejects.toThrow("Enable the user");
+    await expect(endUserSessions(cli, 999_999)).rejects.toMatchObject({ problem: "not-found" });
+  });
+
+  it("changes role and plants, and a new invitation replaces the old", async () => {
+    const { user, invitation } = await addUser(cli, { email: "kim@example.com", role: "engineer", plants: ["RTM1"] }, { invite: true });
+    expect(await updateUser(cli, user.id, { role: "supervisor", plants: "*" })).toMatchObject({ role: "supervisor", plants: "*" });
+    const next = await inviteUser(cli, user.id);
+    expect(await peekInvitation(db, invitation!.token)).toBeNull();
+    expect(await peekInvitation(db, next.token)).toBe(user.id);
+  });
+});
