@@ -50,7 +50,7 @@ test("an admin adds a user in the page, who opens the invitation link, sets a pa
   await newcomer.getByLabel("New password").fill("short");
   await newcomer.getByLabel("Repeat the password").fill("short");
   await newcomer.getByRole("button", { name: "Set password and sign in" }).click();
-  await expect(newcomer.getByRole("alert")).toHaveText("Choose a password of at least 8 characters.");
+  await expect(newcomer.locator("form").getByRole("alert")).toHaveText("Choose a password of at least 8 characters.");
   await newcomer.getByLabel("New password").fill("a-good-new-password");
   await newcomer.getByLabel("Repeat the password").fill("a-good-new-password");
   await newcomer.getByRole("button", { name: "Set password and sign in" }).click();
@@ -62,7 +62,7 @@ test("an admin adds a user in the page, who opens the invitation link, sets a pa
   // The link worked once.
   const again = await browser.newPage();
   await again.goto(`${test.info().project.use.baseURL}${url.pathname}`);
-  await expect(again.getByRole("alert")).toContainText("not valid any more");
+  await expect(again.locator("main").getByRole("alert")).toContainText("not valid any more");
   await again.close();
 
   // Signed out, they sign in with the password they chose.

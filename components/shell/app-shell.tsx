@@ -52,7 +52,7 @@ export function AppShell({ children, initialMe }: { children: ReactNode; initial
           <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-md bg-accent text-sm font-bold text-accent-fg">
             P
           </span>
-          <span className="hidden sm:inline">Plantdesk</span>
+          <span className="sr-only sm:not-sr-only">Plantdesk</span>
         </Link>
         <div className="mx-1 h-6 w-px bg-line" aria-hidden="true" />
         {me.data ? (

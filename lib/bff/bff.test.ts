@@ -69,6 +69,7 @@ const ROUTES: RouteCase[] = [
   { name: "save history", method: "POST", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ query: "States | count" }) },
   { name: "update history", method: "PATCH", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false, body: () => ({ id: 999999, starred: true }) },
   { name: "audit", method: "GET", path: "/api/audit", permission: "audit:read", plantScoped: false },
+  { name: "users", method: "GET", path: "/api/users", permission: "users:manage", plantScoped: false },
 ];
 
 const emailOf = (role: Role) => `${role}@plantdesk.demo`;
