@@ -23,7 +23,7 @@ import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import { recordAudit } from "@/lib/dashboard/audit";
 import { getDashboardDb } from "@/lib/dashboard/database";
-import { ensureDemoUsers } from "@/lib/dashboard/demo-users";
+import { ensureDemoUsersOnce } from "@/lib/dashboard/demo-users";
 import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashboard/invitations";
 import { HashQueueFull, MAX_PASSWORD_LENGTH } from "@/lib/dashboard/passwords";
 import { resolveSessionSecret } from "@/lib/dashboard/session-secret";
@@ -212,8 +212,9 @@ async function buildAuthOptions(): Promise<AuthOptions> {
   const config = getConfig();
   const { dashboard } = config;
   const db = await getDashboardDb();
-  // Normally done (and announced) by the server at start; here too when Next runs on its own.
-  if (dashboard.demo) await ensureDemoUsers(db, config.dataDir, dashboard.demoPassword);
+  // Normally done (and announced) by the server at start; here too when Next runs on its own (once
+  // per process: the first sign-in must not re-hash the demo passwords, 4 × 128 MiB of scrypt).
+  if (dashboard.demo) await ensureDemoUsersOnce(db, config.dataDir, dashboard.demoPassword);
   // next-auth v4 builds absolute URLs (redirects, the OAuth redirect_uri) from NEXTAUTH_URL, or —
   // only with AUTH_TRUST_HOST — from the request's Host header. Without either, this server's own
   // address: a Host header never decides where a sign-in goes.

@@ -1,5 +1,5 @@
 import type { AppConfig } from "@/lib/config";
-import { DEMO_USERS, ensureDemoUsers } from "./demo-users";
+import { DEMO_USERS, ensureDemoUsersOnce } from "./demo-users";
 import { getDashboardDb } from "./database";
 
 /**
@@ -11,7 +11,7 @@ export async function announceStartup({ url, config, dev }: { url: string; confi
   console.log(`  API reference: ${url}/docs/api   OpenAPI document: ${url}/openapi.json`);
   const { dashboard, dataDir } = config;
   if (!dashboard.demo) return;
-  const demo = await ensureDemoUsers(await getDashboardDb(), dataDir, dashboard.demoPassword);
+  const demo = await ensureDemoUsersOnce(await getDashboardDb(), dataDir, dashboard.demoPassword);
   console.log(`  Demo sign-in (one password for all): ${DEMO_USERS.map((user) => user.email).join(", ")}`);
   console.log(dashboard.demoPassword ? "  Password: the value of DEMO_PASSWORD" : `  Password and each account's role and plants: cat ${demo.file}`);
 }

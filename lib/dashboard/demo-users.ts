@@ -60,3 +60,19 @@ export async function ensureDemoUsers(db: SqlDb, dataDir: string, demoPassword: 
   fs.chmodSync(file, 0o600);
   return { changed: true, generatedPassword: demoPassword ? null : password, file };
 }
+
+const DONE = Symbol.for("plantdesk.demoUsers");
+type Holder = { [DONE]?: Promise<DemoUsersOutcome> };
+
+/**
+ * ensureDemoUsers once per process: the server does it at start (and announces it), and Next's
+ * bundles, which share globalThis with it, then find it done instead of hashing the passwords again.
+ */
+export function ensureDemoUsersOnce(db: SqlDb, dataDir: string, demoPassword: string | null): Promise<DemoUsersOutcome> {
+  const holder = globalThis as Holder;
+  holder[DONE] ??= ensureDemoUsers(db, dataDir, demoPassword).catch((error: unknown) => {
+    delete holder[DONE];
+    throw error;
+  });
+  return holder[DONE];
+}

@@ -18,7 +18,7 @@
  *
  * Format: `scrypt$<log2 N>$<r>$<p>$<salt, base64url>$<key, base64url>`.
  */
-import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import os from "node:os";
 import bcrypt from "bcryptjs";
 
@@ -39,13 +39,6 @@ function options(log2N: number, r: number, p: number): ScryptOptions {
 
 const encode = (log2N: number, r: number, p: number, salt: Buffer, key: Buffer) =>
   `scrypt$${log2N}$${r}$${p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
-
-/** A new hash, synchronously: for the operator CLI and the demo users at start, never a request. */
-export function hashPasswordSync(password: string): string {
-  if (password.length > MAX_PASSWORD_LENGTH) throw new Error(`A password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
-  const salt = randomBytes(SALT_LENGTH);
-  return encode(LOG2_N, R, P, salt, scryptSync(password, salt, KEY_LENGTH, options(LOG2_N, R, P)));
-}
 
 /** Hashes running at once: one per two cores, at least one, at most two (each holds 128 MiB). */
 export const HASH_CONCURRENCY = Math.max(1, Math.min(2, Math.floor(os.availableParallelism() / 2)));

@@ -6,7 +6,7 @@
  */
 import type { SqlExecutor } from "@/lib/service/platform/sql";
 import { isRole, type PlantScope, type Role } from "../auth/roles";
-import { dummyHash, hashPassword, hashPasswordSync, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
+import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 
 export interface DashboardUser {
   id: number;
@@ -103,7 +103,8 @@ export const emailKey = (email: string) => email.trim().toLowerCase();
 export async function upsertUser(db: SqlExecutor, input: NewUser): Promise<DashboardUser> {
   validateNewUser(input);
   const now = new Date().toISOString();
-  const hash = input.password === undefined ? null : hashPasswordSync(input.password);
+  // In the thread pool (the hash queue): a new password never holds up the event loop.
+  const hash = input.password === undefined ? null : await hashPassword(input.password);
   await db.run(
     `INSERT INTO users (email, name, role, plants, password_hash, disabled, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 0, ?, ?)
