@@ -3,30 +3,33 @@
  * a real SQLite store: a new user gets a one-time invitation; bad input and unknown plants are
  * refused with nothing changed; the last admin can be neither demoted nor disabled, nobody
  * disables themselves; disabling ends the user's sessions; every change, refused or not, is audited.
+ * On SQLite and on PostgreSQL (the dashboard's store with DATABASE_URL).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { sqliteSql } from "@/lib/service/platform/sql";
-import { openDashboardDatabase } from "./database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SqlDb } from "@/lib/service/platform/sql";
+import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
+import { describeWithService } from "@/lib/testing/with-service";
+import { openDashboardSql } from "./database";
 import { consumeInvitation, peekInvitation } from "./invitations";
 import { checkSession, createSession } from "./sessions";
 import { addUser, CLI_ACTOR, endUserSessions, inviteUser, setUserEnabled, updateUser, UserAdminError, type UserAdminContext } from "./user-admin";
 import { findUser, listUsers } from "./users";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-user-admin-"));
-const db = sqliteSql(openDashboardDatabase(dataDir));
-afterAll(async () => {
-  await db.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 const policy = { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000 };
-const cli: UserAdminContext = { db, actor: CLI_ACTOR, servedPlants: ["RTM1", "HOU1"] };
-const audits = async (target: string) => (await db.all<{ action: string; outcome: string; user_email: string }>("SELECT action, outcome, user_email FROM audit_log WHERE target = ? ORDER BY id", [target]));
 
-describe("user administration", () => {
+function userAdminSuite(open: () => Promise<SqlDb>): void {
+  let db: SqlDb;
+  let cli: UserAdminContext;
+  beforeAll(async () => {
+    db = await open();
+    cli = { db, actor: CLI_ACTOR, servedPlants: ["RTM1", "HOU1"] };
+  });
+  afterAll(() => db?.close());
+  const audits = async (target: string) => (await db.all<{ action: string; outcome: string; user_email: string }>("SELECT action, outcome, user_email FROM audit_log WHERE target = ? ORDER BY id", [target]));
+
   it("adds a user with a one-time invitation, and refuses the same e-mail again", async () => {
     const { user, invitation } = await addUser(cli, { email: "Nia@Example.com", role: "planner", plants: ["RTM1"] }, { invite: true });
     expect(user).toMatchObject({ email: "nia@example.com", role: "planner", plants: ["RTM1"], hasPassword: false });
@@ -80,5 +83,20 @@ describe("user administration", () => {
     const next = await inviteUser(cli, user.id);
     expect(await peekInvitation(db, invitation!.token)).toBeNull();
     expect(await peekInvitation(db, next.token)).toBe(user.id);
+  });
+}
+
+describe("user administration on SQLite", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-user-admin-"));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  userAdminSuite(() => openDashboardSql({ dataDir }));
+});
+
+describeWithService("postgres", "user administration on PostgreSQL", (service) => {
+  let schema: TestSchema | undefined;
+  afterAll(() => schema?.drop());
+  userAdminSuite(async () => {
+    schema ??= await createTestSchema(service.url);
+    return openDashboardSql({ dataDir: "/nonexistent", DATABASE_URL: schema.url });
   });
 });
