@@ -48,7 +48,14 @@ const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir
 
 const children: ChildProcess[] = [];
 process.on("exit", () => {
-  for (const child of children) child.kill("SIGTERM");
+  // The process group: tsx runs the server in a child of its own, which a signal to tsx alone left running.
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
   if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 process.on("SIGINT", () => process.exit(130));
@@ -85,6 +92,7 @@ async function startServer(): Promise<{ url: string; pid: number }> {
       ...(process.env.BENCH_DIST_DIR ? { NEXT_DIST_DIR: process.env.BENCH_DIST_DIR } : {}),
     },
     stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
   });
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
