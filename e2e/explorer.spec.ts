@@ -149,3 +149,52 @@ test("an alarm row opens the create-task form with the device's asset, the alarm
   expect(created.taskDescription).toContain(message);
   await expect(page).not.toHaveURL(/incident=/);
 });
+
+test("counts carry no unit on their own axis; a cancelled query says so instead of showing the last result (issue 26)", async ({ page }) => {
+  const counted = 'States\n| where Name == "MotorCurrent"\n| summarize n = count(), p99 = percentile(Value, 99) by Name, bin(Timestamp, 1h)';
+  await page.goto(explorerUrl(counted));
+  const chart = page.getByTestId("time-series-chart");
+  await expect(chart.locator("path.recharts-curve")).toHaveCount(2);
+  // Old main: "MotorCurrent · n (A)" — a count drawn against amperes.
+  await expect(chart.locator(".recharts-label")).toHaveText(["count", "MotorCurrent (A)"]);
+  const legend = page.getByTestId("chart-legend");
+  await expect(legend.getByRole("button", { name: "MotorCurrent · n", exact: true })).toBeVisible();
+  await expect(legend.getByRole("button", { name: "MotorCurrent · p99 (A)", exact: true })).toBeVisible();
+  await saveScreenshotsAtBothSizes(page, "explorer-count-axis");
+  await expectAccessibleInBothThemes(page);
+
+  // The next run is held back at the network until cancelled, so Cancel always meets it running.
+  let release: () => void = () => undefined;
+  await page.route("**/api/telemetry/query", async (route) => {
+    await new Promise<void>((resolve) => (release = resolve));
+    await route.continue().catch(() => undefined);
+  });
+  await typeQuery(page, "States\n| take 5");
+  await page.keyboard.press("Shift+Enter");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  const cancelled = page.getByTestId("query-cancelled");
+  await expect(cancelled).toContainText("cancelled");
+  await expect(chart).toHaveCount(0);
+  await expect(page.getByTestId("query-status")).toHaveText("");
+  release();
+  await page.unroute("**/api/telemetry/query");
+  await expectAccessibleInBothThemes(page);
+  await saveScreenshotsAtBothSizes(page, "explorer-cancelled");
+
+  // Running it again shows its result.
+  await page.getByRole("button", { name: "Run query" }).click();
+  await expect(page.getByTestId("query-status")).toContainText("5 rows");
+  await expect(cancelled).toHaveCount(0);
+});
+
+test("accepting a data point name inside quotes puts the cursor after the closing quote", async ({ page }) => {
+  await page.goto(`/plants/${PLANT}/telemetry`);
+  await typeQuery(page, 'States\n| where Name == ""');
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.type("Pres");
+  await expect(page.getByRole("option", { name: /Pressure/ })).toBeVisible();
+  await page.keyboard.press("Enter");
+  await page.keyboard.type(" | take 3");
+  // Old main: 'Name == "Pressure | take 3"'.
+  await expect(page.locator(".cm-content")).toContainText('where Name == "Pressure" | take 3');
+});

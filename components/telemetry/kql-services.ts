@@ -3,6 +3,7 @@
  * completions at the cursor — converted to the shapes CodeMirror wants.
  */
 import type { Completion as CmCompletion } from "@codemirror/autocomplete";
+import type { EditorView } from "@codemirror/view";
 import type { Diagnostic as CmDiagnostic } from "@codemirror/lint";
 import { completionsAt, diagnose, type Completion } from "@/lib/kql";
 
@@ -37,7 +38,25 @@ export function completions(text: string, pos: number, dataPointNames: readonly 
       detail: o.detail,
       // Columns first: they are what a query names most often.
       boost: o.kind === "column" ? 2 : o.kind === "value" ? 1 : 0,
-      apply: o.kind === "function" ? `${o.label}(` : undefined,
+      apply: o.kind === "function" ? `${o.label}(` : o.kind === "value" ? applyInString(o.label) : undefined,
     })),
+  };
+}
+
+/**
+ * Where a value accepted inside a string goes: the string is closed after it and the cursor put
+ * after the closing quote — the quote already there (typed, or added by closeBrackets) is reused,
+ * not doubled. `from`–`to` is what the completion replaces; `quote` opens the string.
+ */
+export function quotedInsertion(text: string, from: number, to: number, label: string): { from: number; to: number; insert: string; cursor: number } {
+  const quote = text[from - 1] === "'" ? "'" : '"';
+  const end = text[to] === quote ? to + 1 : to;
+  return { from, to: end, insert: `${label}${quote}`, cursor: from + label.length + 1 };
+}
+
+function applyInString(label: string) {
+  return (view: EditorView, _completion: CmCompletion, from: number, to: number) => {
+    const change = quotedInsertion(view.state.doc.toString(), from, to, label);
+    view.dispatch({ changes: { from: change.from, to: change.to, insert: change.insert }, selection: { anchor: change.cursor }, userEvent: "input.complete" });
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendRows, nextDeltaStart, parseRefresh, timeColumn } from "./live-refresh";
+import { appendRows, nextDeltaStart, parseRefresh, timeColumn, updatedAgo } from "./live-refresh";
 import type { QueryResult } from "./series";
 
 const columns = [
@@ -43,5 +43,16 @@ describe("auto-refresh: appending what is new", () => {
     const previous = result([[0, "T", 1]]);
     expect(appendRows(previous, { columns: columns.slice(0, 2), rows: [] }, 0, 0)).toBeNull();
     expect(nextDeltaStart(counts, 42)).toBe(42);
+  });
+});
+
+describe("updatedAgo", () => {
+  it("says when live mode last updated, in the reader's language", () => {
+    expect(updatedAgo(1_500, "en")).toBe("updated just now");
+    expect(updatedAgo(-2_000, "en")).toBe("updated just now");
+    expect(updatedAgo(12_000, "en")).toBe("updated 12 sec. ago");
+    expect(updatedAgo(125_000, "en")).toBe("updated 2 min. ago");
+    expect(updatedAgo(2 * 3_600_000, "en")).toBe("updated 2 hr. ago");
+    expect(updatedAgo(30_000, "de")).toContain("30 Sek.");
   });
 });

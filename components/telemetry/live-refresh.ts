@@ -61,3 +61,13 @@ export function appendRows(previous: QueryResult, delta: QueryResult, deltaStart
   const added = delta.rows.filter((row) => timeOf(row, index) >= windowStart);
   return { columns: previous.columns, rows: kept.concat(added) };
 }
+
+/** "updated 12 sec. ago" in the reader's language: when live mode last brought the result up to date. */
+export function updatedAgo(ms: number, locale: string): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 5) return "updated just now";
+  const words = new Intl.RelativeTimeFormat(locale, { numeric: "always", style: "short" });
+  if (seconds < 60) return `updated ${words.format(-seconds, "second")}`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 60 ? `updated ${words.format(-minutes, "minute")}` : `updated ${words.format(-Math.floor(minutes / 60), "hour")}`;
+}

@@ -26,7 +26,7 @@ import {
   type TimeRange,
 } from "./explorer-state";
 import { AutoRefreshPicker } from "./auto-refresh-picker";
-import { REFRESH_INTERVALS } from "./live-refresh";
+import { REFRESH_INTERVALS, updatedAgo } from "./live-refresh";
 import { useLiveResult } from "./use-live-result";
 import { QueryHistory } from "./query-history";
 import { ResultTable } from "./result-table";
@@ -176,6 +176,8 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
 
   const { mode: timeMode, timeZone, setMode: setTimeMode } = useTimeMode();
   const [editorCommand, setEditorCommand] = useState<EditorCommand | null>(null);
+  // The request a person cancelled: its result area says so rather than showing the last result.
+  const [cancelledKey, setCancelledKey] = useState<string | null>(null);
   const sendToEditor = (command: DistributiveOmit<EditorCommand, "id">) => setEditorCommand((last) => ({ ...command, id: (last?.id ?? 0) + 1 }) as EditorCommand);
 
   const window_ = runAt === null ? null : resolveRange(state.range, runAt);
@@ -200,6 +202,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
 
   const run = () => {
     if (draft.trim() === "") return;
+    setCancelledKey(null);
     const next = { ...state, query: draft };
     // Running the same absolute query again asks the server again.
     if (serializeExplorerState(next) === stateKey && state.range.kind === "absolute" && runAt !== null) void result.refetch();
@@ -219,7 +222,14 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   const pointNames = catalogue.data?.names ?? NO_NAMES;
   const problems = useMemo(() => queryProblems(result.error), [result.error]);
 
-  const outcome = result.data;
+  const requestKey = request && JSON.stringify(request);
+  const cancelled = cancelledKey !== null && cancelledKey === requestKey && !result.isFetching;
+  const cancel = () => {
+    setCancelledKey(requestKey);
+    void queryClient.cancelQueries({ queryKey: ["telemetry-query"] });
+  };
+  // After Cancel the query keeps the previous run's data as its placeholder: it is not this query's.
+  const outcome = cancelled ? undefined : result.data;
   // Auto-refresh appends what is new to the last run's result and slides its window.
   const live = useLiveResult(outcome?.result, window_ && { start: Date.parse(window_.startTime), end: Date.parse(window_.endTime) }, {
     intervalMs: state.refresh && state.range.kind === "relative" && !result.isFetching ? REFRESH_INTERVALS[state.refresh].ms : null,
@@ -282,7 +292,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                 {result.isFetching ? "Running…" : "Run query"}
               </Button>
               {result.isFetching && (
-                <Button variant="ghost" size="sm" onClick={() => void queryClient.cancelQueries({ queryKey: ["telemetry-query"] })}>
+                <Button variant="ghost" size="sm" onClick={cancel}>
                   Cancel
                 </Button>
               )}
@@ -295,6 +305,9 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                   ? `${format.number(shown.rows.length)} rows · ${format.number(Math.round(outcome.durationMs))} ms${outcome.render ? ` · render ${outcome.render}` : ""} · ${describeRange(state.range, timeZone)}`
                   : ""}
               </p>
+              {state.refresh && state.range.kind === "relative" && shown && !result.isFetching ? (
+                <UpdatedAgo at={live.updatedAt ?? result.dataUpdatedAt} locale={format.locale} />
+              ) : null}
             </div>
           </Card>
 
@@ -358,6 +371,12 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               <EmptyState title="Run a query to see results">
                 Write KQL above or pick an example, then press <strong>Run query</strong> or Shift+Enter.
               </EmptyState>
+            ) : cancelled ? (
+              <div data-testid="query-cancelled">
+                <EmptyState title="Query cancelled" action={<Button size="sm" onClick={run}>Run again</Button>}>
+                  The query was cancelled before it finished, so there is no result for it; the previous result is not shown under it.
+                </EmptyState>
+              </div>
             ) : result.isPending ? (
               <div role="status" aria-live="polite">
                 <span className="sr-only">Running query…</span>
@@ -452,6 +471,20 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
         </aside>
       </div>
     </div>
+  );
+}
+
+/** When live mode last brought the result up to date, re-read every few seconds (not a live region: no interruptions). */
+function UpdatedAgo({ at, locale }: { at: number; locale: string }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 5_000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="text-xs text-fg-muted" data-testid="live-updated">
+      {updatedAgo(now - at, locale)}
+    </span>
   );
 }
 

@@ -18,6 +18,8 @@ interface Live {
   basis: QueryResult | undefined;
   result: QueryResult | undefined;
   window: LiveWindow | null;
+  /** When new rows were last appended (ms); null until the first refresh of this base. */
+  updatedAt: number | null;
 }
 
 export function useLiveResult(
@@ -31,11 +33,11 @@ export function useLiveResult(
     /** Runs the same query over [startTime, endTime). */
     fetchRange: (startTime: string, endTime: string, signal: AbortSignal) => Promise<QueryResult>;
   },
-): { result: QueryResult | undefined; window: LiveWindow | null; error: unknown } {
-  const [live, setLive] = useState<Live>({ basis: base, result: base, window: baseWindow });
+): { result: QueryResult | undefined; window: LiveWindow | null; updatedAt: number | null; error: unknown } {
+  const [live, setLive] = useState<Live>({ basis: base, result: base, window: baseWindow, updatedAt: null });
   const [error, setError] = useState<unknown>(null);
   // A new run replaces whatever was appended so far.
-  if (live.basis !== base) setLive({ basis: base, result: base, window: baseWindow });
+  if (live.basis !== base) setLive({ basis: base, result: base, window: baseWindow, updatedAt: null });
 
   const latest = useRef(live);
   const fetchRange = useRef(options.fetchRange);
@@ -64,7 +66,7 @@ export function useLiveResult(
         setLive((previous) => {
           if (previous.basis !== current.basis || !previous.result) return previous;
           const merged = appendable ? appendRows(previous.result, delta, from, start) : null;
-          return { basis: previous.basis, result: merged ?? delta, window: { start, end } };
+          return { basis: previous.basis, result: merged ?? delta, window: { start, end }, updatedAt: Date.now() };
         });
       } catch (failure) {
         if (!controller.signal.aborted) setError(failure);
@@ -79,5 +81,5 @@ export function useLiveResult(
     };
   }, [active, intervalMs, spanMs, base]);
 
-  return { result: live.result, window: live.window, error };
+  return { result: live.result, window: live.window, updatedAt: live.updatedAt, error };
 }
