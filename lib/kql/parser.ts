@@ -764,6 +764,15 @@ export function parse(text: string): ParseResult {
       const expr = parseExpr();
       return { name: { text: token.text, span: { from: token.from, to: token.to } }, expr, span: spanFrom(from) };
     }
+    // `['a name'] = expr`
+    if (isPunct(token, "[") && peek(1).kind === "string" && isPunct(peek(2), "]") && isPunct(peek(3), "=") && !isPunct(peek(4), "=")) {
+      next();
+      const name = next();
+      const close = next();
+      next();
+      const expr = parseExpr();
+      return { name: { text: name.value ?? "", span: { from: token.from, to: close.to } }, expr, span: spanFrom(from) };
+    }
     // `(a, b) = f(x)`: names for a function with several results (series_stats, …).
     if (isPunct(token, "(") && isName(peek(1)) && (isPunct(peek(2), ",") || isPunct(peek(2), ")"))) {
       const save = index;
@@ -979,6 +988,13 @@ export function parse(text: string): ParseResult {
           const inner = parseExpr();
           const close = expectPunct(")");
           return { ...inner, span: { from: token.from, to: close.to } };
+        }
+        // A bracket-quoted name: ['Name'], ["Value"] (any characters, keywords too).
+        if (token.text === "[" && peek(1).kind === "string" && isPunct(peek(2), "]")) {
+          next();
+          const name = next();
+          const close = next();
+          return { kind: "column", name: name.value ?? "", span: { from: token.from, to: close.to } };
         }
         break;
       case "keyword":
