@@ -416,7 +416,7 @@ export class Planner implements OperatorPlanner {
       expr: { type: c.expr.type, nullable: c.expr.nullable, dynamic: c.expr.dynamic, node: { op: "ref", relation, name: aliases[i]! } },
     }));
     // A serialized row set stays serialized, in the same order: its keys read from the new relation
-    // (a key that is no longer a column is dropped), and the order kept for the output.
+    // (a key that is no longer a column is dropped); planOperator orders the output by them again.
     let serial: Block["serial"];
     if (block.serial) {
       const keys = block.columns.map((c) => JSON.stringify(c.expr.node));
@@ -428,7 +428,7 @@ export class Planner implements OperatorPlanner {
     // The outer query orders by the same keys: sorting inside too (without a LIMIT) would sort twice.
     const reordered = serial !== undefined && serial.length === block.serial!.length && block.limit === undefined;
     const sql = this.select(this.toSelect(reordered ? { ...block, orderBy: [] } : block, aliases));
-    return { ...this.emptyBlock(this.dialect.subquery(sql, relation)), columns, sourceName: block.sourceName, serial, orderBy: serial ?? [] };
+    return { ...this.emptyBlock(this.dialect.subquery(sql, relation)), columns, sourceName: block.sourceName, serial };
   }
 
   render(block: Block): string {

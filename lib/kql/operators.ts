@@ -34,7 +34,7 @@ export interface OperatorPlanner {
 const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined || b.qualify.length > 0 || b.columns.some((c) => hasRowOrder(c.expr));
 
 /** Operators whose output keeps a serialized input serialized (ADX); the others end it (sort, top and serialize start it). */
-const KEEPS_SERIAL = new Set(["where", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "take", "parse", "as", "render", "mv-expand"]);
+const KEEPS_SERIAL = new Set(["where", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "take", "parse", "as", "render"]);
 
 export function planOperator(planner: OperatorPlanner, blockIn: Block | undefined, operator: Operator, env: Env): Block {
   const analyzer = planner.analyzer;
@@ -43,7 +43,11 @@ export function planOperator(planner: OperatorPlanner, blockIn: Block | undefine
     const result = planSerialized(planner, blockIn, operator, env);
     if (operator.kind === "sort" || operator.kind === "top") return { ...result, serial: result.orderBy };
     if (operator.kind === "serialize") return result;
-    return KEEPS_SERIAL.has(operator.kind) ? { ...result, serial: result.serial ?? (blockIn?.serial && []) } : { ...result, serial: undefined };
+    if (!KEEPS_SERIAL.has(operator.kind)) return { ...result, serial: undefined };
+    const serial = result.serial ?? (blockIn?.serial && []);
+    // Rows leave in their serialized order (a sub-query the block was wrapped in does not keep it).
+    const reorder = serial?.length && !result.orderBy.length && !result.aggregated && !result.distinct;
+    return { ...result, serial, orderBy: reorder ? serial : result.orderBy };
   } finally {
     analyzer.serialOrder = undefined;
   }
