@@ -12,7 +12,7 @@ export function WaitingForAccess({ name, email }: { name: string; email: string 
       <div className="w-full max-w-md rounded-xl border border-line bg-surface p-8 shadow-sm">
         <h1 className="text-2xl font-semibold tracking-tight">Waiting for access</h1>
         <p className="mt-3 text-fg">
-          Welcome, {name}. You are signed in as <strong className="break-all">{email}</strong>, but no plants have been given to you yet.
+          Welcome, {name}. You are signed in as <strong className="wrap-anywhere">{email}</strong>, but no plants have been given to you yet.
         </p>
         <p className="mt-3 text-sm text-fg-muted">
           An administrator of Plantdesk decides your role and plants under <em>Users</em>. Once they have, reload this page.

@@ -227,7 +227,7 @@ function UserRow({
           <p id={headingId} className="font-medium">
             {user.name} {self ? <span className="text-sm text-fg-muted">(you)</span> : null}
           </p>
-          <p className="break-all text-sm text-fg-muted">{user.email}</p>
+          <p className="wrap-anywhere text-sm text-fg-muted">{user.email}</p>
           <div className="mt-2 flex flex-wrap gap-2">
             <Badge tone="accent">{ROLE_LABELS[user.role]}</Badge>
             {user.disabled ? <Badge tone="danger">Disabled</Badge> : waiting ? <Badge tone="warning">Waiting for access</Badge> : <Badge tone="success">Active</Badge>}

@@ -21,7 +21,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         {user && !user.disabled ? (
           <>
             <p className="mt-2 text-sm text-fg-muted">
-              Set a password for <strong className="break-all text-fg">{user.email}</strong>
+              Set a password for <strong className="wrap-anywhere text-fg">{user.email}</strong>
               {dashboard.oidc || dashboard.azureAd ? ", or sign in with your company account" : ""}. This link works once.
             </p>
             <InvitationForm token={token} email={user.email} entraId={dashboard.azureAd !== null} oidcName={dashboard.oidc?.name ?? null} />
