@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisUnits, carriesUnit, isCountColumn, MAX_AXES, planAxes, seriesColor, type AxisSeries } from "./axes";
+import { axisUnits, carriesUnit, isCountColumn, MAX_AXES, planAxes, seriesColor, seriesColors, type AxisSeries } from "./axes";
 import { SERIES_COLORS } from "./chart-colors";
 
 describe("carriesUnit / isCountColumn", () => {
@@ -77,5 +77,20 @@ describe("seriesColor", () => {
     for (const colour of all) expect(SERIES_COLORS).toContain(colour);
     // The hash spreads names over the palette rather than giving them all one colour.
     expect(new Set(Array.from({ length: 40 }, (_, i) => seriesColor(`device-${i}`))).size).toBeGreaterThan(4);
+  });
+
+  it("never gives two series of one chart the same colour while the palette has a free one", () => {
+    // These two hash to the same colour (the explorer drew them both blue).
+    expect(seriesColor("MotorCurrent · n")).toBe(seriesColor("MotorCurrent · p99"));
+    const colors = seriesColors(["MotorCurrent · p99", "MotorCurrent · n"]);
+    expect(colors.get("MotorCurrent · n")).toBe(seriesColor("MotorCurrent · n"));
+    expect(colors.get("MotorCurrent · p99")).not.toBe(colors.get("MotorCurrent · n"));
+    const many = seriesColors(Array.from({ length: SERIES_COLORS.length }, (_, i) => `device-${i}`));
+    expect(new Set(many.values()).size).toBe(SERIES_COLORS.length);
+    // Filtering keeps the colours of the series that stay (when they had not given way).
+    const keys = ["Pressure · pump-1", "Pressure · pump-2", "Temperature · pump-1"];
+    const all = seriesColors(keys);
+    const kept = seriesColors(keys.slice(1));
+    for (const key of keys.slice(1)) if (all.get(key) === seriesColor(key)) expect(kept.get(key)).toBe(all.get(key));
   });
 });

@@ -105,12 +105,35 @@ export function axisUnits(axis: Axis, plan: AxisPlan, series: readonly AxisSerie
   return [...(kinds.has("count") ? ["count"] : []), ...(kinds.has("plain") ? ["no unit"] : [])];
 }
 
-/** FNV-1a over the key: the same series gets the same colour whatever else is drawn. */
-export function seriesColor(key: string): string {
+function colorIndex(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return SERIES_COLORS[(hash >>> 0) % SERIES_COLORS.length]!;
+  return (hash >>> 0) % SERIES_COLORS.length;
+}
+
+/** FNV-1a over the key: the same series gets the same colour whatever else is drawn. */
+export function seriesColor(key: string): string {
+  return SERIES_COLORS[colorIndex(key)]!;
+}
+
+/**
+ * Colours for the series of one chart: each its hashed colour, except that two series never share
+ * one while the palette has a free colour (the later key, in name order, takes the next free one).
+ * So a series keeps its colour when others are filtered out, unless it had given way to a colliding one.
+ */
+export function seriesColors(keys: readonly string[]): Map<string, string> {
+  const colors = new Map<string, string>();
+  const used = new Set<number>();
+  for (const key of [...new Set(keys)].sort()) {
+    const start = colorIndex(key);
+    let index = start;
+    for (let step = 0; step < SERIES_COLORS.length && used.has(index); step++) index = (start + step + 1) % SERIES_COLORS.length;
+    if (used.has(index)) index = start;
+    used.add(index);
+    colors.set(key, SERIES_COLORS[index]!);
+  }
+  return colors;
 }

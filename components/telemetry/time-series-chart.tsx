@@ -17,7 +17,7 @@ import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointer
 import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
 import { cn } from "@/components/ui/cn";
 import { axisNumber, useFormat } from "@/lib/client/format";
-import { axisUnits, planAxes, seriesColor } from "./axes";
+import { axisUnits, planAxes, seriesColors } from "./axes";
 import { MARKER_COLORS, type MarkerTone } from "./chart-colors";
 import { downsampleM4, type Point } from "./downsample";
 import { formatTimeTick, timeTicks } from "./time-ticks";
@@ -68,7 +68,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
   }, []);
 
   // Colours follow a series' name, so hiding one or filtering others out does not repaint it.
-  const colorOf = useMemo(() => new Map(series.map((s) => [s.key, seriesColor(s.key)])), [series]);
+  const colorOf = useMemo(() => seriesColors(series.map((s) => s.key)), [series]);
   const visible = useMemo(() => series.filter((s) => !hidden.has(s.key)), [series, hidden]);
   const axisPlan = useMemo(() => planAxes(visible), [visible]);
   const leftAxes = 1;
