@@ -72,7 +72,10 @@ export function TaskDrawer({
   const [dueDateError, setDueDateError] = useState<string | undefined>();
   // With the extensions (the task carries `assignee`), closing after confirmation is the close-out form's.
   const recordsWork = task?.assignee !== undefined;
-  const canCloseOut = Boolean(task && recordsWork && (canCloseOutAny || task.assignee?.username === meEmail) && (CLOSE_OUT_FROM as readonly string[]).includes(task.status));
+  // Work is closed out once approved (the service also takes an unapproved request; the drawer offers "Reject and close" there).
+  const canCloseOut = Boolean(
+    task && recordsWork && (canCloseOutAny || task.assignee?.username === meEmail) && task.status !== "NEED_APPROVAL" && (CLOSE_OUT_FROM as readonly string[]).includes(task.status),
+  );
   const moves = task ? TASK_TRANSITIONS[task.status].filter((to) => !(recordsWork && task.status === "NEED_CONFIRMATION" && to === "CLOSED")) : [];
   const asksDate = moves.includes("POSTPONEMENT_NEED_APPROVAL");
   const format = useFormat();
