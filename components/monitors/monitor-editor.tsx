@@ -112,10 +112,17 @@ function toInput(values: FormValues, mayWebhook: boolean, stored: TMonitor | nul
   };
 }
 
-/** A readable step for replaying `rangeMs` in at most the preview's limit of evaluations. */
+/**
+ * Evaluations the editor's preview replays: far below the API's limit, because each is a query on
+ * the user's own telemetry budget (300 cost units a minute by default), and a series-analysis query
+ * over hours of data costs several units on a busy server.
+ */
+const PREVIEW_EVALUATIONS = Math.min(60, MONITOR_LIMITS.maxPreviewEvaluations);
+
+/** A readable step for replaying `rangeMs` in at most PREVIEW_EVALUATIONS evaluations. */
 function previewStep(every: string, rangeMs: number): string {
   const everyMs = timespanMs(every.trim()) ?? 300_000;
-  const minutes = Math.max(Math.ceil(everyMs / 60_000), Math.ceil(rangeMs / MONITOR_LIMITS.maxPreviewEvaluations / 60_000));
+  const minutes = Math.max(Math.ceil(everyMs / 60_000), Math.ceil(rangeMs / PREVIEW_EVALUATIONS / 60_000));
   return `${minutes}m`;
 }
 

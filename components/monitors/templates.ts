@@ -36,7 +36,7 @@ export const MONITOR_TEMPLATES: readonly MonitorTemplate[] = [
   {
     id: "anomaly",
     label: "Anomaly",
-    description: "The latest 10-minute bin flagged by series_decompose_anomalies (seasonal decomposition, ADX's default threshold 1.5).",
+    description: "The latest 10-minute bin flagged by series_decompose_anomalies (a 6-hour series, ADX's default threshold 1.5).",
     name: "Vibration anomaly",
     query: `States
 | where Name == "Vibration"
@@ -48,9 +48,9 @@ export const MONITOR_TEMPLATES: readonly MonitorTemplate[] = [
 | project DeviceId, At = Timestamp, Reading = round(Reading, 2), Direction = iff(Flags > 0, "high", "low")`,
     keyColumns: ["DeviceId"],
     every: "10m",
-    lookback: "24h",
+    lookback: "6h",
     taskTitle: "{DeviceId}: vibration unusually {Direction} ({Reading} mm/s)",
-    taskDescription: "The 10-minute average vibration from {At} is an anomaly against the last 24 hours (seasonal decomposition). Check balance, alignment and bearings.",
+    taskDescription: "The 10-minute average vibration from {At} is an anomaly against the last 6 hours (seasonal decomposition). Check balance, alignment and bearings.",
   },
   {
     id: "no-data",
