@@ -19,6 +19,11 @@ export interface Case {
   rows: JsonValue[][];
   columns?: string[];
   types?: string[];
+  /**
+   * An engine that does not give this answer yet, and why: its case is reported as skipped (so the
+   * gap shows in every run's count) until the defect is fixed. Never for a case that merely flakes.
+   */
+  knownGap?: Partial<Record<Engine, string>>;
 }
 
 let db: DuckDBConnection;
@@ -59,7 +64,8 @@ export function conformance(list: Case[]): void {
 
 function check(engine: Engine, c: Case): void {
   {
-    it(engine === "duckdb" ? c.q : `[clickhouse] ${c.q}`, async () => {
+    const gap = c.knownGap?.[engine];
+    (gap ? it.skip : it)(`${engine === "duckdb" ? c.q : `[clickhouse] ${c.q}`}${gap ? ` (known gap: ${gap})` : ""}`, async () => {
       const result = await runOn(engine, c.q);
       if (c.columns) expect(result.columns.map((col) => col.name)).toEqual(c.columns);
       if (c.types) expect(result.columns.map((col) => col.kqlType)).toEqual(c.types);
