@@ -123,8 +123,9 @@ test.afterAll(async () => {
 });
 
 test("every page sends a visitor without a session to sign-in", async () => {
-  // Public: sign-in itself, Next's error pages, and the service's API reference (like /openapi.json).
-  const pages = builtRoutes("page").filter((page) => !["/signin", "/_not-found", "/_global-error"].includes(page) && !page.startsWith("/docs/"));
+  // Public: sign-in itself, the invitation page (a new user has no session yet: the link's token is
+  // the credential), Next's error pages, and the service's API reference (like /openapi.json).
+  const pages = builtRoutes("page").filter((page) => !["/signin", "/_not-found", "/_global-error"].includes(page) && !page.startsWith("/docs/") && !page.startsWith("/invite/"));
   expect(pages.length).toBeGreaterThan(3);
   const context = await apiRequest.newContext({ baseURL });
   for (const page of pages) {
