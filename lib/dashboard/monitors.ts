@@ -145,15 +145,7 @@ export async function createMonitor(db: SqlExecutor, plantId: string, input: TMo
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     [
       plantId,
-      input.name,
-      input.query,
-      JSON.stringify(input.keyColumns),
-      input.every,
-      everyMs,
-      input.lookback,
-      timespanMs(input.lookback)!,
-      JSON.stringify(input.task),
-      JSON.stringify(input.notify?.emails ?? []),
+      ...definitionValues(input),
       input.notify?.webhookUrl ?? null,
       input.enabled ? 1 : 0,
       new Date(nextTick(everyMs, now)).toISOString(),
@@ -163,6 +155,21 @@ export async function createMonitor(db: SqlExecutor, plantId: string, input: TMo
     ],
   );
   return toMonitor(row!);
+}
+
+/** The definition's columns in the order both writes list them: name … emails. */
+function definitionValues(input: TMonitorInput): (string | number)[] {
+  return [
+    input.name,
+    input.query,
+    JSON.stringify(input.keyColumns),
+    input.every,
+    timespanMs(input.every)!,
+    input.lookback,
+    timespanMs(input.lookback)!,
+    JSON.stringify(input.task),
+    JSON.stringify(input.notify?.emails ?? []),
+  ];
 }
 
 /**
@@ -178,15 +185,7 @@ export async function replaceMonitor(db: SqlExecutor, plantId: string, id: numbe
        consecutive_failures = 0, updated_at = ?
      WHERE plant_id = ? AND id = ? AND deleted_at IS NULL RETURNING *`,
     [
-      input.name,
-      input.query,
-      JSON.stringify(input.keyColumns),
-      input.every,
-      everyMs,
-      input.lookback,
-      timespanMs(input.lookback)!,
-      JSON.stringify(input.task),
-      JSON.stringify(input.notify?.emails ?? []),
+      ...definitionValues(input),
       input.notify?.webhookUrl === undefined ? 0 : 1,
       input.notify?.webhookUrl ?? null,
       input.enabled ? 1 : 0,
