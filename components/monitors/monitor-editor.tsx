@@ -43,17 +43,24 @@ interface FormValues {
   enabled: boolean;
 }
 
+/** The fields a template fills in: the same for a new monitor and for "Start from a template". */
+function templateValues(template: (typeof MONITOR_TEMPLATES)[number]): Pick<FormValues, "name" | "query" | "keyColumns" | "every" | "lookback" | "taskTitle" | "taskDescription"> {
+  return {
+    name: template.name,
+    query: template.query,
+    keyColumns: template.keyColumns.join(", "),
+    every: template.every,
+    lookback: template.lookback,
+    taskTitle: template.taskTitle,
+    taskDescription: template.taskDescription,
+  };
+}
+
 function initialValues(monitor: TMonitor | null): FormValues {
   const template = MONITOR_TEMPLATES[0]!;
   if (!monitor) {
     return {
-      name: template.name,
-      query: template.query,
-      keyColumns: template.keyColumns.join(", "),
-      every: template.every,
-      lookback: template.lookback,
-      taskTitle: template.taskTitle,
-      taskDescription: template.taskDescription,
+      ...templateValues(template),
       activityKind: "",
       priority: "",
       assignedToRole: "",
@@ -205,16 +212,7 @@ export function MonitorEditor({ plantId, monitor, onDone }: { plantId: string; m
   function applyTemplate(id: string) {
     const template = MONITOR_TEMPLATES.find((candidate) => candidate.id === id);
     if (!template) return;
-    setValues((current) => ({
-      ...current,
-      name: template.name,
-      query: template.query,
-      keyColumns: template.keyColumns.join(", "),
-      every: template.every,
-      lookback: template.lookback,
-      taskTitle: template.taskTitle,
-      taskDescription: template.taskDescription,
-    }));
+    setValues((current) => ({ ...current, ...templateValues(template) }));
     setProblems([]);
     setFieldErrors({});
   }
