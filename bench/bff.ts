@@ -14,10 +14,11 @@
  * BENCH_SECONDS per measurement (default 5).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../lib/testing/free-port";
+import { buildInto } from "./next-build";
 import http from "node:http";
 import autocannon from "autocannon";
 
@@ -34,23 +35,8 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const children: ChildProcess[] = [];
 const tempDirs: string[] = [];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
-function build(): void {
-  if (process.env.BENCH_NO_BUILD === "1" && existsSync(path.join(root, distDir, "BUILD_ID"))) return;
-  console.log(`Building into ${distDir} …`);
-  const result = spawnSync(bin("next"), ["build"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_DIST_DIR: distDir } });
-  if (result.status !== 0) throw new Error("next build failed");
-}
+const build = () => buildInto(root, distDir);
 
 function tempDir(label: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), `pd-bench-bff-${label}-`));

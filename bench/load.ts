@@ -25,9 +25,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../lib/testing/free-port";
 import autocannon from "autocannon";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -60,14 +60,6 @@ process.on("exit", () => {
 });
 process.on("SIGINT", () => process.exit(130));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as net.AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // ---- the server, as `npm start` runs it ----
 

@@ -14,11 +14,12 @@
  * Environment: BENCH_DIST_DIR (default .next-bench-ui), BENCH_NO_BUILD=1 to reuse that build,
  * BENCH_DATA_DIR to reuse seeded data between runs (30 days of telemetry take a while to seed).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../lib/testing/free-port";
+import { buildInto } from "./next-build";
 import { chromium, type Page } from "@playwright/test";
 import { chromiumPath } from "../scripts/chromium-path";
 import { firstLoadJs } from "./first-load-js";
@@ -36,27 +37,8 @@ const CHART_BUDGET_MS = 1100;
 /** The figures before the pages issue's work, printed beside today's (README, Benchmarks). */
 const PREVIOUS = { largestPageKb: 314, chartMs: 1100 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
-function build(): void {
-  if (process.env.BENCH_NO_BUILD === "1" && existsSync(path.join(root, distDir, "BUILD_ID"))) return;
-  console.log(`Building into ${distDir} …`);
-  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NEXT_DIST_DIR: distDir },
-  });
-  if (result.status !== 0) throw new Error("next build failed");
-}
+const build = () => buildInto(root, distDir);
 
 async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/serve.ts"], {

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../service/platform/testing/openapi-checked-client";
+import { freePort } from "./free-port";
 import { startBalancer, type Balancer } from "./balancer";
 import { createTestSchema, type TestSchema } from "./postgres-schema";
 import { probeServices, servicesRequired, summarizeServices } from "./services";
