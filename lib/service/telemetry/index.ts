@@ -3,6 +3,7 @@
  * ClickHouse when TELEMETRY_URL is set; seeded with demo data on first start), the OAuth clients and tokens kept in the service database, the admission control (cost budget
  * and places for queries running at once) and the routes.
  */
+import os from "node:os";
 import type { AppConfig } from "@/lib/config";
 import type { Route } from "../platform/http/router";
 import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
@@ -17,6 +18,7 @@ import { createRateLimiter } from "../platform/rate-limit";
 import { createCostThrottle } from "./cost-throttle";
 import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb-store";
 import { httpExecutor } from "./clickhouse/http-executor";
+import { demoClaims } from "./clickhouse/demo-claims";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./clickhouse/store";
 import type { TelemetryStore } from "./store";
 import { createOAuthRoutes } from "./oauth-endpoints";
@@ -92,6 +94,9 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
         databasePrefix: clickhouse.databasePrefix,
         customers,
         demo,
+        // Instances starting together on an empty ClickHouse: one seeds, the others wait for it.
+        seedClaims: demoClaims(db, `${os.hostname()}:${process.pid}`),
+        onWaitingForSeed: (customerId) => log(`[telemetry] ${customerId}: another instance is generating the demo telemetry on ClickHouse; waiting for it`),
         maxQueryMemoryBytes: config.TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB * 1024 * 1024,
         ...progress,
       })

@@ -17,6 +17,7 @@ import type { DemoPlant } from "../../platform/demo-catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../schema";
 import type { TelemetryLimits, TelemetryQuery, TelemetryStore, TelemetryTable } from "../store";
+import { SEED_CLAIM_MINUTE, type DemoClaims } from "./demo-claims";
 import { clickhouseErrorCode, OutputTooLarge, type ClickHouseExecutor } from "./executor";
 import { clickhouseQueryError, LIMIT_CODES, TIMEOUT_CODES } from "./errors";
 import { clickhouseSources, createCustomerSchema, customerDatabase, querySettings, rowsStatement, rowsToJsonArray } from "./sql";
@@ -28,7 +29,15 @@ export interface ClickHouseStoreOptions {
   customers: readonly { id: string; plants: readonly DemoPlant[] }[];
   /** Demo data loaded into a customer database that has none yet. */
   demo?: { seed: string; days: number; now?: Date };
+  /**
+   * With several instances on one ClickHouse: the seed is claimed first (demo-claims.ts), so of the
+   * instances starting together on an empty database one seeds and the others wait for its marker.
+   * Without it this instance seeds alone.
+   */
+  seedClaims?: DemoClaims;
   onSeeding?: (customerId: string) => void;
+  /** Another instance holds the seed's claim; this one waits for it. */
+  onWaitingForSeed?: (customerId: string) => void;
   onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
   /** ClickHouse's max_memory_usage of each query, in bytes (TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB). */
   maxQueryMemoryBytes: number;
@@ -57,11 +66,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
   for (const customer of options.customers) {
     const database = databases.get(customer.id)!;
     for (const statement of createCustomerSchema(database)) await executor.command(statement);
-    if (options.demo && customer.plants.length > 0 && !(await isSeeded(executor, database))) {
-      options.onSeeding?.(customer.id);
-      const result = await loadDemoTelemetry(executor, database, customer.plants, options.demo);
-      options.onSeeded?.(customer.id, result);
-    }
+    if (options.demo && customer.plants.length > 0) await seedOnce(options, customer, database);
   }
 
   function databaseOf(customerId: string): string {
@@ -129,6 +134,50 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
     database: databaseOf,
     close: () => executor.close(),
   };
+}
+
+/** A seed claim not renewed for this long was left by an instance that died while seeding. */
+const SEED_CLAIM_STALE_MS = 60_000;
+const SEED_CLAIM_RENEW_MS = 10_000;
+/** How often an instance waiting for another's seed looks again. */
+const SEED_WAIT_POLL_MS = 1_000;
+
+/**
+ * Seeds the customer's database unless it is seeded: at once without claims; with claims only
+ * while holding the seed's claim, else waits until the holder's marker appears (or its claim goes
+ * stale and this instance takes it over).
+ */
+async function seedOnce(options: ClickHouseStoreOptions, customer: ClickHouseStoreOptions["customers"][number], database: string): Promise<void> {
+  const { executor, seedClaims } = options;
+  const demo = options.demo!;
+  let waiting = false;
+  for (;;) {
+    if (await isSeeded(executor, database)) return;
+    const claim = seedClaims ? await seedClaims.claim(customer.id, SEED_CLAIM_MINUTE, SEED_CLAIM_MINUTE, SEED_CLAIM_STALE_MS) : "fresh";
+    if (claim === null) {
+      if (!waiting) options.onWaitingForSeed?.(customer.id);
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, SEED_WAIT_POLL_MS));
+      continue;
+    }
+    // Another instance may have finished between our look and our claim (its claim row stays).
+    if (await isSeeded(executor, database)) return;
+    if (claim === "taken-over") {
+      // The dead seeder's partial rows. Nothing else writes an unseeded database: every instance
+      // waits here before its ingestion and demo plant start.
+      for (const table of ["States", "Events"]) await executor.command(`TRUNCATE TABLE IF EXISTS "${database}"."${table}"`);
+    }
+    const renewal = seedClaims ? setInterval(() => void seedClaims.renew(customer.id, SEED_CLAIM_MINUTE).catch(() => undefined), SEED_CLAIM_RENEW_MS) : undefined;
+    renewal?.unref();
+    try {
+      options.onSeeding?.(customer.id);
+      const result = await loadDemoTelemetry(executor, database, customer.plants, demo);
+      options.onSeeded?.(customer.id, result);
+    } finally {
+      clearInterval(renewal);
+    }
+    return;
+  }
 }
 
 async function isSeeded(executor: ClickHouseExecutor, database: string): Promise<boolean> {

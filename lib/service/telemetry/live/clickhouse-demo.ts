@@ -2,7 +2,7 @@
  * The running demo plant on ClickHouse (TELEMETRY_URL with DEMO_LIVE): each minute every demo series
  * gets its reading and alarms are raised and cleared, by the seed's own model (demo-data.ts), as the
  * embedded store's demo plant does (demo-plant.ts). With several instances each window is written
- * once: an instance first claims it in the service database (`telemetry_demo_claims`, primary key
+ * once: an instance first claims it in the service database (clickhouse/demo-claims.ts, keyed on
  * customer + first minute), so of the instances that read the same "written up to" marker only one
  * writes; a claim not finished within CLAIM_STALE_MS (its instance died) may be taken over, and
  * what the first one wrote before dying is then skipped by the reading sink's stored-key check.
@@ -15,6 +15,7 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { DemoPlant } from "../../platform/demo-catalog";
 import type { SqlDb } from "../../platform/sql";
+import { demoClaims } from "../clickhouse/demo-claims";
 import type { ClickHouseExecutor } from "../clickhouse/executor";
 import { demoReadingsAndAlarms } from "../demo-data";
 import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
@@ -67,21 +68,7 @@ export function startClickHouseDemoPlant(options: ClickHouseDemoOptions): LiveDe
     return seededAt ? Math.floor(Date.parse(seededAt) / 60_000) : null;
   }
 
-  /** True when this instance may write the window (a fresh claim, or one left by a dead instance). */
-  async function claim(customerId: string, from: number, to: number): Promise<boolean> {
-    const now = options.now();
-    const insert = () =>
-      db.run(`INSERT INTO telemetry_demo_claims (customer_id, from_minute, to_minute, claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (customer_id, from_minute) DO NOTHING`, [
-        customerId,
-        from,
-        to,
-        options.instance,
-        now.toISOString(),
-      ]);
-    if ((await insert()).changes === 1) return true;
-    const stale = await db.run(`DELETE FROM telemetry_demo_claims WHERE customer_id = ? AND from_minute = ? AND claimed_at < ?`, [customerId, from, new Date(now.getTime() - CLAIM_STALE_MS).toISOString()]);
-    return stale.changes > 0 && (await insert()).changes === 1;
-  }
+  const claims = demoClaims(db, options.instance, options.now);
 
   async function writeWindow(customer: ClickHouseDemoOptions["customers"][number], database: string, from: number, to: number): Promise<CatchUpResult> {
     const instance = await DuckDBInstance.create(":memory:");
@@ -143,7 +130,7 @@ export function startClickHouseDemoPlant(options: ClickHouseDemoOptions): LiveDe
         const from = Math.max(until, to - options.days * 1440);
         if (from >= to) break;
         const end = Math.min(to, from + CHUNK_MINUTES);
-        if (!(await claim(customer.id, from, end))) break; // another instance writes it
+        if (!(await claims.claim(customer.id, from, end, CLAIM_STALE_MS))) break; // another instance writes it
         const step = await writeWindow(customer, database, from, end);
         total.minutes = Math.max(total.minutes, step.minutes);
         total.states += step.states;
