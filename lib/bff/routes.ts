@@ -13,7 +13,6 @@ import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId
 import { userRoutes } from "./users";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
-import { ZTelemetryQueryRequest } from "@/lib/contract/telemetry";
 import { auditCsv, queryAudit } from "@/lib/dashboard/audit";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
@@ -22,8 +21,9 @@ import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
 import { conditionalGet } from "@/lib/service/platform/http/conditional";
 import { json } from "@/lib/service/platform/http/respond";
 import { createRouter, type Route } from "@/lib/service/platform/http/router";
-import { answer, apiRoute, describeUser, reachablePlants, type ApiContext, type ApiRouteSpec } from "./handler";
+import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "./handler";
 import { monitorHandlers } from "./monitors";
+import { telemetryQuery } from "./telemetry-query";
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -168,31 +168,6 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
   };
 }
 
-
-/**
- * A telemetry query for plants the user may see. Without `plantIds` it covers all of the user's
- * plants; the plants must belong to one customer, since telemetry is kept per customer.
- */
-const telemetryQuery: ApiRouteSpec["run"] = async ({ req, user, upstream }) => {
-  const request = parseWith(ZTelemetryQueryRequest, readJsonBody(req), "query");
-  const reachable = reachablePlants(user, upstream);
-  const plants = (request.plantIds ?? reachable.map((plant) => plant.id)).map((id) => {
-    const plant = reachable.find((candidate) => candidate.id === id);
-    if (!plant) throw forbidden(`You have no access to plant ${id}.`);
-    return plant;
-  });
-  if (plants.length === 0) throw forbidden("You have no plants.");
-  if (new Set(plants.map((plant) => plant.customerId)).size > 1) {
-    throw invalidInput("Choose plants of one customer: telemetry is kept per customer.", [{ field: "plantIds", problem: "plants of more than one customer" }]);
-  }
-  const started = performance.now();
-  const result = await upstream.telemetryQuery(
-    { ...request, plantIds: plants.map((plant) => plant.id) },
-    { customerId: plants[0]!.customerId, userKey: String(user.id) },
-    req.signal,
-  );
-  return answer(result, { "x-query-duration-ms": String(Math.round(performance.now() - started)) });
-};
 
 const auditLog: ApiRouteSpec["run"] = async ({ req }) => {
   const params = req.query;

@@ -6,7 +6,8 @@
 import { z } from "./zod";
 import { ZId } from "./common";
 
-/** Longest query range (docs/api.md §6). */
+/** Longest query range, and the most rows an answer may have (docs/api.md §6). */
+export const MAX_RESULT_ROWS = 500_000;
 export const MAX_QUERY_RANGE_DAYS = 400;
 export const MAX_QUERY_LENGTH = 65_536;
 export const MAX_QUERY_PLANTS = 100;
@@ -15,29 +16,35 @@ const ZUtcInstant = z.iso
   .datetime({ offset: false, error: "must be an ISO 8601 UTC timestamp ending in Z, e.g. 2024-05-01T00:00:00.000Z" })
   .meta({ id: "UtcInstant", description: "ISO 8601 UTC instant ending in `Z`, e.g. `2024-05-01T00:00:00.000Z`." });
 
+/** The fields of a query request, shared by the service's endpoint and the dashboard's /api/ (lib/contract/explorer.ts). */
+export const TELEMETRY_QUERY_FIELDS = {
+  query: z
+    .string({ error: "is required" })
+    .refine((text) => text.trim().length > 0, "must not be empty")
+    .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
+    .meta({ description: "KQL: `States` or `Events` followed by `|`-separated operators (see the API notes)." }),
+  startTime: ZUtcInstant.meta({ description: "Inclusive start of the range." }),
+  endTime: ZUtcInstant.meta({ description: "Exclusive end of the range; after startTime, at most 400 days later." }),
+  plantIds: z
+    .array(ZId)
+    .max(MAX_QUERY_PLANTS)
+    .optional()
+    .meta({ description: "Plants to query; omitted → every plant of the client's customer. A plant of another customer gives 400." }),
+};
+
+/** The range rule of a query request: end after start, at most MAX_QUERY_RANGE_DAYS later. */
+export function checkQueryRange(value: { startTime: string; endTime: string }, ctx: z.RefinementCtx): void {
+  const start = Date.parse(value.startTime);
+  const end = Date.parse(value.endTime);
+  if (!(start < end)) ctx.addIssue({ code: "custom", path: ["endTime"], message: "must be after startTime" });
+  else if (end - start > MAX_QUERY_RANGE_DAYS * 86_400_000) {
+    ctx.addIssue({ code: "custom", path: ["endTime"], message: `must be at most ${MAX_QUERY_RANGE_DAYS} days after startTime` });
+  }
+}
+
 export const ZTelemetryQueryRequest = z
-  .object({
-    query: z
-      .string({ error: "is required" })
-      .refine((text) => text.trim().length > 0, "must not be empty")
-      .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
-      .meta({ description: "KQL: `States` or `Events` followed by `|`-separated operators (see the API notes)." }),
-    startTime: ZUtcInstant.meta({ description: "Inclusive start of the range." }),
-    endTime: ZUtcInstant.meta({ description: "Exclusive end of the range; after startTime, at most 400 days later." }),
-    plantIds: z
-      .array(ZId)
-      .max(MAX_QUERY_PLANTS)
-      .optional()
-      .meta({ description: "Plants to query; omitted → every plant of the client's customer. A plant of another customer gives 400." }),
-  })
-  .superRefine((value, ctx) => {
-    const start = Date.parse(value.startTime);
-    const end = Date.parse(value.endTime);
-    if (!(start < end)) ctx.addIssue({ code: "custom", path: ["endTime"], message: "must be after startTime" });
-    else if (end - start > MAX_QUERY_RANGE_DAYS * 86_400_000) {
-      ctx.addIssue({ code: "custom", path: ["endTime"], message: `must be at most ${MAX_QUERY_RANGE_DAYS} days after startTime` });
-    }
-  })
+  .object(TELEMETRY_QUERY_FIELDS)
+  .superRefine(checkQueryRange)
   .meta({ id: "TelemetryQueryRequest", description: "A telemetry query over `[startTime, endTime)`." });
 
 export const ZTelemetryColumn = z

@@ -36,11 +36,11 @@ export function createEmbeddedUpstream(runtime: ServiceRuntime): Upstream {
       return { value: result.value as never, headers: result.headers ?? {} };
     },
 
-    async telemetryQuery(request, caller, signal) {
+    async telemetryQuery(request, caller, signal, options) {
       if (!caller.customerId) throw new ApiError("FORBIDDEN", "These plants have no telemetry customer.");
       // Each signed-in user spends a budget of their own, so one user's heavy queries cannot
       // throttle everyone else of the same customer.
-      const { body, headers } = await runtime.telemetry.query({ customerId: caller.customerId, budgetKey: `dashboard:${caller.userKey}` }, request, signal);
+      const { body, headers, rowCount, stats } = await runtime.telemetry.query({ customerId: caller.customerId, budgetKey: `dashboard:${caller.userKey}` }, request, signal, options);
       // The engine's JSON goes to the browser as it is; it is parsed only if a caller reads `value`.
       let parsed: TTelemetryQueryResponse | undefined;
       return {
@@ -50,6 +50,8 @@ export function createEmbeddedUpstream(runtime: ServiceRuntime): Upstream {
         },
         json: body,
         headers,
+        rowCount,
+        stats,
       };
     },
   };

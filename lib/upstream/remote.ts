@@ -206,7 +206,7 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
         if (response.status !== 200) throw failure(response, json, where, undefined);
         const parsed = ZTelemetryQueryResponse.safeParse(json);
         if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
-        return { value: parsed.data, json: response.body, headers: forwardedHeaders(response) };
+        return { value: parsed.data, json: response.body, headers: forwardedHeaders(response), rowCount: parsed.data.data.rows.length };
       }
     },
   };

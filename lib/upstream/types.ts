@@ -7,6 +7,10 @@ import "server-only";
  */
 import type { MaintenanceOperationId, MaintenanceOutput } from "@/lib/contract/maintenance";
 import type { TTelemetryQueryRequest, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
+import type { TQueryStages } from "@/lib/contract/explorer";
+
+/** One engine query's stages and the rows it scanned (lib/service/telemetry/query-endpoint.ts reports them). */
+export type QueryStats = TQueryStages & { rowsScanned: number | null };
 
 export interface PlantInfo {
   id: string;
@@ -38,6 +42,12 @@ export interface UpstreamAnswer<T> {
   headers: Record<string, string>;
 }
 
+/** A telemetry answer: its rows counted, and what the engine says of its work (embedded only). */
+export interface TelemetryAnswer extends UpstreamAnswer<TTelemetryQueryResponse> {
+  rowCount: number;
+  stats?: QueryStats;
+}
+
 /** Whom a telemetry query is for: the plants' customer, and the signed-in user (for fair budgets). */
 export interface QueryCaller {
   customerId: string | null;
@@ -48,5 +58,6 @@ export interface Upstream {
   readonly mode: "embedded" | "remote";
   plants(): PlantInfo[];
   maintenance<Id extends MaintenanceOperationId>(id: Id, call: MaintenanceCall): Promise<UpstreamAnswer<MaintenanceOutput<Id>>>;
-  telemetryQuery(request: TTelemetryQueryRequest, caller: QueryCaller, signal?: AbortSignal): Promise<UpstreamAnswer<TTelemetryQueryResponse>>;
+  /** `countScanned`: also count the rows the query scanned (embedded only; remote services do not say). */
+  telemetryQuery(request: TTelemetryQueryRequest, caller: QueryCaller, signal?: AbortSignal, options?: { countScanned?: boolean }): Promise<TelemetryAnswer>;
 }

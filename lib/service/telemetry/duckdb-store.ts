@@ -43,7 +43,7 @@ import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "./scoped-sources";
 import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "./schema";
-import { engineStopsLater, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
+import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
 
 export interface DuckDbStoreOptions {
   dataDir: string;
@@ -249,6 +249,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
    */
   async function execute(customerId: string, statement: SqlStatement, options: ExecuteOptions): Promise<TelemetryTable> {
     const started = options.started ?? performance.now();
+    const executing = performance.now();
     const bound = bindParams(statement.params);
     const { timeoutMs } = options.limits;
     const db = customers.get(customerId);
@@ -288,13 +289,15 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
       // An interrupted stream ends like a finished one (an empty chunk): the rows read so far are
       // part of the answer only, so they are never returned (docs/api.md §6: complete or an error).
       if (rows === null || timedOut || options.signal?.aborted) throw new Error("interrupted");
+      const done = performance.now();
       return {
+        timings: { compileMs: 0, executeMs: rows.firstRowsAt - executing, serializeMs: done - rows.firstRowsAt },
         columns: toResponseColumns(statement.columns),
         rows: rows.parts,
         rowCount: rows.rowCount,
         ...(statement.render ? { render: statement.render } : {}),
         bytes: rows.bytes,
-        elapsedMs: performance.now() - started,
+        elapsedMs: done - started,
       };
     } catch (error) {
       throw engineStopsLater(failureOf(error, timedOut, options), engineDone);
@@ -318,9 +321,20 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
   return {
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
-      const compiled = compileKql(request.kql, { sources: scopedSources(request.scope), now: request.now });
+      const sources = scopedSources(request.scope);
+      const compiled = compileKql(request.kql, { sources, now: request.now });
+      const compileMs = performance.now() - started;
       const table = await execute(request.customerId, compiled, { limits: request.limits, signal: request.signal, started });
-      return { ...table, compileWork: compiled.work };
+      const timings = { ...table.timings!, compileMs };
+      if (!request.countScanned || compiled.tables.length === 0) return { ...table, timings, compileWork: compiled.work };
+      // The rows the query read from, within its scope: one count per table the query names.
+      const counts = compiled.tables.map((name) => `(SELECT count(*) FROM (${sources[name].sql}))`).join(" + ");
+      const scanned = await execute(
+        request.customerId,
+        { sql: `SELECT CAST(${counts} AS BIGINT) AS n`, params: sources.States.params, columns: [{ name: "n", kqlType: "long" }] },
+        { limits: request.limits, signal: request.signal },
+      );
+      return { ...table, timings, compileWork: compiled.work, rowsScanned: Number(tableRows(scanned)[0]?.[0] ?? 0) };
     },
 
     execute,

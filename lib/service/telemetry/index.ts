@@ -43,7 +43,7 @@ export interface TelemetryService {
   tokens: AccessTokens;
   routes: Route[];
   /** A query for an already authenticated principal (the dashboard's embedded client). */
-  query(principal: QueryPrincipal, request: TTelemetryQueryRequest, signal?: AbortSignal): ReturnType<typeof runTelemetryQuery>;
+  query(principal: QueryPrincipal, request: TTelemetryQueryRequest, signal?: AbortSignal, options?: { countScanned?: boolean }): ReturnType<typeof runTelemetryQuery>;
   /** Queries running and waiting for a place now. */
   load(): { running: number; waiting: number };
   close(): Promise<void>;
@@ -148,7 +148,7 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
     clients,
     tokens,
     routes,
-    query: (principal, request, signal) => runTelemetryQuery(queryContext, principal, () => request, signal),
+    query: (principal, request, signal, options) => runTelemetryQuery(queryContext, principal, () => request, signal, options),
     load: () => gate.load(),
     close: () => store.close(),
   };

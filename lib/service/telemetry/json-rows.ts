@@ -107,6 +107,8 @@ export interface JsonRows {
   rowCount: number;
   /** Total length of the parts in bytes. */
   bytes: number;
+  /** When the engine handed over its first rows (performance.now()): execution before, reading after. */
+  firstRowsAt: number;
 }
 
 /** Raised when the result has more rows or bytes than the limits allow. */
@@ -127,7 +129,9 @@ export async function readJsonRows(result: DuckDBResult, limits: JsonRowLimits):
   const parts: Uint8Array[] = [Buffer.from("[")];
   let rowCount = 0;
   let bytes = 2;
+  let firstRowsAt = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    firstRowsAt ||= performance.now();
     const json = chunk.getColumnVector(0) as unknown as { getItemBytes(index: number): Uint8Array | null };
     const rows = chunk.getColumnValues(1);
     for (let i = 0; i < chunk.rowCount; i++) {
@@ -143,7 +147,7 @@ export async function readJsonRows(result: DuckDBResult, limits: JsonRowLimits):
     }
   }
   parts.push(Buffer.from("]"));
-  return { parts, rowCount, bytes };
+  return { parts, rowCount, bytes, firstRowsAt: firstRowsAt || performance.now() };
 }
 
 /** Runs jsonRowsSql on a connection (the store adds time limits and interruption around this). */

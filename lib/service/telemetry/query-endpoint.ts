@@ -51,6 +51,17 @@ export interface QueryAnswer {
   body: Uint8Array[];
   headers: Record<string, string>;
   rowCount: number;
+  stats: QueryStats;
+}
+
+/** What one query took, for the explorer's inspector (lib/contract/explorer.ts). */
+export interface QueryStats {
+  compileMs: number | null;
+  /** Waiting for a place among the queries running at once. */
+  queueMs: number;
+  executeMs: number | null;
+  serializeMs: number | null;
+  rowsScanned: number | null;
 }
 
 /** The body around the engine's rows: the rows themselves are never parsed or copied. */
@@ -81,12 +92,15 @@ export interface EngineQuery {
   limits?: Partial<TelemetryLimits>;
   /** The query's `now()` (a Kusto client's `query_now`); the service's clock otherwise. */
   now?: Date;
+  /** Count the rows the query scanned too (TelemetryQuery.countScanned). */
+  countScanned?: boolean;
 }
 
-/** The engine's answer: the result table and the cost header. */
+/** The engine's answer: the result table, the cost header and how long the query waited for a place. */
 export interface EngineAnswer {
   table: TelemetryTable;
   headers: Record<string, string>;
+  queueMs: number;
 }
 
 /**
@@ -121,6 +135,7 @@ export async function runTelemetryEngine(
   }
 
   let leave: () => void;
+  const queued = performance.now();
   try {
     leave = await ctx.gate.enter(principal.budgetKey, principal.customerId, signal);
   } catch (error) {
@@ -129,6 +144,7 @@ export async function runTelemetryEngine(
     throw error;
   }
 
+  const queueMs = performance.now() - queued;
   const stop = new AbortController();
   const onClientGone = () => stop.abort(signal?.reason);
   signal?.addEventListener("abort", onClientGone, { once: true });
@@ -143,9 +159,10 @@ export async function runTelemetryEngine(
       limits: tighter(ctx.limits, query.limits),
       now: query.now ?? clock,
       signal: stop.signal,
+      ...(query.countScanned ? { countScanned: true } : {}),
     });
     const { cost, window } = await reservation.settle(undefined, table.compileWork);
-    return { table, headers: { "x-query-cost": costHeader(cost, window) } };
+    return { table, headers: { "x-query-cost": costHeader(cost, window) }, queueMs };
   } catch (error) {
     stillRunning = engineStopped(error);
     // A refused query is charged the compile work it caused as well.
@@ -181,8 +198,9 @@ export async function runTelemetryQuery(
   principal: QueryPrincipal,
   request: () => TTelemetryQueryRequest,
   signal?: AbortSignal,
+  options: { countScanned?: boolean } = {},
 ): Promise<QueryAnswer> {
-  const { table, headers } = await runTelemetryEngine(
+  const { table, headers, queueMs } = await runTelemetryEngine(
     ctx,
     principal,
     (customerPlants) => {
@@ -204,11 +222,19 @@ export async function runTelemetryQuery(
           // Every plant of the customer is the same as no filter: the store can skip it.
           plantIds: body.plantIds && new Set(body.plantIds).size < customerPlants.length ? [...new Set(body.plantIds)] : null,
         },
+        countScanned: options.countScanned,
       };
     },
     signal,
   );
-  return { body: answerBody(table), headers, rowCount: table.rowCount };
+  const stats: QueryStats = {
+    compileMs: table.timings?.compileMs ?? null,
+    queueMs,
+    executeMs: table.timings?.executeMs ?? null,
+    serializeMs: table.timings?.serializeMs ?? null,
+    rowsScanned: table.rowsScanned ?? null,
+  };
+  return { body: answerBody(table), headers, rowCount: table.rowCount, stats };
 }
 
 async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Promise<ServiceResponse> {

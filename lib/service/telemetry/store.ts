@@ -30,6 +30,17 @@ export interface TelemetryQuery {
   now?: Date;
   /** Aborted when the caller goes away: the query is interrupted. */
   signal?: AbortSignal;
+  /** Also count the rows of the tables the query reads within its scope (the explorer's inspector). */
+  countScanned?: boolean;
+}
+
+/** Milliseconds per stage of one query in the engine (the explorer's inspector). */
+export interface QueryTimings {
+  compileMs: number;
+  /** Until the engine handed over its first rows. */
+  executeMs: number;
+  /** Reading the rows (rendered as JSON by the engine) after the first ones. */
+  serializeMs: number;
 }
 
 export interface TelemetryColumn {
@@ -53,6 +64,9 @@ export interface TelemetryTable {
   elapsedMs: number;
   /** Work units the KQL compile took (lib/kql budget.ts), charged to the cost budget; absent for plain SQL. */
   compileWork?: number;
+  timings?: QueryTimings;
+  /** Rows of the tables read within the scope, when asked for (`countScanned`). */
+  rowsScanned?: number;
 }
 
 /** A table's rows as JavaScript values (tests, benchmarks and the demo plant's own reads). */

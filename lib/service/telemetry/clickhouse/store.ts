@@ -80,6 +80,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
       const started = performance.now();
       const database = databaseOf(request.customerId);
       const compiled = compileKql(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect });
+      const compiledAt = performance.now();
       const { limits } = request;
       // Read-only, bounded in time (max_execution_time, querySettings) and memory; the row limit is
       // the statement's LIMIT maxRows + 1, the byte limit the executor's (it reads no further).
@@ -108,7 +109,9 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
         if (code !== null && LIMIT_CODES.has(code)) throw limitExceeded(limits, "bytes");
         throw clickhouseQueryError(error) ?? error;
       }
+      const executed = performance.now();
       const { json, rowCount } = rowsToJsonArray(output);
+      const done = performance.now();
       if (rowCount > limits.maxRows) throw limitExceeded(limits, "rows");
       if (json.length > limits.maxBytes) throw limitExceeded(limits, "bytes");
       return {
@@ -117,8 +120,10 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
         rowCount,
         ...(compiled.render ? { render: compiled.render } : {}),
         bytes: json.length,
-        elapsedMs: performance.now() - started,
+        elapsedMs: done - started,
         compileWork: compiled.work,
+        // ClickHouse renders the rows while it runs; "serialize" is their conversion here.
+        timings: { compileMs: compiledAt - started, executeMs: executed - compiledAt, serializeMs: done - executed },
       };
     },
 
