@@ -29,25 +29,30 @@ export const PERMISSIONS = [
   "monitors:write",
   /** Set a monitor's webhook target (an outbound call to an address of the user's choosing). */
   "monitors:webhook",
+  /** Open a plant's dashboards (every board of a plant is shared with everyone who may open the plant). */
+  "dashboards:read",
+  /** Create, change, import and delete a plant's dashboards. */
+  "dashboards:write",
   /** List, add, change, disable and sign out users (the Users page, `/api/users…`). */
   "users:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "tasks:edit", "stock:submit", "monitors:read"];
+const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "tasks:edit", "stock:submit", "monitors:read", "dashboards:read"];
 
 /**
  * planner: reads everything of their plants (telemetry included: the asset page shows a machine's
  * data beside its jobs), makes the everyday writes and plans (edits, assigns); supervisor: planner
- * + task transitions (approval) and close-out of any task; engineer: reads maintenance, uses the
- * telemetry explorer, writes the plant's monitors (the queries that open work) and raises work
- * requests (anyone on site may: a new task waits for a supervisor's approval); admin: everything,
+ * + task transitions (approval), close-out of any task and the plant's dashboards (the shift's view of
+ * its lines); engineer: reads maintenance, uses the telemetry explorer, writes the plant's monitors
+ * (the queries that open work) and dashboards, and raises work requests (anyone on site may: a new
+ * task waits for a supervisor's approval); planners open dashboards but do not change them; admin: everything,
  * webhook targets included. Whoever a task is assigned to may close it out.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   planner: PLANNER,
-  supervisor: [...PLANNER, "tasks:transition", "tasks:close-out"],
-  engineer: ["maintenance:read", "telemetry:query", "tasks:create", "monitors:read", "monitors:write"],
+  supervisor: [...PLANNER, "tasks:transition", "tasks:close-out", "dashboards:write"],
+  engineer: ["maintenance:read", "telemetry:query", "tasks:create", "monitors:read", "monitors:write", "dashboards:read", "dashboards:write"],
   admin: PERMISSIONS,
 };
 

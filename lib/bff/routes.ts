@@ -24,6 +24,7 @@ import { createRouter, type Route } from "@/lib/service/platform/http/router";
 import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "./handler";
 import { monitorHandlers } from "./monitors";
 import { telemetryQuery } from "./telemetry-query";
+import { dashboardHandlers } from "./dashboards";
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -239,6 +240,13 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   listMonitorFirings: { permission: "monitors:read", run: monitorHandlers.firings },
   listPlantFirings: { permission: "monitors:read", run: monitorHandlers.plantFirings },
   plantPeople: { permission: "maintenance:read", run: plantPeople },
+  listDashboards: { permission: "dashboards:read", run: dashboardHandlers.list },
+  createDashboard: { permission: "dashboards:write", auditAction: "dashboard.create", run: dashboardHandlers.create },
+  importDashboard: { permission: "dashboards:write", auditAction: "dashboard.import", run: dashboardHandlers.importFile },
+  getDashboard: { permission: "dashboards:read", run: dashboardHandlers.get },
+  replaceDashboard: { permission: "dashboards:write", auditAction: "dashboard.update", run: dashboardHandlers.replace },
+  deleteDashboard: { permission: "dashboards:write", auditAction: "dashboard.delete", run: dashboardHandlers.remove },
+  exportDashboard: { permission: "dashboards:read", run: dashboardHandlers.exportFile },
   ...userRoutes,
 };
 

@@ -44,6 +44,7 @@ export const SERVICE_ERROR_STATUS = {
  *   UPSTREAM_AUTH_FAILED 502       the service refused the dashboard's own credentials
  *   FEATURE_UNAVAILABLE 501        the service lacks this extension (it answered 404/405): hide it
  *   CLIENT_CLOSED_REQUEST 499      the browser went away before the answer
+ *   EDIT_CONFLICT 412              someone saved the thing first (If-Match named an older version): nothing written
  *   NETWORK_ERROR 0                (browser only) the dashboard could not be reached
  */
 export const DASHBOARD_ERROR_STATUS = {
@@ -53,6 +54,7 @@ export const DASHBOARD_ERROR_STATUS = {
   UPSTREAM_AUTH_FAILED: 502,
   FEATURE_UNAVAILABLE: 501,
   CLIENT_CLOSED_REQUEST: 499,
+  EDIT_CONFLICT: 412,
   NETWORK_ERROR: 0,
 } as const;
 

@@ -1,6 +1,6 @@
 /**
- * The dashboard's own store: users and roles, the audit log, query history and the generated
- * session secret. By default the SQLite file `DATA_DIR/dashboard.sqlite`; with `DATABASE_URL` the
+ * The dashboard's own store: users and roles, the audit log, query history, monitors, dashboards
+ * and the generated session secret. By default the SQLite file `DATA_DIR/dashboard.sqlite`; with `DATABASE_URL` the
  * PostgreSQL database the service's store uses too (its tables and migrations are apart: see
  * DASHBOARD_MIGRATIONS_KEY). Apart from the service's store, so a dashboard in remote mode opens
  * nothing of the embedded service.
@@ -13,10 +13,11 @@ import { openSqlite, type SqliteDatabase } from "@/lib/service/platform/sqlite";
 import usersAudit from "./migrations/001-users-audit";
 import signIn from "./migrations/010-sign-in";
 import monitors from "./migrations/020-monitors";
+import dashboards from "./migrations/030-dashboards";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";
