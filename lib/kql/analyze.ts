@@ -7,6 +7,7 @@ import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
 import { COMPILE_LIMITS, extentOf, Meter, VALUE_LIMITS, WORK_SPENT } from "./budget";
 import { KqlError } from "./errors";
 import { isNumeric, type TExpr } from "./ir";
+import { inSerialOrder } from "./rows";
 import { positionOf } from "./parser";
 import { KQL_TYPES, type KqlType, type SqlParamType, type SqlParams } from "./types";
 import { callExtension, multiAggregate, multiResult, EXTENSION_AGGREGATES, EXTENSION_SCALARS } from "./functions";
@@ -765,7 +766,7 @@ export class Analyzer {
         arity(1, 2);
         const value = a!.type === "dynamic" ? this.asJson(a!) : a!;
         const size = operands[1] ? [this.sizeArg(ast, 1)] : [];
-        return { ...this.op("make_list", [value, ...size], "dynamic", false, `list_${argName}`), dynamic: "json" };
+        return inSerialOrder(this, { ...this.op("make_list", [value, ...size], "dynamic", false, `list_${argName}`), dynamic: "json" });
       }
       default: {
         const extension = callExtension(this, ast, scope, "aggregate", operands, argName);

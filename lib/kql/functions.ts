@@ -8,7 +8,7 @@ import { nameOf, type Analyzer, type Mode, type Scope } from "./analyze";
 import { VALUE_LIMITS, valueTooLarge } from "./budget";
 import { isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
-import { rowOrderCall } from "./rows";
+import { inSerialOrder, rowOrderCall } from "./rows";
 import { seriesScalar } from "./series";
 
 type Call = Extract<Expr, { kind: "call" }>;
@@ -576,7 +576,9 @@ function aggregate(analyzer: Analyzer, ast: Call, operands: TExpr[], argName: st
       const size = operands[sizeIndex] ? [analyzer.sizeArg(ast, sizeIndex)] : [];
       const op = name.startsWith("make_set") ? "make_set" : "make_list";
       const hint = name === "make_set" ? `set_${argName}` : name === "make_set_if" ? `set_${argName}` : `list_${argName}`;
-      return agg(conditional ? `${op}_if` : op, conditional ? [value, predicate(1), ...size] : [value, ...size], "dynamic", false, hint, true);
+      const list = agg(conditional ? `${op}_if` : op, conditional ? [value, predicate(1), ...size] : [value, ...size], "dynamic", false, hint, true);
+      // A set's order is not defined (ADX); a list's follows a sorted input.
+      return op === "make_list" ? inSerialOrder(analyzer, list) : list;
     }
     case "make_bag": {
       arity(1, 2);

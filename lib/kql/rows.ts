@@ -72,3 +72,16 @@ export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr
     }
   }
 }
+
+/**
+ * make_list and make_list_if over a serialized row set keep its order (ADX's docs: when the input of
+ * summarize is sorted, the list's elements track the input's order). The order keys follow the
+ * aggregate's own operands, flagged in the op as `<op>@<flags>` (flags as for the row-order functions).
+ */
+export function inSerialOrder(analyzer: Analyzer, e: TExpr): TExpr {
+  const order = analyzer.serialOrder;
+  if (!order?.length) return e;
+  const node = e.node as { op: string; args: TExpr[] };
+  const flags = order.map((k) => `${k.desc ? "d" : "a"}${k.nullsFirst ? "f" : "l"}`).join("");
+  return { ...e, node: { op: `${node.op}@${flags}`, args: [...node.args, ...order.map((k) => k.expr)] } };
+}

@@ -15,7 +15,7 @@
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
-import { rowOrderSql } from "./row-order";
+import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
 import { args, type TExpr } from "../ir";
@@ -236,6 +236,10 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
   if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));
   if (op.startsWith("endof")) return fromUs(`(${us(PERIODS[op.slice(5)]!.start(s(0), `(${s(1)} + 1)`))} - 1)`);
+  if (op.includes("@")) {
+    const ordered = orderedParts(op, a);
+    return makeList(ordered.op, ordered.own, ordered.keys);
+  }
   switch (op) {
     case "div":
       // KQL integer division truncates (intDiv); a zero divisor gives null, as in DuckDB.
@@ -283,17 +287,8 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "make_list":
     case "make_list_if":
     case "make_set":
-    case "make_set_if": {
-      const conditional = op.endsWith("_if");
-      const item = jsonText(a[0]!);
-      let list = conditional ? `groupArrayIf(${item}, ${sub(a, 1, true)})` : `groupArray(${item})`;
-      // A set's order is not defined by KQL; DuckDB's list_distinct gives the first appearances last to first, and so does this.
-      if (op.startsWith("make_set")) list = `arrayReverse(arrayDistinct(${list}))`;
-      const size = a[conditional ? 2 : 1];
-      if (size) list = `arraySlice(${list}, 1, greatest(${expression(size, false)}, 0))`;
-      else list = `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') = 0, ${list}, [])`;
-      return `concat('[', arrayStringConcat(${list}, ','), ']')`;
-    }
+    case "make_set_if":
+      return makeList(op, a, []);
     case "arg_max":
     case "arg_min": {
       // The picked value may be NULL (a tuple is never NULL, so the row is not skipped); a NULL key is.
@@ -742,4 +737,42 @@ function mvList(sql: string, bag: boolean): string {
 
 function jsonObject(pairs: [string, string][]): string {
   return `concat('{', ${pairs.map(([k, v], i) => `'${i ? "," : ""}${JSON.stringify(k)}:', coalesce(${v}, 'null')`).join(", ")}, '}')`;
+}
+
+/** make_list/make_set (and their _if forms) as JSON text; `order`: a serialized input's order (make_list only). */
+function makeList(op: string, a: TExpr[], order: { key: TExpr; desc: boolean; nullsFirst: boolean }[]): string {
+  const conditional = op.endsWith("_if");
+  const item = jsonText(a[0]!);
+  const gather = (value: string) => (conditional ? `groupArrayIf(${value}, ${expression(a[1]!, true)})` : `groupArray(${value})`);
+  let list = order.length ? sortedList(gather(`tuple(${item}, ${sortKey(order)})`)) : gather(item);
+  // A set's order is not defined by KQL; DuckDB's list_distinct gives the first appearances last to first, and so does this.
+  if (op.startsWith("make_set")) list = `arrayReverse(arrayDistinct(${list}))`;
+  const size = a[conditional ? 2 : 1];
+  if (size) list = `arraySlice(${list}, 1, greatest(${expression(size, false)}, 0))`;
+  else list = `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') = 0, ${list}, [])`;
+  return `concat('[', arrayStringConcat(${list}, ','), ']')`;
+}
+
+/** The items of a groupArray of (item, key) tuples in ascending key order. */
+const sortedList = (pairs: string) => `arrayMap(kql_t -> tupleElement(kql_t, 1), arraySort(kql_t -> tupleElement(kql_t, 2), ${pairs}))`;
+
+/**
+ * One ascending sort key (a tuple) for a sort order of several keys: per key whether it is NULL (placed
+ * first or last) and its value, negated for a descending key. A descending string cannot be negated:
+ * it sorts by its bytes negated, with a sentinel above every byte so that a longer string with the
+ * same start comes first (ClickHouse compares arrays element by element, a prefix first).
+ */
+function sortKey(order: { key: TExpr; desc: boolean; nullsFirst: boolean }[]): string {
+  const parts = order.flatMap(({ key, desc, nullsFirst }) => {
+    const sql = expression(key, false);
+    const value = `assumeNotNull(${sql})`;
+    let ranked: string;
+    if (!desc) ranked = value;
+    else if (key.type === "datetime") ranked = `-toUnixTimestamp64Micro(toDateTime64(${value}, 6))`;
+    else if (key.type === "bool") ranked = `-toInt8(${value})`;
+    else if (NUMERIC.has(key.type) || key.type === "timespan" || key.dynamic === "double") ranked = `-${value}`;
+    else ranked = `arrayConcat(arrayMap(kql_c -> -toInt16(reinterpretAsUInt8(kql_c)), splitByString('', ${value})), [1])`;
+    return [nullsFirst ? `isNotNull(${sql})` : `isNull(${sql})`, ranked];
+  });
+  return `tuple(${parts.join(", ")})`;
 }

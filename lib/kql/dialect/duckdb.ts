@@ -10,7 +10,7 @@
 import type { MakeSeriesSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
-import { rowOrderSql } from "./row-order";
+import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
 import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
@@ -158,6 +158,10 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
   if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("startof")) return PERIODS[op.slice(7)]!.start(s(0), s(1));
   if (op.startsWith("endof")) return `(${PERIODS[op.slice(5)]!.start(s(0), `(${s(1)} + 1)`)} - INTERVAL 1 MICROSECOND)`;
+  if (op.includes("@")) {
+    const ordered = orderedParts(op, a);
+    return makeList(ordered.op, ordered.own, ordered.keys);
+  }
   switch (op) {
     case "div":
       // KQL integer division truncates like DuckDB's `//`; `/` would give a DOUBLE.
@@ -196,16 +200,8 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "make_list":
     case "make_list_if":
     case "make_set":
-    case "make_set_if": {
-      const conditional = op.endsWith("_if");
-      const item = a[0]!.type === "datetime" ? `strftime(${sub(a, 0)}, ${ISO_FORMAT})` : sub(a, 0);
-      let list = `list(${item}) FILTER (WHERE ${sub(a, 0)} IS NOT NULL${conditional ? ` AND ${sub(a, 1, true)}` : ""})`;
-      if (op.startsWith("make_set")) list = `list_distinct(${list})`;
-      const size = a[conditional ? 2 : 1];
-      if (size) list = `list_slice(${list}, 1, ${expression(size, false)})`;
-      else list = `CASE WHEN len(${list}) > ${VALUE_LIMITS.listElements} THEN error('${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') ELSE ${list} END`;
-      return `coalesce(to_json(${list}), CAST('[]' AS JSON))`;
-    }
+    case "make_set_if":
+      return makeList(op, a, []);
     case "arg_max":
     case "arg_min": {
       // The _null forms keep a row whose picked value is NULL (only a NULL key is skipped), as KQL does.
@@ -509,3 +505,17 @@ const ADD_SQL: Record<string, (n: string) => string> = {
   microsecond: (n) => `to_microseconds(${n})`,
   nanosecond: (n) => `to_microseconds(${n} // 1000)`,
 };
+
+/** make_list/make_set (and their _if forms) as a JSON list; `order`: a serialized input's order (make_list only). */
+function makeList(op: string, a: TExpr[], order: { key: TExpr; desc: boolean; nullsFirst: boolean }[]): string {
+  const sub = (i: number, predicate = false) => expression(a[i]!, predicate);
+  const conditional = op.endsWith("_if");
+  const item = a[0]!.type === "datetime" ? `strftime(${sub(0)}, ${ISO_FORMAT})` : sub(0);
+  const orderBy = order.length ? ` ORDER BY ${order.map((k) => `${expression(k.key, false)} ${k.desc ? "DESC" : "ASC"} NULLS ${k.nullsFirst ? "FIRST" : "LAST"}`).join(", ")}` : "";
+  let list = `list(${item}${orderBy}) FILTER (WHERE ${sub(0)} IS NOT NULL${conditional ? ` AND ${sub(1, true)}` : ""})`;
+  if (op.startsWith("make_set")) list = `list_distinct(${list})`;
+  const size = a[conditional ? 2 : 1];
+  if (size) list = `list_slice(${list}, 1, ${expression(size, false)})`;
+  else list = `CASE WHEN len(${list}) > ${VALUE_LIMITS.listElements} THEN error('${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') ELSE ${list} END`;
+  return `coalesce(to_json(${list}), CAST('[]' AS JSON))`;
+}

@@ -21,3 +21,12 @@ export function rowOrderSql(engine: "duckdb" | "clickhouse", op: string, a: stri
       return cast(`sum(${x}) ${over("ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")}`);
   }
 }
+
+/** An ordered aggregate's parts (lib/kql/rows.ts inSerialOrder): its own op and operands, and its order keys with their directions. */
+export function orderedParts<T>(op: string, operands: T[]): { op: string; own: T[]; keys: { key: T; desc: boolean; nullsFirst: boolean }[] } {
+  const [base, flags = ""] = op.split("@") as [string, string?];
+  const count = flags.length / 2;
+  const keys = operands.slice(operands.length - count).map((key, i) => ({ key, desc: flags[2 * i] === "d", nullsFirst: flags[2 * i + 1] === "f" }));
+  return { op: base, own: operands.slice(0, operands.length - count), keys };
+}
+

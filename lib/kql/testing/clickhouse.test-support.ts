@@ -48,7 +48,7 @@ export async function createClickHouseFixture(fixtureSql: string[], database = F
   await executor.command(`DROP DATABASE IF EXISTS "${database}"`);
   // The fixture keeps its rows in insertion order (ORDER BY tuple()), as DuckDB's table does, so rows
   // that tie under a query's sort (or feed make_list) come out in the same order on both engines.
-  for (const statement of createCustomerSchema(database)) await executor.command(statement.replace(/ENGINE = MergeTree .*$/, "ENGINE = MergeTree ORDER BY tuple()"));
+  for (const statement of createCustomerSchema(database)) await executor.command(statement.replace(/ENGINE = (Replacing)?MergeTree PARTITION BY .*$/, "ENGINE = MergeTree ORDER BY tuple()"));
   for (const sql of fixtureSql) await executor.command(toClickHouseSql(sql, database));
   return { executor, database, close: () => executor.command(`DROP DATABASE IF EXISTS "${database}"`) };
 }
