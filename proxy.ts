@@ -1,6 +1,6 @@
 /**
  * Next 16's proxy (formerly middleware), on every page request:
- *  - a Content-Security-Policy with a fresh nonce (lib/service/platform/http/security-headers.ts):
+ *  - a Content-Security-Policy with a fresh nonce (lib/platform/http/security-headers.ts):
  *    Next finds the nonce in the request's CSP header and puts it on its own scripts; the root
  *    layout reads it (`x-nonce`) for the theme script. No inline script runs without it.
  *  - the first, optimistic sign-in gate: a page request without a session cookie goes to sign-in
@@ -9,7 +9,7 @@
  *    (`requireSignedInUser`) and in every `/api/` route (`lib/bff/handler.ts`).
  */
 import { NextResponse, type NextRequest } from "next/server";
-import { pageContentSecurityPolicy } from "@/lib/service/platform/http/security-headers";
+import { pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
 
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 /** Pages anyone may open: sign-in itself, invitation links and the public API reference. */

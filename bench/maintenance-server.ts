@@ -9,7 +9,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getConfig } from "../lib/config";
-import { nodeListener } from "../lib/service/platform/http/node-adapter";
+import { nodeListener } from "../lib/platform/http/node-adapter";
 import { jobsDonePage } from "../lib/service/maintenance/reads";
 import { createServiceRuntime } from "../lib/service/runtime";
 

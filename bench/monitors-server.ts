@@ -20,7 +20,7 @@ register(
 
 const http = await import("node:http");
 const { getConfig } = await import("../lib/config");
-const { nodeListener } = await import("../lib/service/platform/http/node-adapter");
+const { nodeListener } = await import("../lib/platform/http/node-adapter");
 const { createServiceRuntime } = await import("../lib/service/runtime");
 const { openDashboardSql } = await import("../lib/dashboard/database");
 const { createMonitor } = await import("../lib/dashboard/monitors");

@@ -20,7 +20,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { compileKql } from "@/lib/kql";
 import { parseConfig } from "@/lib/config";
-import { fromNodeRequest, sendNodeResponse } from "@/lib/service/platform/http/node-adapter";
+import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { createServiceRuntime } from "@/lib/service/runtime";
 import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb-store";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";

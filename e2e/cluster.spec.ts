@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createCheckedClient, type ApiResponse } from "@/lib/service/platform/testing/openapi-checked-client";
+import { createCheckedClient, type ApiResponse } from "@/lib/service/testing/openapi-checked-client";
 import { clusterUnavailable, startCluster, type Cluster, type ClusterInstance } from "@/lib/testing/cluster";
 import { servicesRequired } from "@/lib/testing/services";
 

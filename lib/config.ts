@@ -43,7 +43,7 @@ const envSchema = z.object({
   TRUST_PROXY: flag(false),
   /**
    * How many nice steps (0–19) below the request loop every other thread runs on Linux: DuckDB's
-   * workers, the libuv pool, V8's helpers (lib/service/platform/thread-priority.ts). 0 leaves them be.
+   * workers, the libuv pool, V8's helpers (lib/platform/thread-priority.ts). 0 leaves them be.
    */
   WORKER_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**

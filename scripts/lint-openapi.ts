@@ -1,13 +1,13 @@
 /**
  * `npm run lint:openapi` (a stage of `npm test`): the generated OpenAPI document under Redocly's
  * recommended rules. Warnings fail it too: the document is generated, so a warning is fixed once
- * in the generator (lib/service/platform/openapi.ts) rather than tolerated in every run.
+ * in the generator (lib/platform/openapi.ts) rather than tolerated in every run.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { getServiceOpenApiDocument } from "../lib/service/platform/openapi";
+import { getServiceOpenApiDocument } from "../lib/platform/openapi";
 
 interface RedoclyReport {
   totals: { errors: number; warnings: number };

@@ -1,5 +1,5 @@
 /** The operator CLI as a subprocess against a temporary DATA_DIR, and its tokens against the service. */
-import { opsSuite } from "@/lib/service/platform/testing/run-ops";
+import { opsSuite } from "@/lib/service/testing/run-ops";
 import { describe, expect, it } from "vitest";
 
 const { ops, opsJson, runtime } = opsSuite("maint-ops");

@@ -3,13 +3,13 @@
  * Each domain's commands live in its own module; register them here with one line each.
  */
 import { parseArgs } from "node:util";
-import { OpsError, UsageError, type OpsCommand } from "../lib/service/platform/ops/command";
-import { createOpsContext } from "../lib/service/platform/ops/context";
+import { OpsError, UsageError, type OpsCommand } from "../lib/platform/ops/command";
+import { createOpsContext } from "./ops-context";
 import { maintenanceCommands } from "../lib/service/maintenance/ops";
 import { telemetryCommands } from "../lib/service/telemetry/ops";
 import { ingestCommands } from "../lib/service/telemetry/ingest/ops";
 import { userCommands } from "../lib/dashboard/ops";
-import { keepFilesPrivate } from "../lib/service/platform/private-files";
+import { keepFilesPrivate } from "../lib/platform/private-files";
 
 keepFilesPrivate();
 

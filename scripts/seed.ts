@@ -11,8 +11,8 @@ import { getConfig } from "../lib/config";
 import { createServiceRuntime } from "../lib/service/runtime";
 import { DASHBOARD_DATABASE_FILE } from "../lib/dashboard/database";
 import { SERVICE_DATABASE_FILE } from "../lib/service/database";
-import { keepFilesPrivate } from "../lib/service/platform/private-files";
-import { isStartupError } from "../lib/service/platform/startup-error";
+import { keepFilesPrivate } from "../lib/platform/private-files";
+import { isStartupError } from "../lib/platform/startup-error";
 
 keepFilesPrivate();
 

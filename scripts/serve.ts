@@ -24,20 +24,20 @@ register(
     }`),
 );
 
-const { keepFilesPrivate } = await import("../lib/service/platform/private-files");
+const { keepFilesPrivate } = await import("../lib/platform/private-files");
 keepFilesPrivate();
 
 const http = await import("node:http");
 const path = await import("node:path");
 const { default: next } = await import("next");
 const { getConfig } = await import("../lib/config");
-const { MAX_DRAIN_BYTES, nodeListener } = await import("../lib/service/platform/http/node-adapter");
-const { normalizeRequestTarget, surfaceFor } = await import("../lib/service/platform/http/paths");
+const { MAX_DRAIN_BYTES, nodeListener } = await import("../lib/platform/http/node-adapter");
+const { normalizeRequestTarget, surfaceFor } = await import("../lib/platform/http/paths");
 const { announceStartup } = await import("../lib/dashboard/announce");
 const { getServiceRuntime } = await import("../lib/service/runtime");
 const { CLIENT_ADDRESS_HEADER, clientAddress } = await import("../lib/auth/client-address");
-const { SECURITY_HEADERS } = await import("../lib/service/platform/http/security-headers");
-const { keepRequestLoopFirst } = await import("../lib/service/platform/thread-priority");
+const { SECURITY_HEADERS } = await import("../lib/platform/http/security-headers");
+const { keepRequestLoopFirst } = await import("../lib/platform/thread-priority");
 
 const dev = process.argv.includes("--dev");
 const config = getConfig();
@@ -46,7 +46,7 @@ for (const warning of startupWarnings(config)) console.warn(warning);
 keepRequestLoopFirst(config.WORKER_THREAD_NICE);
 const root = path.resolve(import.meta.dirname, "..");
 
-const { isStartupError } = await import("../lib/service/platform/startup-error");
+const { isStartupError } = await import("../lib/platform/startup-error");
 
 /** The service's runtime; a reason to stop that the operator can fix is printed as its one line. */
 async function openRuntime() {

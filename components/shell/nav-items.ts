@@ -2,7 +2,7 @@
  * The side navigation: one entry per page of a plant, then the pages that belong to no plant (the
  * audit log). An entry whose permission the user lacks is not shown.
  */
-import type { Permission } from "@/lib/auth/roles";
+import type { Permission } from "@/lib/contract/roles";
 
 export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "monitors" | "audit" | "users";
 

@@ -14,7 +14,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { ROLES, type Role } from "@/lib/auth/roles";
+import { ROLES, type Role } from "@/lib/contract/roles";
 import { apiFetch, apiGet, apiSend, errorMessage } from "@/lib/client/api";
 import { useFormat } from "@/lib/client/format";
 import { useMe } from "@/lib/client/me";

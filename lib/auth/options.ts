@@ -28,7 +28,7 @@ import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashb
 import { HashQueueFull, MAX_PASSWORD_LENGTH } from "@/lib/dashboard/passwords";
 import { resolveSessionSecret } from "@/lib/dashboard/session-secret";
 import { createSession, revokeSession } from "@/lib/dashboard/sessions";
-import type { SqlDb } from "@/lib/service/platform/sql";
+import type { SqlDb } from "@/lib/platform/sql";
 import {
   bindIdentity,
   createWaitingUser,

@@ -12,7 +12,7 @@ const env = await vi.hoisted(async () => {
 });
 
 import { DEMO_USERS } from "@/lib/dashboard/demo-users";
-import { ROLES, hasPermission, type Permission, type Role } from "@/lib/auth/roles";
+import { ROLES, hasPermission, type Permission, type Role } from "@/lib/contract/roles";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import { setUserDisabled, upsertUser } from "@/lib/dashboard/users";
 import type { ServiceRuntime } from "@/lib/service/runtime";

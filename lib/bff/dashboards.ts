@@ -21,9 +21,9 @@ import { getDashboardDb } from "@/lib/dashboard/database";
 import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/lib/dashboard/dashboards";
 import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/lib/dashboard/plant-health";
 import { variablesUsed } from "@/lib/kql/variables";
-import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
-import { json } from "@/lib/service/platform/http/respond";
-import type { SqlDb } from "@/lib/service/platform/sql";
+import { parseWith, readJsonBody } from "@/lib/platform/http/body";
+import { json } from "@/lib/platform/http/respond";
+import type { SqlDb } from "@/lib/platform/sql";
 import type { ApiContext } from "./handler";
 
 const KIB = DASHBOARD_LIMITS.maxImportBytes / 1024;

@@ -6,9 +6,9 @@ import "server-only";
  * and for writes, one audit-log row whatever the outcome — written PENDING before the work and
  * settled after it (lib/dashboard/audit.ts explains why). Routes only declare their permission
  * and their work, so no route can forget a check. Requests and answers are the service's own
- * framework-free shapes (lib/service/platform/http), served by the same router and Node adapter.
+ * framework-free shapes (lib/platform/http), served by the same router and Node adapter.
  */
-import { ROLE_PERMISSIONS, canReachPlant, hasPermission, type Permission } from "@/lib/auth/roles";
+import { ROLE_PERMISSIONS, canReachPlant, hasPermission, type Permission } from "@/lib/contract/roles";
 import { userFromCookieHeader } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { ID_PATTERN } from "@/lib/contract/common";
@@ -17,9 +17,9 @@ import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { beginAudit, settleAudit } from "@/lib/dashboard/audit";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import type { DashboardUser } from "@/lib/dashboard/users";
-import { json, toErrorResponse } from "@/lib/service/platform/http/respond";
-import type { RouteHandler } from "@/lib/service/platform/http/router";
-import type { ServiceRequest, ServiceResponse } from "@/lib/service/platform/http/types";
+import { json, toErrorResponse } from "@/lib/platform/http/respond";
+import type { RouteHandler } from "@/lib/platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "@/lib/platform/http/types";
 import { getUpstream, type PlantInfo, type Upstream, type UpstreamAnswer } from "@/lib/upstream";
 import { spendApiCall } from "./rate-limit";
 

@@ -4,7 +4,7 @@ import "server-only";
  * to its path, permission and audit action. Everyone who may read a plant's monitors sees them;
  * engineers and admins write them; only admins set where a webhook goes.
  */
-import { hasPermission } from "@/lib/auth/roles";
+import { hasPermission } from "@/lib/contract/roles";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { MONITOR_LIMITS, ZFiringQuery, ZMonitorInput, ZMonitorPreviewRequest, type TMonitorInput } from "@/lib/contract/monitors";
 import { getDashboardDb } from "@/lib/dashboard/database";
@@ -23,8 +23,8 @@ import {
 import { checkMonitorDefinition, previewMonitor } from "@/lib/monitors/evaluate";
 import { monitorDeps } from "@/lib/monitors";
 import { runMonitor } from "@/lib/monitors/scheduler";
-import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
-import { json } from "@/lib/service/platform/http/respond";
+import { parseWith, readJsonBody } from "@/lib/platform/http/body";
+import { json } from "@/lib/platform/http/respond";
 import type { ApiContext } from "./handler";
 
 function monitorId(context: ApiContext): number {

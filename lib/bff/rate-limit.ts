@@ -8,7 +8,7 @@ import "server-only";
  */
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
-import { createRateLimiter, type RateLimiter } from "@/lib/service/platform/rate-limit";
+import { createRateLimiter, type RateLimiter } from "@/lib/platform/rate-limit";
 import { getSharedState } from "@/lib/shared-state";
 import { createFixedWindowCounter } from "@/lib/shared-state/fixed-window";
 

@@ -6,7 +6,7 @@ import "server-only";
  * belongs to next-auth and is served by Next. docs/architecture.md shows the path of a request.
  */
 import { randomUUID } from "node:crypto";
-import { canReachPlant, hasPermission, type Permission } from "@/lib/auth/roles";
+import { canReachPlant, hasPermission, type Permission } from "@/lib/contract/roles";
 import { ZPageQuery } from "@/lib/contract/common";
 import { API_PLANT_BASE } from "@/lib/contract/api";
 import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId } from "@/lib/contract/dashboard";
@@ -17,10 +17,10 @@ import { auditCsv, queryAudit } from "@/lib/dashboard/audit";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
 import { findUser, listUsers, type DashboardUser } from "@/lib/dashboard/users";
-import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
-import { conditionalGet } from "@/lib/service/platform/http/conditional";
-import { json } from "@/lib/service/platform/http/respond";
-import { createRouter, type Route } from "@/lib/service/platform/http/router";
+import { parseWith, readJsonBody } from "@/lib/platform/http/body";
+import { conditionalGet } from "@/lib/platform/http/conditional";
+import { json } from "@/lib/platform/http/respond";
+import { createRouter, type Route } from "@/lib/platform/http/router";
 import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "./handler";
 import { monitorHandlers } from "./monitors";
 import { telemetryQuery } from "./telemetry-query";

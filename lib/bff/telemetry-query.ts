@@ -10,9 +10,9 @@ import { ZExplorerQueryRequest, type TExplorerQueryMeta, type TQueryResolution, 
 import { forbidden, invalidInput } from "@/lib/contract/errors";
 import { MAX_RESULT_ROWS } from "@/lib/contract/telemetry";
 import { minMaxBin, planResolution, POINTS_PER_PIXEL } from "@/lib/kql/resolution";
-import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
-import { json } from "@/lib/service/platform/http/respond";
-import type { ServiceResponse } from "@/lib/service/platform/http/types";
+import { parseWith, readJsonBody } from "@/lib/platform/http/body";
+import { json } from "@/lib/platform/http/respond";
+import type { ServiceResponse } from "@/lib/platform/http/types";
 import type { TelemetryAnswer } from "@/lib/upstream/types";
 import { reachablePlants, type ApiRouteSpec } from "./handler";
 

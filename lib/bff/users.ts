@@ -6,7 +6,7 @@ import "server-only";
  * lib/dashboard/user-admin.ts's, the same the operator CLI follows; here only the HTTP shapes.
  */
 import { sessionPolicy } from "@/lib/auth/session";
-import type { Permission } from "@/lib/auth/roles";
+import type { Permission } from "@/lib/contract/roles";
 import { ZUserCreate, ZUserUpdate, type DashboardRouteId, type TUserRecord } from "@/lib/contract/dashboard";
 import { ApiError, invalidInput } from "@/lib/contract/errors";
 import { getDashboardDb } from "@/lib/dashboard/database";
@@ -15,8 +15,8 @@ import { activeSessionCounts } from "@/lib/dashboard/sessions";
 import { addUser, endUserSessions, inviteUser, setUserEnabled, updateUser, UserAdminError, type UserAdminContext } from "@/lib/dashboard/user-admin";
 import { listUsers, type DashboardUser } from "@/lib/dashboard/users";
 import { getConfig } from "@/lib/config";
-import { parseWith, readJsonBody } from "@/lib/service/platform/http/body";
-import { json } from "@/lib/service/platform/http/respond";
+import { parseWith, readJsonBody } from "@/lib/platform/http/body";
+import { json } from "@/lib/platform/http/respond";
 import type { ApiContext, ApiRouteSpec } from "./handler";
 
 const PERMISSION: Permission = "users:manage";

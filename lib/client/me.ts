@@ -4,7 +4,7 @@
  * Pages hide what the user may not do from this list (the server refuses it anyway).
  */
 import { useQuery } from "@tanstack/react-query";
-import type { Permission } from "@/lib/auth/roles";
+import type { Permission } from "@/lib/contract/roles";
 import type { TMe } from "@/lib/contract/dashboard";
 import { apiGet } from "./api";
 

@@ -3,7 +3,7 @@
  * the signed-in user, the telemetry query history, the audit log and the users (admins). No server-only import.
  */
 import { z } from "./zod";
-import { PERMISSIONS, ROLES } from "@/lib/auth/roles";
+import { PERMISSIONS, ROLES } from "./roles";
 
 export const ZMePlant = z.object({
   id: z.string(),

@@ -3,7 +3,7 @@
  * when, which plant, what, on what, and how it ended. Read by admins through `/api/audit`.
  * Rows hold identifiers and outcomes only, never a request body or a credential.
  */
-import type { SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlExecutor } from "@/lib/platform/sql";
 
 export interface AuditEntry {
   userEmail: string;

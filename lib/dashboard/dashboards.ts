@@ -4,7 +4,7 @@
  * one in the same statement (`WHERE version = ?`), so of two people saving the same board the
  * second is refused and loses nothing: they reload and see the first one's change.
  */
-import type { SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlExecutor } from "@/lib/platform/sql";
 import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/lib/contract/dashboards";
 
 interface DashboardRow {

@@ -7,9 +7,9 @@
  */
 import path from "node:path";
 import { getConfig } from "@/lib/config";
-import { openPostgres } from "@/lib/service/platform/postgres";
-import { sqliteSql, type SqlDb } from "@/lib/service/platform/sql";
-import { openSqlite, type SqliteDatabase } from "@/lib/service/platform/sqlite";
+import { openPostgres } from "@/lib/platform/postgres";
+import { sqliteSql, type SqlDb } from "@/lib/platform/sql";
+import { openSqlite, type SqliteDatabase } from "@/lib/platform/sqlite";
 import usersAudit from "./migrations/001-users-audit";
 import signIn from "./migrations/010-sign-in";
 import monitors from "./migrations/020-monitors";

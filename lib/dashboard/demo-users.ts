@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { SqlDb } from "@/lib/service/platform/sql";
-import type { PlantScope, Role } from "../auth/roles";
+import type { SqlDb } from "@/lib/platform/sql";
+import type { PlantScope, Role } from "../contract/roles";
 import { countUsers, upsertUser } from "./users";
 
 export const DEMO_USERS: readonly { email: string; name: string; role: Role; plants: PlantScope }[] = [

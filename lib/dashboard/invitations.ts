@@ -6,7 +6,7 @@
  * Only the token's SHA-256 is stored; the link is shown once.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlExecutor } from "@/lib/platform/sql";
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 /** base64url of 32 random bytes: what a link's token looks like (anything else is refused unread). */

@@ -3,7 +3,7 @@
  * (SQLite or PostgreSQL through the one SQL interface). What a monitor does lives in lib/monitors;
  * this module only keeps its rows. SQL is the same on both engines.
  */
-import type { SqlDb, SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
 import { timespanMs, type TFiring, type TMonitor, type TMonitorInput, type TMonitorState, type TMonitorTaskTemplate } from "@/lib/contract/monitors";
 
 /** A monitor as the evaluator needs it (the webhook URL included: server only). */

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { sqliteSql } from "@/lib/service/platform/sql";
-import { runOps } from "@/lib/service/platform/testing/run-ops";
+import { sqliteSql } from "@/lib/platform/sql";
+import { runOps } from "@/lib/service/testing/run-ops";
 import { afterAll, describe, expect, it } from "vitest";
 import { verifyCredentials } from "./users";
 

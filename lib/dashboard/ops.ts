@@ -4,8 +4,8 @@
  * implementation (user-admin.ts). The password is read from stdin (never an argument: those end up in shell
  * history and process lists) and stored only as a scrypt hash (lib/dashboard/passwords.ts).
  */
-import { OpsError, UsageError, requireString, table, type OpsCommand, type OpsContext } from "@/lib/service/platform/ops/command";
-import { ROLES, isRole } from "@/lib/auth/roles";
+import { OpsError, UsageError, requireString, table, type OpsCommand, type OpsContext } from "@/lib/platform/ops/command";
+import { ROLES, isRole } from "@/lib/contract/roles";
 import { createMaintenanceStore } from "@/lib/service/database";
 import { invitationUrl } from "./invitations";
 import { addUser, CLI_ACTOR, endUserSessions, inviteUser, setUserEnabled, UserAdminError, type UserAdminContext } from "./user-admin";

@@ -8,7 +8,7 @@
  * queue (HASH_CONCURRENCY at a time, about a third of a second and 128 MiB each), so a flood takes at
  * most that share of the CPU and memory, never the whole thread pool that telemetry queries and
  * session decryption share; the pool's threads run below the request loop's priority
- * (lib/service/platform/thread-priority.ts). A full queue refuses at once (HashQueueFull: "try again
+ * (lib/platform/thread-priority.ts). A full queue refuses at once (HashQueueFull: "try again
  * in a few seconds") instead of holding connections for minutes. bcryptjs — pure JavaScript, so on the main thread whichever API is used — only checks hashes
  * written before (format `$2…`), and a user whose bcrypt hash matched gets a scrypt hash instead.
  *

@@ -4,7 +4,7 @@
  * starred and titled, and unstarred ones beyond the newest HISTORY_LIMIT are dropped. At most
  * STARRED_LIMIT entries are starred: a user's history is bounded whatever they do.
  */
-import type { SqlDb, SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
 import { invalidInput } from "@/lib/contract/errors";
 import type { THistoryEntry as HistoryEntry, THistoryRecord, THistoryUpdate } from "@/lib/contract/dashboard";
 

@@ -4,7 +4,7 @@
  * in and the CLI, the server and Next's route bundles all agree. It is never printed.
  */
 import { randomBytes } from "node:crypto";
-import type { SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlExecutor } from "@/lib/platform/sql";
 
 const KEY = "session_secret";
 

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sqliteSql } from "@/lib/service/platform/sql";
+import { sqliteSql } from "@/lib/platform/sql";
 import { openDashboardDatabase } from "./database";
 import { activeSessionCounts, checkSession, createSession, revokeSession, revokeUserSessions } from "./sessions";
 import { upsertUser } from "./users";

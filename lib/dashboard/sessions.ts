@@ -9,7 +9,7 @@
  * `last_seen_at` is written at most once a minute per session, so reads stay reads.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { SqlExecutor } from "@/lib/service/platform/sql";
+import type { SqlExecutor } from "@/lib/platform/sql";
 
 export interface SessionPolicy {
   idleMs: number;

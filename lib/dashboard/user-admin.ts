@@ -11,8 +11,8 @@
 import { recordAudit } from "./audit";
 import { createInvitation } from "./invitations";
 import { revokeUserSessions } from "./sessions";
-import type { SqlDb } from "@/lib/service/platform/sql";
-import { isRole, type PlantScope, type Role } from "../auth/roles";
+import type { SqlDb } from "@/lib/platform/sql";
+import { isRole, type PlantScope, type Role } from "../contract/roles";
 import { emailKey, findUser, findUserById, formatPlantScope, upsertUser, UserInputError, validateNewUser, type DashboardUser } from "./users";
 
 /** Who acts: an admin of the console (their id guards against disabling oneself), or the CLI. */

@@ -4,8 +4,8 @@
  * operator CLI. Passwords are kept only as hashes (passwords.ts: scrypt; older bcrypt hashes are
  * still checked and replaced on the next sign-in) and never returned by any function here.
  */
-import type { SqlExecutor } from "@/lib/service/platform/sql";
-import { isRole, type PlantScope, type Role } from "../auth/roles";
+import type { SqlExecutor } from "@/lib/platform/sql";
+import { isRole, type PlantScope, type Role } from "../contract/roles";
 import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 
 export interface DashboardUser {

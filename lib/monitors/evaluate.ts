@@ -22,7 +22,7 @@ import {
   type StoredFiring,
   type StoredMonitor,
 } from "@/lib/dashboard/monitors";
-import type { SqlDb } from "@/lib/service/platform/sql";
+import type { SqlDb } from "@/lib/platform/sql";
 import type { Upstream } from "@/lib/upstream";
 import { clip, fillTemplate, templateColumns } from "./template";
 

@@ -3,7 +3,7 @@
  * telemetry clients and signing keys, devices). By default the SQLite file
  * `DATA_DIR/plantdesk.sqlite`; with `DATABASE_URL` a PostgreSQL database that several instances
  * share. Each domain brings its migrations; versions are unique across them and applied in
- * ascending order, by either engine (lib/service/platform/migration.ts). The dashboard keeps its own
+ * ascending order, by either engine (lib/platform/migration.ts). The dashboard keeps its own
  * store (lib/dashboard/database.ts).
  */
 import path from "node:path";
@@ -12,9 +12,9 @@ import { seedMaintenanceIfEmpty, type MaintenanceSeedOptions } from "./maintenan
 import { seedPostgresIfEmpty } from "./maintenance/seed-postgres";
 import { createSqliteMaintenanceStore, type MaintenanceStore } from "./maintenance/store";
 import { createPostgresMaintenanceStore } from "./maintenance/store-postgres";
-import { openPostgres, type PostgresSqlDb } from "./platform/postgres";
-import { sqliteSql, type SqliteSqlDb } from "./platform/sql";
-import { openSqlite, type SqliteDatabase } from "./platform/sqlite";
+import { openPostgres, type PostgresSqlDb } from "../platform/postgres";
+import { sqliteSql, type SqliteSqlDb } from "../platform/sql";
+import { openSqlite, type SqliteDatabase } from "../platform/sqlite";
 import telemetryClients from "./telemetry/migrations/002-telemetry-clients";
 import telemetryClientLabels from "./telemetry/migrations/004-telemetry-client-labels";
 import telemetryDevices from "./telemetry/migrations/006-telemetry-devices";

@@ -2,11 +2,11 @@
  * Every route of the embedded service. Each domain contributes its list; the router answers
  * 404/405 for everything else.
  */
-import { json } from "./platform/http/respond";
-import type { Route } from "./platform/http/router";
+import { json } from "../platform/http/respond";
+import type { Route } from "../platform/http/router";
 import type { MaintenanceContext } from "./maintenance/context";
 import { createMaintenanceRoutes } from "./maintenance/endpoints";
-import { getServiceOpenApiDocument } from "./platform/openapi";
+import { getServiceOpenApiDocument } from "../platform/openapi";
 
 export interface ServiceContexts {
   maintenance: MaintenanceContext;

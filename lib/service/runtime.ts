@@ -6,10 +6,10 @@
  */
 import { getConfig, type AppConfig } from "@/lib/config";
 import { createPlantTokens, type PlantTokens } from "./maintenance/plant-tokens";
-import { createRouter } from "./platform/http/router";
-import type { ServiceRequest, ServiceResponse } from "./platform/http/types";
+import { createRouter } from "../platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
 import type { MaintenanceContext } from "./maintenance/context";
-import { createRateLimiter } from "./platform/rate-limit";
+import { createRateLimiter } from "../platform/rate-limit";
 import { openSharedState } from "../shared-state";
 import { createFixedWindowCounter } from "../shared-state/fixed-window";
 import { createServiceRoutes } from "./routes";

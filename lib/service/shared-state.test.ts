@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { describeWithService } from "../testing/with-service";
 import { createServiceRuntime, type ServiceRuntime } from "./runtime";
-import { createCheckedClient, startHttpServer, testConfig } from "./platform/testing/openapi-checked-client";
+import { createCheckedClient, startHttpServer, testConfig } from "./testing/openapi-checked-client";
 
 const QUERY = "/insights/v1/telemetry/query/table";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-shared-state-"));

@@ -6,7 +6,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../contract/errors";
 import { parseConfig } from "../config";
-import { createRateLimiter } from "../service/platform/rate-limit";
+import { createRateLimiter } from "../platform/rate-limit";
 import { createFixedWindowCounter } from "./fixed-window";
 import { openRedis } from "./redis";
 import { createConcurrencySlots } from "./slots";

@@ -3,7 +3,7 @@ import "server-only";
  * The remote service's GET answers this dashboard has already validated, kept so that an unchanged
  * answer is neither sent again nor parsed and validated again: the next call for the same path
  * names the held answer's ETag in `If-None-Match`, and the service's 304 hands the held copy back
- * (conditional GET, lib/service/platform/http/conditional.ts). Nothing is ever served without
+ * (conditional GET, lib/platform/http/conditional.ts). Nothing is ever served without
  * asking the service, so nothing can be stale, and every check of the caller (session, role,
  * plant) runs before the cache is consulted. A service that sends no ETag is simply not cached.
  *

@@ -9,7 +9,7 @@ import "server-only";
 import { ApiError } from "@/lib/contract/errors";
 import { MAINTENANCE_HANDLERS } from "@/lib/service/maintenance/endpoints";
 import type { TTelemetryQueryResponse } from "@/lib/contract/telemetry";
-import { bodyText } from "@/lib/service/platform/http/types";
+import { bodyText } from "@/lib/platform/http/types";
 import type { ServiceRuntime } from "@/lib/service/runtime";
 import type { PlantInfo, Upstream } from "./types";
 

@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { AuditLog } from "@/components/audit/audit-log";
 import { PageSkeleton } from "@/components/ui/skeleton";
 import { EmptyState } from "@/components/ui/states";
-import { hasPermission } from "@/lib/auth/roles";
+import { hasPermission } from "@/lib/contract/roles";
 import { requireSignedInUser } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Audit log" };

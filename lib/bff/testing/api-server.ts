@@ -5,8 +5,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { nodeListener } from "@/lib/service/platform/http/node-adapter";
-import type { ServiceRequest, ServiceResponse } from "@/lib/service/platform/http/types";
+import { nodeListener } from "@/lib/platform/http/node-adapter";
+import type { ServiceRequest, ServiceResponse } from "@/lib/platform/http/types";
 import { apiHandler } from "../routes";
 
 export interface ApiServer {

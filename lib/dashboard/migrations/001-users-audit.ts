@@ -3,7 +3,7 @@
  * each user's telemetry query history, and small settings the dashboard must keep across restarts
  * (the generated session secret in demo mode).
  */
-import { postgresSql, type Migration } from "../../service/platform/migration";
+import { postgresSql, type Migration } from "../../platform/migration";
 
 const sql = `
 CREATE TABLE users (

@@ -4,7 +4,7 @@
  * invitation links an admin hands a new user. Times of sessions and invitations are epoch
  * milliseconds (BIGINT: compared on every request, never shown as stored).
  */
-import { postgresSql, type Migration } from "../../service/platform/migration";
+import { postgresSql, type Migration } from "../../platform/migration";
 
 const sql = `
 ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;

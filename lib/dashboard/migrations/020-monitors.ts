@@ -3,7 +3,7 @@
  * per key from the moment it is returned until it is not, with the task it opened) and the claims
  * that let exactly one instance evaluate a monitor at each tick of its schedule.
  */
-import type { Migration } from "../../service/platform/migration";
+import type { Migration } from "../../platform/migration";
 
 const sql = `
 CREATE TABLE monitors (

@@ -4,7 +4,7 @@
  * people editing at once cannot overwrite each other), and the seed a demo board came from, so it
  * is seeded once per plant even when several instances start together or someone deletes it.
  */
-import type { Migration } from "../../service/platform/migration";
+import type { Migration } from "../../platform/migration";
 
 const sql = `
 CREATE TABLE dashboards (

@@ -10,7 +10,7 @@ import { LOOKUP_KINDS, TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from 
 import { serviceAddress } from "@/lib/testing/services";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { createServiceRuntime, type ServiceRuntime } from "../runtime";
-import { createCheckedClient, startCheckedService, startHttpServer, testConfig, type ApiResponse, type CheckedService } from "../platform/testing/openapi-checked-client";
+import { createCheckedClient, startCheckedService, startHttpServer, testConfig, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
 
 const BASE = "/maintenance/v1/plants";
 let service: CheckedService | undefined;

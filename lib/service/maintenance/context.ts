@@ -6,8 +6,8 @@
 import { ID_PATTERN } from "@/lib/contract/common";
 import type { PlantTokens } from "./plant-tokens";
 import { ApiError, invalidInput } from "../../contract/errors";
-import type { ServiceRequest } from "../platform/http/types";
-import type { RateLimiter } from "../platform/rate-limit";
+import type { ServiceRequest } from "../../platform/http/types";
+import type { RateLimiter } from "../../platform/rate-limit";
 import type { MaintenanceStore, PlantRecord } from "./store";
 
 export interface MaintenanceContext {

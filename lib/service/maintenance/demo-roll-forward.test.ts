@@ -13,10 +13,10 @@ import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
 import { openServiceDatabase, openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../database";
-import { sqliteSql, type SqlDb } from "../platform/sql";
-import type { SqliteDatabase } from "../platform/sqlite";
-import { DEMO_PLANTS } from "../platform/demo-catalog";
-import { addDays } from "../platform/seeded-random";
+import { sqliteSql, type SqlDb } from "../../platform/sql";
+import type { SqliteDatabase } from "../../platform/sqlite";
+import { DEMO_PLANTS } from "../demo-catalog";
+import { addDays } from "../seeded-random";
 import { rollMaintenanceForward as roll } from "./demo-roll-forward";
 import { seedMaintenance } from "./seed";
 

@@ -14,9 +14,9 @@
  * others find it done (docs/architecture.md, "Several instances").
  */
 import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
-import type { SqlDb, SqlExecutor } from "../platform/sql";
-import { addDays, createRandom, type Random } from "../platform/seeded-random";
-import type { DemoPlant } from "../platform/demo-catalog";
+import type { SqlDb, SqlExecutor } from "../../platform/sql";
+import { addDays, createRandom, type Random } from "../seeded-random";
+import type { DemoPlant } from "../demo-catalog";
 import { CUSTOMER_VOCABULARY, PEOPLE, WORK_ORDER_REMARKS } from "./seed-content";
 import { DEMO_TASK_CLIENT, demoActor, drawTaskFields, generateAssets, hours, rolledThroughKey, TASK_KIND_WEIGHTS, TASK_PRIORITY_WEIGHTS, titleFor, type SeedAsset } from "./seed";
 

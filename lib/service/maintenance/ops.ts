@@ -1,7 +1,7 @@
 /** Operator commands of the maintenance interface: plants and plant tokens. */
 import { createPlantTokens } from "./plant-tokens";
 import { createMaintenanceStore } from "../database";
-import { OpsError, UsageError, requireString, revokeCommand, table, type OpsCommand } from "../platform/ops/command";
+import { OpsError, UsageError, requireString, revokeCommand, table, type OpsCommand } from "../../platform/ops/command";
 
 const plants: OpsCommand = {
   name: "plants",

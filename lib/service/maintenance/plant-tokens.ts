@@ -4,7 +4,7 @@
  * so a revocation or an expiry takes effect on the next request (nothing is cached).
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { SqlDb } from "../platform/sql";
+import type { SqlDb } from "../../platform/sql";
 
 export interface PlantTokenInfo {
   id: string;

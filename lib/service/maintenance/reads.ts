@@ -2,7 +2,7 @@
 import { ZPageQuery } from "@/lib/contract/common";
 import { ApiError } from "@/lib/contract/errors";
 import { ZAssetsQuery, ZJobsDoneQuery, ZJobsPlannedQuery, ZLookupValuesQuery, ZPartsQuery, ZTasksQuery } from "@/lib/contract/maintenance";
-import { parseWith } from "../platform/http/body";
+import { parseWith } from "../../platform/http/body";
 import { checkPathId, quoteId } from "./context";
 import type { Operation } from "./operation";
 import type { MaintenanceStore } from "./store";

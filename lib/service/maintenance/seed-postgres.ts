@@ -6,8 +6,8 @@
  */
 import type pg from "pg";
 import Database from "better-sqlite3";
-import { withTransaction } from "../platform/postgres";
-import { applyMigrations } from "../platform/sqlite";
+import { withTransaction } from "../../platform/postgres";
+import { applyMigrations } from "../../platform/sqlite";
 import { MAINTENANCE_MIGRATIONS } from "./migrations";
 import { seedMaintenance, type MaintenanceSeedOptions } from "./seed";
 

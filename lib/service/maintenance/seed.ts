@@ -5,8 +5,8 @@
  * per customer its own lookup values. Written in one transaction with prepared statements.
  */
 import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
-import type { SqliteDatabase } from "../platform/sqlite";
-import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "../platform/demo-catalog";
+import type { SqliteDatabase } from "../../platform/sqlite";
+import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "../demo-catalog";
 import {
   COMPONENTS,
   CUSTOMER_VOCABULARY,
@@ -20,7 +20,7 @@ import {
   WORK_ORDER_REMARKS,
   WORK_TITLES,
 } from "./seed-content";
-import { addDays, createRandom, type Random } from "../platform/seeded-random";
+import { addDays, createRandom, type Random } from "../seeded-random";
 
 /** `demo_state` key: the last day (`YYYY-MM-DD`) of a plant's demo data that is written; the running demo rolls on from there. */
 export const rolledThroughKey = (plantId: string) => `maintenance_rolled_through:${plantId}`;

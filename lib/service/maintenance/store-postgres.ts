@@ -9,7 +9,7 @@
  * Text columns use the "C" collation (migration.ts), so ids sort as plain strings, as in SQLite.
  */
 import type pg from "pg";
-import { withTransaction } from "../platform/postgres";
+import { withTransaction } from "../../platform/postgres";
 import { createMaintenanceStoreOn, type MaintenanceStore, type Params, type Row, type StoreStatements } from "./store";
 
 /** `@name` parameters (the shared store's form) → `$n` and a value list. */

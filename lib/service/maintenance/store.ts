@@ -27,7 +27,7 @@ import type {
   TTasksQuery,
   TTaskStatus,
 } from "@/lib/contract/maintenance";
-import type { SqliteSqlDb } from "../platform/sql";
+import type { SqliteSqlDb } from "../../platform/sql";
 
 export interface PlantRecord {
   id: string;

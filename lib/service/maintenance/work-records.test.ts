@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COUNTED_UNITS } from "@/lib/contract/maintenance";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
-import { startCheckedService, type ApiResponse, type CheckedService } from "../platform/testing/openapi-checked-client";
+import { startCheckedService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
 
 const BASE = "/maintenance/v1/plants/RTM1";
 const today = new Date().toISOString().slice(0, 10);

@@ -18,7 +18,7 @@ import {
   type TTask,
   type TTaskStatus,
 } from "@/lib/contract/maintenance";
-import { parseWith } from "../platform/http/body";
+import { parseWith } from "../../platform/http/body";
 import type { MaintenanceContext } from "./context";
 import { quoteId } from "./context";
 import type { Operation, OperationResult } from "./operation";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { suiteService, type ApiResponse, type CheckedService } from "../platform/testing/openapi-checked-client";
+import { suiteService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
 import { issueToken, queryRecent } from "./testing/telemetry-client";
 import { TELEMETRY_LIMITS } from ".";
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
-import { suiteService } from "../platform/testing/openapi-checked-client";
+import { suiteService } from "../testing/openapi-checked-client";
 import { issueToken, recentRange, TELEMETRY_QUERY_PATH as QUERY } from "./testing/telemetry-client";
 import { TELEMETRY_LIMITS } from ".";
 

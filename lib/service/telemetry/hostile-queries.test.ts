@@ -4,7 +4,7 @@
  * memory does not balloon, and the compile work a query caused is charged to the cost budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCheckedService, type CheckedService } from "../platform/testing/openapi-checked-client";
+import { startCheckedService, type CheckedService } from "../testing/openapi-checked-client";
 
 const TOKEN = "/oauth2/v2.0/token";
 const QUERY = "/insights/v1/telemetry/query/table";

@@ -5,16 +5,16 @@
  */
 import os from "node:os";
 import type { AppConfig } from "@/lib/config";
-import type { Route } from "../platform/http/router";
+import type { Route } from "../../platform/http/router";
 import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
 import type { CustomerRecord } from "../maintenance/store";
-import type { SqlDb } from "../platform/sql";
+import type { SqlDb } from "../../platform/sql";
 import { createAccessTokens, type AccessTokens } from "./auth/access-tokens";
 import { createTelemetryClients, type TelemetryClients } from "./auth/clients";
 import type { SharedState } from "../../shared-state";
 import { createFixedWindowCounter } from "../../shared-state/fixed-window";
 import { createConcurrencySlots } from "../../shared-state/slots";
-import { createRateLimiter } from "../platform/rate-limit";
+import { createRateLimiter } from "../../platform/rate-limit";
 import { createCostThrottle } from "./cost-throttle";
 import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb-store";
 import { httpExecutor } from "./clickhouse/http-executor";

@@ -8,7 +8,7 @@ import http from "node:http";
 import { decodeJwt, importJWK, SignJWT, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { suiteService } from "../platform/testing/openapi-checked-client";
+import { suiteService } from "../testing/openapi-checked-client";
 
 const ISSUER = "https://telemetry.plantdesk.example";
 const SCOPE = "api://plant-telemetry/.default";

@@ -17,14 +17,14 @@ import {
   type TOAuthErrorCode,
 } from "@/lib/contract/telemetry";
 import { ApiError } from "../../contract/errors";
-import { readFormBody } from "../platform/http/body";
-import { json } from "../platform/http/respond";
-import type { Route } from "../platform/http/router";
-import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
-import type { ApiContribution } from "../platform/openapi";
+import { readFormBody } from "../../platform/http/body";
+import { json } from "../../platform/http/respond";
+import type { Route } from "../../platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "../../platform/http/types";
+import type { ApiContribution } from "../../platform/openapi";
 import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./auth/access-tokens";
 import type { TelemetryClients } from "./auth/clients";
-import type { RateLimiter } from "../platform/rate-limit";
+import type { RateLimiter } from "../../platform/rate-limit";
 
 export const TOKEN_PATH = "/oauth2/v2.0/token";
 export const JWKS_PATH = "/oauth2/v2.0/keys";

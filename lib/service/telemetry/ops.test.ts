@@ -1,5 +1,5 @@
 /** The telemetry operator commands as a subprocess against a temporary DATA_DIR, and their clients against the service. */
-import { opsSuite } from "@/lib/service/platform/testing/run-ops";
+import { opsSuite } from "@/lib/service/testing/run-ops";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const { ops, opsJson, runtime } = opsSuite("telemetry-ops");

@@ -1,7 +1,7 @@
 /** Operator commands of the telemetry interface: customers and their OAuth clients. */
 import { createTelemetryClients } from "./auth/clients";
 import { createMaintenanceStore } from "../database";
-import { OpsError, requireString, revokeCommand, table, type OpsCommand, type OpsContext } from "../platform/ops/command";
+import { OpsError, requireString, revokeCommand, table, type OpsCommand, type OpsContext } from "../../platform/ops/command";
 
 const customersWithPlants = async (ctx: OpsContext) => createMaintenanceStore(await ctx.db()).listCustomers();
 const clientsOf = async (ctx: OpsContext) =>

@@ -9,10 +9,10 @@
 import { KqlError } from "@/lib/kql";
 import { ZTelemetryQueryRequest, ZTelemetryQueryResponse, type TTelemetryQueryRequest } from "@/lib/contract/telemetry";
 import { ApiError, invalidInput, type ErrorCode } from "../../contract/errors";
-import { parseWith, readJsonBody } from "../platform/http/body";
-import type { Route } from "../platform/http/router";
-import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
-import type { ApiContribution } from "../platform/openapi";
+import { parseWith, readJsonBody } from "../../platform/http/body";
+import type { Route } from "../../platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "../../platform/http/types";
+import type { ApiContribution } from "../../platform/openapi";
 import type { AccessTokens, TokenPrincipal } from "./auth/access-tokens";
 import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
 import type { QueryGate } from "./query-gate";

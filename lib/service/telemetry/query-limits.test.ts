@@ -4,7 +4,7 @@
  * a short timeout and a small budget (its own DATA_DIR, one day of demo telemetry).
  */
 import { describe, expect, it } from "vitest";
-import { suiteService, type ApiResponse } from "../platform/testing/openapi-checked-client";
+import { suiteService, type ApiResponse } from "../testing/openapi-checked-client";
 import { issueToken, queryRecent } from "./testing/telemetry-client";
 
 // Enough for the timed-out query (2 s of engine time at 100 ms a unit) to end by its time limit.

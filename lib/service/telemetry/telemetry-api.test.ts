@@ -9,7 +9,7 @@ import * as oidc from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kqlQuery } from "@/lib/kql/testing/arbitrary";
 import type { ServiceRuntime } from "../runtime";
-import { startCheckedService, type ApiResponse, type CheckedService } from "../platform/testing/openapi-checked-client";
+import { startCheckedService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
 import type { CreatedTelemetryClient } from "./auth/clients";
 
 const TOKEN = "/oauth2/v2.0/token";

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseConfig } from "@/lib/config";
-import { fromNodeRequest, sendNodeResponse } from "@/lib/service/platform/http/node-adapter";
-import type { ServiceResponse } from "@/lib/service/platform/http/types";
+import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
+import type { ServiceResponse } from "@/lib/platform/http/types";
 import { createServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
 
 export interface RecordedRequest {

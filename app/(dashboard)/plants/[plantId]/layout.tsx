@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { EmptyState } from "@/components/ui/states";
-import { canReachPlant } from "@/lib/auth/roles";
+import { canReachPlant } from "@/lib/contract/roles";
 import { requireSignedInUser } from "@/lib/auth/session";
 
 /** A plant's pages: only for users whose plant list holds it (the API refuses the rest anyway). */

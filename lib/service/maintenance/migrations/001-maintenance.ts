@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * Maintenance data and plant tokens. Dates are `YYYY-MM-DD` text, instants ISO 8601 UTC text; both

@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * State of the running demo plant: how far the maintenance demo data has been rolled forward

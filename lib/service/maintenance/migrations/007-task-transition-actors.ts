@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * Who moved a task (docs/api.md §3, task history): `by` is whom the caller acted for, as it named

@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * From request to record (docs/api.md §3, extensions): a task's assignee and a postponement's

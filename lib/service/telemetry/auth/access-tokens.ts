@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from "jose";
-import type { SqlDb } from "../../platform/sql";
+import type { SqlDb } from "../../../platform/sql";
 import type { TelemetryClients } from "./clients";
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { seedMaintenance } from "../../maintenance/seed";
 import { openServiceDatabase as openDatabase } from "@/lib/service/database";
 import { createSqliteMaintenanceStore } from "../../maintenance/store";
-import { sqliteSql } from "../../platform/sql";
+import { sqliteSql } from "../../../platform/sql";
 import { createTelemetryClients } from "./clients";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-telemetry-clients-"));

@@ -4,7 +4,7 @@
  * nothing for a secret of that entropy) and it is compared in constant time.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { SqlDb, SqlExecutor } from "../../platform/sql";
+import type { SqlDb, SqlExecutor } from "../../../platform/sql";
 
 export interface TelemetryClientInfo {
   clientId: string;

@@ -13,7 +13,7 @@
  * A claim whose `claimed_at` is older than its stale age was left by an instance that died; it may
  * be taken over. The seed's claim is renewed while the seed runs, since a seed takes minutes.
  */
-import type { SqlDb } from "../../platform/sql";
+import type { SqlDb } from "../../../platform/sql";
 
 /** The seed's key in `telemetry_demo_claims.from_minute`. */
 export const SEED_CLAIM_MINUTE = -1;

@@ -8,8 +8,8 @@
  * primary key and ingestion takes one message at a time, so a flood from unlisted senders costs
  * one indexed read per message, never a reload.
  */
-import type { SqlDb } from "../../platform/sql";
-import type { DemoPlant } from "../../platform/demo-catalog";
+import type { SqlDb } from "../../../platform/sql";
+import type { DemoPlant } from "../../demo-catalog";
 import { demoDevices } from "../demo-devices";
 
 const REFRESH_MS = 5_000;

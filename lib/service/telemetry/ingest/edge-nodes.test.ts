@@ -16,7 +16,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import sparkplugClient from "sparkplug-client";
 import sparkplug from "sparkplug-payload";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../platform/testing/openapi-checked-client";
+import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { TELEMETRY_LIMITS } from "..";
 import { tableRows } from "../store";

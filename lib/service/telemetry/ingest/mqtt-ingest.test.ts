@@ -12,11 +12,11 @@ import os from "node:os";
 import path from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../platform/testing/openapi-checked-client";
+import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { TELEMETRY_LIMITS } from "..";
 import { demoDevices } from "../demo-devices";
-import { DEMO_PLANTS } from "../../platform/demo-catalog";
+import { DEMO_PLANTS } from "../../demo-catalog";
 import { encodeDeviceBirth, encodeDeviceData } from "./sparkplug";
 import { brokerForTests, TEST_BROKER_URL } from "./testing/broker";
 

@@ -3,7 +3,7 @@
  * file it replaces every 2 s, so it works while the server runs and never touches DuckDB) and the
  * device list ingestion accepts readings from (`device add`, `device list`).
  */
-import { OpsError, UsageError, requireString, table, type OpsCommand } from "../../platform/ops/command";
+import { OpsError, UsageError, requireString, table, type OpsCommand } from "../../../platform/ops/command";
 import { edgeNodeAcl, edgeNodeUser, hostAcl, mosquittoPasswordEntry, newBrokerPassword, SPARKPLUG_ID } from "./broker-auth";
 import { addDevices, DEVICE_ID, listDevices } from "./device-registry";
 import { readStatusFile, STATUS_INTERVAL_MS, statusFile, type DropReason, type IngestStatus } from "./stats";

@@ -4,7 +4,7 @@
  * taking over the host role carries on where the last holder stopped (sparkplug.ts). SQLite for
  * one instance, PostgreSQL shared by several.
  */
-import type { SqlDb } from "../../platform/sql";
+import type { SqlDb } from "../../../platform/sql";
 import type { BirthMetric, SparkplugStateStore } from "./sparkplug";
 
 export function sqlSparkplugState(db: SqlDb, now: () => Date = () => new Date()): SparkplugStateStore {

@@ -23,11 +23,11 @@ import {
 } from "@/lib/contract/kusto";
 import { parse } from "@/lib/kql";
 import { ApiError, invalidInput } from "../../../contract/errors";
-import { parseWith, readJsonBody } from "../../platform/http/body";
-import { json } from "../../platform/http/respond";
-import type { Route } from "../../platform/http/router";
-import type { ServiceRequest, ServiceResponse } from "../../platform/http/types";
-import type { ApiContribution } from "../../platform/openapi";
+import { parseWith, readJsonBody } from "../../../platform/http/body";
+import { json } from "../../../platform/http/respond";
+import type { Route } from "../../../platform/http/router";
+import type { ServiceRequest, ServiceResponse } from "../../../platform/http/types";
+import type { ApiContribution } from "../../../platform/openapi";
 import { authenticate, runTelemetryEngine, type EngineQuery, type QueryEndpointContext } from "../query-endpoint";
 import type { TelemetryScope } from "../store";
 import { commandQuery, reportColumns, type CommandQuery } from "./management";

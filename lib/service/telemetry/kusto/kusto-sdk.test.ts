@@ -13,9 +13,9 @@ import { ClientRequestProperties, Client as KustoClient, KustoConnectionStringBu
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZKustoError, ZKustoV1Response, ZKustoV2Response } from "@/lib/contract/kusto";
 import { kqlQuery } from "@/lib/kql/testing/arbitrary";
-import { nodeListener } from "../../platform/http/node-adapter";
-import { surfaceFor } from "../../platform/http/paths";
-import { startCheckedService, type CheckedService } from "../../platform/testing/openapi-checked-client";
+import { nodeListener } from "../../../platform/http/node-adapter";
+import { surfaceFor } from "../../../platform/http/paths";
+import { startCheckedService, type CheckedService } from "../../testing/openapi-checked-client";
 import { issueToken, TELEMETRY_QUERY_PATH } from "../testing/telemetry-client";
 
 let service: CheckedService;

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { RenderHint } from "@/lib/kql";
 import type { TKustoError } from "@/lib/contract/kusto";
 import { ApiError } from "../../../contract/errors";
-import type { ServiceResponse } from "../../platform/http/types";
+import type { ServiceResponse } from "../../../platform/http/types";
 import type { TelemetryColumn, TelemetryTable } from "../store";
 
 /** Correlation headers ADX sends on every answer: the client's request id echoed, a fresh activity id. */

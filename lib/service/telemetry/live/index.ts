@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { AppConfig } from "@/lib/config";
 import type { SharedState } from "@/lib/shared-state";
-import type { SqlDb } from "../../platform/sql";
+import type { SqlDb } from "../../../platform/sql";
 import type { TelemetryService } from "..";
 import type { CustomerRecord } from "../../maintenance/store";
 import { createDeviceRegistry, registerDemoDevices } from "../ingest/device-registry";

@@ -10,11 +10,11 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import mqtt from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../platform/testing/openapi-checked-client";
+import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { TELEMETRY_LIMITS } from "..";
 import { brokerForTests, TEST_BROKER_URL } from "../ingest/testing/broker";
-import { DEMO_PLANTS } from "../../platform/demo-catalog";
+import { DEMO_PLANTS } from "../../demo-catalog";
 import { appendDemoTelemetry, generateDemoTelemetry } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../schema";
 

@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * Telemetry OAuth state (docs/api.md §5): the clients of the client-credentials flow, each owned

@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * A label per telemetry client, so a client that the dashboard provisions for itself in embedded

@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * The devices that may send telemetry, per plant (docs/telemetry-ingest.md): ingestion refuses a

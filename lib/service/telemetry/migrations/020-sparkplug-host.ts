@@ -1,4 +1,4 @@
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "../../../platform/migration";
 
 /**
  * What the Sparkplug primary host must remember across a restart and a failover to another

@@ -3,7 +3,7 @@
  * client's token issued directly by the runtime, and a query over the recent demo telemetry.
  */
 import type { ServiceRuntime } from "../../runtime";
-import type { ApiResponse, CheckedService } from "../../platform/testing/openapi-checked-client";
+import type { ApiResponse, CheckedService } from "../../testing/openapi-checked-client";
 
 export const TELEMETRY_QUERY_PATH = "/insights/v1/telemetry/query/table";
 

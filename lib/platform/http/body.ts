@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError, invalidInput, type FieldProblem } from "../../../contract/errors";
+import { ApiError, invalidInput, type FieldProblem } from "../../contract/errors";
 import type { ServiceRequest } from "./types";
 
 /** Turns zod issues into the `{ field, problem }` items of a 400's `data`. */

@@ -1,4 +1,4 @@
-import { ApiError } from "../../../contract/errors";
+import { ApiError } from "../../contract/errors";
 import { toErrorResponse } from "./respond";
 import type { ServiceRequest, ServiceResponse } from "./types";
 

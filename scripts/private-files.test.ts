@@ -10,10 +10,10 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDashboardDatabase } from "@/lib/dashboard/database";
 import { ensureDemoUsers } from "@/lib/dashboard/demo-users";
-import { sqliteSql } from "@/lib/service/platform/sql";
-import { createServiceRuntime, type ServiceRuntime } from "../runtime";
-import { keepFilesPrivate } from "./private-files";
-import { testConfig } from "./testing/openapi-checked-client";
+import { sqliteSql } from "@/lib/platform/sql";
+import { createServiceRuntime, type ServiceRuntime } from "../lib/service/runtime";
+import { keepFilesPrivate } from "../lib/platform/private-files";
+import { testConfig } from "../lib/service/testing/openapi-checked-client";
 
 let dataDir: string;
 let runtime: ServiceRuntime;

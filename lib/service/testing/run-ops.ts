@@ -4,10 +4,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
+import { createServiceRuntime, type ServiceRuntime } from "../runtime";
 import { testConfig } from "./openapi-checked-client";
 
-const root = path.resolve(import.meta.dirname, "../../../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 
 export function runOps(dataDir: string, args: string[], input?: string): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", "ops.ts"), ...args], {

@@ -6,7 +6,7 @@
  */
 import type { ParseArgsConfig } from "node:util";
 import type { AppConfig } from "@/lib/config";
-import type { ServiceSql } from "../../database";
+import type { ServiceSql } from "../../service/database";
 import type { SqlDb } from "../sql";
 
 export interface OpsIo {

@@ -12,8 +12,8 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll } from "vitest";
 import { parseConfig, type AppConfig } from "@/lib/config";
-import { nodeListener } from "../http/node-adapter";
-import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
+import { nodeListener } from "../../platform/http/node-adapter";
+import { createServiceRuntime, type ServiceRuntime } from "../runtime";
 
 /**
  * Configuration from the given variables only (not the developer's environment). One day of demo

@@ -4,7 +4,7 @@
  * resets them, which only ever lets a client through early), in Redis when several instances must
  * share one limit.
  */
-import { createMemoryWindows, secondsLeft, type FixedWindowCounter } from "../../shared-state/fixed-window";
+import { createMemoryWindows, secondsLeft, type FixedWindowCounter } from "../shared-state/fixed-window";
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,8 +1,8 @@
 import { getConfig, type AppConfig } from "@/lib/config";
 import { openDashboardSql } from "@/lib/dashboard/database";
-import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../../database";
-import type { SqlDb } from "../sql";
-import type { OpsContext } from "./command";
+import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../lib/service/database";
+import type { SqlDb } from "../lib/platform/sql";
+import type { OpsContext } from "../lib/platform/ops/command";
 
 /**
  * The operator's view of the data: the service's database, migrated, with the demo data seeded when

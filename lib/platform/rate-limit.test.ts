@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { createFixedWindowCounter } from "../../shared-state/fixed-window";
-import { describeSharedState } from "../../shared-state/testing";
+import { createFixedWindowCounter } from "../shared-state/fixed-window";
+import { describeSharedState } from "../shared-state/testing";
 import { createRateLimiter } from "./rate-limit";
 
 describeSharedState("rate limiter (fixed one-minute windows per key)", (backend) => {

@@ -1,6 +1,6 @@
 /**
  * One versioned schema change, applied once, in a transaction, by both engines: SQLite
- * (lib/service/platform/sqlite.ts) and PostgreSQL (lib/service/platform/postgres.ts). `sql` is
+ * (lib/platform/sqlite.ts) and PostgreSQL (lib/platform/postgres.ts). `sql` is
  * written for SQLite; PostgreSQL runs `postgres` when a migration gives it, otherwise `sql` with the
  * few type words the engines spell differently translated (postgresSql below).
  */

@@ -6,11 +6,11 @@
  */
 import { z } from "zod";
 import { ZErrorBody } from "@/lib/contract/common";
-import { ERROR_STATUS, type ErrorCode } from "../../contract/errors";
-import { maintenanceApi } from "../maintenance/endpoints";
-import { oauthApi } from "../telemetry/oauth-endpoints";
-import { queryApi } from "../telemetry/query-endpoint";
-import { kustoApi } from "../telemetry/kusto/endpoints";
+import { ERROR_STATUS, type ErrorCode } from "../contract/errors";
+import { maintenanceApi } from "../service/maintenance/endpoints";
+import { oauthApi } from "../service/telemetry/oauth-endpoints";
+import { queryApi } from "../service/telemetry/query-endpoint";
+import { kustoApi } from "../service/telemetry/kusto/endpoints";
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../../../contract/errors";
+import { ApiError } from "../../contract/errors";
 import type { ServiceResponse } from "./types";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };

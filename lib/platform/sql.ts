@@ -1,6 +1,6 @@
 /**
  * One small asynchronous SQL interface over both engines of the operator state: SQLite (the
- * embedded default, better-sqlite3) and PostgreSQL (`DATABASE_URL`, lib/service/platform/postgres.ts).
+ * embedded default, better-sqlite3) and PostgreSQL (`DATABASE_URL`, lib/platform/postgres.ts).
  * Modules whose SQL is the same on both (plant tokens, telemetry clients, the dashboard's users,
  * audit log and query history) are written once against it. Statements use `?` placeholders; the
  * PostgreSQL side numbers them. Results are plain rows; integers come back as JS numbers on both.
