@@ -7,6 +7,7 @@ const paths: Record<NavIcon, string> = {
   tasks: "M4 5h4v14H4zM10 5h4v9h-4zM16 5h4v6h-4z",
   stock: "M3 7.5 12 3l9 4.5v9L12 21l-9-4.5v-9Zm0 0 9 4.5 9-4.5M12 12v9",
   telemetry: "M3 17l5-6 4 4 4-7 5 9M3 21h18",
+  dashboards: "M3 3h8v10H3zM13 3h8v6h-8zM13 11h8v10h-8zM3 15h8v6H3z",
   // a bell: a monitor that raises work
   monitors: "M6 17V11a6 6 0 1 1 12 0v6l2 2H4l2-2Zm4 4h4",
   audit: "M9 4h6a1 1 0 0 1 1 1v1H8V5a1 1 0 0 1 1-1ZM8 6H6a1 1 0 0 0-1 1v13a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V7a1 1 0 0 0-1-1h-2M8.5 12.5l2 2 4-4M8 18h8",

@@ -4,7 +4,7 @@
  */
 import type { Permission } from "@/lib/contract/roles";
 
-export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "monitors" | "audit" | "users";
+export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "dashboards" | "monitors" | "audit" | "users";
 
 export interface NavItem {
   label: string;
@@ -23,6 +23,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Task board", segment: "tasks", permission: "maintenance:read", icon: "tasks" },
   { label: "Stock levels", segment: "stock", permission: "maintenance:read", icon: "stock" },
   { label: "Telemetry", segment: "telemetry", permission: "telemetry:query", icon: "telemetry" },
+  { label: "Dashboards", segment: "dashboards", permission: "dashboards:read", icon: "dashboards" },
   { label: "Monitors", segment: "monitors", permission: "monitors:read", icon: "monitors" },
   { label: "Audit log", segment: "", path: "/audit", permission: "audit:read", icon: "audit" },
   { label: "Users", segment: "", path: "/users", permission: "users:manage", icon: "users" },

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { PLANT_HEALTH } from "@/lib/dashboard/plant-health";
+import { newPanelId, panelQuery, parseBoardView } from "./board-state";
+
+const options = { devices: ["RTM1-PUMP-01", "RTM1-PUMP-02"], dataPoints: ["Pressure", "Temperature"] };
+
+describe("parseBoardView", () => {
+  it("takes the URL's range, refresh and values when the board and plant know them", () => {
+    const view = parseBoardView(new URLSearchParams("range=7d&refresh=5m&var-device=RTM1-PUMP-02&var-point=Pressure"), PLANT_HEALTH, options);
+    expect(view).toEqual({ range: "7d", refresh: "5m", values: { device: "RTM1-PUMP-02", point: "Pressure" } });
+  });
+
+  it("falls back to the board's defaults and the plant's first option for anything unknown", () => {
+    const view = parseBoardView(new URLSearchParams("range=99y&refresh=1s&var-device=%22%20or%201&var-point=Nope"), PLANT_HEALTH, options);
+    expect(view).toEqual({ range: "24h", refresh: "1m", values: { device: "RTM1-PUMP-01", point: "Temperature" } });
+  });
+
+  it("leaves device and data point unset until the plant's options are known", () => {
+    expect(parseBoardView(new URLSearchParams(""), PLANT_HEALTH, undefined).values).toEqual({});
+  });
+});
+
+describe("panelQuery", () => {
+  const panel = PLANT_HEALTH.panels.find((candidate) => candidate.id === "device-point")!;
+
+  it("substitutes values as literals and $__bin from the range", () => {
+    const view = { range: "7d" as const, refresh: "off" as const, values: { device: 'A"B', point: "Temperature" } };
+    expect(panelQuery(panel, PLANT_HEALTH, view)).toEqual({
+      ok: true,
+      query: 'States\n| where DeviceId == "A\\"B" and Name == "Temperature"\n| summarize Value = round(avg(todouble(Value)), 3) by bin(Timestamp, 3h)',
+    });
+  });
+
+  it("waits for a value not chosen yet, and names an unknown variable", () => {
+    expect(panelQuery(panel, PLANT_HEALTH, { range: "24h", refresh: "off", values: { point: "Temperature" } })).toEqual({ ok: false, waiting: true });
+    const stray = { ...panel, query: "States | where DeviceId == $line" };
+    expect(panelQuery(stray, PLANT_HEALTH, { range: "24h", refresh: "off", values: {} })).toEqual({
+      ok: false,
+      waiting: false,
+      message: "Line 1, column 28: $line is not a variable of this dashboard.",
+    });
+  });
+});
+
+it("makes panel ids from titles, unique on the board", () => {
+  expect(newPanelId("Peak vibration (mm/s)", [])).toBe("peak-vibration-mm-s");
+  expect(newPanelId("Temperature", ["temperature", "temperature-2"])).toBe("temperature-3");
+  expect(newPanelId("°°°", [])).toBe("panel");
+});

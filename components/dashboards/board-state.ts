@@ -1,0 +1,87 @@
+/**
+ * A board's view as URL search parameters, so a link opens the same view: `range` and `refresh`
+ * (the board's own when absent) and `var-<name>` per variable. Pure, so it is tested without React:
+ * what the URL says is checked against the board (a range it does not know, a device the plant
+ * does not have) and falls back to the board's defaults instead of failing.
+ */
+import {
+  BOARD_RANGES,
+  BOARD_RANGE_MS,
+  BOARD_REFRESH,
+  DASHBOARD_LIMITS,
+  type TBoardRange,
+  type TBoardRefresh,
+} from "@/lib/contract/dashboard-vocabulary";
+import type { TDashboardDefinition, TDashboardPanel, TDashboardVariable } from "@/lib/contract/dashboards";
+import { binFor, substituteVariables } from "@/lib/kql/variables";
+
+export interface BoardView {
+  range: TBoardRange;
+  refresh: TBoardRefresh;
+  /** Each variable's value; absent while its options are not known yet. */
+  values: Record<string, string>;
+}
+
+/** What a `device` or `dataPoint` variable may take (the plant's, from the telemetry catalogue). */
+export interface VariableOptions {
+  devices: readonly string[];
+  dataPoints: readonly string[];
+}
+
+export const varParam = (name: string) => `var-${name}`;
+
+export function optionsOf(variable: TDashboardVariable, options: VariableOptions | undefined): readonly string[] | null {
+  if (variable.kind === "text") return null;
+  return (variable.kind === "device" ? options?.devices : options?.dataPoints) ?? [];
+}
+
+/** A variable's value: the URL's when the plant has it, else the default when it does, else the first option. */
+function valueOf(variable: TDashboardVariable, fromUrl: string | null, options: VariableOptions | undefined): string | undefined {
+  if (variable.kind === "text") {
+    const text = fromUrl ?? variable.default ?? "";
+    return text.length <= DASHBOARD_LIMITS.maxValueLength ? text : variable.default ?? "";
+  }
+  if (!options) return undefined;
+  const allowed = optionsOf(variable, options)!;
+  for (const candidate of [fromUrl, variable.default]) if (candidate !== null && allowed.includes(candidate)) return candidate;
+  return allowed[0];
+}
+
+export function parseBoardView(params: URLSearchParams, definition: TDashboardDefinition, options: VariableOptions | undefined): BoardView {
+  const range = params.get("range");
+  const refresh = params.get("refresh");
+  const values: Record<string, string> = {};
+  for (const variable of definition.variables) {
+    const value = valueOf(variable, params.get(varParam(variable.name)), options);
+    if (value !== undefined) values[variable.name] = value;
+  }
+  return {
+    range: (BOARD_RANGES as readonly string[]).includes(range ?? "") ? (range as TBoardRange) : definition.range,
+    refresh: (BOARD_REFRESH as readonly string[]).includes(refresh ?? "") ? (refresh as TBoardRefresh) : definition.refresh,
+    values,
+  };
+}
+
+export type PanelQuery = { ok: true; query: string } | { ok: false; waiting: true } | { ok: false; waiting: false; message: string };
+
+/** The panel's query with the board's values in it, or why it cannot run yet. */
+export function panelQuery(panel: TDashboardPanel, definition: TDashboardDefinition, view: BoardView): PanelQuery {
+  const declared = new Set(definition.variables.map((variable) => variable.name));
+  const substituted = substituteVariables(panel.query, Object.fromEntries(Object.entries(view.values).filter(([name]) => declared.has(name))), binFor(BOARD_RANGE_MS[view.range]));
+  if (substituted.ok) return substituted;
+  if (declared.has(substituted.problem.name)) return { ok: false, waiting: true };
+  return { ok: false, waiting: false, message: `Line ${substituted.problem.line}, column ${substituted.problem.column}: ${substituted.problem.message}.` };
+}
+
+/** A panel id not yet on the board, from its title. */
+export function newPanelId(title: string, taken: readonly string[]): string {
+  const base = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 30) || "panel";
+  let id = base;
+  for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/** A new empty board (what "New dashboard" saves). */
+export function emptyBoard(title: string): TDashboardDefinition {
+  return { title, description: "", range: "24h", refresh: "off", variables: [], panels: [] };
+}

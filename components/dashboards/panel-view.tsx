@@ -1,0 +1,154 @@
+"use client";
+/**
+ * One panel of a board: its query, the board's values in it, run through `/api/telemetry/query`
+ * (the explorer's path, on the reader's own budget) over the board's range, again at every refresh
+ * tick; drawn with the explorer's charts. Loading, waiting for a variable, no rows and failures
+ * are said in words; a failed refresh keeps the last result and says it is stale.
+ */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
+import { useMemo } from "react";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { isCountColumn } from "@/components/telemetry/axes";
+import { categoryData } from "@/components/telemetry/chart-plan";
+import { ResultTable } from "@/components/telemetry/result-table";
+import { buildSeries, type QueryResult } from "@/components/telemetry/series";
+import { runTelemetryQuery } from "@/components/telemetry/telemetry-api";
+import { errorMessage } from "@/lib/client/api";
+import { useFormat, type Format } from "@/lib/client/format";
+import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocabulary";
+import type { TDashboardPanel } from "@/lib/contract/dashboards";
+import type { PanelQuery } from "./board-state";
+
+const TimeSeriesChart = dynamic(() => import("@/components/telemetry/time-series-chart").then((m) => m.TimeSeriesChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-60 w-full" />,
+});
+const CategoryChart = dynamic(() => import("@/components/telemetry/category-chart").then((m) => m.CategoryChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-60 w-full" />,
+});
+
+const CHART_HEIGHT = 240;
+
+export interface PanelViewProps {
+  plantId: string;
+  panel: TDashboardPanel;
+  query: PanelQuery;
+  range: keyof typeof BOARD_RANGE_MS;
+  refresh: keyof typeof BOARD_REFRESH_MS;
+  timeZone: string;
+}
+
+export function PanelView({ plantId, panel, query, range, refresh, timeZone }: PanelViewProps) {
+  const format = useFormat(timeZone);
+  const text = query.ok ? query.query : null;
+  const result = useQuery({
+    queryKey: ["dashboard-panel", plantId, text, range],
+    enabled: text !== null,
+    queryFn: async ({ signal }) => {
+      // Whole seconds: every panel of a tick asks for the same window.
+      const end = Math.floor(Date.now() / 1000) * 1000;
+      const window = { startTime: new Date(end - BOARD_RANGE_MS[range]).toISOString(), endTime: new Date(end).toISOString() };
+      const outcome = await runTelemetryQuery({ query: text!, ...window, plantIds: [plantId] }, signal);
+      return { result: outcome.result, from: Date.parse(window.startTime), to: end, at: Date.now() };
+    },
+    refetchInterval: BOARD_REFRESH_MS[refresh] ?? false,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+  if (!query.ok) {
+    return query.waiting ? <Note>Waiting for the board&apos;s variables: choose a value above.</Note> : <Note tone="danger">This panel cannot run. {query.message}</Note>;
+  }
+  if (result.isPending) {
+    return (
+      <div role="status" className="space-y-2">
+        <span className="sr-only">Loading {panel.title}…</span>
+        <Skeleton className="h-60 w-full" />
+      </div>
+    );
+  }
+  if (result.error && !result.data) {
+    return (
+      <div role="alert" className="flex flex-col items-start gap-2 text-sm">
+        <p className="font-medium text-danger">The query failed.</p>
+        <p className="text-fg-muted wrap-anywhere">{errorMessage(result.error)}</p>
+        <Button size="sm" onClick={() => void result.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  const { result: rows, from, to, at } = result.data!;
+  return (
+    <div className="space-y-2">
+      <PanelBody panel={panel} result={rows} domain={[from, to]} format={format} timeZone={timeZone} />
+      <p className="text-xs text-fg-muted" aria-live="polite">
+        {result.error ? <span className="text-danger">Refresh failed ({errorMessage(result.error)}); showing the result of </span> : "Updated "}
+        {format.time(at)}
+        {result.isFetching ? " · refreshing…" : ""}
+      </p>
+    </div>
+  );
+}
+
+function Note({ children, tone }: { children: React.ReactNode; tone?: "danger" }) {
+  return <p className={tone === "danger" ? "text-sm text-danger wrap-anywhere" : "text-sm text-fg-muted"}>{children}</p>;
+}
+
+function PanelBody({ panel, result, domain, format, timeZone }: { panel: TDashboardPanel; result: QueryResult; domain: [number, number]; format: Format; timeZone: string }) {
+  const plan = useMemo(() => (panel.chart === "line" ? buildSeries(result) : null), [panel.chart, result]);
+  const categories = useMemo(() => (panel.chart === "column" || panel.chart === "bar" || panel.chart === "pie" ? categoryData(result) : null), [panel.chart, result]);
+  if (result.rows.length === 0) return <Note>No data in this range.</Note>;
+  const label = `${panel.title}${panel.unit ? ` (${panel.unit})` : ""}`;
+
+  if (panel.chart === "line") {
+    if (!plan!.ok) return <Fallback reason={`Cannot draw lines: ${plan!.reason}`} result={result} timeZone={timeZone} />;
+    // The panel's author names the unit of what it measures; counts stay unitless on their own axis (axes.ts).
+    const series = plan!.series.map((s) => (s.column !== undefined && isCountColumn(s.column) ? { ...s, unit: "" } : { ...s, column: undefined, unit: panel.unit }));
+    return <TimeSeriesChart series={series} domain={domain} height={CHART_HEIGHT} label={label} timeZone={timeZone} />;
+  }
+  if (panel.chart === "column" || panel.chart === "bar" || panel.chart === "pie") {
+    if ("reason" in categories!) return <Fallback reason={`Cannot draw a ${panel.chart} chart: ${categories!.reason}`} result={result} timeZone={timeZone} />;
+    return <CategoryChart kind={panel.chart} data={categories!} label={label} timeZone={timeZone} height={CHART_HEIGHT} />;
+  }
+  if (panel.chart === "stat") return <Stat panel={panel} result={result} format={format} />;
+  return (
+    <div className="min-w-0">
+      <ResultTable result={result} timeZone={timeZone} />
+    </div>
+  );
+}
+
+function Fallback({ reason, result, timeZone }: { reason: string; result: QueryResult; timeZone: string }) {
+  return (
+    <div className="space-y-2">
+      <Note>{reason} The rows are shown as a table.</Note>
+      <div className="min-w-0">
+        <ResultTable result={result} timeZone={timeZone} />
+      </div>
+    </div>
+  );
+}
+
+/** The first row's numbers, big: "Devices reporting 42". */
+function Stat({ panel, result, format }: { panel: TDashboardPanel; result: QueryResult; format: Format }) {
+  const row = result.rows[0]!;
+  const numbers = result.columns.flatMap((column, index) => (typeof row[index] === "number" ? [{ name: column.name, value: row[index] as number }] : [])).slice(0, 4);
+  if (numbers.length === 0) return <Note>The first row has no number to show.</Note>;
+  return (
+    <dl className="flex flex-wrap gap-6" data-testid="panel-stat">
+      {numbers.map((item) => (
+        <div key={item.name}>
+          <dt className="text-sm text-fg-muted">{item.name}</dt>
+          <dd className="text-3xl font-semibold tabular-nums">
+            {format.number(item.value)}
+            {panel.unit && !isCountColumn(item.name) ? <span className="ml-1 text-base font-normal text-fg-muted">{panel.unit}</span> : null}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,37 @@
+"use client";
+/**
+ * The browser's access to a plant's dashboards (`/api/plants/{plantId}/dashboards…`, docs/api.md
+ * "Dashboards") and the react-query keys the board pages share. A save sends the version the
+ * person edited as `If-Match`; the server refuses it (EDIT_CONFLICT) when someone saved first.
+ */
+import { useQuery } from "@tanstack/react-query";
+import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/lib/contract/dashboards";
+import { apiFetch, apiGet, apiSend } from "./api";
+import { plantApiPath } from "./maintenance";
+
+const boardPath = (plantId: string, id?: number, rest = "") => plantApiPath(plantId, `dashboards${id === undefined ? "" : `/${id}`}${rest}`);
+
+export const dashboardsApi = {
+  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TDashboardSummary[] }>(boardPath(plantId), undefined, signal),
+  get: (plantId: string, id: number, signal?: AbortSignal) => apiGet<TDashboard>(boardPath(plantId, id), undefined, signal),
+  create: (plantId: string, definition: TDashboardDefinition) => apiSend<TDashboard>("POST", boardPath(plantId), definition),
+  save: (plantId: string, id: number, version: number, definition: TDashboardDefinition) =>
+    apiSend<TDashboard>("PUT", boardPath(plantId, id), definition, { "if-match": `"${version}"` }),
+  remove: (plantId: string, id: number, version: number) => apiFetch<{ id: number }>(boardPath(plantId, id), { method: "DELETE", headers: { "if-match": `"${version}"` } }),
+  /** The file's text as it was read: the server validates it whole. */
+  importFile: (plantId: string, text: string) => apiFetch<TDashboard>(boardPath(plantId, undefined, "/import"), { method: "POST", body: text }),
+  exportHref: (plantId: string, id: number) => boardPath(plantId, id, "/export"),
+};
+
+export const dashboardKeys = {
+  all: (plantId: string) => ["plant", plantId, "dashboards"] as const,
+  one: (plantId: string, id: number) => ["plant", plantId, "dashboards", id] as const,
+};
+
+export function useDashboards(plantId: string) {
+  return useQuery({ queryKey: dashboardKeys.all(plantId), queryFn: ({ signal }) => dashboardsApi.list(plantId, signal) });
+}
+
+export function useDashboard(plantId: string, id: number) {
+  return useQuery({ queryKey: dashboardKeys.one(plantId, id), queryFn: ({ signal }) => dashboardsApi.get(plantId, id, signal), enabled: Number.isSafeInteger(id) && id > 0 });
+}
