@@ -87,7 +87,8 @@ describe("dashboards", () => {
       if (!substituted.ok) throw new Error(substituted.problem.message);
       const response = await call(PLANNER, "POST", "/api/telemetry/query", { query: substituted.query, ...range });
       expect([panel.id, response.status]).toEqual([panel.id, 200]);
-      expect((await response.json()).data.rows.length, panel.id).toBeGreaterThan(0);
+      // Open alarms come and go with the demo's clock: that panel may rightly be empty.
+      if (panel.id !== "open-alarms") expect((await response.json()).data.rows.length, panel.id).toBeGreaterThan(0);
     }
   });
 
