@@ -85,7 +85,7 @@ test("copy link puts the page's address, query included, on the clipboard", asyn
 test("query tabs keep their own queries and results, across a reload", async ({ page }) => {
   await page.goto(`/plants/${PLANT}/telemetry`);
   const tabs = page.getByTestId("query-tabs");
-  await expect(tabs.getByRole("button", { name: /States/ })).toHaveCount(1);
+  await expect(tabs.getByRole("button", { name: /^States/ })).toHaveCount(1);
   await typeQuery(page, "Events\n| summarize Alarms = count() by Severity");
   await page.keyboard.press("Shift+Enter");
   await expect(page.getByTestId("query-status")).toContainText("rows");

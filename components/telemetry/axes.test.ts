@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisUnits, carriesUnit, isCountColumn, MAX_AXES, planAxes, seriesColor, seriesColors, type AxisSeries } from "./axes";
+import { axisUnits, carriesUnit, isCountColumn, MAX_AXES, planAxes, smallMultiples, seriesColor, seriesColors, type AxisSeries } from "./axes";
 import { SERIES_COLORS } from "./chart-colors";
 
 describe("carriesUnit / isCountColumn", () => {
@@ -92,5 +92,29 @@ describe("seriesColor", () => {
     const all = seriesColors(keys);
     const kept = seriesColors(keys.slice(1));
     for (const key of keys.slice(1)) if (all.get(key) === seriesColor(key)) expect(kept.get(key)).toBe(all.get(key));
+  });
+});
+
+describe("smallMultiples", () => {
+  const s = (key: string, unit: string, column = "avg_Value"): AxisSeries => ({ key, unit, column });
+  it("keeps one chart for one or two kinds of value", () => {
+    const two = [s("a", "bar"), s("b", "A"), s("c", "bar")];
+    expect(smallMultiples(two)).toEqual([two]);
+    expect(smallMultiples([])).toEqual([]);
+  });
+  it("puts every unit beyond two on a chart of its own, counts staying with the first unit", () => {
+    const series = [s("p", "bar"), s("i", "A"), s("n", "", "n"), s("t", "°C"), s("p2", "bar")];
+    const panels = smallMultiples(series);
+    expect(panels.map((panel) => panel.map((x) => x.key))).toEqual([["p", "n", "p2"], ["i"], ["t"]]);
+    // Each chart then needs at most two axes, each with one unit.
+    for (const panel of panels) {
+      const plan = planAxes(panel);
+      expect(plan.axes.length).toBeLessThanOrEqual(MAX_AXES);
+      for (const axis of plan.axes) expect(axis.units.length).toBeLessThanOrEqual(1);
+    }
+  });
+  it("with three units and nothing else, the first two share the main chart", () => {
+    const panels = smallMultiples([s("a", "bar"), s("b", "A"), s("c", "°C")]);
+    expect(panels.map((panel) => panel.map((x) => x.key))).toEqual([["a", "b"], ["c"]]);
   });
 });

@@ -98,6 +98,35 @@ export function planAxes(series: readonly AxisSeries[]): AxisPlan {
   return { axes, axisOf };
 }
 
+/**
+ * Small multiples (issue 26): the series split into charts of at most MAX_AXES kinds each. The
+ * first kind of value and the counts (else the unitless values, else the second unit) share the
+ * main chart; every further unit gets a small chart of its own, so no unit is drawn against an
+ * axis that is not its own. One kind or two: one chart, as before. Order kept within each chart.
+ */
+export function smallMultiples<S extends AxisSeries>(series: readonly S[]): S[][] {
+  const order: string[] = [];
+  const byGroup = new Map<string, S[]>();
+  for (const s of series) {
+    const { kind, unit } = seriesKind(s);
+    const id = kind === "unit" ? `u:${unit}` : kind;
+    if (!byGroup.has(id)) {
+      order.push(id);
+      byGroup.set(id, []);
+    }
+    byGroup.get(id)!.push(s);
+  }
+  if (order.length <= MAX_AXES) return series.length > 0 ? [[...series]] : [];
+  const first = order[0]!;
+  const second = order.find((id) => id !== first && id === "count") ?? order.find((id) => id !== first && id === "plain") ?? order[1]!;
+  const main = series.filter((s) => {
+    const { kind, unit } = seriesKind(s);
+    const id = kind === "unit" ? `u:${unit}` : kind;
+    return id === first || id === second;
+  });
+  return [main, ...order.filter((id) => id !== first && id !== second).map((id) => byGroup.get(id)!)];
+}
+
 /** The words on an axis: its units, "count", or "no unit" (plus what else was folded onto it). */
 export function axisUnits(axis: Axis, plan: AxisPlan, series: readonly AxisSeries[]): string[] {
   if (axis.kind === "unit") return axis.units;

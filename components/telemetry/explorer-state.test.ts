@@ -4,6 +4,7 @@ import {
   parseExplorerState,
   resolveRange,
   serializeExplorerState,
+  shiftedRange,
   type ExplorerState,
 } from "./explorer-state";
 
@@ -19,6 +20,23 @@ describe("explorer URL state", () => {
     };
     const parsed = parseExplorerState(new URLSearchParams(serializeExplorerState(state)), defaults);
     expect(parsed).toEqual(state);
+  });
+
+  it("keeps full resolution and the split view's shift in the URL, and ignores unknown shifts", () => {
+    const state: ExplorerState = { query: "States", range: { kind: "relative", last: "7d" }, plants: ["RTM1"], view: "chart", full: true, compare: "7d" };
+    const search = serializeExplorerState(state);
+    expect(search).toContain("res=full");
+    expect(search).toContain("compare=7d");
+    expect(parseExplorerState(new URLSearchParams(search), defaults)).toEqual(state);
+    expect(parseExplorerState(new URLSearchParams("q=States&compare=2y&res=half"), defaults)).not.toHaveProperty("compare");
+    expect(parseExplorerState(new URLSearchParams("q=States&res=half"), defaults)).not.toHaveProperty("full");
+  });
+
+  it("shifts a range back for the split view", () => {
+    expect(shiftedRange({ startTime: "2026-11-08T00:00:00.000Z", endTime: "2026-11-09T06:00:00.000Z" }, "7d")).toEqual({
+      startTime: "2026-11-01T00:00:00.000Z",
+      endTime: "2026-11-02T06:00:00.000Z",
+    });
   });
 
   it("keeps auto-refresh in the URL for relative ranges only", () => {

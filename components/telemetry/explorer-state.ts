@@ -2,7 +2,9 @@
  * The telemetry explorer's whole state as URL search parameters, so any view can be shared and
  * reloaded: `q` (query text), `range` (a relative range) or `from`+`to` (absolute, ISO UTC),
  * `plants` (comma list), `view` (table | chart; absent: automatic), `refresh` (10s | 1m, relative
- * ranges only). Pure: parsed and written without React.
+ * ranges only), `res=full` (a chart at the query's full resolution rather than the one the server
+ * chooses), `compare` (1d | 7d | 30d: split view beside the same range that long before). Pure:
+ * parsed and written without React.
  */
 import { parseRefresh, type RefreshInterval } from "./live-refresh";
 
@@ -25,6 +27,24 @@ export interface ExplorerState {
   view: ResultView;
   /** Auto-refresh of a range that ends "now"; absent: off. */
   refresh?: RefreshInterval;
+  /** Draw every point the query returns (the server reduces nothing; the row limit applies). */
+  full?: true;
+  /** Split view: the same query over the range shifted this far back, beside it. */
+  compare?: CompareShift;
+}
+
+/** How far back the split view's second range lies. */
+export const COMPARE_SHIFTS = {
+  "1d": { label: "1 day earlier", ms: 86_400_000 },
+  "7d": { label: "1 week earlier", ms: 7 * 86_400_000 },
+  "30d": { label: "30 days earlier", ms: 30 * 86_400_000 },
+} as const;
+export type CompareShift = keyof typeof COMPARE_SHIFTS;
+
+/** The range `shift` before `range`, as the query endpoint's `startTime`/`endTime`. */
+export function shiftedRange(window: { startTime: string; endTime: string }, shift: CompareShift): { startTime: string; endTime: string } {
+  const ms = COMPARE_SHIFTS[shift].ms;
+  return { startTime: new Date(Date.parse(window.startTime) - ms).toISOString(), endTime: new Date(Date.parse(window.endTime) - ms).toISOString() };
 }
 
 export const DEFAULT_RANGE: TimeRange = { kind: "relative", last: "24h" };
@@ -60,12 +80,15 @@ export function parseExplorerState(
     .filter((p, i, all) => p !== "" && all.indexOf(p) === i && (!allowed || allowed.includes(p)));
 
   const refresh = range.kind === "relative" ? parseRefresh(params.get("refresh")) : null;
+  const compare = params.get("compare");
   return {
     query: params.get("q") ?? defaults.query,
     range,
     plants: plants.length > 0 ? plants : [defaults.plantId],
     view: params.get("view") === "table" ? "table" : params.get("view") === "chart" ? "chart" : "auto",
     ...(refresh ? { refresh } : {}),
+    ...(params.get("res") === "full" ? { full: true as const } : {}),
+    ...(compare !== null && Object.hasOwn(COMPARE_SHIFTS, compare) ? { compare: compare as CompareShift } : {}),
   };
 }
 
@@ -80,6 +103,8 @@ export function serializeExplorerState(state: ExplorerState): string {
   params.set("plants", state.plants.join(","));
   if (state.view !== "auto") params.set("view", state.view);
   if (state.refresh && state.range.kind === "relative") params.set("refresh", state.refresh);
+  if (state.full) params.set("res", "full");
+  if (state.compare) params.set("compare", state.compare);
   return params.toString();
 }
 

@@ -3,8 +3,8 @@
  * Query tabs, as in Azure Data Explorer: several queries open side by side, each with its own text,
  * range, plants and view. The active tab is the page's URL (so a link still shows one query);
  * every tab is kept in localStorage per plant, so the tabs survive a reload or a return tomorrow.
- * A tab is `{ id, search, draft }`: `search` is the explorer state it last showed (explorer-state.ts),
- * `draft` the editor's text, which may be ahead of the last run.
+ * A tab is `{ id, search, draft, name? }`: `search` is the explorer state it last showed (explorer-state.ts),
+ * `draft` the editor's text, which may be ahead of the last run, `name` what the person called it.
  */
 import { useCallback, useSyncExternalStore } from "react";
 
@@ -13,7 +13,12 @@ export interface QueryTab {
   /** The explorer's URL search (without `tab`) this tab last showed; "" for a fresh tab. */
   search: string;
   draft: string;
+  /** The name the person gave the tab; absent: named after its query. */
+  name?: string;
 }
+
+/** Longest tab name kept. */
+export const MAX_TAB_NAME = 60;
 
 export interface TabsState {
   tabs: QueryTab[];
@@ -29,7 +34,14 @@ const EVENT = "plantdesk-explorer-tabs";
 
 function isTab(value: unknown): value is QueryTab {
   const tab = value as QueryTab;
-  return typeof tab === "object" && tab !== null && typeof tab.id === "string" && typeof tab.search === "string" && typeof tab.draft === "string";
+  return (
+    typeof tab === "object" &&
+    tab !== null &&
+    typeof tab.id === "string" &&
+    typeof tab.search === "string" &&
+    typeof tab.draft === "string" &&
+    (tab.name === undefined || typeof tab.name === "string")
+  );
 }
 
 /** Reads stored tabs, dropping anything malformed (storage is the user's to edit). */
@@ -46,8 +58,9 @@ export function parseTabs(raw: string | null): TabsState | null {
   }
 }
 
-/** A tab's name: its query on one line, comments left out, shortened. */
+/** A tab's name: the one it was given, else its query on one line, comments left out, shortened. */
 export function tabTitle(tab: QueryTab, index: number): string {
+  if (tab.name) return tab.name;
   const text = tab.draft
     .split("\n")
     .filter((line) => !line.trim().startsWith("//"))
@@ -56,6 +69,19 @@ export function tabTitle(tab: QueryTab, index: number): string {
     .trim();
   if (!text) return `Query ${index + 1}`;
   return text.length > 32 ? `${text.slice(0, 31)}…` : text;
+}
+
+/**
+ * The tabs with one renamed: the name trimmed to one line of at most MAX_TAB_NAME characters; an
+ * empty name gives the tab back its query's name.
+ */
+export function renameTab(tabs: readonly QueryTab[], id: string, name: string): QueryTab[] {
+  const clean = name.replace(/\s+/g, " ").trim().slice(0, MAX_TAB_NAME);
+  return tabs.map((tab) => {
+    if (tab.id !== id) return tab;
+    const { name: _, ...rest } = tab;
+    return clean ? { ...rest, name: clean } : rest;
+  });
 }
 
 export function newTabId(): string {

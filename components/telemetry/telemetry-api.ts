@@ -7,9 +7,12 @@ import { ApiError, apiGet, apiSend, redirectToSignIn } from "@/lib/client/api";
 import type { THistoryEntry as HistoryEntry } from "@/lib/contract/dashboard";
 import type { QueryResult } from "./series";
 
-import type { TQueryProblem as QueryProblem, TTelemetryQueryRequest as TelemetryQueryRequest } from "@/lib/contract/telemetry";
+import type { TQueryProblem as QueryProblem } from "@/lib/contract/telemetry";
+import { ZExplorerQueryMeta, type TExplorerQueryMeta, type TExplorerQueryRequest } from "@/lib/contract/explorer";
 
-export type { QueryProblem, TelemetryQueryRequest };
+/** What the explorer sends: the service's request, plus the chart's width and the inspector's ask. */
+export type TelemetryQueryRequest = Omit<TExplorerQueryRequest, "resolution" | "inspect"> & Partial<Pick<TExplorerQueryRequest, "resolution" | "inspect">>;
+export type { QueryProblem };
 
 export interface TelemetryQueryOutcome {
   result: QueryResult;
@@ -18,6 +21,8 @@ export interface TelemetryQueryOutcome {
   /** Time on the server (header `x-query-duration-ms`), else the round trip measured here. */
   durationMs: number;
   roundTripMs: number;
+  /** How the server reduced the answer, and the inspector's figures (null from an older server). */
+  meta: TExplorerQueryMeta | null;
 }
 
 
@@ -87,7 +92,7 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
     if (response.status === 429 && Number.isFinite(retryAfter) && retryAfter >= 0) throw new ThrottledError(retryAfter, apiError);
     throw apiError;
   }
-  const payload = body as { data?: { columns?: unknown; rows?: unknown; render?: unknown }; render?: unknown } | null;
+  const payload = body as { data?: { columns?: unknown; rows?: unknown; render?: unknown }; render?: unknown; meta?: unknown } | null;
   const columns = payload?.data?.columns;
   const rows = payload?.data?.rows;
   if (!Array.isArray(columns) || !Array.isArray(rows)) {
@@ -101,6 +106,7 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
     render: typeof render === "string" ? render : typeof render === "object" && render !== null && typeof (render as { kind?: unknown }).kind === "string" ? (render as { kind: string }).kind : null,
     durationMs: Number.isFinite(serverMs) && response.headers.has("x-query-duration-ms") ? serverMs : roundTripMs,
     roundTripMs,
+    meta: ZExplorerQueryMeta.safeParse(payload?.meta).data ?? null,
   };
 }
 

@@ -6,10 +6,11 @@
  */
 import dynamic from "next/dynamic";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { CsvButton } from "@/components/ui/csv-button";
 import { TableSkeleton, Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
@@ -17,8 +18,11 @@ import { toCsv } from "@/lib/client/csv";
 import { useCan, useMe, type MePlant } from "@/lib/client/me";
 import { DEFAULT_QUERY, exampleQueries } from "./examples";
 import {
+  COMPARE_SHIFTS,
   describeRange,
   parseExplorerState,
+  shiftedRange,
+  type CompareShift,
   RELATIVE_RANGES,
   resolveRange,
   serializeExplorerState,
@@ -32,10 +36,11 @@ import { QueryHistory } from "./query-history";
 import { ResultTable } from "./result-table";
 import { withUnits, type QueryResult, type Series } from "./series";
 import type { TimeSeriesChartProps } from "./time-series-chart";
+import { useChartWidth } from "./use-chart-width";
 import { planChart, planResult } from "./chart-plan";
 import { useTelemetryCatalogue } from "./catalogue";
 import { useZoomHistory } from "./zoom-history";
-import { activeStoredTab, MAX_TABS, newTabId, queryOfSearch, readTabs, useStoredTabs, type QueryTab } from "./query-tabs";
+import { activeStoredTab, MAX_TABS, newTabId, queryOfSearch, readTabs, renameTab, useStoredTabs, type QueryTab } from "./query-tabs";
 import { QueryTabBar } from "./query-tab-bar";
 import { SchemaPanel } from "./schema-panel";
 import { useTimeMode } from "./time-preference";
@@ -43,6 +48,11 @@ import { alarmTaskLink } from "./alarm-task";
 import { CopyLinkButton } from "./copy-link";
 import type { EditorCommand } from "./kql-editor";
 import { useFormat } from "@/lib/client/format";
+import { ApiError } from "@/lib/client/api";
+import { MAX_RESULT_ROWS } from "@/lib/contract/telemetry";
+import { ComparePane } from "./compare-pane";
+import { QueryInspector } from "./query-inspector";
+import { ResolutionBanner } from "./resolution-banner";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 import { queryProblems, recordHistory, runTelemetryQuery } from "./telemetry-api";
@@ -52,7 +62,7 @@ const KqlEditor = dynamic(() => import("./kql-editor"), {
   ssr: false,
   loading: () => <Skeleton className="h-28 w-full" />,
 });
-const TimeSeriesChart = dynamic(() => import("./time-series-chart").then((m) => m.TimeSeriesChart), {
+const SmallMultiplesChart = dynamic(() => import("./small-multiples").then((m) => m.SmallMultiplesChart), {
   ssr: false,
   loading: () => <Skeleton className="h-80 w-full" />,
 });
@@ -166,6 +176,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     const tab = { id: newTabId(), search: "", draft: DEFAULT_QUERY };
     openTab(tab, [...tabs, tab].slice(-MAX_TABS));
   };
+  const renameTabTo = (id: string, name: string) => writeTabs({ tabs: renameTab(tabs, id, name), active: activeTab });
   const closeTab = (id: string) => {
     const index = tabs.findIndex((tab) => tab.id === id);
     const rest = tabs.filter((tab) => tab.id !== id);
@@ -181,14 +192,22 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   const sendToEditor = (command: DistributiveOmit<EditorCommand, "id">) => setEditorCommand((last) => ({ ...command, id: (last?.id ?? 0) + 1 }) as EditorCommand);
 
   const window_ = runAt === null ? null : resolveRange(state.range, runAt);
-  const request = window_ && { query: state.query, startTime: window_.startTime, endTime: window_.endTime, plantIds: state.plants };
+  // The plot's width decides the resolution the server answers with (docs/explorer.md); a table sends none.
+  const resultsRef = useRef<HTMLDivElement>(null);
+  const paneWidth = useChartWidth(resultsRef, state.compare ? 2 : 1);
+  const [inspectorOpen, setInspectorOpen] = useState(false);
+  const chartWanted = state.view !== "table";
+  const base = window_ && { query: state.query, startTime: window_.startTime, endTime: window_.endTime, plantIds: state.plants };
+  const resolution = chartWanted && paneWidth > 0 ? { resolution: { width: paneWidth, ...(state.full ? { full: true } : {}) } } : {};
+  const request = base && { ...base, ...resolution };
   const result = useQuery({
     queryKey: ["telemetry-query", request],
-    enabled: request !== null && state.query.trim() !== "",
+    enabled: request !== null && state.query.trim() !== "" && (!chartWanted || paneWidth > 0),
     queryFn: async ({ signal }) => {
-      const outcome = await runTelemetryQuery(request!, signal);
+      // Rows scanned are counted only while the inspector is open (one more query on the engine).
+      const outcome = await runTelemetryQuery({ ...request!, ...(inspectorOpen ? { inspect: true } : {}) }, signal);
       // History is a convenience: a failure to record it must not fail the query.
-      recordHistory(request!)
+      recordHistory(base!)
         .then(() => queryClient.invalidateQueries({ queryKey: ["telemetry-history"] }))
         .catch(() => undefined);
       return outcome;
@@ -211,7 +230,16 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
 
   const setRange = (range: TimeRange) => navigate({ ...state, query: draft, range }, runAt !== null);
   const setPlants = (plants: string[]) => navigate({ ...state, query: draft, plants }, runAt !== null);
+  // These change the request (its width, full resolution, a second range), which runs it again over the same window.
   const setView = (view: ExplorerState["view"]) => navigate({ ...state, view }, false);
+  const setFull = (full: boolean) => {
+    const { full: _, ...rest } = state;
+    navigate(full ? { ...rest, full: true } : rest, false);
+  };
+  const setCompare = (compare: CompareShift | null) => {
+    const { compare: _, ...rest } = state;
+    navigate(compare ? { ...rest, compare } : rest, false);
+  };
   const setRefresh = (refresh: ExplorerState["refresh"] | null) => {
     const { refresh: _, ...rest } = state;
     navigate(refresh ? { ...rest, refresh } : rest, false);
@@ -285,7 +313,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               {state.range.kind === "relative" && <AutoRefreshPicker value={state.refresh ?? null} onChange={setRefresh} />}
               <PlantPicker plants={queryablePlants} selected={state.plants} onChange={setPlants} loading={me.isPending} />
             </div>
-            <QueryTabBar tabs={tabs} active={activeTab} onSelect={selectTab} onAdd={addTab} onClose={closeTab} />
+            <QueryTabBar tabs={tabs} active={activeTab} onSelect={selectTab} onAdd={addTab} onClose={closeTab} onRename={renameTabTo} />
             <KqlEditor value={draft} onChange={setDraft} onRun={run} names={pointNames} problems={problems} label="KQL query" command={editorCommand} />
             <div className="flex flex-wrap items-center gap-3">
               <Button variant="primary" onClick={run} disabled={result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
@@ -308,10 +336,19 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               {state.refresh && state.range.kind === "relative" && shown && !result.isFetching ? (
                 <UpdatedAgo at={live.updatedAt ?? result.dataUpdatedAt} locale={format.locale} />
               ) : null}
+              <Button size="sm" variant="ghost" aria-expanded={inspectorOpen} aria-controls="query-inspector-panel" onClick={() => setInspectorOpen((open) => !open)}>
+                {inspectorOpen ? "Hide inspector" : "Inspector"}
+              </Button>
             </div>
+            {inspectorOpen ? (
+              <section id="query-inspector-panel" aria-label="Query inspector" className="rounded-md border border-line p-3">
+                <QueryInspector inspection={outcome?.meta?.inspection ?? null} roundTripMs={outcome ? outcome.roundTripMs : null} />
+              </section>
+            ) : null}
           </Card>
 
           <Card as="section" aria-labelledby="results-title" className="flex min-h-80 flex-col gap-3 p-4">
+            <div ref={resultsRef} aria-hidden="true" className="h-0 w-full" />
             <div className="flex flex-wrap items-center gap-2">
               <h2 id="results-title" className="text-base font-semibold">
                 Results
@@ -357,6 +394,24 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                 </div>
               )}
               <div className="ml-auto flex flex-wrap items-center gap-2">
+                {chartWanted ? (
+                  <label className="inline-flex items-center gap-1.5 text-sm">
+                    <span className="text-fg-muted">Compare with</span>
+                    <select
+                      className="rounded-md border border-line bg-surface px-2 py-1 text-sm"
+                      value={state.compare ?? ""}
+                      onChange={(event) => setCompare((event.target.value || null) as CompareShift | null)}
+                      data-testid="compare-select"
+                    >
+                      <option value="">nothing</option>
+                      {(Object.keys(COMPARE_SHIFTS) as CompareShift[]).map((shift) => (
+                        <option key={shift} value={shift}>
+                          {COMPARE_SHIFTS[shift].label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
                 <CopyLinkButton />
                 {shown && shown.rows.length > 0 && (
                   <CsvButton
@@ -398,6 +453,21 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                   </ul>
                   <p className="mt-1 text-xs">Select a position to put the cursor there.</p>
                 </div>
+              ) : result.error instanceof ApiError && result.error.code === "QUERY_LIMIT_EXCEEDED" ? (
+                <div role="alert" className="flex flex-col items-center gap-2 px-6 py-10 text-center" data-testid="row-limit">
+                  <p className="font-medium">{chartWanted ? "Too many rows to draw" : "Too many rows for a table"}</p>
+                  <p className="max-w-lg text-sm text-fg-muted">
+                    {result.error.message} A query returns at most {format.number(MAX_RESULT_ROWS)} rows.{" "}
+                    {chartWanted
+                      ? "Summarize the rows, or narrow the range or the plants."
+                      : "Summarize the rows, narrow the range or the plants, or show them as a chart: a chart is reduced to what the screen can show."}
+                  </p>
+                  {chartWanted ? null : (
+                    <Button size="sm" onClick={() => setView("chart")}>
+                      Show as a chart
+                    </Button>
+                  )}
+                </div>
               ) : (
                 <ErrorState error={result.error} title="The query failed" onRetry={() => void result.refetch()} />
               )
@@ -417,17 +487,31 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                 {plan.reason}
               </EmptyState>
             ) : plan?.view === "line" && domain ? (
-              <div className={result.isFetching ? "opacity-60" : undefined}>
-                <LineResult
-                  series={plan.series}
-                  units={catalogue.data?.units}
-                  query={state.query}
-                  domain={domain}
-                  timeZone={timeZone}
-                  label={`Line chart over ${describeRange(state.range, timeZone).toLowerCase()}`}
-                  onZoom={zoom.zoom}
-                />
-                <p className="mt-1 text-xs text-fg-muted">Drag across the chart to zoom into a time range; the legend hides and shows series.</p>
+              <div className={state.compare ? "grid grid-cols-1 gap-4 xl:grid-cols-2" : undefined} data-testid={state.compare ? "split-view" : undefined}>
+                <section aria-label={state.compare ? describeRange(state.range, timeZone) : undefined} className={cn("flex min-w-0 flex-col gap-2", result.isFetching && "opacity-60")}>
+                  {state.compare ? <h3 className="text-sm font-medium">{describeRange(state.range, timeZone)}</h3> : null}
+                  <ResolutionBanner resolution={outcome?.meta?.resolution ?? null} full={state.full === true} onFull={setFull} />
+                  <LineResult
+                    series={plan.series}
+                    units={catalogue.data?.units}
+                    query={state.query}
+                    domain={domain}
+                    timeZone={timeZone}
+                    label={`Line chart over ${describeRange(state.range, timeZone).toLowerCase()}`}
+                    onZoom={zoom.zoom}
+                  />
+                  <p className="mt-1 text-xs text-fg-muted">Drag across the chart to zoom into a time range; the legend hides and shows series.</p>
+                </section>
+                {state.compare && request ? (
+                  <ComparePane
+                    request={{ ...request, ...shiftedRange(request, state.compare) }}
+                    title={`${COMPARE_SHIFTS[state.compare].label}: ${describeRange({ kind: "absolute", ...toRange(shiftedRange(request, state.compare)) }, timeZone)}`}
+                    units={catalogue.data?.units}
+                    timeZone={timeZone}
+                    full={state.full === true}
+                    onFull={setFull}
+                  />
+                ) : null}
               </div>
             ) : plan && plan.view !== "line" ? (
               <div className={result.isFetching ? "opacity-60" : undefined}>
@@ -474,6 +558,8 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   );
 }
 
+const toRange = (window: { startTime: string; endTime: string }) => ({ from: window.startTime, to: window.endTime });
+
 /** When live mode last brought the result up to date, re-read every few seconds (not a live region: no interruptions). */
 function UpdatedAgo({ at, locale }: { at: number; locale: string }) {
   const [now, setNow] = useState(() => Date.now());
@@ -496,7 +582,7 @@ function LineResult({
   ...chart
 }: { series: Series[]; units: Map<string, string> | undefined; query: string } & Omit<TimeSeriesChartProps, "series">) {
   const withUnit = useMemo(() => withUnits(series, (name) => units?.get(name), query), [series, units, query]);
-  return <TimeSeriesChart series={withUnit} height={360} {...chart} />;
+  return <SmallMultiplesChart series={withUnit} height={360} {...chart} />;
 }
 
 function PlantPicker({
