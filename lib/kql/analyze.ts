@@ -8,6 +8,7 @@ import { COMPILE_LIMITS, extentOf, Meter, VALUE_LIMITS, WORK_SPENT } from "./bud
 import { KqlError } from "./errors";
 import { isNumeric, type TExpr } from "./ir";
 import { inSerialOrder } from "./rows";
+import { NAME_PASSING, nameOf } from "./names";
 import { positionOf } from "./parser";
 import { KQL_TYPES, type KqlType, type SqlParamType, type SqlParams } from "./types";
 import { callExtension, multiAggregate, multiResult, EXTENSION_AGGREGATES, EXTENSION_SCALARS } from "./functions";
@@ -28,9 +29,6 @@ export const MAX_LITERALS = 5_000;
 const TYPE_ALIASES: Record<string, KqlType> = { double: "real", boolean: "bool", date: "datetime", time: "timespan", int64: "long", int32: "int" };
 
 const WEEK_MICROS = 7 * 86_400_000_000;
-
-/** Functions whose result is named after their first argument (`bin(Timestamp, 1h)` → `Timestamp`). */
-const NAME_PASSING = new Set(["bin", "bin_at", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime"]);
 
 const CORE_SCALARS = [
   "ago", "now", "bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime", "isnull", "isnotnull",
@@ -778,22 +776,6 @@ export class Analyzer {
 }
 
 export type Mode = "scalar" | "aggregate" | "inAggregate";
-
-/** KQL's name for an expression in a result: a column, `a_b` for `a.b`, or a name passed through bin/to*(). */
-export function nameOf(ast: Expr): string | undefined {
-  switch (ast.kind) {
-    case "column":
-      return ast.name;
-    case "member": {
-      const target = nameOf(ast.target);
-      return target ? `${target}_${ast.key}` : undefined;
-    }
-    case "call":
-      return NAME_PASSING.has(ast.name) && ast.args[0] ? nameOf(ast.args[0]) : undefined;
-    default:
-      return undefined;
-  }
-}
 
 function firstColumn(ast: Expr): string | undefined {
   switch (ast.kind) {

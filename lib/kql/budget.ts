@@ -158,3 +158,22 @@ export function runtimeTooLarge(fn: string, what: "string" | "dynamic" | "list")
   const limit = what === "string" ? VALUE_LIMITS.stringBytes : VALUE_LIMITS.dynamicBytes;
   return `${fn} would build a ${what === "string" ? "string" : "dynamic value"} larger than the limit of ${n(limit)} bytes`;
 }
+
+/** Bounds that keep one query from exhausting the server (sizes of what it may build). */
+export const LIMITS = {
+  /** Table references and sub-queries after `let` expansion. */
+  relations: 64,
+  /** Generated SQL text (COMPILE_LIMITS above has the compile's other bounds: work, expanded expression size). */
+  sqlLength: COMPILE_LIMITS.sqlLength,
+  rangeRows: 1_000_000,
+  datatableCells: 10_000,
+  makeSeriesPoints: 100_000,
+  regexLength: 1_000,
+  operators: 300,
+  /**
+   * Grouping steps (summarize, count, distinct, make-series, top-nested levels) per query: DuckDB's
+   * planning time grows steeply with nested GROUP BYs (20 nested take seconds to plan), and planning
+   * cannot be interrupted by the query time limit.
+   */
+  groupings: 16,
+};

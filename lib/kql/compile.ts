@@ -13,16 +13,18 @@
  * reference reads the scoped relation the caller passed in, so no statement can escape the scope.
  */
 import type { Assignment, Expr, LetStatement, Operator, SortKey, Span, TabularExpr, TabularSource } from "./ast";
-import { Analyzer, nameOf, type Env, type Scope } from "./analyze";
+import { Analyzer, type Env, type Scope } from "./analyze";
+import { nameOf } from "./names";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";
-import { COMPILE_LIMITS, CompileLimitError, metered, tooLarge } from "./budget";
+import { COMPILE_LIMITS, CompileLimitError, LIMITS, metered, tooLarge } from "./budget";
 import { KqlError } from "./errors";
 import { readsColumns, type TExpr } from "./ir";
 import { parse, positionOf } from "./parser";
 import { isTableName, TABLES, type TableName } from "./tables";
 import type { KqlType, ResultColumn, SqlParams } from "./types";
-import { planOperator, type OperatorPlanner } from "./operators";
+import { planOperator } from "./operators";
+import { outputAliases, type Binding, type Block, type OperatorPlanner } from "./block";
 
 /** An already scoped relation of one table: SQL text and the params it uses (`$scope_*`). */
 export interface KqlSource {
@@ -56,49 +58,6 @@ export interface CompiledQuery {
    */
   work: number;
 }
-
-export interface Binding {
-  name: string;
-  expr: TExpr;
-}
-
-export interface Block {
-  from: string;
-  columns: Binding[];
-  where: TExpr[];
-  groupBy: TExpr[];
-  qualify: TExpr[];
-  aggregated: boolean;
-  distinct: boolean;
-  orderBy: SelectBlock["orderBy"];
-  /**
-   * Set when the rows are serialized (after sort, top, serialize): their order, which row-order
-   * functions (prev, next, row_number, row_cumsum) follow. Empty: serialized in arrival order.
-   */
-  serial?: SelectBlock["orderBy"];
-  limit?: TExpr;
-  /** Name `union withsource=` reports for this relation (a table or `let` name). */
-  sourceName?: string;
-}
-
-/** Bounds that keep one query from exhausting the server (sizes of what it may build). */
-export const LIMITS = {
-  /** Table references and sub-queries after `let` expansion. */
-  relations: 64,
-  /** Generated SQL text (budget.ts has the compile's other bounds: work, expanded expression size). */
-  sqlLength: COMPILE_LIMITS.sqlLength,
-  rangeRows: 1_000_000,
-  datatableCells: 10_000,
-  makeSeriesPoints: 100_000,
-  regexLength: 1_000,
-  operators: 300,
-  /**
-   * Grouping steps (summarize, count, distinct, make-series, top-nested levels) per query: DuckDB's
-   * planning time grows steeply with nested GROUP BYs (20 nested take seconds to plan), and planning
-   * cannot be interrupted by the query time limit.
-   */
-  groupings: 16,
-};
 
 export function compileKql(text: string, options: CompileOptions): CompiledQuery {
   const { ast, diagnostics } = parse(text);
@@ -463,21 +422,6 @@ export class Planner implements OperatorPlanner {
 }
 
 export type LetBindingValue = Env extends ReadonlyMap<string, infer V> ? V : never;
-
-/** SQL identifiers are case-insensitive; KQL names are not. Aliases stay unique regardless of case. */
-export function outputAliases(columns: { name: string }[]): string[] {
-  const used = new Set<string>();
-  return columns.map((c) => {
-    let alias = c.name;
-    for (let i = 2; used.has(alias.toLowerCase()); i++) alias = `${c.name}_${i}`;
-    used.add(alias.toLowerCase());
-    return alias;
-  });
-}
-
-export function scopeOf(block: Block): Scope {
-  return new Map(block.columns.map((c) => [c.name, c.expr]));
-}
 
 /** Literals, possibly negated or typed (`datetime(…)`, `dynamic([…])`). */
 function isConstantAst(ast: Expr): boolean {

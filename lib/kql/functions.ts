@@ -4,7 +4,8 @@
  * result types as ADX documents them and yields typed IR; the dialect spells the SQL.
  */
 import type { Expr } from "./ast";
-import { nameOf, type Analyzer, type Mode, type Scope } from "./analyze";
+import type { Analyzer, Mode, Scope } from "./analyze";
+import { nameOf } from "./names";
 import { VALUE_LIMITS, valueTooLarge } from "./budget";
 import { isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";

@@ -5,27 +5,14 @@
  * input and start a new block over the SQL the dialect spells for them.
  */
 import type { Assignment, Expr, JoinKey, Name, Operator } from "./ast";
-import { nameOf, type Analyzer, type Env, type Scope } from "./analyze";
-import type { JoinType, SelectBlock, SqlDialect } from "./dialect/dialect";
+import type { Analyzer, Env, Scope } from "./analyze";
+import { nameOf } from "./names";
+import type { JoinType, SelectBlock } from "./dialect/dialect";
 import { hasRowOrder, isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
-import { LIMITS, outputAliases, scopeOf, type Binding, type Block } from "./compile";
+import { LIMITS } from "./budget";
+import { outputAliases, scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
 import { materializeSeries, seriesCall } from "./series";
-
-export interface OperatorPlanner {
-  readonly analyzer: Analyzer;
-  readonly dialect: SqlDialect;
-  tabular(query: import("./ast").TabularExpr, env: Env): Block;
-  wrap(block: Block): Block;
-  renderAs(block: Block): { sql: string; aliases: string[] };
-  emptyBlock(from: string): Block;
-  fromRelation(sql: string, relation: string, columns: { name: string; alias: string; type: KqlType; nullable: boolean; dynamic?: "json" | "double" }[]): Block;
-  assignments(items: Assignment[], analyze: (e: Expr) => TExpr): Binding[];
-  sortKeys(keys: import("./ast").SortKey[], scope: Scope): SelectBlock["orderBy"];
-  columnName(columns: { name: string }[], next: () => number): string;
-  nextAlias(): string;
-  countGrouping(span: import("./ast").Span): void;
-}
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order

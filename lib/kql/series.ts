@@ -12,11 +12,11 @@
  * choose the shape of the SQL and are range-checked here.
  */
 import type { Expr } from "./ast";
-import { nameOf, type Analyzer, type Scope } from "./analyze";
-import type { Binding, Block } from "./compile";
+import type { Analyzer, Scope } from "./analyze";
+import { nameOf } from "./names";
 import { seriesPlan, stageNames } from "./dialect/series-sql";
 import type { TExpr } from "./ir";
-import type { OperatorPlanner } from "./operators";
+import type { Binding, Block, OperatorPlanner } from "./block";
 import type { KqlType } from "./types";
 
 type Call = Extract<Expr, { kind: "call" }>;
