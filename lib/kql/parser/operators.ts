@@ -1,0 +1,349 @@
+/**
+ * Tabular operators: what follows each `|`. One case per operator in `parseOperator`; the ones
+ * with a grammar of their own (join, make-series, mv-expand, top-nested, parse) have a function
+ * each. A table inside an operator (join's right side, union's tables) is read through
+ * `Cursor.tabular`.
+ */
+import type { Expr, JoinKey, MakeSeriesAggregate, Name, Operator, ParsePart, SortKey, TabularExpr, TopNestedLevel, UnionOptions } from "../ast";
+import { Cursor, describe, fail, isName, isPunct, isWord } from "./cursor";
+import { parseAdditive, parseAssignment, parseAssignments, parseExpr, parsePrimary } from "./expressions";
+
+/** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
+export const UNSUPPORTED_OPERATORS = new Set([
+  "evaluate", "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "search", "invoke",
+  "reduce", "sample-distinct", "top-hitters", "parse-kv", "parse-where", "project-smart", "project-by-names",
+  "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
+  "assert-schema", "macro-expand", "partition-by",
+]);
+
+export function parseOperator(c: Cursor): Operator {
+  const token = c.next();
+  const from = token.from;
+  const word = isName(token) ? token.text : "";
+  if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported`);
+  switch (word) {
+    case "where":
+    case "filter":
+      return { kind: "where", predicate: parseExpr(c), span: c.spanFrom(from) };
+    case "project":
+      return { kind: "project", items: parseAssignments(c), span: c.spanFrom(from) };
+    case "extend":
+      return { kind: "extend", items: parseAssignments(c), span: c.spanFrom(from) };
+    case "serialize": {
+      const end = c.peek().kind === "eof" || isPunct(c.peek(), "|") || isPunct(c.peek(), ")") || isPunct(c.peek(), ";");
+      return { kind: "serialize", items: end ? [] : parseAssignments(c), span: c.spanFrom(from) };
+    }
+    case "project-away":
+    case "project-keep":
+      return { kind: word, columns: parseNamePatterns(c), span: c.spanFrom(from) };
+    case "project-rename": {
+      const renames = c.commaList(() => {
+        const to = c.expectName("a new column name");
+        c.expectPunct("=");
+        return { to, from: c.expectName("a column name") };
+      });
+      return { kind: "project-rename", renames, span: c.spanFrom(from) };
+    }
+    case "project-reorder": {
+      const columns: Extract<Operator, { kind: "project-reorder" }>["columns"] = c.commaList(() => {
+        const name = parseNamePattern(c);
+        const order = ["asc", "desc", "granny-asc", "granny-desc"].find((o) => isWord(c.peek(), o)) as "asc" | undefined;
+        if (order) c.next();
+        return { name, order };
+      });
+      return { kind: "project-reorder", columns, span: c.spanFrom(from) };
+    }
+    case "summarize": {
+      c.readOptions(new Set());
+      const aggregates = isWord(c.peek(), "by") ? [] : parseAssignments(c);
+      const by = c.after("by", () => parseAssignments(c)) ?? [];
+      if (!aggregates.length && !by.length) fail(c.peek(), "summarize needs an aggregation or a 'by' clause");
+      return { kind: "summarize", aggregates, by, span: c.spanFrom(from) };
+    }
+    case "order":
+    case "sort": {
+      c.expectWord("by");
+      return { kind: "sort", keys: parseSortKeys(c), span: c.spanFrom(from) };
+    }
+    case "top": {
+      const count = parseExpr(c);
+      c.expectWord("by");
+      return { kind: "top", count, keys: parseSortKeys(c), span: c.spanFrom(from) };
+    }
+    case "take":
+    case "limit":
+      return { kind: "take", count: parseExpr(c), span: c.spanFrom(from) };
+    case "sample":
+      return { kind: "sample", count: parseExpr(c), span: c.spanFrom(from) };
+    case "distinct": {
+      if (isPunct(c.peek(), "*")) {
+        c.next();
+        return { kind: "distinct", columns: "*", span: c.spanFrom(from) };
+      }
+      return { kind: "distinct", columns: parseAssignments(c), span: c.spanFrom(from) };
+    }
+    case "count":
+      return { kind: "count", span: c.spanFrom(from) };
+    case "getschema":
+      return { kind: "getschema", span: c.spanFrom(from) };
+    case "as": {
+      c.readOptions(new Set(["hint.materialized"]));
+      const name = c.expectName("a name after 'as'");
+      c.tabularNames.add(name.text);
+      c.scalarNames.delete(name.text);
+      return { kind: "as", name, span: c.spanFrom(from) };
+    }
+    case "union": {
+      const { options, tables } = parseUnionArgs(c);
+      return { kind: "union", options, tables, span: c.spanFrom(from) };
+    }
+    case "join":
+    case "lookup":
+      return parseJoin(c, word, from);
+    case "make-series":
+      return parseMakeSeries(c, from);
+    case "mv-expand":
+      return parseMvExpand(c, from);
+    case "top-nested":
+      return parseTopNested(c, from);
+    case "parse":
+      return parseParse(c, from);
+    case "render": {
+      const chart = c.expectName("a chart kind (timechart, barchart, …)");
+      const properties: { name: string; value: Expr }[] = [];
+      if (isWord(c.peek(), "with")) {
+        c.next();
+        c.expectPunct("(");
+        while (!isPunct(c.peek(), ")")) {
+          if (properties.length) c.expectPunct(",");
+          const name = c.expectName("a property name");
+          c.expectPunct("=");
+          properties.push({ name: name.text, value: parseRenderValue(c) });
+        }
+        c.expectPunct(")");
+      }
+      if (c.peek().kind !== "eof" && !isPunct(c.peek(), ";")) fail(c.peek(), "render must be the last operator");
+      return { kind: "render", chart, properties, span: c.spanFrom(from) };
+    }
+    default:
+      return fail(token, token.kind === "eof" ? "Expected an operator after '|'" : `Unknown operator '${token.text}'`);
+  }
+}
+
+export function parseUnionArgs(c: Cursor): { options: UnionOptions; tables: TabularExpr[] } {
+  const raw = c.readOptions(new Set(["kind", "withsource", "isfuzzy"]));
+  const kind = raw.get("kind");
+  if (kind && kind.value.text !== "inner" && kind.value.text !== "outer") fail(c.tokenAt(kind.value.span), `union kind must be inner or outer, not '${kind.value.text}'`);
+  const options: UnionOptions = { kind: (kind?.value.text as "inner" | "outer") ?? "outer", withsource: raw.get("withsource")?.value };
+  const tables = c.commaList((): TabularExpr => {
+    const token = c.peek();
+    if (isPunct(token, "(")) {
+      c.next();
+      const tabular = c.tabular();
+      c.expectPunct(")");
+      return tabular;
+    }
+    const name = c.expectName("a table name");
+    if (name.text.includes("*")) fail(token, "Wildcard table names are not supported");
+    return { source: { kind: "name", name, span: name.span }, operators: [], span: name.span };
+  });
+  return { options, tables };
+}
+
+/** A column name, possibly with `*` wildcards (`Data*`). */
+function parseNamePattern(c: Cursor): Name {
+  const start = c.peek();
+  let text = "";
+  let end = start.to;
+  while ((isName(c.peek()) || isPunct(c.peek(), "*")) && (text === "" || c.peek().from === end)) {
+    const token = c.next();
+    text += token.text;
+    end = token.to;
+  }
+  if (!text) fail(start, `Expected a column name but found ${describe(start)}`);
+  return { text, span: { from: start.from, to: end } };
+}
+
+function parseNamePatterns(c: Cursor): Name[] {
+  return c.commaList(() => parseNamePattern(c));
+}
+
+function parseJoin(c: Cursor, word: "join" | "lookup", from: number): Operator {
+  const options = c.readOptions(new Set(["kind"]));
+  const kind = options.get("kind");
+  const joinKind = kind?.value.text ?? (word === "join" ? "innerunique" : "leftouter");
+  let right: TabularExpr;
+  if (isPunct(c.peek(), "(")) {
+    c.next();
+    right = c.tabular();
+    c.expectPunct(")");
+  } else {
+    const name = c.expectName("the right table of the join");
+    right = { source: { kind: "name", name, span: name.span }, operators: [], span: name.span };
+  }
+  if (isWord(c.peek(), "where")) fail(c.peek(), `'${word} … where' is not supported; use 'on'`);
+  c.expectWord("on");
+  const on: JoinKey[] = [];
+  do {
+    if (on.length) c.next();
+    on.push(parseJoinKey(c));
+  } while (isPunct(c.peek(), ",") || isWord(c.peek(), "and"));
+  return { kind: word, joinKind, kindSpan: kind?.value.span, right, on, span: c.spanFrom(from) };
+}
+
+function parseJoinKey(c: Cursor): JoinKey {
+  const start = c.peek();
+  const side = (): { side: string; name: Name } | null => {
+    const token = c.peek();
+    if ((token.text === "$left" || token.text === "$right") && isPunct(c.peek(1), ".")) {
+      c.next();
+      c.next();
+      return { side: token.text, name: c.expectName("a column name") };
+    }
+    return null;
+  };
+  const a = side();
+  if (a && a.side !== "$left") fail(start, "A join condition is written $left.column == $right.column");
+  if (!a) {
+    const name = c.expectName("a column name or $left.column == $right.column");
+    return { left: name, right: name, span: name.span };
+  }
+  c.expectPunct("==");
+  const b = side();
+  if (!b || b.side === a.side) fail(c.peek(), "Expected the other side of the condition ($left.column == $right.column)");
+  return { left: a.name, right: b!.name, span: c.spanFrom(start.from) };
+}
+
+function parseMakeSeries(c: Cursor, from: number): Operator {
+  c.readOptions(new Set(["kind"]));
+  const aggregates = c.commaList((): MakeSeriesAggregate => {
+    const start = c.peek().from;
+    const item = parseAssignment(c);
+    const defaultValue = c.after("default", () => {
+      c.expectPunct("=");
+      return parseExpr(c);
+    });
+    return { name: item.name, expr: item.expr, default: defaultValue, span: c.spanFrom(start) };
+  });
+  c.expectWord("on");
+  // The axis is a column or arithmetic (not a comparison), so `on Timestamp in range(…)` stops before `in`.
+  const axis = parseAdditive(c);
+  if (isWord(c.peek(), "in")) fail(c.peek(), "make-series '… in range(…)' is not supported; use 'from … to … step …'");
+  const start = c.after("from", () => parseExpr(c));
+  const end = c.after("to", () => parseExpr(c));
+  c.expectWord("step");
+  const step = parseExpr(c);
+  const by = c.after("by", () => parseAssignments(c)) ?? [];
+  return { kind: "make-series", aggregates, axis, from: start, to: end, step, by, span: c.spanFrom(from) };
+}
+
+function parseMvExpand(c: Cursor, from: number): Operator {
+  const options = c.readOptions(new Set(["bagexpansion", "with_itemindex", "kind"]));
+  const items: Extract<Operator, { kind: "mv-expand" }>["items"] = c.commaList(() => {
+    const start = c.peek().from;
+    const item = parseAssignment(c);
+    const toType = c.after("to", () => {
+      c.expectWord("typeof");
+      c.expectPunct("(");
+      const name = c.expectName("a type");
+      c.expectPunct(")");
+      return name;
+    });
+    return { name: item.name, expr: item.expr, toType, span: c.spanFrom(start) };
+  });
+  const limit = c.after("limit", () => parseExpr(c));
+  const bag = (options.get("bagexpansion") ?? options.get("kind"))?.value.text;
+  if (bag && bag !== "bag" && bag !== "array") fail(c.peek(), `bagexpansion must be bag or array, not '${bag}'`);
+  return { kind: "mv-expand", items, bagExpansion: (bag as "bag" | "array") ?? "bag", itemIndex: options.get("with_itemindex")?.value, limit, span: c.spanFrom(from) };
+}
+
+function parseTopNested(c: Cursor, from: number): Operator {
+  const levels: TopNestedLevel[] = [];
+  let token = c.peek();
+  for (;;) {
+    const start = token.from;
+    let count: Expr | undefined;
+    if (!isWord(c.peek(), "of")) count = parseExpr(c);
+    c.expectWord("of");
+    const of = parseAssignment(c);
+    if (isWord(c.peek(), "with")) fail(c.peek(), "top-nested '… with others = …' is not supported");
+    c.expectWord("by");
+    const by = parseAssignment(c);
+    if (isWord(c.peek(), "asc") || isWord(c.peek(), "desc")) {
+      if (c.next().text === "asc") fail(c.peek(), "top-nested '… asc' is not supported");
+    }
+    levels.push({ count, of, by, span: c.spanFrom(start) });
+    if (!isPunct(c.peek(), ",")) break;
+    c.next();
+    token = c.expectWord("top-nested");
+  }
+  return { kind: "top-nested", levels, span: c.spanFrom(from) };
+}
+
+function parseParse(c: Cursor, from: number): Operator {
+  const options = c.readOptions(new Set(["kind", "flags"]));
+  const kindOption = options.get("kind");
+  const kind = kindOption?.value.text ?? "simple";
+  if (kind !== "simple" && kind !== "regex" && kind !== "relaxed") fail(c.tokenAt(kindOption!.value.span), `parse kind must be simple, regex or relaxed, not '${kind}'`);
+  if (options.has("flags")) fail(c.peek(), "parse flags= are not supported");
+  const source = parseExpr(c);
+  c.expectWord("with");
+  const parts: ParsePart[] = [];
+  for (;;) {
+    const token = c.peek();
+    if (token.kind === "string") {
+      c.next();
+      parts.push({ kind: "text", value: token.value ?? "", span: { from: token.from, to: token.to } });
+    } else if (isPunct(token, "*")) {
+      c.next();
+      parts.push({ kind: "star", span: { from: token.from, to: token.to } });
+    } else if (isName(token)) {
+      c.next();
+      const name = { text: token.text, span: { from: token.from, to: token.to } };
+      let type: Name | undefined;
+      if (isPunct(c.peek(), ":")) {
+        c.next();
+        type = c.expectName("a type");
+      }
+      parts.push({ kind: "column", name, type, span: c.spanFrom(token.from) });
+    } else break;
+  }
+  if (!parts.length) fail(c.peek(), "Expected a parse pattern (\"text\", column:type, *)");
+  return { kind: "parse", mode: kind as "simple", source, parts, span: c.spanFrom(from) };
+}
+
+/** Render properties: literals, or a parenthesised list of names (`ycolumns=(a, b)`) as text. */
+function parseRenderValue(c: Cursor): Expr {
+  const token = c.peek();
+  if (isPunct(token, "(")) {
+    c.next();
+    const names: string[] = [];
+    while (!isPunct(c.peek(), ")")) {
+      if (names.length) c.expectPunct(",");
+      names.push(c.expectName("a column name").text);
+    }
+    c.expectPunct(")");
+    return { kind: "literal", type: "string", value: names.join(","), span: c.spanFrom(token.from) };
+  }
+  if (token.kind === "identifier") {
+    c.next();
+    return { kind: "literal", type: "string", value: token.text, span: { from: token.from, to: token.to } };
+  }
+  return parsePrimary(c);
+}
+
+function parseSortKeys(c: Cursor): SortKey[] {
+  return c.commaList(() => {
+    const from = c.peek().from;
+    const key: SortKey = { expr: parseExpr(c), span: { from, to: from } };
+    if (isWord(c.peek(), "asc") || isWord(c.peek(), "desc")) key.direction = c.next().text as "asc" | "desc";
+    const nulls = c.after("nulls", () => {
+      const which = c.peek();
+      if (!isWord(which, "first") && !isWord(which, "last")) fail(which, `Expected 'first' or 'last' but found ${describe(which)}`);
+      return c.next().text as "first" | "last";
+    });
+    if (nulls) key.nulls = nulls;
+    key.span = c.spanFrom(from);
+    return key;
+  });
+}

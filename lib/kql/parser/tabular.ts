@@ -1,0 +1,123 @@
+/**
+ * Tabular expressions: a source (a table or `let` name, a call of a tabular function, `union`,
+ * `datatable`, `print`, `range`, a parenthesised query) followed by `| operator`s.
+ */
+import type { Expr, Name, TabularExpr, TabularSource } from "../ast";
+import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure } from "./cursor";
+import { parseAssignments, parseExpr } from "./expressions";
+import { parseOperator, parseUnionArgs, UNSUPPORTED_OPERATORS } from "./operators";
+
+/** A source then `| operator`s. At the top level a broken operator is reported and skipped. */
+export function parseTabular(c: Cursor, topLevel = false): TabularExpr {
+  const start = c.peek();
+  c.enter(start);
+  try {
+    const source = parseSource(c);
+    const query: TabularExpr = { source, operators: [], span: { from: start.from, to: source.span.to } };
+    while (isPunct(c.peek(), "|") || (topLevel && c.peek().kind !== "eof" && !isPunct(c.peek(), ";"))) {
+      const token = c.peek();
+      if (!isPunct(token, "|")) {
+        c.report(token, `Expected '|' but found ${describe(token)}`);
+        c.skipTo(["|", ";"]);
+        continue;
+      }
+      c.next();
+      if (!topLevel) {
+        query.operators.push(parseOperator(c));
+        continue;
+      }
+      try {
+        query.operators.push(parseOperator(c));
+        const after = c.peek();
+        if (after.kind !== "eof" && !isPunct(after, "|") && !isPunct(after, ";")) fail(after, `Unexpected ${describe(after)}`);
+      } catch (error) {
+        if (!(error instanceof ParseFailure) || error.fatal) throw error;
+        c.report(error.token, error.message);
+        c.skipTo(["|", ";"]);
+      }
+    }
+    query.span = c.spanFrom(start.from);
+    return query;
+  } finally {
+    c.leave();
+  }
+}
+
+function parseSource(c: Cursor): TabularSource {
+  const token = c.peek();
+  const from = token.from;
+  if (isPunct(token, "(")) {
+    c.next();
+    const query = parseTabular(c);
+    c.expectPunct(")");
+    return { kind: "paren", query, span: c.spanFrom(from) };
+  }
+  if (!isName(token)) fail(token, `Expected a table name (States or Events) but found ${describe(token)}`);
+  if (UNSUPPORTED_OPERATORS.has(token.text)) fail(token, `'${token.text}' is not supported`);
+  switch (token.text) {
+    case "union": {
+      c.next();
+      const { options, tables } = parseUnionArgs(c);
+      return { kind: "union", options, tables, span: c.spanFrom(from) };
+    }
+    case "datatable":
+      if (isPunct(c.peek(1), "(")) return parseDatatable(c);
+      break;
+    case "print": {
+      c.next();
+      return { kind: "print", items: parseAssignments(c), span: c.spanFrom(from) };
+    }
+    case "range":
+      if (isName(c.peek(1)) && isWord(c.peek(2), "from")) {
+        c.next();
+        const column = c.expectName("a column name");
+        c.expectWord("from");
+        const start = parseExpr(c);
+        c.expectWord("to");
+        const end = parseExpr(c);
+        c.expectWord("step");
+        const step = parseExpr(c);
+        return { kind: "range", column, from: start, to: end, step, span: c.spanFrom(from) };
+      }
+      break;
+    default:
+      break;
+  }
+  c.next();
+  const name = { text: token.text, span: { from: token.from, to: token.to } };
+  if (isPunct(c.peek(), "(")) {
+    c.next();
+    const args: Expr[] = [];
+    const tabularArgs: TabularExpr[] = [];
+    while (!isPunct(c.peek(), ")")) {
+      if (args.length || tabularArgs.length) c.expectPunct(",");
+      if (c.startsTabular()) tabularArgs.push(parseTabular(c));
+      else args.push(parseExpr(c));
+    }
+    c.expectPunct(")");
+    return { kind: "call", name, args, tabularArgs, span: c.spanFrom(from) };
+  }
+  return { kind: "name", name, span: name.span };
+}
+
+function parseDatatable(c: Cursor): TabularSource {
+  const start = c.next();
+  c.expectPunct("(");
+  const columns: { name: Name; type: Name }[] = [];
+  while (!isPunct(c.peek(), ")")) {
+    if (columns.length) c.expectPunct(",");
+    const name = c.expectName("a column name");
+    c.expectPunct(":");
+    columns.push({ name, type: c.expectName("a column type") });
+  }
+  c.expectPunct(")");
+  c.expectPunct("[");
+  const values: Expr[] = [];
+  while (!isPunct(c.peek(), "]")) {
+    if (values.length) c.expectPunct(",");
+    if (isPunct(c.peek(), "]")) break; // a trailing comma is allowed
+    values.push(parseExpr(c));
+  }
+  c.expectPunct("]");
+  return { kind: "datatable", columns, values, span: c.spanFrom(start.from) };
+}
