@@ -13,13 +13,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { request as apiRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import Provider from "oidc-provider";
 import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
+import { freePort } from "../lib/testing/free-port";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
@@ -36,14 +36,6 @@ let log = "";
 /** Switched on by the wrong-audience test: the provider's ID tokens then name another client. */
 const tamper = { wrongAudience: false };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as net.AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startProvider(port: number, redirectUri: string): Promise<http.Server> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });

@@ -8,12 +8,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, request as apiRequest, test, type APIRequestContext } from "@playwright/test";
 import { apiRouteTable } from "@/lib/contract/api";
+import { freePort } from "../lib/testing/free-port";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
@@ -27,14 +27,6 @@ let log = "";
 /** Every page and API answer of the run, bodies and headers. */
 const seen: string[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as net.AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Route paths of the build: `/(group)/plants/[plantId]/jobs/page` → `/plants/RTM1/jobs`. */
 function builtRoutes(kind: "page" | "route"): string[] {

@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, request as apiRequest, test } from "@playwright/test";
 import { chromiumPath } from "../scripts/chromium-path";
+import { freePort } from "../lib/testing/free-port";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distDir = path.join(root, process.env.NEXT_DIST_DIR ?? ".next");
@@ -34,14 +35,6 @@ interface Server {
 }
 const started: Server[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as net.AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** `tsx scripts/start.ts` (what `npm start` runs; the build is current, so it only serves), ready when /signin answers. */
 async function startServer(env: Record<string, string>): Promise<Server> {

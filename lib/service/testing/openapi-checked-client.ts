@@ -14,6 +14,7 @@ import { afterAll, beforeAll } from "vitest";
 import { parseConfig, type AppConfig } from "@/lib/config";
 import { nodeListener } from "../../platform/http/node-adapter";
 import { createServiceRuntime, type ServiceRuntime } from "../runtime";
+import { freePort } from "../../testing/free-port";
 
 /**
  * Configuration from the given variables only (not the developer's environment). One day of demo
@@ -23,14 +24,6 @@ export function testConfig(variables: Record<string, string>): AppConfig {
   return parseConfig({ DEMO_TELEMETRY_DAYS: "1", ...variables } as unknown as NodeJS.ProcessEnv);
 }
 
-/** A free loopback port (for a server whose configuration must name its own address first). */
-export async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 export async function startHttpServer(runtime: ServiceRuntime, port = 0): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(nodeListener(runtime.handle, "http://localhost"));
