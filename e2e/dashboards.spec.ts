@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import type { TDashboard, TDashboardSummary } from "@/lib/contract/dashboards";
-import { expect, expectAccessibleInBothThemes, saveScreenshot, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, saveScreenshot, setTheme, test } from "./fixtures";
 
 const TITLE = `E2E line board ${Date.now()}`;
 let boardUrl = "";
@@ -49,6 +49,8 @@ test.describe("engineer", () => {
     await expect(page.getByRole("article", { name: "Average temperature" }).getByTestId("time-series-chart")).toBeVisible();
     await expect(page.getByRole("article", { name: "Devices reporting" }).getByTestId("panel-stat")).toContainText(/\d/);
     await expect(page.getByLabel("Device", { exact: true })).not.toHaveValue("");
+    await expect(page.getByRole("article", { name: "Peak vibration, top 10 devices" }).getByTestId("category-chart")).toBeVisible();
+    await saveScreenshot(page, "dashboards-plant-health");
 
     // A new board, by keyboard.
     await page.goto("/plants/RTM1/dashboards");
@@ -106,6 +108,11 @@ test.describe("engineer", () => {
       await expectNoSidewaysScroll(page);
       await saveScreenshot(page, `dashboards-board-${width}`);
     }
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await setTheme(page, "dark");
+    await page.waitForTimeout(400);
+    await saveScreenshot(page, "dashboards-board-dark-1440");
+    await setTheme(page, "light");
     await page.setViewportSize({ width: 1366, height: 900 });
 
     // Export, then import the file as a new board.
