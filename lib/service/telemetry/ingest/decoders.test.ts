@@ -47,6 +47,14 @@ describe("Sparkplug B decoding", () => {
       readings: [{ name: "Temperature", value: null, timestamp: NOW, metadata: { data: { Quality: "STALE", Unit: "degC" } } }],
     });
     expect(sessions.decode(topic("DDATA"), encodeDeviceData([{ alias: 7, value: 1, timestamp: NOW }], NOW, 3), NOW)).toMatchObject({ readings: [], dropped: { unknown_alias: 1 } });
+    // An NDEATH is the Will composed at connect (Tahu stamps it then): the death is dated on arrival,
+    // so the stale reading is the newest of the series, after the node's last data.
+    sessions.decode(topic("DBIRTH"), encodeDeviceBirth([{ name: "Temperature", alias: 7, unit: "degC", timestamp: NOW }], NOW, 4), NOW);
+    const will = codec.encodePayload({ timestamp: NOW - 3_600_000, metrics: [{ name: "bdSeq", type: "UInt64", value: 0 }] });
+    expect(sessions.decode(topic("NDEATH", null), will, NOW + 60_000)).toMatchObject({
+      ok: true,
+      readings: [{ deviceId: "D1", name: "Temperature", value: null, timestamp: NOW + 60_000, metadata: { data: { Quality: "STALE" } } }],
+    });
   });
 
   it("asks for a rebirth on data before a birth, an alias no birth named, and a sequence gap not filled in time", () => {

@@ -144,6 +144,28 @@ describe.skipIf(!available)("Sparkplug B edge nodes (Tahu's client and mqtt + sp
     expect(await kql(`States | where DeviceId == "${device}" | count`)).toEqual([[20]]);
   }, 60_000);
 
+  it("marks a listed device's data points stale when its edge node (not itself listed) dies: Tahu's Will, dated on arrival", async () => {
+    const device = `STALE-${run}`;
+    const node = `EDGE-STALE-${run}`;
+    await addDevices(runtime.sql, [{ plantId: "RTM1", deviceId: device }]);
+    const edge = sparkplugClient.newClient({ serverUrl: broker.url, username: "", password: "", groupId: "RTM1", edgeNode: node, clientId: `${clientId}-dying`, version: "spBv1.0", mqttOptions: { reconnectPeriod: 0 } });
+    await new Promise<void>((resolve) => edge.on("birth", resolve));
+    const at = Date.now();
+    edge.publishNodeBirth({ timestamp: at, metrics: [{ name: "Node Control/Rebirth", type: "Boolean", value: false }] });
+    edge.publishDeviceBirth(device, { timestamp: at, metrics: [{ name: "Flow", alias: 1, type: "Double", value: 3.5, timestamp: at, properties: { engUnit: { type: "String", value: "m3/h" } } }] });
+    await waitUntil(async () => (await kql(`States | where DeviceId == "${device}" | count`))[0]![0] === 1, "the birth's reading");
+    // The node dies: its connection drops without a DISCONNECT and the broker publishes its Will (NDEATH).
+    const cut = Date.now();
+    (edge as unknown as { client: { stream: { destroy(): void } } }).client.stream.destroy();
+    await waitUntil(async () => (await kql(`States | where DeviceId == "${device}" | count`))[0]![0] === 2, "the death's stale reading");
+    const [[name, value, quality, unit, timestamp]] = (await kql(
+      `States | where DeviceId == "${device}" | extend Quality = tostring(DataMetadata.Quality), Unit = tostring(DataMetadata.Unit) | summarize arg_max(Timestamp, Value, Quality, Unit) by Name | project Name, Value, Quality, Unit, Timestamp`,
+    )) as [[string, number | null, string, string, string]];
+    expect([name, value, quality, unit]).toEqual(["Flow", null, "STALE", "m3/h"]);
+    // Not the Will's own timestamp (composed at connect, before the birth): the newest reading of the series.
+    expect(Date.parse(timestamp)).toBeGreaterThanOrEqual(cut);
+  }, 60_000);
+
   it("does not hold births of devices that are not listed", async () => {
     const held = ingestion().heldBirths();
     const before = ingestion().stats.droppedMessages.unknown_device ?? 0;

@@ -143,10 +143,18 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
       stats.droppedReadings[reason] = (stats.droppedReadings[reason] ?? 0) + count;
       onDrop(reason, count, `in a message on ${topic.slice(0, 200)}`);
     }
-    if (decoded.readings.length === 0) return;
-    if (!listed) return unlisted();
-    stats.readingsReceived += decoded.readings.length;
-    const committed = writer.accept(customerId, decoded.readings);
+    let readings = decoded.readings;
+    if (readings.length === 0) return;
+    if (!listed) {
+      // An unlisted edge node's NDEATH marks its devices' data points stale: those of listed devices are kept.
+      const devices = [...new Set(readings.map((r) => r.deviceId))].filter((d) => d !== target.deviceId);
+      const known = new Set<string>();
+      for (const device of devices) if (await options.registry.isKnownDevice(target.plantId, device)) known.add(device);
+      readings = readings.filter((r) => known.has(r.deviceId));
+      if (readings.length === 0) return unlisted();
+    }
+    stats.readingsReceived += readings.length;
+    const committed = writer.accept(customerId, readings);
     if (messageId !== undefined) commits.set(messageId, committed);
     if (writer.full) await writer.whenRoom();
   }

@@ -148,7 +148,7 @@ export function encodeRebirthRequest(timestamp: number): Uint8Array {
  * the next holder of the host role carries on with them.
  *
  * A death makes the dead node's or device's data points stale: each gets a reading without a value
- * at the death's time, with `DataMetadata.Quality` "STALE" (a birth sets "GOOD" again), so queries
+ * at the death's time (an NDEATH's arrival: the Will was composed at connect), with `DataMetadata.Quality` "STALE" (a birth sets "GOOD" again), so queries
  * and the asset page see that the last value is no longer current.
  */
 export class SparkplugSessions {
@@ -265,17 +265,20 @@ export class SparkplugSessions {
     if (topic.type === "NDEATH" || topic.type === "DDEATH") {
       // A node's death ends the sessions of its devices too; their data points become stale.
       const ended = topic.type === "NDEATH" ? [...this.births.keys()].filter((k) => k.startsWith(nodePrefix)) : this.births.has(key) ? [key] : [];
+      // An NDEATH is the node's Will, composed when it connected (Tahu's client stamps it then): its
+      // timestamp says nothing of the death, which the host learns on arrival. A DDEATH is sent at the device's loss.
+      const diedAt = topic.type === "NDEATH" ? receivedAt : sentAt;
       const readings: Reading[] = [];
       for (const k of ended) {
         const deviceId = k.slice(nodePrefix.length) || topic.edgeNodeId;
         for (const [alias, metric] of this.births.get(k)!) {
           if (!alias.startsWith("name:") || isControlMetric(metric.name)) continue;
-          readings.push({ plantId: topic.groupId, deviceId, name: metric.name, timestamp: sentAt, value: null, sentAt, receivedAt, metadata: { data: { ...metric.metadata.data, Quality: "STALE" }, message: metric.metadata.message } });
+          readings.push({ plantId: topic.groupId, deviceId, name: metric.name, timestamp: diedAt, value: null, sentAt: diedAt, receivedAt, metadata: { data: { ...metric.metadata.data, Quality: "STALE" }, message: metric.metadata.message } });
         }
         this.births.delete(k);
         this.dirtyBirths.add(k);
       }
-      return { ok: true, readings: plausibleTimestamp(sentAt, receivedAt) ? readings : [], dropped: {} };
+      return { ok: true, readings: plausibleTimestamp(diedAt, receivedAt) ? readings : [], dropped: {} };
     }
     const isBirth = topic.type === "NBIRTH" || topic.type === "DBIRTH";
     let aliases = this.births.get(key);
