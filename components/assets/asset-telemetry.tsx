@@ -29,6 +29,7 @@ import { AutoRefreshPicker } from "@/components/telemetry/auto-refresh-picker";
 import { parseRefresh, REFRESH_INTERVALS } from "@/components/telemetry/live-refresh";
 import { useLiveResult } from "@/components/telemetry/use-live-result";
 import { useUrlState } from "@/lib/client/url-state";
+import { CurrentValues } from "./current-values";
 
 const TimeSeriesChart = dynamic(() => import("@/components/telemetry/time-series-chart").then((m) => m.TimeSeriesChart), {
   ssr: false,
@@ -215,6 +216,7 @@ export function AssetTelemetry({
         </EmptyState>
       ) : (
         <>
+          <CurrentValues plantId={plantId} devices={devices} />
           <fieldset>
             <legend className="mb-1 text-sm font-medium">Data points</legend>
             <div className="flex flex-wrap gap-x-4 gap-y-1" data-testid="data-points">
