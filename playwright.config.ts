@@ -1,6 +1,7 @@
 /**
  * Browser tests in Debian's Chromium against the server started exactly as the README starts it
- * (`npm start`), on a fresh, temporary DATA_DIR: real SQLite, real DuckDB, real sign-in. `npm test`
+ * (`npm start`), on a fresh, temporary DATA_DIR: real SQLite, real DuckDB, real sign-in, and MQTT
+ * ingestion from the machine's Mosquitto. `npm test`
  * builds first (`next build`), so `npm start` finds the build current and only serves it. E2E_BASE_URL points the tests at an
  * already running server instead (a developer's own instance).
  */
@@ -9,6 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromiumPath } from "./scripts/chromium-path";
+import { serviceAddress } from "./lib/testing/services";
 
 const port = Number(process.env.E2E_PORT ?? 3200);
 const external = process.env.E2E_BASE_URL;
@@ -56,6 +58,12 @@ export default defineConfig({
           DATA_DIR: process.env.E2E_DATA_DIR,
           DEMO_PASSWORD: process.env.DEMO_PASSWORD,
           DEMO_TELEMETRY_DAYS: process.env.DEMO_TELEMETRY_DAYS ?? "3",
+          // The test machine's broker (TEST_MQTT_URL elsewhere), so e2e/pipeline.spec.ts can publish
+          // as an edge node; `npm start` itself takes no MQTT. One session and STATE topic per port:
+          // a later run on the port takes the session over rather than leaving another at the broker.
+          MQTT_URL: serviceAddress("mqtt").url,
+          MQTT_CLIENT_ID: `plantdesk-e2e-${port}`,
+          SPARKPLUG_HOST_ID: `plantdesk-e2e-${port}`,
           ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
         },
       },

@@ -42,7 +42,7 @@ describe("in words, in the reader's language and time zone", () => {
 
   it("says why", () => {
     expect(staleReason({ state: "stale", reason: "died", since: T }, T, "en-GB")).toMatch(/went offline/);
-    expect(staleReason({ state: "stale", reason: "overdue", since: T + minute, expectedMs: minute, lastAt: T }, T + 5 * minute, "en-GB")).toBe("No reading for 5 minutes; one is expected every 1 minute.");
+    expect(staleReason({ state: "stale", reason: "overdue", since: T + minute, expectedMs: minute, lastAt: T }, T + 5 * minute, "en-GB")).toBe("No reading for 5 minutes; its usual interval is 1 minute.");
     expect(durationInWords(2 * 3_600_000, "en-GB")).toBe("2 hours");
   });
 });

@@ -71,5 +71,5 @@ export function staleSinceText(since: number, now: number, locale: string, timeZ
 /** Why, in words: the line under the badge. */
 export function staleReason(state: Extract<Freshness, { state: "stale" }>, now: number, locale: string): string {
   if (state.reason === "died") return "Its edge node or device went offline; no value since.";
-  return `No reading for ${durationInWords(now - state.lastAt, locale)}; one is expected every ${durationInWords(state.expectedMs, locale)}.`;
+  return `No reading for ${durationInWords(now - state.lastAt, locale)}; its usual interval is ${durationInWords(state.expectedMs, locale)}.`;
 }
