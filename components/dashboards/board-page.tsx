@@ -8,7 +8,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -32,6 +32,7 @@ import { PanelEditor } from "./panel-editor";
 import { PanelView } from "./panel-view";
 
 const RANGE_OPTIONS = BOARD_RANGES.map((value) => ({ value, label: BOARD_RANGE_LABEL[value] }));
+const CHOICES_DELAY_MS = 1500;
 const REFRESH_OPTIONS = BOARD_REFRESH.map((value) => ({ value, label: BOARD_REFRESH_LABEL[value] }));
 
 export function BoardPage({ plantId, dashboardId }: { plantId: string; dashboardId: string }) {
@@ -62,13 +63,22 @@ function Board({ plantId, board }: { plantId: string; board: TDashboard }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const definition = editing && draft ? draft : board.definition;
 
-  const needsCatalogue = definition.variables.some((variable) => variable.kind !== "text");
-  const catalogue = useTelemetryCatalogue([plantId], needsCatalogue);
+  // The plant's devices and data points (one catalogue query) fill the variables' choices. A board
+  // whose variables all have a value draws first and asks for them a moment later, so the panels do
+  // not wait behind it for the user's two query places; opening a choice asks at once.
+  const [choicesWanted, setChoicesWanted] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setChoicesWanted(true), CHOICES_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const preliminary = useMemo(() => parseBoardView(new URLSearchParams(params.toString()), definition, undefined), [params, definition]);
+  const valueMissing = definition.variables.some((variable) => preliminary.values[variable.name] === undefined);
+  const catalogue = useTelemetryCatalogue([plantId], definition.variables.some((variable) => variable.kind !== "text") && (valueMissing || choicesWanted));
   const options = useMemo<VariableOptions | undefined>(
     () => (catalogue.data ? { devices: [...catalogue.data.devices.keys()].sort(), dataPoints: catalogue.data.names } : undefined),
     [catalogue.data],
   );
-  const view = useMemo(() => parseBoardView(new URLSearchParams(params.toString()), definition, options), [params, definition, options]);
+  const view = useMemo(() => (options ? parseBoardView(new URLSearchParams(params.toString()), definition, options) : preliminary), [params, definition, options, preliminary]);
 
   const change = (next: TDashboardDefinition) => {
     setSaveError(null);
@@ -196,7 +206,14 @@ function Board({ plantId, board }: { plantId: string; board: TDashboard }) {
         </Card>
       ) : null}
 
-      <Toolbar view={view} definition={definition} options={options} catalogueError={catalogue.error} onChange={(changes) => update(changes, { keepPage: true, replace: true })} />
+      <Toolbar
+        view={view}
+        definition={definition}
+        options={options}
+        catalogueError={catalogue.error}
+        onWantChoices={() => setChoicesWanted(true)}
+        onChange={(changes) => update(changes, { keepPage: true, replace: true })}
+      />
 
       {definition.panels.length === 0 ? (
         <Card className="p-6 text-center text-sm text-fg-muted">{editing ? "No panels yet: add one above." : canWrite ? "No panels yet: choose Edit dashboard to add one." : "This dashboard has no panels yet."}</Card>
@@ -232,12 +249,14 @@ function Toolbar({
   definition,
   options,
   catalogueError,
+  onWantChoices,
   onChange,
 }: {
   view: BoardView;
   definition: TDashboardDefinition;
   options: VariableOptions | undefined;
   catalogueError: unknown;
+  onWantChoices: () => void;
   onChange: (changes: Record<string, string | null>) => void;
 }) {
   return (
@@ -269,8 +288,10 @@ function Toolbar({
                   <Select
                     {...control}
                     value={view.values[variable.name] ?? ""}
-                    disabled={!options}
-                    options={options ? choices.map((value) => ({ value, label: value })) : [{ value: "", label: "Loading…" }]}
+                    disabled={!options && view.values[variable.name] === undefined}
+                    onFocus={onWantChoices}
+                    onPointerDown={onWantChoices}
+                    options={selectOptions(choices, options !== undefined, view.values[variable.name])}
                     onChange={(event) => onChange({ [varParam(variable.name)]: event.target.value })}
                   />
                 )
@@ -286,6 +307,13 @@ function Toolbar({
       ) : null}
     </Card>
   );
+}
+
+/** The plant's values, and the chosen one when the plant has not reported it lately (it stays chosen). */
+function selectOptions(choices: readonly string[], known: boolean, chosen: string | undefined) {
+  const list = choices.map((value) => ({ value, label: value }));
+  if (chosen !== undefined && !choices.includes(chosen)) list.unshift({ value: chosen, label: known ? `${chosen} (no data in the last 24 hours)` : chosen });
+  return list.length > 0 ? list : [{ value: "", label: known ? "None at this plant" : "Loading…" }];
 }
 
 function PanelCard({

@@ -10,13 +10,15 @@ describe("parseBoardView", () => {
     expect(view).toEqual({ range: "7d", refresh: "5m", values: { device: "RTM1-PUMP-02", point: "Pressure" } });
   });
 
-  it("falls back to the board's defaults and the plant's first option for anything unknown", () => {
-    const view = parseBoardView(new URLSearchParams("range=99y&refresh=1s&var-device=%22%20or%201&var-point=Nope"), PLANT_HEALTH, options);
-    expect(view).toEqual({ range: "24h", refresh: "1m", values: { device: "RTM1-PUMP-01", point: "Temperature" } });
+  it("falls back to the board's range and refresh, and uses a named value without waiting for the plant's options", () => {
+    const view = parseBoardView(new URLSearchParams("range=99y&refresh=1s&var-device=%22%20or%201"), PLANT_HEALTH, undefined);
+    expect(view).toEqual({ range: "24h", refresh: "1m", values: { device: '" or 1', point: "Temperature" } });
   });
 
-  it("leaves device and data point unset until the plant's options are known", () => {
-    expect(parseBoardView(new URLSearchParams(""), PLANT_HEALTH, undefined).values).toEqual({});
+  it("takes the plant's first device when neither the URL nor the board names one, once the options are known", () => {
+    expect(parseBoardView(new URLSearchParams(""), PLANT_HEALTH, undefined).values).toEqual({ point: "Temperature" });
+    expect(parseBoardView(new URLSearchParams(""), PLANT_HEALTH, options).values).toEqual({ device: "RTM1-PUMP-01", point: "Temperature" });
+    expect(parseBoardView(new URLSearchParams(`var-device=${"x".repeat(201)}`), PLANT_HEALTH, options).values.device).toBe("RTM1-PUMP-01");
   });
 });
 

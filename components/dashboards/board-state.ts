@@ -1,8 +1,7 @@
 /**
  * A board's view as URL search parameters, so a link opens the same view: `range` and `refresh`
  * (the board's own when absent) and `var-<name>` per variable. Pure, so it is tested without React:
- * what the URL says is checked against the board (a range it does not know, a device the plant
- * does not have) and falls back to the board's defaults instead of failing.
+ * a range or refresh the board does not know falls back to the board's own instead of failing.
  */
 import {
   BOARD_RANGES,
@@ -35,16 +34,16 @@ export function optionsOf(variable: TDashboardVariable, options: VariableOptions
   return (variable.kind === "device" ? options?.devices : options?.dataPoints) ?? [];
 }
 
-/** A variable's value: the URL's when the plant has it, else the default when it does, else the first option. */
+/**
+ * A variable's value: the URL's, else the default, else (a device or data point) the plant's first
+ * option once known. A named value is used at once, without waiting for the plant's options: it goes
+ * into the query as a literal whatever it is, so an unknown device simply draws no data.
+ */
 function valueOf(variable: TDashboardVariable, fromUrl: string | null, options: VariableOptions | undefined): string | undefined {
-  if (variable.kind === "text") {
-    const text = fromUrl ?? variable.default ?? "";
-    return text.length <= DASHBOARD_LIMITS.maxValueLength ? text : variable.default ?? "";
-  }
-  if (!options) return undefined;
-  const allowed = optionsOf(variable, options)!;
-  for (const candidate of [fromUrl, variable.default]) if (candidate !== null && allowed.includes(candidate)) return candidate;
-  return allowed[0];
+  const named = [fromUrl, variable.default].find((candidate): candidate is string => candidate !== null && candidate.length <= DASHBOARD_LIMITS.maxValueLength);
+  if (variable.kind === "text") return named ?? "";
+  if (named !== undefined && named !== "") return named;
+  return options ? optionsOf(variable, options)![0] : undefined;
 }
 
 export function parseBoardView(params: URLSearchParams, definition: TDashboardDefinition, options: VariableOptions | undefined): BoardView {
