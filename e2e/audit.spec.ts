@@ -3,7 +3,7 @@
  * (kept in the URL) and export CSV; other roles see neither the page nor the API.
  */
 import fs from "node:fs";
-import { expect, expectAccessibleInBothThemes, parseCsv, saveScreenshotsAtBothSizes, test } from "./fixtures";
+import { expect, expectAccessibleInBothThemes, parseCsv, saveScreenshot, saveScreenshotsAtBothSizes, test } from "./fixtures";
 import { allPages, todayIso, addDays, type Page, type TTask } from "./helpers";
 
 interface AuditRecord {
@@ -42,10 +42,11 @@ test.describe("admin", () => {
     const filtered = await api.get<Page<AuditRecord>>("/api/audit?action=task.transition&outcome=INVALID_TRANSITION&pageSize=1000");
     await expect(rows).toHaveCount(Math.min(50, filtered.data.length));
 
-    // User: exact e-mail, applied with Enter.
-    await page.getByLabel("User").fill("admin@plantdesk.demo");
+    // User: part of the name, any case, applied with Enter.
+    await page.getByLabel("User").fill("ada ADM");
     await page.getByLabel("User").press("Enter");
-    await expect(page).toHaveURL(/user=admin%40plantdesk\.demo/);
+    await expect(page).toHaveURL(/user=ada\+ADM/);
+    await expect(rows.first()).toContainText(task.id);
     for (const text of await rows.locator("td:nth-child(2)").allInnerTexts()) expect(text).toBe("admin@plantdesk.demo");
     await saveScreenshotsAtBothSizes(page, "audit-log");
     await expectAccessibleInBothThemes(page);
@@ -61,18 +62,68 @@ test.describe("admin", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("audit-csv").click()]);
     const csv = parseCsv(fs.readFileSync(await download.path(), "utf8"));
     const [header, ...body] = csv;
-    expect(header).toContain("action");
+    expect(header).toEqual(["Time (UTC)", "User", "Plant", "Action", "Target", "Outcome", "HTTP status", "Detail", "Entry"]);
     expect(body.length).toBeGreaterThan(0);
     for (const row of body) {
-      expect(row[header!.indexOf("action")]).toBe("task.transition");
-      expect(row[header!.indexOf("outcome")]).toBe("INVALID_TRANSITION");
-      expect(row[header!.indexOf("userEmail")]).toBe("admin@plantdesk.demo");
+      expect(row[header!.indexOf("Action")]).toBe("Task moved");
+      expect(row[header!.indexOf("Outcome")]).toBe("Move not allowed (412)");
+      expect(row[header!.indexOf("User")]).toBe("admin@plantdesk.demo");
+      expect(row[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     }
 
     await page.getByLabel("From day").fill(addDays(todayIso(), 1));
     await expect(page.getByText("No entries")).toBeVisible();
     await page.getByLabel("To day").fill(todayIso());
     await expect(page.getByRole("main").getByRole("alert")).toContainText("is after the last day");
+  });
+});
+
+/**
+ * A reader far from UTC, in a zone chosen so that their today is not UTC's today at the hour the
+ * test runs (Kiritimati is UTC+14, Pago Pago UTC-11): filtering by UTC days would miss what was
+ * done a second ago.
+ */
+const FAR_ZONE = new Date().getUTCHours() >= 11 ? "Pacific/Kiritimati" : "Pacific/Pago_Pago";
+const dayIn = (zone: string, at = new Date()) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
+
+test.describe("admin far from UTC", () => {
+  test.use({ role: "admin", timezoneId: FAR_ZONE });
+
+  test("filters by the reader's days and exports their local times, with words for codes", async ({ page, api }) => {
+    const waiting = await allPages<TTask>(api.raw, "/api/plants/RTM1/tasks?taskStatus=NEED_APPROVAL");
+    const task = waiting.at(-1)!;
+    const refused = await api.raw.post(`/api/plants/RTM1/tasks/${task.id}/transitions`, { data: { to: "POSTPONED" } });
+    expect(refused.status()).toBe(412);
+    const localToday = dayIn(FAR_ZONE);
+    expect(localToday, "the test needs a reader whose today is not UTC's").not.toBe(todayIso());
+
+    await page.goto(`/audit?action=task.transition&outcome=INVALID_TRANSITION&user=${encodeURIComponent("ADMIN@plant")}`);
+    await expect(page.getByText(`Times in ${FAR_ZONE}`)).toBeVisible();
+    const rows = page.getByRole("table", { name: "Audit log entries" }).locator("tbody tr");
+    await page.getByLabel("From day").fill(localToday);
+    await page.getByLabel("To day").fill(localToday);
+    await expect(rows.first()).toContainText(task.id);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("audit-csv").click()]);
+    const [header, ...body] = parseCsv(fs.readFileSync(await download.path(), "utf8"));
+    expect(header![0]).toBe(`Time (${FAR_ZONE})`);
+    const offset = FAR_ZONE === "Pacific/Kiritimati" ? "+14:00" : "-11:00";
+    expect(body.length).toBeGreaterThan(0);
+    for (const row of body) {
+      expect(row[0]).toMatch(new RegExp(`^${localToday}T\\d{2}:\\d{2}:\\d{2}\\${offset}$`));
+      expect(row[3]).toBe("Task moved");
+    }
+    expect(body.some((row) => row[4] === task.id)).toBe(true);
+
+    // UTC's today is another day here: nothing done today falls in it.
+    await page.getByLabel("From day").fill(todayIso());
+    await page.getByLabel("To day").fill(todayIso());
+    await expect(page.getByText("No entries")).toBeVisible();
+    for (const width of [1440, 820, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no sideways scrolling at ${width}px`).toBe(true);
+    }
+    await saveScreenshot(page, "audit-log-far-zone-390");
   });
 });
 

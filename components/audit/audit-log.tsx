@@ -3,7 +3,8 @@
  * The audit log for administrators: every write made through the dashboard and every sign-in,
  * newest first, filtered by user, action, outcome, plant and days (all in the URL, so a finding can
  * be shared), and exported as CSV by the API itself (`/api/audit?…&format=csv`, the same filter).
- * Days are the reader's own calendar days, turned into instants here.
+ * Days are the reader's own calendar days: the API reads them in the zone sent as `tz` (the one
+ * the page shows times in), and writes the CSV's times in it too.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo, useState, type FormEvent } from "react";
@@ -15,60 +16,15 @@ import { Field, FilterSelect, Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/states";
 import { apiGet, withQuery } from "@/lib/client/api";
-import { addDays, isIsoDate } from "@/lib/client/dates";
+import { isIsoDate } from "@/lib/client/dates";
 import { useFormat } from "@/lib/client/format";
 import { useMe } from "@/lib/client/me";
 import { intParam, useUrlState } from "@/lib/client/url-state";
 import type { TPage } from "@/lib/contract/common";
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, auditActionLabel, auditDetailText, auditOutcomeLabel } from "@/lib/contract/audit-labels";
 import type { TAuditRecord } from "@/lib/contract/dashboard";
 
-/** The actions the dashboard records (lib/bff/routes.ts, lib/auth/options.ts), as people say them. */
-export const AUDIT_ACTIONS: Record<string, string> = {
-  "auth.sign-in": "Sign-in",
-  "auth.invitation-accepted": "Invitation accepted",
-  "user.add": "User added",
-  "user.update": "User changed",
-  "user.disable": "User disabled",
-  "user.enable": "User enabled",
-  "user.end-sessions": "User signed out everywhere",
-  "user.invite": "Invitation link made",
-  "task.create": "Task created",
-  "task.transition": "Task moved",
-  "stock-level.submit": "Stock level recorded",
-};
-
-/** Outcomes worth filtering by: success, and the refusals an administrator looks into. */
-export const AUDIT_OUTCOMES: Record<string, string> = {
-  SUCCESS: "Success",
-  FORBIDDEN: "Forbidden (403)",
-  INVALID_INPUT: "Invalid input (400)",
-  INVALID_TRANSITION: "Move not allowed (412)",
-  UNIT_MISMATCH: "Wrong unit (412)",
-  ASSET_NOT_FOUND: "Unknown asset (412)",
-  INVALID_CREDENTIALS: "Wrong password",
-  UNKNOWN_USER: "Unknown user",
-  THROTTLED: "Throttled sign-in (429)",
-  EMAIL_TAKEN: "SSO e-mail of another user",
-  DISABLED: "Disabled user",
-  NOT_FOUND: "Not found (404)",
-  RATE_LIMITED: "Too many requests (429)",
-  UPSTREAM_UNAVAILABLE: "Service unavailable (502)",
-  INTERNAL_ERROR: "Internal error (500)",
-};
-
 const DEFAULT_PAGE_SIZE = 50;
-
-/** A calendar day (`YYYY-MM-DD`) at the reader's midnight, as the API's ISO instant. */
-function localMidnight(day: string): string {
-  return new Date(`${day}T00:00:00`).toISOString();
-}
-
-function detailText(detail: TAuditRecord["detail"]): string {
-  if (!detail) return "";
-  return Object.entries(detail)
-    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(" · ");
-}
 
 export function AuditLog() {
   const { params, get, update } = useUrlState();
@@ -102,9 +58,9 @@ export function AuditLog() {
     action: action || undefined,
     outcome: outcome || undefined,
     plantId: plant || undefined,
-    from: from && !problem ? localMidnight(from) : undefined,
-    // The API's upper bound is exclusive: the day after the last day, at midnight.
-    to: to && !problem ? localMidnight(addDays(to, 1)) : undefined,
+    from: from && !problem ? from : undefined,
+    to: to && !problem ? to : undefined,
+    tz: format.timeZone,
   };
   const log = useQuery({
     queryKey: ["audit", filter, page, pageSize],
@@ -119,18 +75,18 @@ export function AuditLog() {
       helper.accessor("at", { header: "Time", cell: (info) => <span className="whitespace-nowrap tabular-nums">{format.dateTime(info.getValue())}</span> }),
       helper.accessor("userEmail", { header: "User", meta: { wrap: true } }),
       helper.accessor("plantId", { header: "Plant", cell: (info) => info.getValue() ?? "—" }),
-      helper.accessor("action", { header: "Action", cell: (info) => AUDIT_ACTIONS[info.getValue()] ?? info.getValue() }),
+      helper.accessor("action", { header: "Action", cell: (info) => auditActionLabel(info.getValue()) }),
       helper.accessor("target", { header: "Target", cell: (info) => <span className="font-mono text-xs">{info.getValue() ?? "—"}</span> }),
       helper.accessor("outcome", {
         header: "Outcome",
         cell: (info) => (
           <Badge tone={info.getValue() === "SUCCESS" ? "success" : "danger"} title={info.getValue()}>
-            {AUDIT_OUTCOMES[info.getValue()] ?? info.getValue()}
+            {auditOutcomeLabel(info.getValue())}
           </Badge>
         ),
       }),
       helper.accessor("httpStatus", { header: "HTTP", meta: { align: "right" } }),
-      helper.accessor("detail", { header: "Detail", meta: { wrap: true }, cell: (info) => <span className="text-xs text-fg-muted">{detailText(info.getValue())}</span> }),
+      helper.accessor("detail", { header: "Detail", meta: { wrap: true }, cell: (info) => <span className="text-xs text-fg-muted">{auditDetailText(info.getValue())}</span> }),
     ]);
   }, [format]);
 
@@ -165,8 +121,8 @@ export function AuditLog() {
         </h2>
         <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
           <form onSubmit={applyUser} className="flex items-end gap-2 sm:col-span-2 lg:col-span-1">
-            <Field label="User" hint="Exact e-mail address; Enter applies" className="min-w-0 flex-1">
-              {(control) => <Input {...control} type="search" value={userDraft} placeholder="name@company.com" onChange={(event) => setUserDraft(event.target.value)} onBlur={() => userDraft.trim() !== user && update({ user: userDraft.trim() || null })} />}
+            <Field label="User" hint="Part of a name or e-mail; Enter applies" className="min-w-0 flex-1">
+              {(control) => <Input {...control} type="search" value={userDraft} placeholder="ann or ann@company.com" onChange={(event) => setUserDraft(event.target.value)} onBlur={() => userDraft.trim() !== user && update({ user: userDraft.trim() || null })} />}
             </Field>
           </form>
           <FilterSelect label="Action" value={action} onChange={(value) => update({ action: value })} options={Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label }))} allLabel="Any action" />

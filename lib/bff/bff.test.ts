@@ -202,9 +202,17 @@ describe("writes and the audit log", () => {
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="plantdesk-audit-/);
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("id,at,userEmail,plantId,action,target,outcome,httpStatus,detail");
-    expect(lines.slice(1).every((line) => line.includes(",task.create,"))).toBe(true);
+    expect(lines[0]).toBe("Time (UTC),User,Plant,Action,Target,Outcome,HTTP status,Detail,Entry");
+    expect(lines.slice(1).every((line) => line.includes(",Task created,"))).toBe(true);
     expect(lines.some((line) => line.includes(newId))).toBe(true);
+
+    // The reader's zone: times with its offset; the filter's words refused in words.
+    const amsterdam = await (await call({ ...audit, path: "/api/audit?format=csv&action=task.create&tz=Europe%2FAmsterdam&user=SUPERV" }, "RTM1", admin)).text();
+    expect(amsterdam.split("\r\n")[0]).toMatch(/^Time \(Europe\/Amsterdam\),/);
+    expect(amsterdam.split("\r\n")[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00,supervisor@plantdesk\.demo,/);
+    const badZone = await call({ ...audit, path: "/api/audit?tz=Mars%2FOlympus" }, "RTM1", admin);
+    expect(badZone.status).toBe(400);
+    expect(await badZone.json()).toMatchObject({ code: "INVALID_INPUT", data: [expect.objectContaining({ field: "tz" })] });
   });
 
   it("keeps the signed-in user in the task's history as `by`, over any name the browser sends", async () => {

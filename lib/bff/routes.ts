@@ -7,13 +7,14 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import { canReachPlant, hasPermission, type Permission } from "@/lib/contract/roles";
-import { ZPageQuery } from "@/lib/contract/common";
 import { API_PLANT_BASE } from "@/lib/contract/api";
 import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId } from "@/lib/contract/dashboard";
 import { userRoutes } from "./users";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
-import { auditCsv, queryAudit } from "@/lib/dashboard/audit";
+import { auditCsv, auditFilterOf, queryAudit } from "@/lib/dashboard/audit";
+import { ZAuditQuery } from "@/lib/contract/audit";
+import { zonedIso } from "@/lib/contract/time-zone";
 import { getDashboardDb } from "@/lib/dashboard/database";
 import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
 import { findUser, listUsers, type DashboardUser } from "@/lib/dashboard/users";
@@ -171,28 +172,22 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
 
 
 const auditLog: ApiRouteSpec["run"] = async ({ req }) => {
-  const params = req.query;
-  const filter = {
-    userEmail: params.get("user") ?? undefined,
-    plantId: params.get("plantId") ?? undefined,
-    action: params.get("action") ?? undefined,
-    outcome: params.get("outcome") ?? undefined,
-    from: params.get("from") ?? undefined,
-    to: params.get("to") ?? undefined,
-  };
-  if (params.get("format") === "csv") {
+  // An empty parameter (a cleared filter box) means no filter.
+  const given = Object.fromEntries([...req.query].filter(([, value]) => value !== ""));
+  const query = parseWith(ZAuditQuery, given, "query parameters");
+  const filter = auditFilterOf(query);
+  if (query.format === "csv") {
     return {
       status: 200,
       headers: {
         "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="plantdesk-audit-${new Date().toISOString().slice(0, 10)}.csv"`,
+        "content-disposition": `attachment; filename="plantdesk-audit-${zonedIso(Date.now(), query.tz).slice(0, 10)}.csv"`,
         "cache-control": "no-store",
       },
-      body: await auditCsv(await getDashboardDb(), filter),
+      body: await auditCsv(await getDashboardDb(), filter, query.tz),
     };
   }
-  const { page, pageSize } = parseWith(ZPageQuery, Object.fromEntries(params), "query parameters");
-  return json(await queryAudit(await getDashboardDb(), filter, page, pageSize));
+  return json(await queryAudit(await getDashboardDb(), filter, query.page, query.pageSize));
 };
 
 /** The people a task of this plant can be assigned to: active users who can open it, by name (bounded). */

@@ -3,6 +3,10 @@
  * when, which plant, what, on what, and how it ended. Read by admins through `/api/audit`.
  * Rows hold identifiers and outcomes only, never a request body or a credential.
  */
+import type { TAuditQuery } from "@/lib/contract/audit";
+import { auditActionLabel, auditDetailText, auditOutcomeLabel } from "@/lib/contract/audit-labels";
+import { invalidInput } from "@/lib/contract/errors";
+import { startOfDay, zonedIso } from "@/lib/contract/time-zone";
 import type { SqlExecutor } from "@/lib/platform/sql";
 
 export interface AuditEntry {
@@ -118,25 +122,64 @@ export async function settleAudit(db: SqlExecutor, id: number, settlement: Audit
 }
 
 export interface AuditFilter {
-  userEmail?: string;
+  /** Part of the user's e-mail, or of their name (users table), any case. */
+  user?: string;
   plantId?: string;
   action?: string;
   outcome?: string;
-  /** Inclusive lower bound, ISO instant or date. */
+  /** Inclusive lower bound, ISO instant (UTC, `Z`). */
   from?: string;
-  /** Exclusive upper bound, ISO instant or date. */
+  /** Exclusive upper bound, ISO instant (UTC, `Z`). */
   to?: string;
 }
+
+function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/**
+ * The query's bounds as UTC instants: a day is the reader's day (`tz`), and a last day is included
+ * whole (its end is the next day's start); an instant is taken as it is (`to` exclusive).
+ */
+export function auditFilterOf(query: TAuditQuery): AuditFilter {
+  const bound = (value: string | undefined, isEnd: boolean) => {
+    if (!value) return undefined;
+    if (isDay(value)) return startOfDay(isEnd ? nextDay(value) : value, query.tz);
+    return new Date(value).toISOString();
+  };
+  return {
+    user: query.user || undefined,
+    plantId: query.plantId || undefined,
+    action: query.action || undefined,
+    outcome: query.outcome || undefined,
+    from: bound(query.from, false),
+    to: bound(query.to, true),
+  };
+}
+
+/** `%`, `_` and the escape itself stand for themselves in a user's search text. */
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 function whereClause(filter: AuditFilter): { sql: string; params: string[] } {
   const parts: string[] = [];
   const params: string[] = [];
-  const add = (sql: string, value: string | undefined) => {
-    if (value === undefined || value === "") return;
+  const add = (sql: string, ...values: (string | undefined)[]) => {
+    if (values[0] === undefined || values[0] === "") return;
     parts.push(sql);
-    params.push(value);
+    params.push(...(values as string[]));
   };
-  add("lower(user_email) = lower(?)", filter.userEmail);
+  if (filter.user) {
+    const pattern = likePattern(filter.user);
+    add(
+      `(lower(user_email) LIKE ? ESCAPE '\\' OR lower(user_email) IN (SELECT lower(email) FROM users WHERE lower(name) LIKE ? ESCAPE '\\'))`,
+      pattern,
+      pattern,
+    );
+  }
   add("plant_id = ?", filter.plantId);
   add("action = ?", filter.action);
   add("outcome = ?", filter.outcome);
@@ -167,7 +210,8 @@ export async function queryAudit(db: SqlExecutor, filter: AuditFilter, page: num
   return { data: rows.map(toRecord), page, totalPages: Math.ceil(total / pageSize), pageSize };
 }
 
-const CSV_COLUMNS = ["id", "at", "userEmail", "plantId", "action", "target", "outcome", "httpStatus", "detail"] as const;
+/** At most this many rows in one export: a bigger one is refused with words, never cut short. */
+export const AUDIT_CSV_MAX_ROWS = 100_000;
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -177,13 +221,36 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Every row matching the filter, newest first, as CSV (RFC 4180, header line first). */
-export async function auditCsv(db: SqlExecutor, filter: AuditFilter): Promise<string> {
+/**
+ * Every row matching the filter, newest first, as CSV (RFC 4180, header line first) for people:
+ * times in the reader's zone with their offset, actions and outcomes in words (as on the page).
+ */
+export async function auditCsv(db: SqlExecutor, filter: AuditFilter, timeZone: string): Promise<string> {
   const { sql, params } = whereClause(filter);
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const row of await db.all<AuditRow>(`SELECT * FROM audit_log ${sql} ORDER BY at DESC, id DESC`, params)) {
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_log ${sql}`, params))!.n;
+  if (Number(total) > AUDIT_CSV_MAX_ROWS) {
+    throw invalidInput(`The export would hold ${total} entries; at most ${AUDIT_CSV_MAX_ROWS} fit in one file. Choose fewer days or another filter.`, [
+      { field: "from", problem: `more than ${AUDIT_CSV_MAX_ROWS} entries match` },
+    ]);
+  }
+  const lines = [[`Time (${timeZone})`, "User", "Plant", "Action", "Target", "Outcome", "HTTP status", "Detail", "Entry"].map(csvCell).join(",")];
+  for (const row of await db.all<AuditRow>(`SELECT * FROM audit_log ${sql} ORDER BY at DESC, id DESC LIMIT ?`, [...params, AUDIT_CSV_MAX_ROWS])) {
     const record = toRecord(row);
-    lines.push(CSV_COLUMNS.map((column) => csvCell(record[column])).join(","));
+    lines.push(
+      [
+        zonedIso(record.at, timeZone),
+        record.userEmail,
+        record.plantId,
+        auditActionLabel(record.action),
+        record.target,
+        auditOutcomeLabel(record.outcome),
+        record.httpStatus || "",
+        auditDetailText(record.detail),
+        record.id,
+      ]
+        .map(csvCell)
+        .join(","),
+    );
   }
   return lines.join("\r\n") + "\r\n";
 }
