@@ -153,3 +153,38 @@ test("an asset filter is the service's asset filter", async ({ page, api }) => {
   await expect(page.getByTestId("job-summary")).toContainText(`${ofAsset.length.toLocaleString("en")} jobs`);
   await expect(table(page).locator("tbody tr")).toHaveCount(Math.min(ofAsset.length, 50));
 });
+
+test("keyboard only: the rows are one tab stop, arrows move, Enter opens, the pager is a few Tabs on", async ({ page, api }) => {
+  const page1 = await api.get<Page<TJobDone>>(`${range}&page=1&pageSize=50`);
+  await page.goto("/plants/RTM1/jobs");
+  const rows = table(page).locator("tbody tr");
+  await expect(rows).toHaveCount(50);
+  // Exactly one row is in the tab order.
+  expect(await rows.evaluateAll((all) => all.filter((row) => row.getAttribute("tabindex") === "0").length)).toBe(1);
+  const focusedText = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText ?? "");
+  const focusedIsRow = () => page.evaluate(() => document.activeElement?.tagName === "TR");
+  await table(page).getByRole("button", { name: "Hours" }).focus();
+  for (let tab = 0; tab < 15 && !(await focusedIsRow()); tab += 1) await page.keyboard.press("Tab");
+  expect(await focusedText()).toContain(page1.data[0]!.id);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  expect(await focusedText()).toContain(page1.data[2]!.id);
+  await page.keyboard.press("End");
+  expect(await focusedText()).toContain(page1.data[49]!.id);
+  await page.keyboard.press("ArrowUp");
+  expect(await focusedText()).toContain(page1.data[48]!.id);
+  // From the rows, the pager: a few Tabs, not fifty.
+  let tabs = 0;
+  for (; tabs < 6 && !(await page.evaluate(() => Boolean(document.activeElement?.closest("nav[aria-label=Pages]")))); tabs += 1) await page.keyboard.press("Tab");
+  expect(tabs, "Tabs from the rows to the pager").toBeLessThanOrEqual(3);
+  // Back into the table: the row last visited holds the stop; Enter opens it, Escape closes.
+  await page.keyboard.press("Shift+Tab");
+  for (let back = 0; back < 4 && !(await focusedIsRow()); back += 1) await page.keyboard.press("Shift+Tab");
+  expect(await focusedText()).toContain(page1.data[48]!.id);
+  await page.keyboard.press("Enter");
+  const drawer = page.getByRole("dialog", { name: page1.data[48]!.jobTitle });
+  await expect(drawer).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+  await expectAccessible(page);
+});

@@ -3,7 +3,9 @@
  * The one table of the dashboard, over @tanstack/react-table v9. It only displays: the page of rows
  * it is given is already filtered, sorted and paginated by whoever owns the data (the service, or a
  * page working over a whole fetched range). Sorting, visible columns and the page are controlled
- * state, so a page keeps them in its URL. Rows open a detail with a click or Enter.
+ * state, so a page keeps them in its URL. Rows open a detail with a click or Enter; the rows are
+ * one tab stop (roving tabindex: the arrow keys, Home and End move between them), so the pager is a
+ * few Tabs away however long the page.
  */
 import {
   columnVisibilityFeature,
@@ -18,7 +20,7 @@ import {
   type SortingState,
   type Updater,
 } from "@tanstack/react-table";
-import { useState, type ReactNode } from "react";
+import { useId, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 import { Select } from "./field";
@@ -118,6 +120,25 @@ export function DataTable<T extends RowData>({
   });
 
   const visibleColumnCount = table.getVisibleLeafColumns().length;
+  const rowCount = table.getRowModel().rows.length;
+  const [activeRow, setActiveRow] = useState(0);
+  // The row that takes the table's one tab stop (the last one if the page got shorter).
+  const tabRow = Math.min(activeRow, Math.max(rowCount - 1, 0));
+  const hintId = useId();
+
+  function rowKeys(event: KeyboardEvent<HTMLTableRowElement>, index: number, original: T) {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onRowOpen?.(original);
+      return;
+    }
+    const target = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: rowCount - 1 }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = Math.max(0, Math.min(rowCount - 1, target));
+    setActiveRow(next);
+    (event.currentTarget.parentElement?.children[next] as HTMLElement | undefined)?.focus();
+  }
 
   return (
     <div className="overflow-hidden rounded-lg border border-line bg-surface shadow-sm">
@@ -140,7 +161,12 @@ export function DataTable<T extends RowData>({
         </div>
       ) : null}
       <div className={cn("relative overflow-x-auto transition-opacity", isFetching && !isLoading && "opacity-60")} aria-busy={isLoading || isFetching}>
-        <table className="w-full border-collapse text-sm">
+        {onRowOpen ? (
+          <p id={hintId} className="sr-only">
+            Up and down arrows move between rows; Enter opens one.
+          </p>
+        ) : null}
+        <table className="w-full border-collapse text-sm" aria-describedby={onRowOpen ? hintId : undefined}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-surface-2 text-left">
             {table.getHeaderGroups().map((group) => (
@@ -194,21 +220,13 @@ export function DataTable<T extends RowData>({
                 <td colSpan={visibleColumnCount}>{empty ?? <EmptyState title="Nothing here" />}</td>
               </tr>
             ) : (
-              table.getRowModel().rows.map((row) => (
+              table.getRowModel().rows.map((row, index) => (
                 <tr
                   key={row.id}
-                  tabIndex={onRowOpen ? 0 : undefined}
+                  tabIndex={onRowOpen ? (index === tabRow ? 0 : -1) : undefined}
                   onClick={onRowOpen ? () => onRowOpen(row.original) : undefined}
-                  onKeyDown={
-                    onRowOpen
-                      ? (event) => {
-                          if (event.key === "Enter" || event.key === " ") {
-                            event.preventDefault();
-                            onRowOpen(row.original);
-                          }
-                        }
-                      : undefined
-                  }
+                  onFocus={onRowOpen ? () => setActiveRow(index) : undefined}
+                  onKeyDown={onRowOpen ? (event) => rowKeys(event, index, row.original) : undefined}
                   className={cn("border-t border-line", onRowOpen && "cursor-pointer hover:bg-surface-2 focus-visible:bg-surface-2")}
                 >
                   {row.getVisibleCells().map((cell) => (

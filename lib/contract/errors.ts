@@ -28,6 +28,8 @@ export const SERVICE_ERROR_STATUS = {
   INSUFFICIENT_STOCK: 412,
   /** Extension: a closed task cannot be edited. */
   TASK_CLOSED: 412,
+  /** Extension: an edit made on a version of the task that has changed since (`ifUpdatedAt`); nothing is written. */
+  TASK_CHANGED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

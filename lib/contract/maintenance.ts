@@ -172,9 +172,12 @@ export const ZTaskUpdate = z
     dueDate: ZDate.nullish().meta({ description: "On or after the task's createdDate." }),
     incidentDate: ZDate.nullish().meta({ description: "On or before the task's createdDate." }),
     assignee: ZPerson.nullish().meta({ description: "Whom the task is assigned to; null unassigns." }),
+    ifUpdatedAt: ZTimestamp.nullish().meta({
+      description: "The task's `updatedAt` as the editor read it: if the task changed since, the edit is refused (412 TASK_CHANGED) and nothing is written. Omitted: last writer wins.",
+    }),
     by: ZActingFor.nullish(),
   })
-  .refine((update) => Object.keys(update).some((key) => key !== "by"), { message: "names no field to change", path: [] })
+  .refine((update) => Object.keys(update).some((key) => key !== "by" && key !== "ifUpdatedAt"), { message: "names no field to change", path: [] })
   .meta({ id: "TaskUpdate", description: "Body of PATCH tasks/{taskId} (extension). Unknown members are ignored." });
 
 export const ZStockLevel = z

@@ -110,9 +110,9 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
   updateTask: {
     summary: "Edit a task (extension)",
     description:
-      "Changes the members sent (taskTitle, taskDescription, activityKind, assignedToRole, priority, dueDate, incidentDate, assignee); `null` clears an optional one. Checked as at creation: lookup values of the plant, dueDate not before createdDate, incidentDate not after it (400). A closed task gives 412 TASK_CLOSED. The edit is kept in the task's history as a step from and to its current status, whose remark says what changed (e.g. `Assigned to Ann Smith`). `data` is `[{ id, changed }]`.",
+      "Changes the members sent (taskTitle, taskDescription, activityKind, assignedToRole, priority, dueDate, incidentDate, assignee); `null` clears an optional one. Checked as at creation: lookup values of the plant, dueDate not before createdDate, incidentDate not after it (400). A closed task gives 412 TASK_CLOSED. With `ifUpdatedAt` (the task's `updatedAt` as the editor read it) an edit of a task that changed since gives 412 TASK_CHANGED, naming when, and writes nothing. The edit is kept in the task's history as a step from and to its current status, whose remark says what changed (e.g. `Assigned to Ann Smith`). `data` is `[{ id, changed }]`.",
     responseDescription: "Write result with `data: [{ id, changed }]`.",
-    errors: [...BODY_ERRORS, "TASK_NOT_FOUND", "TASK_CLOSED"],
+    errors: [...BODY_ERRORS, "TASK_NOT_FOUND", "TASK_CLOSED", "TASK_CHANGED"],
   },
   closeOutTask: {
     summary: "Close out a task: job record and stock moves (extension)",

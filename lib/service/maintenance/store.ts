@@ -165,9 +165,10 @@ export interface MaintenanceStore {
   ): Promise<boolean>;
   /**
    * Changes the given fields of a task that is not closed, with a history row (from = to = its
-   * status) whose remark names what changed; false when the task is closed.
+   * status) whose remark names what changed. "closed" when the task is closed; "changed" (nothing
+   * written) when `ifUpdatedAt` is given and the task changed after that instant was read.
    */
-  updateTask(taskId: string, changes: TaskChanges, remark: string, actor: Actor): Promise<boolean>;
+  updateTask(taskId: string, changes: TaskChanges, remark: string, actor: Actor, ifUpdatedAt?: string): Promise<"updated" | "closed" | "changed">;
   /**
    * Closes a task that is still in `from` (from PENDING through NEED_CONFIRMATION, two history
    * rows), writes its job-done record `<taskId>-J` and takes each part used off stock (with a
@@ -574,7 +575,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
       });
     },
 
-    updateTask(taskId, changes, remark, actor) {
+    updateTask(taskId, changes, remark, actor, ifUpdatedAt) {
       const params: Params = { taskId };
       const sets: string[] = [];
       const column = (name: string, value: unknown) => {
@@ -596,16 +597,19 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
       }
       return engine.transaction(async (tx) => {
         const now = new Date().toISOString();
-        const current = await tx.get<{ status: string }>(`SELECT status FROM tasks WHERE id = @taskId`, { taskId });
-        if (!current || current.status === "CLOSED") return false;
-        const changed = await tx.run(`UPDATE tasks SET ${[...sets, "updated_at = @now"].join(", ")} WHERE id = @taskId AND status = @status`, {
+        const current = await tx.get<{ status: string; updatedAt: string }>(`SELECT status, updated_at AS "updatedAt" FROM tasks WHERE id = @taskId`, { taskId });
+        if (!current || current.status === "CLOSED") return "closed" as const;
+        if (ifUpdatedAt !== undefined && current.updatedAt !== ifUpdatedAt) return "changed" as const;
+        // The row as read: a writer in another instance that got in between makes this change nothing.
+        const changed = await tx.run(`UPDATE tasks SET ${[...sets, "updated_at = @now"].join(", ")} WHERE id = @taskId AND status = @status AND updated_at = @seen`, {
           ...params,
           now,
           status: current.status,
+          seen: current.updatedAt,
         });
-        if (changed === 0) return false;
+        if (changed === 0) return "changed" as const;
         await tx.run(INSERT_TRANSITION, { taskId, from: current.status, to: current.status, remark, now, ...actor });
-        return true;
+        return "updated" as const;
       });
     },
 

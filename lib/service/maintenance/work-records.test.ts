@@ -116,6 +116,29 @@ function workRecordSuite(engine: () => Record<string, string>) {
     expect((await task(id)).taskTitle).toBe(before.taskTitle);
   });
 
+  it("refuses an edit made on a stale version with 412 TASK_CHANGED, naming when, and writes nothing", async () => {
+    const id = await newTask();
+    const read = await task(id);
+    // Someone else edits first (any change moves updatedAt).
+    expect((await call("PATCH", `/tasks/${id}`, { priority: read.priority, taskTitle: "Seal leaks (checked)", ifUpdatedAt: read.updatedAt })).status).toBe(200);
+    const now = await task(id);
+    expect(now.updatedAt).not.toBe(read.updatedAt);
+    const stale = await call("PATCH", `/tasks/${id}`, { taskTitle: "My stale title", ifUpdatedAt: read.updatedAt });
+    expectError(stale, 412, "TASK_CHANGED");
+    expect(stale.body.message).toContain(now.updatedAt);
+    expect(stale.body.data).toEqual([{ field: "ifUpdatedAt", problem: `task changed at ${now.updatedAt}` }]);
+    expect(await task(id)).toEqual(now);
+    // A move changes the version too; with the current one the edit goes through.
+    expect((await call("POST", `/tasks/${id}/transitions`, { to: "PENDING" })).status).toBe(200);
+    expectError(await call("PATCH", `/tasks/${id}`, { dueDate: inDays(5), ifUpdatedAt: now.updatedAt }), 412, "TASK_CHANGED");
+    const moved = await task(id);
+    expect((await call("PATCH", `/tasks/${id}`, { dueDate: inDays(5), ifUpdatedAt: moved.updatedAt })).status).toBe(200);
+    expect((await task(id)).dueDate).toBe(inDays(5));
+    // Only a version alone is not an edit; a malformed one is a 400.
+    expectError(await call("PATCH", `/tasks/${id}`, { ifUpdatedAt: moved.updatedAt }), 400, "INVALID_INPUT");
+    expectError(await call("PATCH", `/tasks/${id}`, { taskTitle: "x", ifUpdatedAt: "yesterday" }), 400, "INVALID_INPUT");
+  });
+
   it("a postponement asks for a new due date, and its approval sets it", async () => {
     const id = await newTask({ dueDate: today });
     await call("POST", `/tasks/${id}/transitions`, { to: "PENDING" });

@@ -174,9 +174,18 @@ function describeChanges(changes: TaskChanges): string {
   return parts.join("; ");
 }
 
+/** The refusal of an edit made on a stale reading of the task: nothing was written. */
+function taskChanged(taskId: string, seen: string, now: TTask | undefined): ApiError {
+  return new ApiError(
+    "TASK_CHANGED",
+    `Task ${quoteId(taskId)} was changed${now?.updatedAt ? ` at ${now.updatedAt}` : ""}, after the version this edit was made on (${seen}); nothing was saved. Read the task again and repeat the edit.`,
+    [{ field: "ifUpdatedAt", problem: `task changed${now?.updatedAt ? ` at ${now.updatedAt}` : ""}` }],
+  );
+}
+
 export const updateTask: Operation = async (ctx, plant, input) => {
   const task = await currentTask(ctx, plant.id, input);
-  const { by, ...update } = parseWith(ZTaskUpdate, input.body(), "task update");
+  const { by, ifUpdatedAt, ...update } = parseWith(ZTaskUpdate, input.body(), "task update");
   if (task.status === "CLOSED") throw taskClosed(task.id);
   const problems: FieldProblem[] = [
     ...taskDateProblems(update, task.createdDate),
@@ -192,7 +201,9 @@ export const updateTask: Operation = async (ctx, plant, input) => {
     throw invalidInput("Invalid task update: taskTitle, activityKind and priority cannot be cleared.", [{ field: "taskTitle", problem: "required" }]);
   }
   const actor = { by: by ?? input.client, client: input.client };
-  if (!(await ctx.store.updateTask(task.id, changes, describeChanges(changes), actor))) throw taskClosed(task.id);
+  const outcome = await ctx.store.updateTask(task.id, changes, describeChanges(changes), actor, ifUpdatedAt ?? undefined);
+  if (outcome === "closed") throw taskClosed(task.id);
+  if (outcome === "changed") throw taskChanged(task.id, ifUpdatedAt ?? task.updatedAt ?? "", await ctx.store.getTask(plant.id, task.id));
   return { value: writeSuccess([{ id: task.id, changed: Object.keys(changes) }]) };
 };
 
