@@ -68,6 +68,41 @@ test.describe("planner", () => {
   });
 });
 
+test.describe("supervisor", () => {
+  test.use({ role: "supervisor" });
+
+  test("sets a part's reorder level and quantity: checked in words, saved, on the To order list, audited", async ({ page, api }) => {
+    const parts = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=false");
+    const part = parts.find((entry) => entry.unit === "PCS" && entry.quantity >= 2 && entry.quantity < 500_000)!;
+    await page.goto(`/plants/RTM1/stock?part=${part.id}`);
+    const form = page.getByRole("region", { name: "Reorder levels" });
+    await expect(form.getByLabel("Reorder level")).toHaveValue(String(part.reorderLevel));
+    const level = form.getByLabel("Reorder level");
+    // Refused in words before anything is sent: a fraction of a counted item, a non-number.
+    await level.fill("2.5");
+    await form.getByRole("button", { name: "Save reorder levels" }).click();
+    await expect(form.getByText("Enter a whole number: PCS are counted in whole items.")).toBeVisible();
+    await level.fill("lots");
+    await form.getByRole("button", { name: "Save reorder levels" }).click();
+    await expect(form.getByText("Enter a number for the reorder level, e.g. 4.")).toBeVisible();
+    // Above the current level: the part becomes short, with the quantity to order.
+    await level.fill(String(part.quantity + 1));
+    await form.getByLabel("Reorder quantity").fill("25");
+    await form.getByRole("button", { name: "Save reorder levels" }).click();
+    await expect(page.getByTestId("reorder-outcome")).toHaveText(`✓ Reorder level ${(part.quantity + 1).toLocaleString("en")} PCS, order 25 PCS saved. ${part.name} is now below its reorder level.`);
+    await expect(page.getByTestId("part-reorder-level")).toHaveText(`${(part.quantity + 1).toLocaleString("en")} PCS`);
+    const saved = (await allPages<TPart>(api.raw, "/api/plants/RTM1/parts")).find((entry) => entry.id === part.id)!;
+    expect(saved).toMatchObject({ reorderLevel: part.quantity + 1, reorderQuantity: 25, isShort: true, quantity: part.quantity, updatedAt: part.updatedAt });
+    await saveScreenshot(page, "stock-reorder-levels");
+    await expectAccessible(page);
+    await page.goto("/plants/RTM1/stock");
+    await expect(page.getByTestId(`to-order-${part.id}`)).toHaveText("25 PCS");
+    // Back as it was.
+    const restore = await api.raw.patch(`/api/plants/RTM1/parts/${part.id}`, { data: { reorderLevel: part.reorderLevel, reorderQuantity: part.reorderQuantity } });
+    expect(restore.status()).toBe(200);
+  });
+});
+
 test.describe("engineer", () => {
   test.use({ role: "engineer" });
 
@@ -76,7 +111,10 @@ test.describe("engineer", () => {
     await page.goto(`/plants/RTM1/stock?part=${part.id}`);
     await expect(page.getByTestId("part-level")).toHaveText(part.quantity.toLocaleString("en"));
     await expect(page.getByRole("region", { name: "Record a count" })).toHaveCount(0);
+    await expect(page.getByRole("region", { name: "Reorder levels" })).toHaveCount(0);
     const refused = await api.raw.put(`/api/plants/RTM1/parts/${part.id}/stock-level`, { data: { id: part.id, quantity: 1, unit: part.unit } });
     expect(refused.status()).toBe(403);
+    const reorder = await api.raw.patch(`/api/plants/RTM1/parts/${part.id}`, { data: { reorderLevel: 1 } });
+    expect(reorder.status()).toBe(403);
   });
 });

@@ -13,6 +13,7 @@ import Link from "next/link";
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { DraftNotice } from "@/components/ui/draft-notice";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
@@ -20,6 +21,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { ApiError, apiSend, errorMessage } from "@/lib/client/api";
+import { readDraft, useFormDraft, writeDraft } from "@/lib/client/drafts";
 import { useFormat, type Format } from "@/lib/client/format";
 import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
 import { maintenanceApi, maintenanceKeys, plantApiPath, useParts } from "@/lib/client/maintenance";
@@ -27,6 +29,7 @@ import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/contract/common";
 import type { TPart, TStockLevelEntry } from "@/lib/contract/maintenance";
+import { ReorderForm } from "./reorder-form";
 import { correctionPrefix, corrections, plausibility, readableRemark, toStockLevel, validateStockForm, type Implausible, type StockFormErrors, type StockFormValues } from "./stock-form";
 
 // recharts is loaded with the chart, not with the page: it is most of the page's JavaScript.
@@ -219,7 +222,20 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
     queryFn: ({ signal }) => maintenanceApi.stockHistory(plantId, part.id, signal),
   });
   const canSubmit = useCan("stock:submit");
-  const [correcting, setCorrecting] = useState<TStockLevelEntry | null>(null);
+  const canReorder = useCan("parts:reorder");
+  const [correcting, setCorrectingState] = useState<TStockLevelEntry | null>(null);
+  // Which count is being corrected is kept beside the form's draft, so a correction comes back
+  // after an expired session too (once the history it refers to is read).
+  const pointer = correctionPointerKey(plantId, part.id);
+  const setCorrecting = (entry: TStockLevelEntry | null) => {
+    writeDraft(pointer, entry ? { values: entry.submittedAt, attemptId: "", savedAt: new Date().toISOString(), sending: false } : null);
+    setCorrectingState(entry);
+  };
+  const [pendingCorrection, setPendingCorrection] = useState(() => readDraft<string>(pointer)?.values ?? null);
+  if (pendingCorrection && history.data) {
+    setPendingCorrection(null);
+    setCorrectingState(history.data.find((entry) => entry.submittedAt === pendingCorrection) ?? null);
+  }
   // Kept here: a finished correction remounts the form, and its result must stay in view.
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [showAll, setShowAll] = useState(false);
@@ -259,6 +275,9 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
           setOutcome={setOutcome}
         />
       ) : null}
+
+      {/* A service without the extension sends no reorder level: nothing to edit then. */}
+      {canReorder && part.reorderLevel !== undefined ? <ReorderForm key={part.id} plantId={plantId} part={part} format={format} /> : null}
 
       <Card aria-labelledby="history-title">
         <CardHeader id="history-title" title="Level over time" description={history.data ? `${format.number(history.data.length)} counts recorded` : history.error ? "Not available" : "Loading…"} />
@@ -360,6 +379,8 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
+const correctionPointerKey = (plantId: string, partId: string) => `plantdesk:stock-correcting:${plantId}:${partId}`;
+
 type Outcome = { ok: true; text: string } | { ok: false; code: string; text: string };
 
 function StockLevelForm({
@@ -383,7 +404,9 @@ function StockLevelForm({
   setOutcome: (outcome: Outcome | null) => void;
 }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<StockFormValues>({ quantity: "", unit: part.unit, remark: "", isShort: "auto" });
+  const empty = (): StockFormValues => ({ quantity: "", unit: part.unit, remark: "", isShort: "auto" });
+  const draft = useFormDraft<StockFormValues>(`plantdesk:stock-count:${plantId}:${part.id}:${correcting?.submittedAt ?? "new"}`, empty, (values) => Boolean(values.quantity || values.remark));
+  const { values, setValues } = draft;
   const [errors, setErrors] = useState<StockFormErrors>({});
   const [doubt, setDoubt] = useState<(Implausible & { quantity: number }) | null>(null);
   useEffect(preloadMaintenanceContract, []);
@@ -413,6 +436,7 @@ function StockLevelForm({
   };
 
   async function save(confirmed: boolean) {
+    draft.dismissRestored();
     setOutcome(null);
     const found = await validateStockForm(part.id, values, format.locale, example, prefix);
     setErrors(found);
@@ -428,11 +452,14 @@ function StockLevelForm({
     }
     setDoubt(null);
     try {
+      draft.sending();
       await submit.mutateAsync(body);
       setOutcome({ ok: true, text: `${format.number(body.quantity)} ${body.unit} recorded for ${part.name}${correcting ? `, correcting the count of ${format.dateTime(correcting.submittedAt)}` : ""}.` });
-      setValues({ quantity: "", unit: part.unit, remark: "", isShort: "auto" });
+      setValues(empty());
+      draft.sent();
       if (correcting) onDone();
     } catch (error) {
+      draft.failed(error);
       if (error instanceof ApiError && error.code === "UNIT_MISMATCH") setErrors({ unit: error.message });
       setOutcome({ ok: false, code: error instanceof ApiError ? error.code : "ERROR", text: errorMessage(error) });
     }
@@ -463,6 +490,17 @@ function StockLevelForm({
         }
       />
       <form noValidate onSubmit={onSubmit} className="grid grid-cols-1 gap-4 p-4 sm:grid-cols-2 xl:grid-cols-4">
+        {draft.restored ? (
+          <div className="sm:col-span-2 xl:col-span-4">
+            <DraftNotice
+              what={correcting ? "correction" : "count"}
+              sending={draft.restored.sending}
+              resendNote="sending the same count again only repeats it in the history"
+              onSend={() => void save(false)}
+              onDiscard={draft.discard}
+            />
+          </div>
+        ) : null}
         <Field label={correcting ? "Correct quantity" : "Quantity"} error={errors.quantity} hint={`For example ${example}`}>
           {(control) => <Input {...control} inputMode="decimal" autoComplete="off" value={values.quantity} onChange={(event) => set("quantity")(event.target.value)} />}
         </Field>
@@ -512,7 +550,7 @@ function StockLevelForm({
                 data-testid="stock-outcome"
                 className={cn("rounded-md px-3 py-2 text-sm font-medium", outcome.ok ? "bg-success-soft text-success" : "bg-danger-soft text-danger")}
               >
-                {outcome.ok ? "✓ " : `✗ ${outcome.code}: `}
+                {outcome.ok ? "✓ " : "✗ Not saved: "}
                 {outcome.text}
               </p>
             ) : null}

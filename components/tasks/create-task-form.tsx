@@ -3,48 +3,20 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { AssetPicker } from "@/components/assets/asset-picker";
 import { Button } from "@/components/ui/button";
+import { DraftNotice } from "@/components/ui/draft-notice";
 import { Drawer } from "@/components/ui/drawer";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
+import { useFormDraft } from "@/lib/client/drafts";
 import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
 import { useLookupLabels } from "@/lib/client/maintenance";
 import type { TLookupKind } from "@/lib/contract/maintenance";
 import { emptyTaskForm, serverFieldErrors, toTaskCreation, validateTaskForm, type TaskFormErrors, type TaskFormValues } from "./task-form";
 import { useCreateTask } from "./task-mutations";
 
-/**
- * The form's draft, kept in this tab's sessionStorage until the task is sent: a session that ends
- * while the form is open (the POST's 401 goes to sign-in and back) loses nothing. A draft that was
- * being sent comes back with a confirmation, under the same attempt id (Idempotency-Key), so
- * sending it again can never create a second task.
- */
-interface TaskDraft {
-  values: TaskFormValues;
-  attemptId: string;
-  savedAt: string;
-  sending: boolean;
-}
-
+/** The form's draft (lib/client/drafts.ts): its attempt id is the Idempotency-Key, so a resent draft creates one task. */
 const draftKey = (plantId: string) => `plantdesk:task-draft:${plantId}`;
-
-function readDraft(plantId: string): TaskDraft | null {
-  try {
-    const text = window.sessionStorage.getItem(draftKey(plantId));
-    return text ? (JSON.parse(text) as TaskDraft) : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeDraft(plantId: string, draft: TaskDraft | null): void {
-  try {
-    if (draft) window.sessionStorage.setItem(draftKey(plantId), JSON.stringify(draft));
-    else window.sessionStorage.removeItem(draftKey(plantId));
-  } catch {
-    // Storage full or denied: the form still works, only without the draft.
-  }
-}
 
 /**
  * The create-task drawer. `initial` fills fields in advance — from an alarm: its asset, its start as
@@ -73,23 +45,18 @@ export function CreateTaskDrawer({
 
 function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: string; onCancel: () => void; onCreated: (taskId: string) => void; initial?: Partial<TaskFormValues> }) {
   const today = todayIso();
-  const [draft] = useState(() => readDraft(plantId));
-  const [values, setValues] = useState<TaskFormValues>(() => draft?.values ?? { ...emptyTaskForm(today), ...initial });
+  // One attempt id per filled-in form: a double click or a retry after a lost answer creates one task.
+  const draft = useFormDraft<TaskFormValues>(
+    draftKey(plantId),
+    () => ({ ...emptyTaskForm(today), ...initial }),
+    (values) => Boolean(values.taskTitle || values.taskDescription || values.assetTagNumber),
+  );
+  const { values, setValues, attemptId } = draft;
   const [errors, setErrors] = useState<TaskFormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  // Shown when a draft comes back: restored (typed, not sent) or interrupted (was being sent).
-  const [restored, setRestored] = useState<TaskDraft | null>(draft);
   useEffect(preloadMaintenanceContract, []);
-  // One id per filled-in form: a double click or a retry after a lost answer creates one task.
-  const [attemptId] = useState(() => draft?.attemptId ?? crypto.randomUUID());
   const lookups = useLookupLabels(plantId);
   const create = useCreateTask(plantId);
-
-  useEffect(() => {
-    if (values.taskTitle || values.taskDescription || values.assetTagNumber) {
-      writeDraft(plantId, { values, attemptId, savedAt: new Date().toISOString(), sending: false });
-    }
-  }, [plantId, values, attemptId]);
 
   const set = (field: keyof TaskFormValues) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -97,13 +64,13 @@ function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: st
   };
 
   function cancel() {
-    writeDraft(plantId, null);
+    draft.sent();
     onCancel();
   }
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
-    setRestored(null);
+    draft.dismissRestored();
     setFormError(null);
     const found = await validateTaskForm(values, today);
     setErrors(found);
@@ -113,14 +80,13 @@ function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: st
       return;
     }
     try {
-      writeDraft(plantId, { values, attemptId, savedAt: new Date().toISOString(), sending: true });
+      draft.sending();
       const result = await create.mutateAsync({ task: toTaskCreation(values), attemptId });
-      writeDraft(plantId, null);
+      draft.sent();
       const id = result.data[0]?.id;
       onCreated(typeof id === "string" ? id : "");
     } catch (error) {
-      // Refused: the draft stays, no longer "being sent" (a 401 leaves it as it is, for after sign-in).
-      if (!(error instanceof ApiError && error.status === 401)) writeDraft(plantId, { values, attemptId, savedAt: new Date().toISOString(), sending: false });
+      draft.failed(error);
       if (error instanceof ApiError && error.code === "ASSET_NOT_FOUND") setErrors({ assetTagNumber: error.message });
       else if (error instanceof ApiError && error.status === 400) setErrors(serverFieldErrors(error.data));
       setFormError(errorMessage(error));
@@ -131,31 +97,8 @@ function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: st
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" data-create-task>
-      {restored ? (
-        <div role="alert" className="space-y-2 rounded-md border border-warning bg-warning-soft px-3 py-2 text-sm text-warning" data-testid="task-draft">
-          <p>
-            {restored.sending
-              ? "This task was being sent when your session ended. Check it and send it now: it is never created twice."
-              : "Your unsent draft of this task is back, as you left it."}
-          </p>
-          <div className="flex flex-wrap gap-2">
-            {restored.sending ? (
-              <Button variant="primary" size="sm" onClick={() => void submit()}>
-                Send it now
-              </Button>
-            ) : null}
-            <Button
-              size="sm"
-              onClick={() => {
-                writeDraft(plantId, null);
-                setRestored(null);
-                setValues({ ...emptyTaskForm(today), ...initial });
-              }}
-            >
-              Discard the draft
-            </Button>
-          </div>
-        </div>
+      {draft.restored ? (
+        <DraftNotice testId="task-draft" what="task" sending={draft.restored.sending} resendNote="it is never created twice" onSend={() => void submit()} onDiscard={draft.discard} />
       ) : null}
       {formError ? (
         <p role="alert" className="rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">

@@ -15,6 +15,7 @@ import { TaskMonitorOrigin } from "@/components/monitors/monitor-links";
 import { STATUS_LABELS } from "./status";
 import { TaskActivity } from "./task-activity";
 import { PriorityBadge, RoleBadge, StatusBadge } from "./task-badges";
+import { TaskEditor } from "./task-edit-form";
 import { AssigneeControl, CloseOutForm, PostponeDate } from "./task-work";
 
 /** Wording of each move on its button: what the supervisor decides, not the target's name. */
@@ -165,7 +166,10 @@ export function TaskDrawer({
             ]}
           />
           {recordsWork && canEdit && task.status !== "CLOSED" ? (
-            <AssigneeControl plantId={plantId} task={task} canEdit onDone={(text, ok) => onNotice(ok ? "success" : "error", text)} />
+            <>
+              <AssigneeControl plantId={plantId} task={task} canEdit onDone={(text, ok) => onNotice(ok ? "success" : "error", text)} />
+              <TaskEditor key={task.id} plantId={plantId} task={task} labels={labels} onDone={(text, ok) => onNotice(ok ? "success" : "error", text)} />
+            </>
           ) : null}
           {canCloseOut ? (
             <section className="rounded-lg border border-line p-3">

@@ -8,9 +8,11 @@
  */
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { DraftNotice } from "@/components/ui/draft-notice";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
+import { useFormDraft } from "@/lib/client/drafts";
 import { parseLocaleNumber, useFormat } from "@/lib/client/format";
 import { useParts, usePlantPeople, type LookupLabels } from "@/lib/client/maintenance";
 import type { TTask } from "@/lib/contract/maintenance";
@@ -61,17 +63,33 @@ interface PartLine {
   quantity: string;
 }
 
+interface CloseOutValues {
+  hours: string;
+  people: string;
+  lines: PartLine[];
+  codes: { failureCode: string; causeCode: string; remedyCode: string };
+  note: string;
+}
+
+const emptyCloseOut = (): CloseOutValues => ({ hours: "", people: "1", lines: [], codes: { failureCode: "", causeCode: "", remedyCode: "" }, note: "" });
+
 /** The close-out form: closes the task with the record of the work. */
 export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { plantId: string; task: TTask; labels: LookupLabels; meEmail: string; onClosed: (text: string) => void }) {
   const format = useFormat();
   const parts = useParts(plantId);
   const closeOut = useCloseOutTask(plantId);
-  const [attemptId] = useState(() => crypto.randomUUID());
-  const [hours, setHours] = useState("");
-  const [people, setPeople] = useState("1");
-  const [lines, setLines] = useState<PartLine[]>([]);
-  const [codes, setCodes] = useState({ failureCode: "", causeCode: "", remedyCode: "" });
-  const [note, setNote] = useState("");
+  // Kept as a draft across an expired session; its attempt id is the Idempotency-Key, so a resent
+  // close-out writes one job and moves the stock once.
+  const draft = useFormDraft<CloseOutValues>(`plantdesk:close-out:${plantId}:${task.id}`, emptyCloseOut, (values) => JSON.stringify(values) !== JSON.stringify(emptyCloseOut()));
+  const { attemptId } = draft;
+  const { hours, people, lines, codes, note } = draft.values;
+  const patch = <K extends keyof CloseOutValues>(field: K) => (update: CloseOutValues[K] | ((current: CloseOutValues[K]) => CloseOutValues[K])) =>
+    draft.setValues((current) => ({ ...current, [field]: typeof update === "function" ? (update as (value: CloseOutValues[K]) => CloseOutValues[K])(current[field]) : update }));
+  const setHours = patch("hours");
+  const setPeople = patch("people");
+  const setLines = patch("lines");
+  const setCodes = patch("codes");
+  const setNote = patch("note");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [unavailable, setUnavailable] = useState(false);
@@ -97,8 +115,9 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
     return { found, hoursValue, peopleValue };
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    draft.dismissRestored();
     setFormError(null);
     const { found, hoursValue, peopleValue } = validate();
     setErrors(found);
@@ -107,6 +126,7 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
       return;
     }
     try {
+      draft.sending();
       await closeOut.mutateAsync({
         taskId: task.id,
         attemptId,
@@ -122,8 +142,10 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
           ...(task.assignee ? {} : { carriedOutBy: { username: meEmail, firstname: "", lastname: "" } }),
         },
       });
+      draft.sent();
       onClosed(`${task.id} closed out: ${format.number(hoursValue!)} h, ${lines.length} ${lines.length === 1 ? "part" : "parts"} taken off stock. The job is in the job history.`);
     } catch (error) {
+      draft.failed(error);
       if (error instanceof ApiError && error.code === "FEATURE_UNAVAILABLE") setUnavailable(true);
       setFormError(
         error instanceof ApiError && error.code === "INVALID_TRANSITION"
@@ -141,6 +163,7 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
       <h3 id="close-out-heading" className="text-sm font-semibold">
         Close out with the work done
       </h3>
+      {draft.restored ? <DraftNotice what="close-out" sending={draft.restored.sending} resendNote="the job is recorded and the stock moved once" onSend={() => void submit()} onDiscard={draft.discard} /> : null}
       {formError ? (
         <p role="alert" className="rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
           {formError}

@@ -64,6 +64,7 @@ const ROUTES: RouteCase[] = [
   { name: "edit task", method: "PATCH", path: "/api/plants/{plant}/tasks/{taskId}", permission: "tasks:edit", plantScoped: true, body: () => ({ priority: fixture.priority }), params: () => ({ taskId: fixture.anyTaskId }) },
   { name: "people of a plant", method: "GET", path: "/api/plants/{plant}/people", permission: "maintenance:read", plantScoped: true },
   { name: "dashboards", method: "GET", path: "/api/plants/{plant}/dashboards", permission: "dashboards:read", plantScoped: true },
+  { name: "update part reorder levels", method: "PATCH", path: "/api/plants/{plant}/parts/{partId}", permission: "parts:reorder", plantScoped: true, body: () => ({ reorderLevel: 3, reorderQuantity: 6 }), params: () => ({ partId: fixture.partId }) },
   { name: "submit stock level", method: "PUT", path: "/api/plants/{plant}/parts/{partId}/stock-level", permission: "stock:submit", plantScoped: true, body: () => ({ id: fixture.partId, quantity: 7, unit: fixture.partUnit, remark: "matrix", isShort: false }), params: () => ({ partId: fixture.partId }) },
   { name: "telemetry query", method: "POST", path: "/api/telemetry/query", permission: "telemetry:query", plantScoped: false, body: () => ({ query: "States | take 1", startTime: "2026-01-01T00:00:00.000Z", endTime: "2026-01-02T00:00:00.000Z", plantIds: ["RTM1"] }) },
   { name: "history", method: "GET", path: "/api/telemetry/history", permission: "telemetry:query", plantScoped: false },

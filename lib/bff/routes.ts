@@ -68,6 +68,7 @@ const MAINTENANCE_ROUTES: Record<MaintenanceOperationId, MaintenanceRoute> = {
   // Supervisors close out any task; the task's assignee their own (checked in closeOutAllowed).
   closeOutTask: { permission: "maintenance:read", auditAction: "task.close-out", auditFields: ["hoursWorked", "personCount", "failureCode"] },
   submitStockLevel: { permission: "stock:submit", auditAction: "stock-level.submit", auditFields: ["quantity", "unit", "isShort"] },
+  updatePart: { permission: "parts:reorder", auditAction: "part.update", auditFields: ["reorderLevel", "reorderQuantity"] },
 };
 
 /** The writes the service keeps with whom they were done for (`by`): task history, stock history. */

@@ -195,6 +195,20 @@ export const ZStockLevel = z
   })
   .meta({ id: "StockLevel", description: "Body of PUT stock-level." });
 
+const ZReorderFigure = z.number().finite().min(0, "must be at least 0").max(1_000_000_000, "must be at most 1,000,000,000");
+
+/**
+ * PATCH parts/{partId} (extension): a part's reorder level (below it the part is short) and reorder
+ * quantity (how much to order then). Whole numbers for parts counted in items (checked by the service).
+ */
+export const ZPartUpdate = z
+  .object({
+    reorderLevel: ZReorderFigure.optional(),
+    reorderQuantity: ZReorderFigure.nullable().optional().meta({ description: "null: no reorder quantity known." }),
+  })
+  .refine((update) => update.reorderLevel !== undefined || update.reorderQuantity !== undefined, { message: "names no field to change", path: [] })
+  .meta({ id: "PartUpdate", description: "Body of PATCH parts/{partId} (extension). Unknown members are ignored." });
+
 export const ZPart = z
   .object({
     id: z.string(),
@@ -376,6 +390,7 @@ export type TLookupValue = z.infer<typeof ZLookupValue>;
 export type TTransitionRequest = z.input<typeof ZTransitionRequest>;
 export type TTaskUpdate = z.input<typeof ZTaskUpdate>;
 export type TCloseOut = z.input<typeof ZCloseOut>;
+export type TPartUpdate = z.input<typeof ZPartUpdate>;
 export type TTaskTransition = z.infer<typeof ZTaskTransition>;
 export type TJobsDoneQuery = z.output<typeof ZJobsDoneQuery>;
 export type TJobsPlannedQuery = z.output<typeof ZJobsPlannedQuery>;
@@ -417,6 +432,7 @@ export const MAINTENANCE_OPERATIONS = {
   updateTask: { method: "PATCH", path: "/tasks/{taskId}", body: ZTaskUpdate, response: ZWriteResult, extension: "task edits" },
   closeOutTask: { method: "POST", path: "/tasks/{taskId}/close-out", body: ZCloseOut, response: ZWriteResult, extension: "task close-out" },
   submitStockLevel: { method: "PUT", path: "/parts/{partId}/stock-level", body: ZStockLevel, response: ZWriteResult },
+  updatePart: { method: "PATCH", path: "/parts/{partId}", body: ZPartUpdate, response: ZWriteResult, extension: "reorder levels" },
   listLookupValues: { method: "GET", path: "/lookup-values", query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values" },
   listParts: { method: "GET", path: "/parts", query: ZPartsQuery, response: ZPartPage, extension: "the parts list" },
   listStockLevels: { method: "GET", path: "/parts/{partId}/stock-levels", query: ZStockLevelsQuery, response: ZStockLevelEntryPage, extension: "stock-level history" },

@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   "tasks:close-out",
   /** PUT a stock level for a part. */
   "stock:submit",
+  /** Set a part's reorder level and reorder quantity. */
+  "parts:reorder",
   /** Telemetry queries (explorer and asset charts) and the user's own query history. */
   "telemetry:query",
   /** Read and export the audit log. */
@@ -38,11 +40,11 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "tasks:edit", "stock:submit", "monitors:read", "dashboards:read"];
+const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "tasks:create", "tasks:edit", "stock:submit", "parts:reorder", "monitors:read", "dashboards:read"];
 
 /**
  * planner: reads everything of their plants (telemetry included: the asset page shows a machine's
- * data beside its jobs), makes the everyday writes and plans (edits, assigns); supervisor: planner
+ * data beside its jobs), makes the everyday writes and plans (edits, assigns, reorder levels); supervisor: planner
  * + task transitions (approval), close-out of any task and the plant's dashboards (the shift's view of
  * its lines); engineer: reads maintenance, uses the telemetry explorer, writes the plant's monitors
  * (the queries that open work) and dashboards, and raises work requests (anyone on site may: a new

@@ -16,12 +16,12 @@ import type { ApiContribution, ApiOperation } from "../../platform/openapi";
 import { authorizePlant, queryObject, type MaintenanceContext } from "./context";
 import type { Operation } from "./operation";
 import { reads } from "./reads";
-import { closeOutTask, createTask, submitStockLevel, transitionTask, updateTask } from "./writes";
+import { closeOutTask, createTask, submitStockLevel, transitionTask, updatePart, updateTask } from "./writes";
 
 export const MAINTENANCE_BASE = "/maintenance/v1/plants/{plantId}";
 
 /** The domain function of every operation. */
-export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = { ...reads, createTask, transitionTask, updateTask, closeOutTask, submitStockLevel };
+export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = { ...reads, createTask, transitionTask, updateTask, closeOutTask, submitStockLevel, updatePart };
 
 interface OperationDoc {
   summary: string;
@@ -134,6 +134,13 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
       "Body `id` must equal the path's partId (400). An unknown part gives 404 PART_NOT_FOUND, checked before the body; a unit other than the part's own gives 412 UNIT_MISMATCH. The submission becomes the part's current level and is kept as history. `isShort` defaults to quantity below the part's reorder point. Extensions: a unit counted in whole items (PCS, SET, BOX, PAIR, ROLL) takes only whole numbers (400); `by` names who counted (history `countedBy`).",
     responseDescription: "Write result with `data: [{ partId, quantity, unit, isShort, submittedAt }]`.",
     errors: [...BODY_ERRORS, "PART_NOT_FOUND", "UNIT_MISMATCH"],
+  },
+  updatePart: {
+    summary: "Set a part's reorder level and quantity (extension)",
+    description:
+      "Changes the members sent: `reorderLevel` (below it the part is short) and `reorderQuantity` (how much to order then; null: unknown), each 0 to 1,000,000,000, whole numbers for a part counted in PCS, SET, BOX, PAIR or ROLL (400). The part's `isShort` is decided again from its current level and the new reorder level; its count and `updatedAt` are not changed. An unknown part gives 404 PART_NOT_FOUND. `data` is `[{ id, changed, isShort }]`.",
+    responseDescription: "Write result with `data: [{ id, changed, isShort }]`.",
+    errors: [...BODY_ERRORS, "PART_NOT_FOUND"],
   },
   listLookupValues: {
     summary: "Company-specific lookup values (extension)",

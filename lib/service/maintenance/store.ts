@@ -190,6 +190,11 @@ export interface MaintenanceStore {
   listStockLevels(plantId: string, partId: string, page: PageRequest): Promise<TPage<TStockLevelEntry>>;
   /** Keeps the submission as history and makes it the part's current level. */
   submitStockLevel(plantId: string, partId: string, level: NewStockLevel): Promise<void>;
+  /**
+   * Sets a part's reorder level and/or quantity; the shortage is decided again from the current
+   * level and the new reorder level. The part's count (quantity, updatedAt) is not touched.
+   */
+  updatePartReorder(plantId: string, partId: string, changes: { reorderLevel?: number; reorderQuantity?: number | null }): Promise<{ isShort: boolean }>;
 }
 
 export type Row = Record<string, unknown>;
@@ -752,6 +757,27 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
         request,
         (rows) => rows.map((row) => ({ ...(row as unknown as TStockLevelEntry), isShort: row.isShort === 1 })),
       );
+    },
+
+    async updatePartReorder(plantId, partId, changes) {
+      const params = {
+        plantId,
+        partId,
+        level: changes.reorderLevel ?? null,
+        setQuantity: changes.reorderQuantity === undefined ? 0 : 1,
+        quantity: changes.reorderQuantity ?? null,
+      };
+      return engine.transaction(async (tx) => {
+        await tx.run(
+          `UPDATE parts SET reorder_point = coalesce(@level, reorder_point),
+                  reorder_quantity = CASE WHEN @setQuantity = 1 THEN @quantity ELSE reorder_quantity END,
+                  is_short = CASE WHEN quantity < coalesce(@level, reorder_point) THEN 1 ELSE 0 END
+           WHERE plant_id = @plantId AND id = @partId`,
+          params,
+        );
+        const row = await tx.get<{ isShort: number | boolean }>(`SELECT is_short AS "isShort" FROM parts WHERE plant_id = @plantId AND id = @partId`, { plantId, partId });
+        return { isShort: row?.isShort === 1 || row?.isShort === true };
+      });
     },
 
     // The history row and the part's current level in one transaction; the current level only moves

@@ -139,6 +139,31 @@ function workRecordSuite(engine: () => Record<string, string>) {
     expectError(await call("PATCH", `/tasks/${id}`, { taskTitle: "x", ifUpdatedAt: "yesterday" }), 400, "INVALID_INPUT");
   });
 
+  it("sets a part's reorder level and quantity: whole units for counted parts, the shortage decided again, the count untouched", async () => {
+    const before = await part(counted.id);
+    const higher = before.quantity + 5;
+    const set = await call("PATCH", `/parts/${counted.id}`, { reorderLevel: higher, reorderQuantity: 12 });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toEqual([{ id: counted.id, changed: ["reorderLevel", "reorderQuantity"], isShort: true }]);
+    expect(await part(counted.id)).toEqual({ ...before, reorderLevel: higher, reorderQuantity: 12, isShort: true });
+    // Only the quantity: the level stays; null clears the quantity.
+    expect((await call("PATCH", `/parts/${counted.id}`, { reorderQuantity: null })).status).toBe(200);
+    expect(await part(counted.id)).toMatchObject({ reorderLevel: higher, reorderQuantity: null, isShort: true });
+    // Refusals change nothing.
+    const now = await part(counted.id);
+    expectError(await call("PATCH", `/parts/${counted.id}`, { reorderLevel: 2.5 }), 400, "INVALID_INPUT");
+    expectError(await call("PATCH", `/parts/${counted.id}`, { reorderLevel: -1 }), 400, "INVALID_INPUT");
+    expectError(await call("PATCH", `/parts/${counted.id}`, { reorderLevel: "3" }), 400, "INVALID_INPUT");
+    expectError(await call("PATCH", `/parts/${counted.id}`, {}), 400, "INVALID_INPUT");
+    expectError(await call("PATCH", `/parts/NO-SUCH-PART`, { reorderLevel: 1 }), 404, "PART_NOT_FOUND");
+    expect(await part(counted.id)).toEqual(now);
+    // Measured parts take decimals; a level under the stock makes the part not short again.
+    expect((await call("PATCH", `/parts/${measured.id}`, { reorderLevel: 0.5, reorderQuantity: 2.25 })).status).toBe(200);
+    expect(await part(measured.id)).toMatchObject({ reorderLevel: 0.5, reorderQuantity: 2.25, isShort: measured.quantity < 0.5 });
+    expect((await call("PATCH", `/parts/${counted.id}`, { reorderLevel: before.reorderLevel, reorderQuantity: before.reorderQuantity })).status).toBe(200);
+    expect((await part(counted.id)).isShort).toBe(before.quantity < before.reorderLevel);
+  });
+
   it("a postponement asks for a new due date, and its approval sets it", async () => {
     const id = await newTask({ dueDate: today });
     await call("POST", `/tasks/${id}/transitions`, { to: "PENDING" });

@@ -9,6 +9,7 @@ import {
   COUNTED_UNITS,
   TASK_TRANSITIONS,
   ZCloseOut,
+  ZPartUpdate,
   ZStockLevel,
   ZTaskCreation,
   ZTaskUpdate,
@@ -314,4 +315,17 @@ export const submitStockLevel: Operation = async (ctx, plant, input) => {
     countedBy: level.by ?? input.client,
   });
   return { value: writeSuccess([{ partId, quantity: level.quantity, unit: level.unit, isShort, submittedAt }]) };
+};
+
+export const updatePart: Operation = async (ctx, plant, input) => {
+  const { partId, part } = await existingPart(ctx.store, plant.id, input.params);
+  const update = parseWith(ZPartUpdate, input.body(), "part update");
+  if (COUNTED_UNITS.includes(part.unit)) {
+    const problems = (["reorderLevel", "reorderQuantity"] as const)
+      .filter((field) => typeof update[field] === "number" && !Number.isInteger(update[field]))
+      .map((field) => ({ field, problem: `must be a whole number: ${part.id} is counted in ${part.unit}` }));
+    if (problems.length > 0) throw invalidInput(`Invalid part update: ${problems[0]!.field}: ${problems[0]!.problem}`, problems);
+  }
+  const { isShort } = await ctx.store.updatePartReorder(plant.id, partId, update);
+  return { value: writeSuccess([{ id: partId, changed: Object.keys(update), isShort }]) };
 };

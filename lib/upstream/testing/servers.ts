@@ -28,8 +28,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+/** On `port`, or a free one (0). */
+function listen(server: http.Server, port = 0): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
 }
 
 function closeServer(server: http.Server): Promise<void> {
@@ -65,6 +69,7 @@ export interface RunningService extends RunningServer {
 export async function startServiceServer(
   intercept?: (request: RecordedRequest, index: number, forward: () => Promise<ServiceResponse>) => Answer | ServiceResponse | Promise<Answer | ServiceResponse>,
   env: Record<string, string> = {},
+  port = 0,
 ): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-remote-"));
   const runtime = await createServiceRuntime(parseConfig({ NODE_ENV: "test", DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "1", ...env }));
@@ -80,7 +85,7 @@ export async function startServiceServer(
     if (answer === "hang") return;
     sendNodeResponse(res, { status: answer.status, headers: answer.headers ?? {}, body: answer.body });
   });
-  origin = await listen(server);
+  origin = await listen(server, port);
   return {
     url: origin,
     requests,
