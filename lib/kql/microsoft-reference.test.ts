@@ -41,7 +41,6 @@ const KNOWN_DIFFERENCES: { pattern: RegExp; reason: string }[] = [
   { pattern: /extend a = 2, b = a \* 3/, reason: "Kusto.Language does not let an extend item read an item defined earlier in the same extend; this engine does (pinned by the core suite)." },
   { pattern: /extend Value = 5/, reason: "Kusto.Language keeps a replaced column in place; the core suite pins the engine's append order. To be settled against ADX itself." },
   { pattern: /where not Name/, reason: "`not x` without parentheses is an extension of this engine; ADX only documents not(x)." },
-  { pattern: /by DataMetadata\.Unit/, reason: "Grouping and sorting by a dynamic value: refused by Kusto.Language, accepted by the engine (core suite)." },
   { pattern: /iff\(true, DataMetadata\.Area, "none"\)/, reason: "iff() of a dynamic and a string: Kusto.Language types it string, the engine keeps dynamic (core suite); the values are the same." },
   { pattern: /project first = |extend double = /, reason: "first/double are keywords for Kusto.Language and must be written ['first']; the engine accepts them as plain names." },
   { pattern: /sum\(strlen|avg\(strlen|sum\(EndTime - StartTime\)/, reason: "Default names of aggregates over expressions: Kusto.Language gives sum_strlen_Name / sum_, the engine names them after the first column (core suite)." },

@@ -221,6 +221,10 @@ function summarize(planner: OperatorPlanner, block: Block, aggregates: Assignmen
     const expr = analyzer.scalar(item.expr, scope);
     const name = item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed);
     if (taken(name)) analyzer.error(item.span, `Column '${name}' is already in the by clause`);
+    // ADX refuses grouping by a dynamic value (its words and hint).
+    if (expr.type === "dynamic") {
+      analyzer.error(item.expr.span, `Summarize group key '${name}' is of a 'dynamic' type. Please use an explicit cast (for example, 'summarize ... by tostring(${name})') as grouping by a 'dynamic' type is not supported.`);
+    }
     columns.push({ name, expr });
     groupBy.push(expr);
   }

@@ -29,6 +29,8 @@ const cases: [string, number, number, RegExp][] = [
   ["States | join kind=constructor (Events) on DeviceId", 1, 20, /Unknown join kind 'constructor'/],
   ["States | lookup kind=fullouter (Events) on DeviceId", 1, 22, /lookup supports kind=leftouter or kind=inner/],
   ["States | join (Events) on Missing", 1, 27, /Unknown column 'Missing' on the left side/],
+  ["States | summarize count() by DataMetadata.Area", 1, 31, /^Summarize group key 'DataMetadata_Area' is of a 'dynamic' type\. Please use an explicit cast \(for example, 'summarize \.\.\. by tostring\(DataMetadata_Area\)'\) as grouping by a 'dynamic' type is not supported\.$/],
+  ["States\n| summarize max(Timestamp) by DeviceId, v = Value", 2, 45, /Summarize group key 'v' is of a 'dynamic' type\. Please use an explicit cast \(for example, 'summarize \.\.\. by tostring\(v\)'\)/],
   ["States | join (Events) on Value", 1, 27, /Join keys of type dynamic are not supported/],
   ["States | join (Events) on $left.Name == $right.StartTime", 1, 27, /Join keys have different types: string and datetime/],
   ["States | make-series count() on Name step 1h", 1, 33, /datetime, timespan or numeric axis/],
