@@ -4,7 +4,7 @@
  */
 export const OPERATOR_DOCS: Record<string, string> = {
   where: "where Predicate — keep the rows where the predicate is true",
-  project: "project Col, Name = Expr, … — choose and compute columns",
+  project: "project Col, Name = Expr, (a, b) = f(…), … — choose and compute columns",
   "project-away": "project-away Col, Prefix*, … — drop columns",
   "project-keep": "project-keep Col, Prefix*, … — keep only these columns, in input order",
   "project-rename": "project-rename New = Old, … — rename columns",
@@ -51,7 +51,7 @@ export const FUNCTION_DOCS: Record<string, string> = {
   stdevif: "stdevif(x, Predicate): real", variance: "variance(x): real — sample variance", variancep: "variancep(x): real — population variance", varianceif: "varianceif(x, Predicate): real",
   arg_max: "arg_max(Key, Col… | *): the row with the largest key", arg_min: "arg_min(Key, Col… | *): the row with the smallest key",
   any: "any(x): any value", take_any: "take_any(x): any value", take_anyif: "take_anyif(x, Predicate)", anyif: "anyif(x, Predicate)",
-  make_list: "make_list(x [, MaxSize]): dynamic array", make_list_if: "make_list_if(x, Predicate [, MaxSize]): dynamic array",
+  make_list: "make_list(x [, MaxSize]): dynamic array — in the order of a sorted input", make_list_if: "make_list_if(x, Predicate [, MaxSize]): dynamic array",
   make_set: "make_set(x [, MaxSize]): dynamic array of distinct values", make_set_if: "make_set_if(x, Predicate [, MaxSize])", make_bag: "make_bag(Bag): dynamic — properties merged",
   // scalars
   ago: "ago(Timespan): datetime — now minus the span", now: "now([Offset]): datetime", bin: "bin(x, Size) — round down to a multiple of Size", floor: "floor(x, Size) — as bin()",
@@ -89,6 +89,8 @@ export const FUNCTION_DOCS: Record<string, string> = {
   series_decompose_forecast: "series_decompose_forecast(Series, Points [, Seasonality=-1, Trend='linefit', Seasonality_threshold=0.6]): the baseline with the last Points forecast (then seasonal, trend, residual)",
   series_outliers: "series_outliers(Series [, Kind='ctukey', Ignore_val, Min_percentile=10, Max_percentile=90]): dynamic — Tukey fence scores (> 1.5 a rise, < -1.5 a drop)",
   series_fit_line: "series_fit_line(Series): columns rsquare, slope, variance, rvariance, interception, line_fit",
+  series_fit_2lines:
+    "series_fit_2lines(Series): columns rsquare, split_idx, variance, rvariance, line_fit, then right_ and left_ rsquare, slope, interception, variance, rvariance — the best split into two lines, e.g. extend (rs, si) = series_fit_2lines(y)",
   series_periods_detect: "series_periods_detect(Series, Min_period, Max_period, Num_periods): columns periods, scores — by autocorrelation",
   prev: "prev(Column [, Offset=1, Default]): the value Offset rows earlier in a serialized row set (after sort, top or serialize)",
   next: "next(Column [, Offset=1, Default]): the value Offset rows later in a serialized row set",

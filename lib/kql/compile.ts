@@ -332,7 +332,7 @@ export class Planner implements OperatorPlanner {
     const columns: Binding[] = [];
     let unnamed = unnamedPrefix === "Column" ? 0 : -1;
     for (const item of items) {
-      if (item.names) this.analyzer.error(item.span, "Naming several columns with (a, b) = … is only supported for series_stats()");
+      if (item.names) this.analyzer.error(item.span, "Naming several columns with (a, b) = … is supported in extend, project and summarize");
       const expr = analyze(item.expr);
       // print names a bare expression print_N even when it is a column or a `let` name (ADX).
       const name = item.name?.text ?? ((item as { unnamed?: boolean }).unnamed ? undefined : nameOf(item.expr)) ?? this.columnName(columns, () => ++unnamed, unnamedPrefix);

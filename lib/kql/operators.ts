@@ -12,7 +12,7 @@ import { hasRowOrder, isNumeric, type TExpr } from "./ir";
 import type { KqlType } from "./types";
 import { LIMITS } from "./budget";
 import { outputAliases, scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
-import { materializeSeries, seriesCall } from "./series";
+import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
@@ -70,11 +70,9 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
     case "extend":
       open();
       return extend(planner, block, operator.items);
-    case "project": {
+    case "project":
       open();
-      const scope = scopeOf(block);
-      return { ...block, columns: planner.assignments(operator.items, (e) => analyzer.scalar(e, scope)) };
-    }
+      return project(planner, block, operator.items);
     case "project-away": {
       open();
       const removed = new Set(matchPatterns(analyzer, block, operator.columns));
@@ -198,9 +196,58 @@ function extend(planner: OperatorPlanner, blockIn: Block, items: Assignment[]): 
       multi.forEach((m, i) => add(item.names?.[i]?.text ?? m.name, m.expr));
       continue;
     }
-    if (item.names) analyzer.error(item.span, "Naming several columns with (a, b) = … needs a function with several results, such as series_stats()");
+    if (item.names) analyzer.error(item.span, "Naming several columns with (a, b) = … needs a function with several results, such as series_fit_line()");
     const expr = analyzer.scalar(item.expr, scope);
     add(item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
+  }
+  return { ...block, columns };
+}
+
+/**
+ * project: one column per item, or several for a function with several results, named by
+ * `(a, b, …) = f(…)` first and by their default names after (as Kusto.Language names them). Series
+ * analysis is planned in stages first, as extend plans it (series.ts), under hidden names that the
+ * projection then picks.
+ */
+function project(planner: OperatorPlanner, blockIn: Block, items: Assignment[]): Block {
+  const analyzer = planner.analyzer;
+  let block = blockIn;
+  const staged = new Map<Assignment, { hidden: string[]; defaults: string[] }>();
+  for (const item of items) {
+    if (item.expr.kind !== "call" || !(SERIES_MULTI.has(item.expr.name) || item.names)) continue;
+    const call = seriesCall(analyzer, item.expr, scopeOf(block));
+    if (!call) continue;
+    const prefix = `__${planner.nextAlias()}_`;
+    const hidden = call.outputs.map((o) => `${prefix}${o.part}`);
+    block = materializeSeries(planner, block, call, hidden);
+    staged.set(item, { hidden, defaults: call.outputs.map((o) => o.name) });
+  }
+  const scope = scopeOf(block);
+  const columns: Binding[] = [];
+  let unnamed = 0;
+  const add = (item: Assignment, name: string, expr: TExpr) => {
+    if (columns.some((c) => c.name === name)) analyzer.error(item.span, `Column '${name}' is projected twice`);
+    columns.push({ name, expr });
+  };
+  const named = (item: Assignment, defaults: string[]) => {
+    if (item.names && item.names.length > defaults.length) analyzer.error(item.span, `${(item.expr as { name: string }).name}() gives ${defaults.length} column${defaults.length > 1 ? "s" : ""}`);
+    return defaults.map((name, i) => item.names?.[i]?.text ?? (i === 0 ? item.name?.text : undefined) ?? name);
+  };
+  for (const item of items) {
+    const series = staged.get(item);
+    if (series) {
+      named(item, series.defaults).forEach((name, i) => add(item, name, scope.get(series.hidden[i]!)!));
+      continue;
+    }
+    const multi = analyzer.multiResult(item.expr, scope);
+    if (multi) {
+      const names = named(item, multi.map((m) => m.name));
+      multi.forEach((m, i) => add(item, names[i]!, m.expr));
+      continue;
+    }
+    if (item.names) analyzer.error(item.span, "Naming several columns with (a, b) = … needs a function with several results, such as series_fit_line()");
+    const expr = analyzer.scalar(item.expr, scope);
+    add(item, item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
   }
   return { ...block, columns };
 }

@@ -1,6 +1,6 @@
 /**
  * The series-analysis functions of ADX (series_decompose, series_decompose_anomalies,
- * series_decompose_forecast, series_outliers, series_fit_line, series_periods_detect): arguments,
+ * series_decompose_forecast, series_outliers, series_fit_line, series_fit_2lines, series_periods_detect): arguments,
  * defaults and result columns as Microsoft documents them, checked here; the SQL of each step is in
  * dialect/series-sql.ts and the algorithms are written down in docs/kql-series.md.
  *
@@ -33,6 +33,14 @@ const OUTPUTS: Record<string, { part: string; type: KqlType }[]> = {
     { part: "interception", type: "real" },
     { part: "line_fit", type: "dynamic" },
   ],
+  series_fit_2lines: [
+    { part: "rsquare", type: "real" },
+    { part: "split_idx", type: "long" },
+    { part: "variance", type: "real" },
+    { part: "rvariance", type: "real" },
+    { part: "line_fit", type: "dynamic" },
+    ...["right", "left"].flatMap((side) => ["rsquare", "slope", "interception", "variance", "rvariance"].map((part) => ({ part: `${side}_${part}`, type: "real" as const }))),
+  ],
   series_periods_detect: ["periods", "scores"].map((part) => ({ part, type: "dynamic" as const })),
   // Microsoft documents one result; Kusto.Language (ADX's own binder) gives series_decompose's four, the
   // baseline carrying the forecast: `extend f = series_decompose_forecast(…)` names the first.
@@ -41,7 +49,7 @@ const OUTPUTS: Record<string, { part: string; type: KqlType }[]> = {
 };
 
 /** Functions yielding several columns (only in extend, as in ADX; series_decompose_forecast's baseline may also be used as a value). */
-export const SERIES_MULTI = new Set(["series_decompose", "series_decompose_anomalies", "series_fit_line", "series_periods_detect"]);
+export const SERIES_MULTI = new Set(["series_decompose", "series_decompose_anomalies", "series_fit_line", "series_fit_2lines", "series_periods_detect"]);
 export const SERIES_FUNCTIONS = Object.keys(OUTPUTS);
 
 export interface SeriesCall {
@@ -58,6 +66,7 @@ const ARITY: Record<string, [number, number]> = {
   series_decompose_forecast: [2, 5],
   series_outliers: [1, 5],
   series_fit_line: [1, 1],
+  series_fit_2lines: [1, 1],
   series_periods_detect: [4, 4],
 };
 
@@ -123,7 +132,8 @@ export function seriesCall(analyzer: Analyzer, ast: Expr, scope: Scope): SeriesC
       break;
     }
     case "series_fit_line":
-      spec = "fit_line:-:-";
+    case "series_fit_2lines":
+      spec = `${name.slice(7)}:-:-`;
       operands = [series];
       break;
     default: {
@@ -143,7 +153,7 @@ export function seriesCall(analyzer: Analyzer, ast: Expr, scope: Scope): SeriesC
 export function seriesScalar(analyzer: Analyzer, ast: Call, scope: Scope): TExpr | undefined {
   const call = seriesCall(analyzer, ast, scope);
   if (!call) return undefined;
-  if (SERIES_MULTI.has(ast.name)) analyzer.error(ast.span, `${ast.name}() yields several columns: use it alone in extend, e.g. extend (a, b) = ${ast.name}(…)`);
+  if (SERIES_MULTI.has(ast.name)) analyzer.error(ast.span, `${ast.name}() yields several columns: use it as a whole extend or project item, e.g. extend (a, b) = ${ast.name}(…)`);
   const out = call.outputs[0]!;
   return { ...analyzer.op(`series_inline:${call.spec}:${out.part}`, call.operands, out.type, true), dynamic: out.type === "dynamic" ? "json" : undefined };
 }

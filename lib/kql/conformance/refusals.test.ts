@@ -31,6 +31,8 @@ const cases: [string, number, number, RegExp][] = [
   ["States | join (Events) on Missing", 1, 27, /Unknown column 'Missing' on the left side/],
   ["States | summarize count() by DataMetadata.Area", 1, 31, /^Summarize group key 'DataMetadata_Area' is of a 'dynamic' type\. Please use an explicit cast \(for example, 'summarize \.\.\. by tostring\(DataMetadata_Area\)'\) as grouping by a 'dynamic' type is not supported\.$/],
   ["States\n| summarize max(Timestamp) by DeviceId, v = Value", 2, 45, /Summarize group key 'v' is of a 'dynamic' type\. Please use an explicit cast \(for example, 'summarize \.\.\. by tostring\(v\)'\)/],
+  ["print x = \"a\" | project (a, b) = strlen(x)", 1, 25, /Naming several columns with \(a, b\) = … needs a function with several results/],
+  ["print y = dynamic([1, 2]) | project (a, b, c, d, e, f, g) = series_fit_line(y)", 1, 37, /series_fit_line\(\) gives 6 columns/],
   ["States | join (Events) on Value", 1, 27, /Join keys of type dynamic are not supported/],
   ["States | join (Events) on $left.Name == $right.StartTime", 1, 27, /Join keys have different types: string and datetime/],
   ["States | make-series count() on Name step 1h", 1, 33, /datetime, timespan or numeric axis/],

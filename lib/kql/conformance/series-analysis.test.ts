@@ -59,5 +59,37 @@ describe("series analysis", () => {
       q: "States | where DeviceId in (\"D1\", \"D2\") | make-series n = count() default = 0 on Timestamp from datetime(2026-01-01) to datetime(2026-01-01 04:00) step 1h by DeviceId | extend (rsquare, slope) = series_fit_line(n) | project DeviceId, slope | order by DeviceId asc",
       rows: [["D1", -0.9], ["D2", -0.3]],
     },
+    // series_fit_2lines: Microsoft's example series (its docs chart it; the numbers are the least-squares
+    // split computed by brute force over every split), a V whose vertex starts the right line, a line.
+    {
+      q: "print y = dynamic([1, 2.2, 2.5, 4.7, 5.0, 12, 10.3, 10.3, 9, 8.3, 6.2]) | extend (rs, si, v, rv, fit, r_rsquare, r_slope, r_interception, r_variance, r_rvariance, l_rsquare, l_slope, l_interception, l_variance, l_rvariance) = series_fit_2lines(y) | project-away y",
+      rows: [[0.9865131917168768, 5, 13.894, 0.1873857142857144, [0.98, 2.03, 3.08, 4.13, 5.18, 11.942857142857143, 10.905714285714286, 9.868571428571428, 8.831428571428571, 7.7942857142857145, 6.757142857142858], 0.9423851242624709, -1.0371428571428571, 12.98, 3.995, 0.23017142857142875, 0.9384576098059244, 1.05, -0.07, 2.937, 0.18075]],
+      columns: ["rs","si","v","rv","fit","r_rsquare","r_slope","r_interception","r_variance","r_rvariance","l_rsquare","l_slope","l_interception","l_variance","l_rvariance"],
+      types: ["real", "long", "real", "real", "dynamic", "real", "real", "real", "real", "real", "real", "real", "real", "real", "real"],
+    },
+    { q: "print y = dynamic([5, 4, 3, 2, 1, 2, 3, 4, 5]) | extend (rs, si, v, rv, fit, r_rsquare, r_slope, r_interception, r_variance, r_rvariance, l_rsquare, l_slope, l_interception, l_variance, l_rvariance) = series_fit_2lines(y) | project-away y", rows: [[1, 4, 1.9444444444444446, 0, [5, 4, 3, 2, 1, 2, 3, 4, 5], 1, 1, 0, 2.5, 0, 1, -1, 6, 1.6666666666666667, 0]] },
+    { q: "print y = dynamic([1, 3, 5, 7, 9]) | extend (rsquare, split) = series_fit_2lines(y) | project rsquare, split", rows: [[1, 2]], columns: ["rsquare", "split"], types: ["real", "long"] },
+    // Fewer than 4 points (each line needs two) or not an array: no fit.
+    { q: "print y = dynamic([1, 2, 3]) | extend (rs, si, v, rv, fit) = series_fit_2lines(y) | project rs, si, v, rv, fit", rows: [[null, null, null, null, null]] },
+    { q: "print y = parse_json(\"{\\\"a\\\": 1}\") | extend (rs, si) = series_fit_2lines(y) | project rs, si", rows: [[null, null]] },
+    // Default names (ADX: series_fit_2lines_<x>_<part>), and per series of a make-series.
+    {
+      q: "print y = dynamic([0, 0, 0, 0, 1, 2, 3]) | extend series_fit_2lines(y) | project series_fit_2lines_y_split_idx, series_fit_2lines_y_left_slope, series_fit_2lines_y_right_slope, series_fit_2lines_y_rvariance",
+      rows: [[3, 0, 1, 0]],
+    },
+    // (a, b) = … in project (ADX): the names given first, the other results under their default names.
+    {
+      q: "print y = dynamic([1, 2, 3, 4, 5]) | project (a, b) = series_fit_line(y)",
+      rows: [[1, 1, 2.5, 0, 0, [1, 2, 3, 4, 5]]],
+      columns: ["a", "b", "series_fit_line_y_variance", "series_fit_line_y_rvariance", "series_fit_line_y_interception", "series_fit_line_y_line_fit"],
+      types: ["real", "real", "real", "real", "real", "dynamic"],
+    },
+    {
+      q: "print y = dynamic([1, 2, 3, 4, 5]) | project y, (lo, at) = series_stats(y)",
+      rows: [[[1, 2, 3, 4, 5], 1, 0, 5, 4, 3, 1.5811388300841898, 2.5]],
+      columns: ["y", "lo", "at", "series_stats_y_max", "series_stats_y_max_idx", "series_stats_y_avg", "series_stats_y_stdev", "series_stats_y_variance"],
+    },
+    { q: "print y = dynamic([5, 4, 3, 2, 1, 2, 3, 4, 5]), z = 1 | project z, (rs, si) = series_fit_2lines(y) | project z, rs, si", rows: [[1, 1, 4]], columns: ["z", "rs", "si"] },
+    { q: "range t from 1 to 6 step 1 | summarize y = make_list(t * 2.0) | project series_fit_line(y) | project series_fit_line_y_slope", rows: [[2]] },
   ]);
 });

@@ -659,6 +659,7 @@ const LISTS: ListSql = {
   at: (list, i) => `arrayElement(${list}, ${i})`,
   len: (list) => `toInt64(length(${list}))`,
   sum: (list) => `arraySum(${list})`,
+  cumsum: (list) => `arrayCumSum(${list})`,
   dot: (a, b) => `arrayDotProduct(${a}, ${b})`,
   sort: (list) => `arraySort(${list})`,
   max: (list) => `arrayMax(${list})`,

@@ -407,6 +407,24 @@ const LISTS: ListSql = {
   at: (list, i) => `(${list})[${i}]`,
   len: (list) => `len(${list})`,
   sum: (list) => `coalesce(list_sum(${list}), 0)`,
+  // DuckDB has no running sum of a list. The list is cut into blocks of √n elements, each block's
+  // running sums computed, then each block's offset (the totals of the blocks before it) added. A
+  // lambda copies what it captures for every element, so only the cut captures the whole list
+  // (once per block): O(n·√n) additions and copies, not O(n²).
+  cumsum: (list) => {
+    const [l, b, blocks, block, k, within, j, w, offsets, t, v, cut] = [fresh(), fresh(), fresh(), fresh(), fresh(), fresh(), fresh(), fresh(), fresh(), fresh(), fresh(), fresh()];
+    return bindList(list, l, () =>
+      bindList(`CAST(greatest(ceil(sqrt(len(${l}))), 1) AS BIGINT)`, b, () =>
+        bindList(`list_transform(range(0, (len(${l}) + ${b} - 1) // ${b}), lambda ${cut}: list_slice(${l}, ${cut} * ${b} + 1, (${cut} + 1) * ${b}))`, blocks, () =>
+          bindList(`list_transform(${blocks}, lambda ${block}: list_transform(range(1, len(${block}) + 1), lambda ${k}: list_sum(list_slice(${block}, 1, ${k}))))`, within, () =>
+            bindList(`list_transform(range(1, len(${within}) + 1), lambda ${j}: coalesce(list_sum(list_transform(list_slice(${within}, 1, ${j} - 1), lambda ${w}: ${w}[-1])), 0))`, offsets, () =>
+              `flatten(list_transform(list_zip(${within}, ${offsets}), lambda ${t}: list_transform(${t}[1], lambda ${v}: ${v} + ${t}[2])))`,
+            ),
+          ),
+        ),
+      ),
+    );
+  },
   dot: (a, b) => `coalesce(list_inner_product(${a}, ${b}), 0)`,
   sort: (list) => `list_sort(${list})`,
   max: (list) => `list_max(${list})`,

@@ -39,6 +39,8 @@ export interface ListSql {
   len(list: string): string;
   /** Sum of the elements, 0 for an empty list. */
   sum(list: string): string;
+  /** Running sums: element i is the sum of elements 1..i. */
+  cumsum(list: string): string;
   /** Σ a_i·b_i of two lists of one length. */
   dot(a: string, b: string): string;
   sort(list: string): string;
@@ -274,6 +276,8 @@ export function seriesPlan(spec: string): SeriesPlan {
       );
       return { stages, outputs: Object.fromEntries(["rsquare", "slope", "variance", "rvariance", "interception", "line_fit"].map((p) => [p, `out_${p}`])) };
     }
+    case "fit_2lines":
+      return fit2LinesPlan();
     case "periods": {
       const stages = inputStages(undefined);
       stages.push(...autocorrelationStages(() => "0.0", op(1), (c) => iff(`${c.op(2)} > 0`, c.op(2), c.r("lags"))), {
@@ -289,6 +293,100 @@ export function seriesPlan(spec: string): SeriesPlan {
     default:
       throw new Error(`unknown series analysis ${spec}`);
   }
+}
+
+/** A least-squares line's statistics of one part (the values `<p>_mean`, `<p>_slope`, …): series_fit_line's. */
+function fitStages(part: string, list: (c: StageContext) => string): Stage[] {
+  const v = (c: StageContext, name: string) => c.r(`${part}_${name}`);
+  return [
+    { [`${part}_x`]: list },
+    { [`${part}_n`]: (c) => c.L.len(v(c, "x")) },
+    { [`${part}_mean`]: (c) => meanOf(c.L, v(c, "x")) },
+    { [`${part}_slope`]: (c) => slopeOf(c.L, v(c, "x"), v(c, "mean")) },
+    { [`${part}_intercept`]: (c) => `${v(c, "mean")} - ${v(c, "slope")} * (${v(c, "n")} + 1) / 2.0` },
+    {
+      [`${part}_ss`]: (c) => c.L.sum(c.L.map(v(c, "x"), (x) => `(${x} - ${v(c, "mean")}) * (${x} - ${v(c, "mean")})`)),
+      [`${part}_rss`]: (c) => {
+        const e = (x: string, i: string) => `(${x} - ${v(c, "intercept")} - ${v(c, "slope")} * ${i})`;
+        return c.L.sum(c.L.mapIdx(v(c, "x"), (x, i) => `${e(x, i)} * ${e(x, i)}`));
+      },
+    },
+  ];
+}
+
+/**
+ * series_fit_2lines: the split that leaves the least residual sum of squares over two separately
+ * fitted lines (docs/kql-series.md). Every split's sums come from running sums of the centred
+ * series (O(n)); the chosen split's lines are then fitted exactly, as series_fit_line fits a line.
+ */
+function fit2LinesPlan(): SeriesPlan {
+  const stages = inputStages(undefined);
+  stages.push(
+    { mean: ({ L, r }) => meanOf(L, r("x")) },
+    { y: ({ L, r }) => L.map(r("x"), (v) => `(${v} - ${r("mean")})`) },
+    {
+      cy: ({ L, r }) => L.cumsum(r("y")),
+      ciy: ({ L, r }) => L.cumsum(L.mapIdx(r("y"), (v, i) => `${i} * ${v}`)),
+      cyy: ({ L, r }) => L.cumsum(L.map(r("y"), (v) => `${v} * ${v}`)),
+    },
+    {
+      ty: ({ L, r }) => iff(`${r("n")} > 0`, L.at(r("cy"), r("n")), "0.0"),
+      tiy: ({ L, r }) => iff(`${r("n")} > 0`, L.at(r("ciy"), r("n")), "0.0"),
+      tyy: ({ L, r }) => iff(`${r("n")} > 0`, L.at(r("cyy"), r("n")), "0.0"),
+    },
+    {
+      // Split k (k = 2..n−2 points on the left): each side's residual sum of squares about its own
+      // line, from its sums with the side's own positions 1..m (Σ(j·y) = Σ(i·y) − offset·Σy).
+      sse: ({ L, r }) => {
+        const [n, ty, tiy, tyy] = [r("n"), r("ty"), r("tiy"), r("tyy")];
+        const rss = (m: string, sy: string, sjy: string, syy: string) => {
+          const sxy = `(${sjy} - (${m} + 1) / 2.0 * ${sy})`;
+          return `greatest(${syy} - ${sy} * ${sy} / ${m} - ${sxy} * ${sxy} / (${m} * (${m} * ${m} - 1) / 12.0), 0.0)`;
+        };
+        return L.zip([L.slice(r("cy"), "2", `${n} - 2`), L.slice(r("ciy"), "2", `${n} - 2`), L.slice(r("cyy"), "2", `${n} - 2`)], ([sy, siy, syy], j) => {
+          const k = `(${j} + 1)`;
+          const right = rss(`(${n} - ${k})`, `(${ty} - ${sy})`, `((${tiy} - ${siy}) - ${k} * (${ty} - ${sy}))`, `(${tyy} - ${syy})`);
+          return `(${rss(k, sy!, siy!, syy!)} + ${right})`;
+        });
+      },
+    },
+    { least: ({ L, r }) => iff(`${L.len(r("sse"))} > 0`, `-${L.max(L.map(r("sse"), (v) => `-${v}`))}`, "0.0") },
+    {
+      // The first split within rounding (1e-9 of the total sum of squares) of the least: engines sum in different orders.
+      k: ({ L, r }) => {
+        const tolerance = `${r("least")} + 1e-9 * (${r("tyy")} - ${r("ty")} * ${r("ty")} / greatest(${r("n")}, 1))`;
+        return iff(`${L.len(r("sse"))} > 0`, `(1 - ${L.max(L.mapIdx(r("sse"), (v, j) => iff(`${v} <= ${tolerance}`, `-${j}`, `-${r("n")}`)))})`, "0");
+      },
+    },
+    ...fitStages("left", ({ L, r }) => L.slice(r("x"), "1", r("k"))),
+    ...fitStages("right", ({ L, r }) => L.slice(r("x"), `${r("k")} + 1`, r("n"))),
+    {
+      total_ss: ({ L, r }) => L.sum(L.map(r("x"), (v) => `(${v} - ${r("mean")}) * (${v} - ${r("mean")})`)),
+      line: ({ L, r }) => L.gen(r("n"), (i) => iff(`${i} <= ${r("k")}`, `(${r("left_intercept")} + ${r("left_slope")} * ${i})`, `(${r("right_intercept")} + ${r("right_slope")} * (${i} - ${r("k")}))`)),
+    },
+  );
+  // Undefined (null) unless the input is an array of at least 4 points: each line needs two.
+  const when = (r: StageContext["r"], sql: string) => `(CASE WHEN ${r("ok")} AND ${r("n")} >= 4 THEN ${sql} END)`;
+  const variance = (ss: string, n: string) => `${ss} / (${n} - 1)`;
+  const rsquare = (rss: string, ss: string) => iff(`${ss} > 0`, `1 - ${rss} / ${ss}`, "1.0");
+  const side = (p: string): Stage => ({
+    [`out_${p}_rsquare`]: ({ r }) => when(r, rsquare(r(`${p}_rss`), r(`${p}_ss`))),
+    [`out_${p}_slope`]: ({ r }) => when(r, r(`${p}_slope`)),
+    [`out_${p}_interception`]: ({ r }) => when(r, r(`${p}_intercept`)),
+    [`out_${p}_variance`]: ({ r }) => when(r, variance(r(`${p}_ss`), r(`${p}_n`))),
+    [`out_${p}_rvariance`]: ({ r }) => when(r, variance(r(`${p}_rss`), r(`${p}_n`))),
+  });
+  stages.push({
+    out_rsquare: ({ r }) => when(r, rsquare(`(${r("left_rss")} + ${r("right_rss")})`, r("total_ss"))),
+    out_split_idx: ({ r }) => when(r, r("k")),
+    out_variance: ({ r }) => when(r, variance(r("total_ss"), r("n"))),
+    out_rvariance: ({ r }) => when(r, variance(`(${r("left_rss")} + ${r("right_rss")})`, r("n"))),
+    out_line_fit: ({ L, r }) => when(r, L.json(r("line"))),
+    ...side("right"),
+    ...side("left"),
+  });
+  const parts = ["rsquare", "split_idx", "variance", "rvariance", "line_fit", ...["right", "left"].flatMap((p) => ["rsquare", "slope", "interception", "variance", "rvariance"].map((q) => `${p}_${q}`))];
+  return { stages, outputs: Object.fromEntries(parts.map((p) => [p, `out_${p}`])) };
 }
 
 /** The flag of a score: 1 above the threshold, −1 below its negative, else 0. */
