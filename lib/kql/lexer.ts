@@ -61,12 +61,32 @@ const TIMESPAN_UNITS: Record<string, number> = {
   tick: 0.1, ticks: 0.1,
 };
 
-/** Microseconds of a timespan literal such as `5m` or `1.5h`, or undefined if it is not one. */
+/**
+ * Microseconds of a timespan literal such as `5m` or `1.5h`, or undefined if it is not one. Inside
+ * `time(…)`/`timespan(…)` ADX also writes `[-][d.]hh:mm[:ss[.fffffff]]`, a number of days (`2`),
+ * a number and a unit word (`15 seconds`) and a sign (`-1h`): the lexer reads that inner text as
+ * one timespan token, decoded here too.
+ */
 export function timespanMicros(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(text);
-  if (!match) return undefined;
-  const unit = TIMESPAN_UNITS[match[2]!];
-  return unit === undefined ? undefined : Math.round(Number(match[1]) * unit);
+  if (match) {
+    const unit = TIMESPAN_UNITS[match[2]!];
+    return unit === undefined ? undefined : Math.round(Number(match[1]) * unit);
+  }
+  const signed = /^-\s*(.+)$/.exec(text);
+  if (signed) {
+    const magnitude = timespanMicros(signed[1]!);
+    return magnitude === undefined ? undefined : -magnitude;
+  }
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * TIMESPAN_UNITS.d!);
+  const spaced = /^(\d+(?:\.\d+)?)\s+([a-z]+)$/.exec(text);
+  if (spaced) return timespanMicros(`${spaced[1]}${spaced[2]}`);
+  const clock = /^(?:(\d+)\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?$/.exec(text);
+  if (!clock) return undefined;
+  const [, days = "0", hours, minutes, seconds = "0", fraction = ""] = clock;
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return undefined;
+  const whole = ((Number(days) * 24 + Number(hours)) * 60 + Number(minutes)) * 60 + Number(seconds);
+  return whole * 1_000_000 + Math.round(Number(`0.${fraction || "0"}`) * 1_000_000);
 }
 
 const TWO_CHAR = ["==", "!=", "=~", "!~", "<=", ">=", "..", "<>"];
@@ -124,6 +144,7 @@ export function tokenize(text: string): Token[] {
         continue;
       }
       if (word === "datetime" && readDatetimeLiteral(from)) continue;
+      if ((word === "time" || word === "timespan") && readTimespanLiteral(from)) continue;
       push(KEYWORDS.has(word) ? "keyword" : "identifier", from);
       continue;
     }
@@ -223,6 +244,38 @@ export function tokenize(text: string): Token[] {
       return;
     }
     push("number", from, { value: text.slice(from, pos) });
+  }
+
+  /**
+   * `time(00:10:00)`, `timespan(2)`, `time(15 seconds)`, `time(-1h)`: ADX's timespan literal forms
+   * whose inner text is not made of ordinary tokens. The word, the parentheses and the inner text
+   * (one `timespan` token) are pushed as a typed literal is written; other inner text is left to
+   * the ordinary tokens (`time(1d)`, `time(null)`, a call).
+   */
+  function readTimespanLiteral(from: number): boolean {
+    let p = pos;
+    while (text[p] === " " || text[p] === "\t") p++;
+    if (text[p] !== "(") return false;
+    const close = text.indexOf(")", p);
+    const newline = text.indexOf("\n", p);
+    if (close < 0 || (newline >= 0 && newline < close)) return false;
+    const raw = text.slice(p + 1, close);
+    const inner = raw.trim();
+    if (timespanMicros(inner) === undefined) {
+      // Text written as a clock or with a unit word that is not one: say what ADX accepts.
+      if (!/^-?\s*\d[\d.]*(:[\d.:]*|\s+[a-z]+)$/.test(inner)) return false;
+      pos = close + 1;
+      push("error", from, { problem: `Invalid timespan literal '${inner}': write time(1d), time(1.5h), time(00:10:00), time(1.12:30:00), time(2) for days, or time(15 seconds)` });
+      return true;
+    }
+    const at = (start: number, end: number, kind: TokenKind) => tokens.push({ kind, text: text.slice(start, end), from: start, to: end, line, column: start - lineStart + 1 });
+    const innerFrom = p + 1 + (raw.length - raw.trimStart().length);
+    at(from, pos, "identifier");
+    at(p, p + 1, "punctuation");
+    at(innerFrom, innerFrom + inner.length, "timespan");
+    at(close, close + 1, "punctuation");
+    pos = close + 1;
+    return true;
   }
 
   /** `datetime(2024-01-01T00:00:00Z)`: the inner text is not made of ordinary tokens. */

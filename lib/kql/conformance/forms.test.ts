@@ -10,5 +10,14 @@ describe("forms", () => {
     // Bracket-quoted names (issue 20: "Expected an expression but found '['"), keywords and spaces included.
     { q: "States | where ['DeviceId'] == \"D1\" | project [\"Name\"], ['my value'] = todouble([\"Value\"]) | order by ['my value'] asc | take 2", rows: [["pressure", null], ["pressure", 1.2]], columns: ["Name", "my value"], types: ["string", "real"] },
     { q: "print ['where'] = 1 | extend b = ['where'] + 1", rows: [[1, 2]], columns: ["where", "b"] },
+    // time(…)/timespan(…) literals in ADX's forms (issue 20: refused with "Expected ',' but found ':'"): clock
+    // text with days and ticks, a number of days, a number and a unit word, a sign; Microsoft's example.
+    {
+      q: "print a = time(00:10:00), b = time(2), c = time(0.12:34:56.7), d = time(15 seconds), e = timespan(-1h), f = time(1.5h), g = time(1.00:00:00.0000001)",
+      rows: [["00:10:00", "2.00:00:00", "12:34:56.7000000", "00:00:15", "-01:00:00", "01:30:00", "1.00:00:00"]],
+      types: ["timespan", "timespan", "timespan", "timespan", "timespan", "timespan", "timespan"],
+    },
+    { q: "print result1 = 1d / 1s, result2 = time(1d) / time(1s), result3 = 24 * 60 * time(00:01:00) / time(1s)", rows: [[86400, 86400, 86400]], types: ["real", "real", "real"] },
+    { q: "States | where Timestamp between (datetime(2026-01-01) .. datetime(2026-01-01) + time(00:30:00)) | count", rows: [[5]] },
   ]);
 });
