@@ -385,6 +385,7 @@ export class Analyzer {
   }
 
   private binary(ast: Extract<Expr, { kind: "binary" }>, scope: Scope, mode: Mode): TExpr {
+    if (ast.left.kind === "column" && ast.left.name === "*") return this.anyColumn(ast, scope, mode);
     const left = this.expr(ast.left, scope, mode);
     const right = this.expr(ast.right, scope, mode);
     const op = ast.op;
@@ -415,6 +416,21 @@ export class Analyzer {
       return negated ? this.op("not", [test], "bool", false) : test;
     }
     return this.arithmetic(ast, left, right);
+  }
+
+  /**
+   * `* has "x"` (and the other string operators, `* matches regex`): true when any column's value
+   * as text passes (ADX). `$table` (search's) and hidden columns are not searched.
+   */
+  private anyColumn(ast: Extract<Expr, { kind: "binary" }>, scope: Scope, mode: Mode): TExpr {
+    const op = ast.op;
+    if (op.startsWith("!")) this.error(ast.opSpan, `'* ${op}' is not supported; write not(* ${op.slice(1)} …)`);
+    const right = this.asText(this.expr(ast.right, scope, mode));
+    if (op === "matches regex" && ast.right.kind === "literal" && typeof ast.right.value === "string") this.checkRegex(ast.right.value, ast.right.span);
+    const test = (column: TExpr) => this.op(op === "matches regex" ? "regex_match" : STRING_OPS[op]!, [this.asText(column), right], "bool", false);
+    const columns = [...scope].filter(([name]) => name !== "$table" && !name.startsWith("__")).map(([, e]) => e);
+    if (!columns.length) return this.param("BOOLEAN", false, "bool");
+    return columns.map(test).reduce((a, b) => this.op("or", [a, b], "bool", false));
   }
 
   private arithmetic(ast: Extract<Expr, { kind: "binary" }>, leftIn: TExpr, rightIn: TExpr): TExpr {

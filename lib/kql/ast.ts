@@ -72,6 +72,8 @@ export type ParsePart = { kind: "text"; value: string; span: Span } | { kind: "c
 
 export type Operator =
   | { kind: "where"; predicate: Expr; span: Span }
+  /** `search`: the predicate with its terms already spelled as `* has …` (parser/search.ts); adds `$table`. */
+  | { kind: "search"; caseSensitive: boolean; predicate: Expr; span: Span }
   | { kind: "project"; items: Assignment[]; span: Span }
   | { kind: "project-away"; columns: Name[]; span: Span }
   | { kind: "project-keep"; columns: Name[]; span: Span }

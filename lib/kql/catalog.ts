@@ -3,7 +3,8 @@
  * editor's completion details and hover. Pure data (the browser uses it).
  */
 export const OPERATOR_DOCS: Record<string, string> = {
-  where: "where Predicate — keep the rows where the predicate is true",
+  where: "where Predicate — keep the rows where the predicate is true; where * has \"x\" looks in every column",
+  search: "search [kind=case_sensitive] \"term\" | Col:\"term\" | \"pre*\" … — rows with the term in any column, with $table",
   project: "project Col, Name = Expr, (a, b) = f(…), … — choose and compute columns",
   "project-away": "project-away Col, Prefix*, … — drop columns",
   "project-keep": "project-keep Col, Prefix*, … — keep only these columns, in input order",
@@ -36,6 +37,7 @@ export const OPERATOR_DOCS: Record<string, string> = {
 export const STATEMENT_DOCS: Record<string, string> = {
   let: "let Name = Expr | Table | (a: type) { … }; — bind a value, a query or a function",
   union: "union [withsource=Col] T1, T2 — rows of several tables",
+  search: "search [kind=case_sensitive] [in (States, Events)] \"term\" — rows of every table with the term in any column, with $table",
   print: "print Name = Expr, … — one row of values",
   range: "range x from Start to Stop step Step — a column of values",
   datatable: "datatable (a: long, b: string) [1, \"x\", …] — literal rows",

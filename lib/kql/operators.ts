@@ -21,7 +21,7 @@ import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
 const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined || b.qualify.length > 0 || b.columns.some((c) => hasRowOrder(c.expr));
 
 /** Operators whose output keeps a serialized input serialized (ADX); the others end it (sort, top and serialize start it). */
-const KEEPS_SERIAL = new Set(["where", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "take", "parse", "as", "render"]);
+const KEEPS_SERIAL = new Set(["where", "search", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "take", "parse", "as", "render"]);
 
 export function planOperator(planner: OperatorPlanner, blockIn: Block | undefined, operator: Operator, env: Env): Block {
   const analyzer = planner.analyzer;
@@ -59,6 +59,14 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
       // A row-order function sees the rows before this filter: it is a filter after the window (QUALIFY).
       if (hasRowOrder(predicate)) return { ...block, qualify: [...block.qualify, predicate] };
       return { ...block, where: [...block.where, ...conjuncts(predicate)] };
+    }
+    case "search": {
+      open();
+      // ADX's search output starts with `$table`: the table a row came from (a union's withsource gives it).
+      const table = block.columns.find((c) => c.name === "$table");
+      const named = table ? block : { ...block, columns: [{ name: "$table", expr: analyzer.param("VARCHAR", block.sourceName ?? "T", "string") }, ...block.columns] };
+      const predicate = analyzer.predicate(operator.predicate, scopeOf(named));
+      return { ...named, columns: table ? [table, ...block.columns.filter((c) => c !== table)] : named.columns, where: [...named.where, ...conjuncts(predicate)] };
     }
     case "serialize": {
       open();

@@ -1,4 +1,4 @@
-/** Conformance: the forms analysts type — several columns named by one assignment, `(a, b) = f(…)`; bracket-quoted names. */
+/** Conformance: the forms analysts type — several columns named by one assignment, `(a, b) = f(…)`; bracket-quoted names; time(…) literals; `where * has` and search. */
 import { describe } from "vitest";
 import { conformance } from "./harness";
 
@@ -19,5 +19,18 @@ describe("forms", () => {
     },
     { q: "print result1 = 1d / 1s, result2 = time(1d) / time(1s), result3 = 24 * 60 * time(00:01:00) / time(1s)", rows: [[86400, 86400, 86400]], types: ["real", "real", "real"] },
     { q: "States | where Timestamp between (datetime(2026-01-01) .. datetime(2026-01-01) + time(00:30:00)) | count", rows: [[5]] },
+    // `where * has`, and search over States/Events in ADX's forms (issue 20: both were refused). Terms as ADX
+    // splits them (runs of letters and digits, case-insensitive); every row carries `$table`.
+    { q: "States | where * has \"pressure\" | count", rows: [[2]] },
+    { q: "States | where * has \"bay\" | summarize n = count() by DeviceId | order by DeviceId asc", rows: [["D3", 2], ["D4", 2]] },
+    { q: "search \"vibration\" | project ['$table'], DeviceId, Name, EventId | order by ['$table'] asc, EventId asc", rows: [["Events", "D2", "HighVibration", "E2"], ["Events", "D2", "HighVibration", "E3"], ["States", "D2", "vibration", ""]], columns: ["$table", "DeviceId", "Name", "EventId"] },
+    { q: "search in (States) \"running\" | project ['$table'], DeviceId, Name", rows: [["States", "D3", "running"]] },
+    { q: "States | search \"D3\" | project ['$table'], Name | order by Name asc", rows: [["States", "running"], ["States", "temperature"]] },
+    { q: "search kind=case_sensitive \"Temp*\" | project ['$table'], DeviceId, EventId | order by ['$table'] asc, EventId asc", rows: [["Events", "D1", "E1"], ["Events", "D3", "E5"], ["States", "D4", ""]] },
+    { q: "search Name:\"temp*\" and Value > 20 | project ['$table'], DeviceId, v = todouble(Value) | order by v asc", rows: [["States", "D1", 20.5], ["States", "D1", 22], ["States", "D1", 25.5], ["States", "D2", 30]] },
+    { q: "search * | count", rows: [[17]] },
+    { q: "search \"bay*\" | count", rows: [[6]] },
+    { q: "search \"*ressur*\" | count", rows: [[2]] },
+    { q: "search \"High*ation\" | project EventId | order by EventId asc", rows: [["E2"], ["E3"]] },
   ]);
 });

@@ -16,6 +16,9 @@ const COMPARISON_OPS = new Set([
   "hasprefix", "!hasprefix", "hasprefix_cs", "!hasprefix_cs", "hassuffix", "!hassuffix", "hassuffix_cs", "!hassuffix_cs",
 ]);
 
+/** The string operators `*` (every column) may stand before. */
+const STAR_OPS = new Set([...COMPARISON_OPS].filter((op) => /^!?[a-z]/.test(op)));
+
 export function parseExpr(c: Cursor): Expr {
   c.enter(c.peek());
   try {
@@ -98,7 +101,7 @@ function parseNot(c: Cursor): Expr {
   return parseComparison(c);
 }
 
-function parseComparison(c: Cursor): Expr {
+export function parseComparison(c: Cursor): Expr {
   const left = parseAdditive(c);
   const token = c.peek();
   const op = token.text;
@@ -209,6 +212,11 @@ function parsePostfix(c: Cursor): Expr {
 export function parsePrimary(c: Cursor): Expr {
   const token = c.peek();
   const span = { from: token.from, to: token.to };
+  // `* has "x"` (any column, ADX): a column named `*` that the analyzer expands over the row's columns.
+  if (token.text === "*" && (STAR_OPS.has(c.peek(1).text) || (isWord(c.peek(1), "matches") && isWord(c.peek(2), "regex")))) {
+    c.next();
+    return { kind: "column", name: "*", span };
+  }
   switch (token.kind) {
     case "string":
       c.next();

@@ -7,10 +7,11 @@
 import type { Expr, JoinKey, MakeSeriesAggregate, Name, Operator, ParsePart, SortKey, TabularExpr, TopNestedLevel, UnionOptions } from "../ast";
 import { Cursor, describe, fail, isName, isPunct, isWord } from "./cursor";
 import { parseAdditive, parseAssignment, parseAssignments, parseExpr, parsePrimary } from "./expressions";
+import { parseSearchOperator } from "./search";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
-  "evaluate", "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "search", "invoke",
+  "evaluate", "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "invoke",
   "reduce", "sample-distinct", "top-hitters", "parse-kv", "parse-where", "project-smart", "project-by-names",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
@@ -20,8 +21,10 @@ export function parseOperator(c: Cursor): Operator {
   const token = c.next();
   const from = token.from;
   const word = isName(token) ? token.text : "";
-  if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported`);
+  if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported${word === "scan" ? "; use prev(), next() or row_cumsum() over a sorted row set (sort, then serialize or extend)" : ""}`);
   switch (word) {
+    case "search":
+      return parseSearchOperator(c, from);
     case "where":
     case "filter":
       return { kind: "where", predicate: parseExpr(c), span: c.spanFrom(from) };

@@ -6,6 +6,7 @@ import type { Expr, Name, TabularExpr, TabularSource } from "../ast";
 import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure } from "./cursor";
 import { parseAssignments, parseExpr } from "./expressions";
 import { parseOperator, parseUnionArgs, UNSUPPORTED_OPERATORS } from "./operators";
+import { parseSearchSource } from "./search";
 
 /** A source then `| operator`s. At the top level a broken operator is reported and skipped. */
 export function parseTabular(c: Cursor, topLevel = false): TabularExpr {
@@ -55,6 +56,8 @@ function parseSource(c: Cursor): TabularSource {
   if (!isName(token)) fail(token, `Expected a table name (States or Events) but found ${describe(token)}`);
   if (UNSUPPORTED_OPERATORS.has(token.text)) fail(token, `'${token.text}' is not supported`);
   switch (token.text) {
+    case "search":
+      return parseSearchSource(c);
     case "union": {
       c.next();
       const { options, tables } = parseUnionArgs(c);
