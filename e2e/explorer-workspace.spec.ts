@@ -133,6 +133,44 @@ test.describe("as an engineer", () => {
   });
 });
 
+test.describe("series analysis (issue 20)", () => {
+  test.use({ role: "engineer", viewport: VIEWPORTS.desktop });
+
+  test("render anomalychart draws each series with its anomalies marked; flags and scores are not lines", async ({ page }) => {
+    const query =
+      'States\n| where Name == "Temperature"\n| make-series y = avg(todouble(Value)) default = 0 on Timestamp step 1h by DeviceId\n| extend (flag, score, baseline) = series_decompose_anomalies(y)\n| where DeviceId in ("RTM1-DEV-001", "RTM1-DEV-002", "RTM1-DEV-003", "RTM1-DEV-004", "RTM1-DEV-005", "RTM1-DEV-006")\n| render anomalychart';
+    const { startTime, endTime } = fixedWindow();
+    const api = await page.request.post("/api/telemetry/query", { data: { query, startTime, endTime, plantIds: [PLANT] } });
+    const body = (await api.json()) as { data: { columns: { name: string }[]; rows: unknown[][] } };
+    const flagIndex = body.data.columns.findIndex((column) => column.name === "flag");
+    const flagged = body.data.rows.reduce((sum, row) => sum + (row[flagIndex] as number[]).filter((flag) => flag !== 0).length, 0);
+    expect(flagged, "the demo data has anomalies to mark").toBeGreaterThan(0);
+
+    await page.goto(explorerUrl(query));
+    const chart = page.getByTestId("time-series-chart");
+    await expect(chart.locator(".recharts-reference-dot")).toHaveCount(flagged);
+    await expect(chart).toHaveAttribute("aria-label", new RegExp(`${flagged} anomal(y|ies) marked`));
+    const legend = page.getByTestId("chart-legend");
+    await expect(legend.getByRole("button", { name: /· y$/ })).toHaveCount(6);
+    await expect(legend.getByRole("button", { name: /· (flag|score)$/ })).toHaveCount(0);
+    await saveScreenshotsAtBothSizes(page, "explorer-anomalychart");
+    await expectAccessibleInBothThemes(page);
+  });
+
+  test("a forecast's future is shaded, and the time axis runs to its end", async ({ page }) => {
+    const { startTime, endTime } = fixedWindow();
+    const end = new Date(Date.parse(endTime) + 12 * 3_600_000).toISOString();
+    const query = `States\n| where Name == "Temperature" and DeviceId == "RTM1-DEV-001"\n| make-series y = avg(todouble(Value)) on Timestamp from datetime(${startTime}) to datetime(${end}) step 1h\n| extend forecast = series_decompose_forecast(y, 12)\n| project Timestamp, y, forecast\n| render timechart`;
+    await page.goto(explorerUrl(query));
+    const chart = page.getByTestId("time-series-chart");
+    await expect(chart.locator(".recharts-reference-area")).toHaveCount(1);
+    await expect(chart.locator(".recharts-reference-area")).toContainText("Forecast");
+    await expect(chart).toHaveAttribute("aria-label", /Forecast shaded from/);
+    await saveScreenshotsAtBothSizes(page, "explorer-forecast");
+    await expectAccessibleInBothThemes(page);
+  });
+});
+
 test.describe("as a supervisor", () => {
   test.use({ role: "supervisor", viewport: VIEWPORTS.tablet });
 

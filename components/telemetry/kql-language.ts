@@ -109,7 +109,16 @@ const kqlHover = hoverTooltip((view, pos) => {
     create: () => {
       const dom = document.createElement("div");
       dom.className = "cm-kql-hover";
-      dom.textContent = doc.text;
+      if (doc.signature) {
+        // A function: its signature, and below it what it does.
+        const signature = dom.appendChild(document.createElement("div"));
+        signature.textContent = doc.signature;
+        if (doc.description) {
+          const description = dom.appendChild(document.createElement("div"));
+          description.className = "cm-kql-hover-description";
+          description.textContent = doc.description;
+        }
+      } else dom.textContent = doc.text;
       return { dom };
     },
   };
@@ -117,6 +126,7 @@ const kqlHover = hoverTooltip((view, pos) => {
 
 const theme = EditorView.theme({
   ".cm-kql-hover": { padding: "4px 8px", fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", fontSize: "12px", maxWidth: "36rem" },
+  ".cm-kql-hover-description": { fontFamily: "system-ui, sans-serif", marginTop: "2px" },
   "&": { fontSize: "14px", backgroundColor: "var(--pd-surface)", color: "var(--pd-fg)" },
   ".cm-content": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", caretColor: "var(--pd-fg)" },
   ".cm-gutters": { backgroundColor: "var(--pd-surface-2)", color: "var(--pd-fg-muted)", border: "none" },

@@ -36,6 +36,7 @@ export function completions(text: string, pos: number, dataPointNames: readonly 
       label: o.label,
       type: CM_TYPES[o.kind],
       detail: o.detail,
+      ...(o.info ? { info: o.info } : {}),
       // Columns first: they are what a query names most often.
       boost: o.kind === "column" ? 2 : o.kind === "value" ? 1 : 0,
       apply: o.kind === "function" ? `${o.label}(` : o.kind === "value" ? applyInString(o.label) : undefined,

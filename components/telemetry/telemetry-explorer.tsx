@@ -37,6 +37,7 @@ import { ResultTable } from "./result-table";
 import { withUnits, type QueryResult, type Series } from "./series";
 import type { TimeSeriesChartProps } from "./time-series-chart";
 import { useChartWidth } from "./use-chart-width";
+import { anomalyChart, forecastPoints, forecastSpan } from "./series-analysis";
 import { planChart, planResult } from "./chart-plan";
 import { useTelemetryCatalogue } from "./catalogue";
 import { useZoomHistory } from "./zoom-history";
@@ -499,6 +500,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                     timeZone={timeZone}
                     label={`Line chart over ${describeRange(state.range, timeZone).toLowerCase()}`}
                     onZoom={zoom.zoom}
+                    render={render}
                   />
                   <p className="mt-1 text-xs text-fg-muted">Drag across the chart to zoom into a time range; the legend hides and shows series.</p>
                 </section>
@@ -574,15 +576,35 @@ function UpdatedAgo({ at, locale }: { at: number; locale: string }) {
   );
 }
 
-/** The line chart of a result, each series with the unit of its data point. */
+/**
+ * The line chart of a result, each series with the unit of its data point; an anomaly chart marks
+ * its anomalies, a forecast's future is shaded and the time axis runs to its end (series-analysis.ts).
+ */
 function LineResult({
   series,
   units,
   query,
+  render,
+  domain,
   ...chart
-}: { series: Series[]; units: Map<string, string> | undefined; query: string } & Omit<TimeSeriesChartProps, "series">) {
-  const withUnit = useMemo(() => withUnits(series, (name) => units?.get(name), query), [series, units, query]);
-  return <SmallMultiplesChart series={withUnit} height={360} {...chart} />;
+}: { series: Series[]; units: Map<string, string> | undefined; query: string; render: string | null } & Omit<TimeSeriesChartProps, "series">) {
+  const analysed = useMemo(() => (render?.toLowerCase() === "anomalychart" ? anomalyChart(series) : { series, marks: [] }), [series, render]);
+  const withUnit = useMemo(() => withUnits(analysed.series, (name) => units?.get(name), query), [analysed, units, query]);
+  const forecast = useMemo(() => {
+    const points = forecastPoints(query);
+    return points === null ? null : forecastSpan(analysed.series, points);
+  }, [analysed, query]);
+  const shownDomain: [number, number] = forecast ? [domain[0], Math.max(domain[1], forecast.to)] : domain;
+  return (
+    <SmallMultiplesChart
+      series={withUnit}
+      height={360}
+      domain={shownDomain}
+      anomalies={analysed.marks}
+      shade={forecast ? { from: forecast.from, to: forecast.to, label: "Forecast" } : undefined}
+      {...chart}
+    />
+  );
 }
 
 function PlantPicker({

@@ -14,7 +14,7 @@
  * Loaded lazily by pages.
  */
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceDot, ReferenceLine, XAxis, YAxis } from "recharts";
 import { cn } from "@/components/ui/cn";
 import { axisNumber, useFormat } from "@/lib/client/format";
 import { axisUnits, planAxes, seriesColors } from "./axes";
@@ -22,6 +22,7 @@ import { MARKER_COLORS, type MarkerTone } from "./chart-colors";
 import { downsampleM4, type Point } from "./downsample";
 import { formatTimeTick, timeTicks } from "./time-ticks";
 import type { Series } from "./series";
+import type { AnomalyMark } from "./series-analysis";
 import { unitLabel } from "./units";
 
 export interface ChartMarker {
@@ -44,6 +45,10 @@ export interface TimeSeriesChartProps {
   label: string;
   /** IANA zone the time axis and readout use; the reader's own when left out. */
   timeZone?: string;
+  /** Points marked as anomalies on their series (render anomalychart; series-analysis.ts). */
+  anomalies?: AnomalyMark[];
+  /** A stretch of time shaded and named (a forecast's future). */
+  shade?: { from: number; to: number; label: string };
 }
 
 const MARGIN = { top: 12, right: 12, bottom: 4, left: 4 };
@@ -51,7 +56,9 @@ const AXIS_WIDTH = 64;
 /** Drags shorter than this are clicks, not zooms. */
 const MIN_DRAG_PX = 6;
 
-export function TimeSeriesChart({ series, domain, height = 320, markers = [], onZoom, label, timeZone }: TimeSeriesChartProps) {
+const NO_ANOMALIES: AnomalyMark[] = [];
+
+export function TimeSeriesChart({ series, domain, height = 320, markers = [], onZoom, label, timeZone, anomalies = NO_ANOMALIES, shade }: TimeSeriesChartProps) {
   const format = useFormat(timeZone);
   const wrapper = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -114,6 +121,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
   const zone = format.timeZone;
   const readout = hoverPx !== null && !drag ? nearestValues(drawn, pxToTime(hoverPx), spanMs / plotWidth) : null;
   const firstAxis = axisPlan.axes[0]!.id;
+  const shownAnomalies = anomalies.filter((mark) => !hidden.has(mark.key) && axisPlan.axisOf.has(mark.key) && mark.x >= x0 && mark.x <= x1);
   const onAxis = (id: string) => visible.filter((s) => axisPlan.axisOf.get(s.key) === id);
   const namesOn = (id: string) => [...new Set(onAxis(id).map((s) => s.name ?? s.key))];
   /** A unit axis is named after its data point when it carries only one ("Pressure (bar)"), else after its units. */
@@ -134,7 +142,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
         onPointerUp={onPointerUp}
         onPointerLeave={() => setHoverPx(null)}
         role="img"
-        aria-label={`${label}. Axes: ${axisPlan.axes.map((axis) => `${axisText(axis)} for ${namesOn(axis.id).join(", ")}`).join("; ")}.`}
+        aria-label={`${label}. Axes: ${axisPlan.axes.map((axis) => `${axisText(axis)} for ${namesOn(axis.id).join(", ")}`).join("; ")}.${shownAnomalies.length > 0 ? ` ${shownAnomalies.length} ${shownAnomalies.length === 1 ? "anomaly" : "anomalies"} marked.` : ""}${shade ? ` ${shade.label} shaded from ${format.dateTime(shade.from)}.` : ""}`}
         data-testid="time-series-chart"
       >
         {width > 0 && (
@@ -203,6 +211,20 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
                 />
               ),
             )}
+            {shade ? (
+              <ReferenceArea
+                yAxisId={firstAxis}
+                x1={Math.max(shade.from, x0)}
+                x2={Math.min(shade.to, x1)}
+                fill="var(--pd-accent)"
+                fillOpacity={0.12}
+                stroke="var(--pd-accent)"
+                strokeOpacity={0.5}
+                strokeDasharray="4 3"
+                ifOverflow="hidden"
+                label={{ value: shade.label, position: "insideTopRight", fill: "var(--pd-fg)", fontSize: 12 }}
+              />
+            ) : null}
             {drawn.map((s) => (
               <Line
                 key={s.key}
@@ -217,6 +239,20 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
                 strokeWidth={1.5}
                 isAnimationActive={false}
                 connectNulls
+              />
+            ))}
+            {shownAnomalies.map((mark) => (
+              <ReferenceDot
+                key={`${mark.key}@${mark.x}`}
+                yAxisId={axisPlan.axisOf.get(mark.key)!}
+                x={mark.x}
+                y={mark.y}
+                r={5}
+                fill={mark.direction > 0 ? MARKER_COLORS.alarm : MARKER_COLORS.planned}
+                stroke="var(--pd-surface)"
+                strokeWidth={1.5}
+                ifOverflow="hidden"
+                className="anomaly-mark"
               />
             ))}
           </LineChart>

@@ -5,7 +5,7 @@
  * compared with `Name`.
  */
 import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
-import { FUNCTION_DOCS, OPERATOR_DOCS, STATEMENT_DOCS } from "./catalog";
+import { functionDoc, OPERATOR_DOCS, STATEMENT_DOCS } from "./catalog";
 import { compileKql } from "./compile";
 import { SCHEMA_ONLY_SOURCES } from "./diagnose";
 import { tokenize, type Token } from "./lexer";
@@ -15,6 +15,8 @@ export interface Completion {
   label: string;
   kind: "table" | "column" | "operator" | "function" | "keyword" | "value";
   detail?: string;
+  /** A function's one-line description (its signature is the detail). */
+  info?: string;
 }
 
 export interface CompletionResult {
@@ -83,11 +85,17 @@ export function completionsAt(text: string, offset: number, context: { dataPoint
   const inSummarize = ["summarize", "make-series", "top-nested"].includes(operator?.text ?? "") && !tokens.slice(tokens.indexOf(lastPipe!) + 1).some((t) => t.text === "by");
   const options: Completion[] = [
     ...columns.map((c) => ({ label: c.name, kind: "column" as const, detail: c.kqlType })),
-    ...(inSummarize ? AGGREGATE_FUNCTIONS.map((label) => ({ label, kind: "function" as const, detail: FUNCTION_DOCS[label] ?? "aggregation" })) : []),
-    ...SCALAR_FUNCTIONS.map((label) => ({ label, kind: "function" as const, detail: FUNCTION_DOCS[label] })),
+    ...(inSummarize ? AGGREGATE_FUNCTIONS.map((label) => functionCompletion(label)) : []),
+    ...SCALAR_FUNCTIONS.map((label) => functionCompletion(label)),
     ...EXPRESSION_KEYWORDS.map((label) => ({ label, kind: "keyword" as const })),
   ];
   return { from, options };
+}
+
+/** A function as a completion: its signature as the detail, its one-line description as the info. */
+function functionCompletion(label: string): Completion {
+  const doc = functionDoc(label);
+  return doc ? { label, kind: "function", detail: doc.signature, ...(doc.description ? { info: doc.description } : {}) } : { label, kind: "function" };
 }
 
 /** Columns the pipeline yields before the operator being typed (the table's own if it does not compile). */

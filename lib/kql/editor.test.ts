@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
 import { completionsAt, diagnose, FUNCTION_DOCS, hoverAt, parse, tokenize } from "./index";
+import { functionDoc } from "./catalog";
 
 describe("tokenize", () => {
   it("gives kinds and offsets for highlighting, and never throws", () => {
@@ -68,6 +69,19 @@ describe("hoverAt", () => {
   it("has documentation for every function the engine knows", () => {
     const undocumented = [...SCALAR_FUNCTIONS, ...AGGREGATE_FUNCTIONS].filter((name) => !FUNCTION_DOCS[name]);
     expect(undocumented).toEqual([]);
+  });
+  it("gives every function a signature and a one-line description, in hover and in completion alike", () => {
+    const without = [...SCALAR_FUNCTIONS, ...AGGREGATE_FUNCTIONS].filter((name) => {
+      const doc = functionDoc(name);
+      return !doc || !doc.signature.startsWith(`${name}(`) || doc.description.length < 5 || doc.description.includes("\n");
+    });
+    expect(without).toEqual([]);
+    const query = "States | summarize avg(todouble(Value))";
+    expect(hoverAt(query, query.indexOf("avg") + 1)).toMatchObject({ signature: "avg(x): real", description: "the mean of the values" });
+    const inSummarize = completionsAt("States | summarize a", 20).options.find((option) => option.label === "avg");
+    expect(inSummarize).toMatchObject({ kind: "function", detail: "avg(x): real", info: "the mean of the values" });
+    const scalar = completionsAt("States | extend x = tod", 23).options.find((option) => option.label === "todouble");
+    expect(scalar).toMatchObject({ detail: "todouble(x): real", info: "converts to a real number (null if it cannot)" });
   });
   it("documents operators, functions and statements", () => {
     const query = "let x = 1; States | make-series c = count() on Timestamp step 1h | extend s = series_fir(c, repeat(1, 3))";
