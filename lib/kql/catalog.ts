@@ -45,7 +45,7 @@ export const STATEMENT_DOCS: Record<string, string> = {
 
 export const FUNCTION_DOCS: Record<string, string> = {
   // aggregations
-  count: "count(): long — rows", countif: "countif(Predicate): long — rows where the predicate is true", sum: "sum(x) — the sum of the values", sumif: "sumif(x, Predicate) — the sum where the predicate is true", avg: "avg(x): real — the mean of the values", avgif: "avgif(x, Predicate): real — the mean where the predicate is true",
+  count: "count(): long — the number of rows", countif: "countif(Predicate): long — rows where the predicate is true", sum: "sum(x) — the sum of the values", sumif: "sumif(x, Predicate) — the sum where the predicate is true", avg: "avg(x): real — the mean of the values", avgif: "avgif(x, Predicate): real — the mean where the predicate is true",
   min: "min(x) — the smallest value", max: "max(x) — the largest value", minif: "minif(x, Predicate) — the smallest value where the predicate is true", maxif: "maxif(x, Predicate) — the largest value where the predicate is true", dcount: "dcount(x): long — distinct values", dcountif: "dcountif(x, Predicate): long — distinct values where the predicate is true",
   count_distinct: "count_distinct(x): long — exact distinct count", count_distinctif: "count_distinctif(x, Predicate): long — exact distinct count where the predicate is true",
   percentile: "percentile(x, P): the P-th percentile (nearest rank) — the value below which P percent of the values lie", percentiles: "percentiles(x, P1, P2, …): one column per percentile — several percentiles at once",
