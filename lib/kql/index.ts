@@ -27,7 +27,8 @@
  *   it cost, for the caller's cost budget.
  * - `completionsAt(text, offset, { dataPointNames })`: what may be typed at `offset`.
  * - `hoverAt(text, offset)`: one-line documentation of the operator or function there (catalog.ts).
- * - `toResponseColumns`/`toJsonValue` (result.ts): DuckDB values → response JSON per column type.
+ * - `toResponseColumns` (types.ts): the response's column list; each dialect's `rowJson` spells a
+ *   result row as the response's JSON inside its engine.
  * - `testing/arbitrary.ts` (`kqlQuery()`): fast-check generator of pipelines, for property tests.
  *
  * Layout: lexer.ts → parser.ts (ast.ts) → analyze.ts (types, names, literals → params; ir.ts) and
@@ -46,6 +47,5 @@ export { hoverAt, FUNCTION_DOCS, OPERATOR_DOCS } from "./catalog";
 export { KqlError } from "./errors";
 export { COMPILE_LIMITS } from "./budget";
 export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
-export { type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
-export { toJsonValue, toResponseColumns, type JsonValue } from "./result";
+export { toResponseColumns, type JsonValue, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
 export type { QueryAst, Operator, Expr } from "./ast";

@@ -14,7 +14,7 @@ import { FIXTURE_SQL } from "./testing/fixture";
 import { createFixtureDatabase, runCompiled } from "./testing/duckdb.test-support";
 import { createClickHouseFixture, runCompiledOnClickHouse, type ClickHouseFixture } from "./testing/clickhouse.test-support";
 import { clickhouseDialect } from "./dialect/clickhouse";
-import type { JsonValue } from "./result";
+import type { JsonValue } from "./types";
 import type { TableName } from "./tables";
 
 const NOW = new Date("2026-01-02T12:00:00Z");

@@ -25,6 +25,14 @@ export interface ResultColumn {
   kqlType: KqlType;
 }
 
+/** The response's `columns` (docs/api.md §6) of a result's columns. */
+export function toResponseColumns(columns: readonly ResultColumn[]) {
+  return columns.map((c) => ({ name: c.name, ...responseType(c.kqlType) }));
+}
+
+/** A value of a result row once parsed from the response's JSON. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
 /** SQL types a compiled query's parameters are bound with. */
 export type SqlParamType = "VARCHAR" | "BIGINT" | "DOUBLE" | "BOOLEAN" | "TIMESTAMP";
 

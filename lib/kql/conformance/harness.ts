@@ -7,9 +7,10 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { beforeAll, it, expect } from "vitest";
-import type { JsonValue } from "../result";
+import type { JsonValue } from "../types";
 import { FIXTURE_SQL } from "../testing/fixture";
-import { createFixtureDatabase, runKql, type QueryOutput } from "../testing/duckdb.test-support";
+import { createFixtureDatabase, runKql } from "../testing/duckdb.test-support";
+import type { QueryOutput } from "../testing/rows.test-support";
 import { createClickHouseFixture, runKqlOnClickHouse, type ClickHouseFixture } from "../testing/clickhouse.test-support";
 
 export const NOW = new Date("2026-01-02T12:00:00Z");

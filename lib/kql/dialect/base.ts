@@ -657,6 +657,7 @@ export abstract class SqlRenderer {
 
   abstract unionAll(selects: string[]): string;
   abstract values(rows: TExpr[][], aliases: string[]): string;
+  abstract rowJson(types: readonly KqlType[], column: (index: number) => string): string;
 }
 
 /** The SqlDialect of a renderer, its methods bound (callers may pass them around). */
@@ -671,5 +672,6 @@ export function dialectOf(renderer: SqlRenderer): SqlDialect {
     range: (start, stop, step, type, alias) => renderer.range(start, stop, step, type, alias),
     values: (rows, aliases) => renderer.values(rows, aliases),
     makeSeries: (spec) => renderer.makeSeries(spec),
+    rowJson: (types, column) => renderer.rowJson(types, column),
   };
 }

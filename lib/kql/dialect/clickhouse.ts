@@ -208,6 +208,32 @@ class ClickHouseRenderer extends SqlRenderer {
     const selects = rows.map((row) => `SELECT ${row.map((v, i) => `${typed(v)} AS ${this.quoteIdentifier(aliases[i]!)}`).join(", ")}`);
     return selects.length === 1 ? selects[0]! : `SELECT * FROM (${selects.join(" UNION ALL ")})`;
   }
+  rowJson(types: readonly KqlType[], column: (index: number) => string): string {
+    const values = types.map((type, i) => this.valueJson(column(i), type));
+    return values.length ? `concat('[', ${values.join(", ',', ")}, ']')` : `'[]'`;
+  }
+
+  /** One value's JSON text, `null` for null. */
+  private valueJson(c: string, type: KqlType): string {
+    switch (type) {
+      case "string":
+        return `toJSONString(${c})`;
+      case "long":
+      case "int":
+        return `coalesce(toString(${c}), 'null')`;
+      case "real":
+        return `if(isFinite(${c}), if(${c} = 0, '0', toString(${c})), 'null')`;
+      case "bool":
+        return `multiIf(isNull(${c}), 'null', ${c}, 'true', 'false')`;
+      case "datetime":
+        return `coalesce(concat('"', formatDateTime(${c}, '%Y-%m-%dT%H:%i:%S', 'UTC'), '.', leftPad(toString(toMillisecond(${c})), 3, '0'), 'Z"'), 'null')`;
+      case "timespan":
+        return `coalesce(concat('"', ${this.timespanText(c)}, '"'), 'null')`;
+      case "dynamic":
+        // JSON text (newlines outside strings are whitespace: one row stays one line), or a number.
+        return `coalesce(if(toTypeName(${c}) LIKE '%Float64%', if(isFinite(toFloat64OrNull(toString(${c}))), toString(${c}), 'null'), replaceRegexpAll(toString(${c}), '[\\\\r\\\\n]', ' ')), 'null')`;
+    }
+  }
 }
 
 const renderer = new ClickHouseRenderer(special);
@@ -215,9 +241,6 @@ const expression = (e: TExpr, predicate: boolean) => renderer.expression(e, pred
 const dynamicText = (value: TExpr) => renderer.dynamicText(value);
 
 export const clickhouseDialect: SqlDialect = dialectOf(renderer);
-
-/** ADX's timespan text `[-][d.]hh:mm:ss[.fffffff]` from Int64 microseconds. */
-export const timespanText = (sql: string) => renderer.timespanText(sql);
 
 /** What ClickHouse spells its own way (the rest is base.ts). */
 function special(e: TExpr, a: TExpr[]): string | undefined {

@@ -53,4 +53,10 @@ export interface SqlDialect {
   /** Literal rows (datatable). */
   values(rows: TExpr[][], aliases: string[]): string;
   makeSeries(spec: MakeSeriesSpec): string;
+  /**
+   * One result row as the response's JSON array text (docs/api.md §6), never SQL NULL: each value
+   * per its KQL type, read from `column(i)`. The one place an engine's values become the response's
+   * JSON; the stores wrap it with their limits (json-rows.ts, clickhouse/sql.ts).
+   */
+  rowJson(types: readonly KqlType[], column: (index: number) => string): string;
 }

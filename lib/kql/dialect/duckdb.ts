@@ -133,6 +133,52 @@ class DuckDbRenderer extends SqlRenderer {
     const body = rows.map((row) => `(${row.map((v) => expression(v, false)).join(", ")})`).join(", ");
     return `SELECT * FROM (VALUES ${body}) AS v(${aliases.map((alias) => this.quoteIdentifier(alias)).join(", ")})`;
   }
+
+  rowJson(types: readonly KqlType[], column: (index: number) => string): string {
+    if (types.length === 0) return `'[]'`;
+    const values = types.map((type, i) => `coalesce(${this.valueJson(column(i), type)}, 'null')`);
+    return `'[' || ${values.join(` || ',' || `)} || ']'`;
+  }
+
+  /**
+   * The JSON text of one value (NULL when the value is null): strings never null, numbers null when
+   * not finite and 0 for -0 (as JSON.stringify writes them), datetimes ISO 8601 with milliseconds
+   * inside KQL's range, timespans in ADX's text, dynamic values as their JSON (text that is not JSON
+   * becomes a JSON string).
+   */
+  private valueJson(sql: string, type: KqlType): string {
+    switch (type) {
+      case "string":
+        return `CAST(to_json(coalesce(CAST(${sql} AS VARCHAR), '')) AS VARCHAR)`;
+      case "bool":
+        return `CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END`;
+      case "long":
+      case "int":
+      case "real":
+        return numberJson(sql);
+      case "datetime":
+        return `CASE WHEN ${sql} >= ${DATETIME_MIN} AND ${sql} < ${DATETIME_END} THEN CAST(to_json(strftime(${sql}, ${ISO_FORMAT})) AS VARCHAR) END`;
+      case "timespan":
+        return `CAST(to_json(${this.timespanText(sql)}) AS VARCHAR)`;
+      case "dynamic": {
+        // A dynamic column is JSON or DOUBLE in SQL; to_json keeps JSON as it is.
+        const text = `CAST(to_json(${sql}) AS VARCHAR)`;
+        return `CASE WHEN ${text} IN ${NON_FINITE} THEN NULL WHEN ${text} = '-0.0' THEN '0' WHEN json_valid(${text}) THEN ${text} ELSE CAST(to_json(${text}) AS VARCHAR) END`;
+      }
+    }
+  }
+}
+
+/** KQL's datetime spans 0001-01-01 to 9999-12-31; beyond it a value is null, as in ADX. */
+const DATETIME_MIN = `TIMESTAMP '0001-01-01 00:00:00'`;
+const DATETIME_END = `TIMESTAMP '10000-01-01 00:00:00'`;
+/** What DuckDB's to_json writes for non-finite doubles: not JSON, so they become null. */
+const NON_FINITE = `('NaN', 'Infinity', '-Infinity')`;
+
+/** A number's JSON: null when it is not finite, and 0 for -0 (as JSON.stringify writes it). */
+function numberJson(sql: string): string {
+  const text = `CAST(to_json(${sql}) AS VARCHAR)`;
+  return `CASE WHEN ${text} IN ${NON_FINITE} THEN NULL WHEN ${text} = '-0.0' THEN '0' ELSE ${text} END`;
 }
 
 const renderer = new DuckDbRenderer(special);

@@ -9,13 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { clickhouseDialect, clickhouseParams } from "../dialect/clickhouse";
 import { compileKql, type CompileOptions, type KqlSource } from "../compile";
-import type { JsonValue } from "../result";
 import type { TableName } from "../tables";
 import type { ResultColumn, SqlParams } from "../types";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import type { ClickHouseExecutor } from "@/lib/service/telemetry/clickhouse/executor";
 import { createCustomerSchema, querySettings, rowsStatement, rowsToJsonArray } from "@/lib/service/telemetry/clickhouse/sql";
-import type { QueryOutput } from "./duckdb.test-support";
+import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support";
 
 export const FIXTURE_DATABASE = "kql_fixture";
 
@@ -64,10 +63,9 @@ export async function runCompiledOnClickHouse(
   executor: ClickHouseExecutor,
   compiled: { sql: string; params: SqlParams; columns: ResultColumn[] },
 ): Promise<QueryOutput> {
-  const statement = rowsStatement(compiled, 10_000_000, querySettings({ timeoutMs: 60_000 }));
+  const statement = rowsStatement(compiled, TEST_LIMITS.maxRows, querySettings({ timeoutMs: 60_000 }));
   const output = await executor.query(statement, clickhouseParams(compiled.params));
-  const rows = JSON.parse(Buffer.from(rowsToJsonArray(output).json).toString("utf8")) as JsonValue[][];
-  return { columns: compiled.columns, rows, sql: compiled.sql };
+  return queryOutput(compiled, [rowsToJsonArray(output).json]);
 }
 
 export async function runKqlOnClickHouse(fixture: ClickHouseFixture, query: string, options: Partial<CompileOptions> = {}): Promise<QueryOutput> {

@@ -1,19 +1,16 @@
 /**
- * TEST-ONLY support: an in-memory DuckDB with the tables of tables.ts, compiled queries bound as the
- * telemetry store binds them, and row conversion through result.ts. Imports @duckdb/node-api, so nothing in the engine
- * may import this file (the engine stays free of Node imports).
+ * TEST-ONLY support: an in-memory DuckDB with the tables of tables.ts, compiled queries bound and
+ * their rows rendered as JSON as the telemetry store does it (json-rows.ts, with the DuckDB
+ * dialect's rowJson). Imports @duckdb/node-api, so nothing in the engine may import this file (the
+ * engine stays free of Node imports).
  */
-import {
-  DuckDBInstance,
-  DuckDBTimestampValue,
-  type DuckDBConnection,
-  type DuckDBValue,
-} from "@duckdb/node-api";
+import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { bindParams } from "@/lib/service/telemetry/duckdb-store";
+import { streamJsonRows } from "@/lib/service/telemetry/json-rows";
 import { compileKql, type CompileOptions, type KqlSource } from "../compile";
-import { toJsonValue, type JsonValue } from "../result";
 import { createTableSql, TABLE_NAMES, type TableName } from "../tables";
 import type { ResultColumn, SqlParams } from "../types";
+import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support";
 
 export async function createFixtureDatabase(fixtureSql: string[]): Promise<DuckDBConnection> {
   const instance = await DuckDBInstance.create(":memory:");
@@ -23,20 +20,12 @@ export async function createFixtureDatabase(fixtureSql: string[]): Promise<DuckD
   return connection;
 }
 
-export interface QueryOutput {
-  columns: ResultColumn[];
-  rows: JsonValue[][];
-  sql: string;
-}
-
 export async function runCompiled(
   connection: DuckDBConnection,
   compiled: { sql: string; params: SqlParams; columns: ResultColumn[] },
 ): Promise<QueryOutput> {
-  const { values, types } = bindParams(compiled.params);
-  const reader = await connection.runAndReadAll(compiled.sql, values, types);
-  const rows = reader.getRows().map((row) => row.map((value, i) => toJsonValue(compiled.columns[i]!.kqlType, toPlain(value))));
-  return { columns: compiled.columns, rows, sql: compiled.sql };
+  const rendered = await streamJsonRows(connection, compiled, bindParams(compiled.params), TEST_LIMITS);
+  return queryOutput(compiled, rendered.parts);
 }
 
 export async function runKql(connection: DuckDBConnection, query: string, options: Partial<CompileOptions> = {}): Promise<QueryOutput> {
@@ -49,11 +38,4 @@ export function unscopedSources(): Record<TableName, KqlSource> {
     States: { sql: 'SELECT * FROM "States"', params: {} },
     Events: { sql: 'SELECT * FROM "Events"', params: {} },
   };
-}
-
-/** DuckDB value objects → plain JS the result converter understands (lists/JSON as text or arrays). */
-function toPlain(value: DuckDBValue): unknown {
-  if (value === null || typeof value !== "object") return value;
-  if (value instanceof DuckDBTimestampValue) return value;
-  return String(value);
 }

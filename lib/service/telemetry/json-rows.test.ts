@@ -1,5 +1,5 @@
 /**
- * The rows DuckDB renders as JSON (json-rows.ts) are the rows lib/kql/result.ts's converter gives
+ * The rows DuckDB renders as JSON (json-rows.ts) are the rows testing/reference-json.ts's converter gives
  * for the same query, value for value and in the same order — checked on random pipelines over the
  * KQL fixture, and on the values where the two could part: nulls, non-finite numbers, -0, datetimes
  * outside 0001–9999, timespans, JSON that is not JSON. And the limits are met from inside DuckDB.
@@ -9,11 +9,12 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileKql, KqlError } from "@/lib/kql";
 import { kqlQuery } from "@/lib/kql/testing/arbitrary";
-import { createFixtureDatabase, runCompiled, unscopedSources } from "@/lib/kql/testing/duckdb.test-support";
+import { createFixtureDatabase, unscopedSources } from "@/lib/kql/testing/duckdb.test-support";
 import { FIXTURE_SQL } from "@/lib/kql/testing/fixture";
 import type { ResultColumn } from "@/lib/kql";
 import { bindParams } from "./duckdb-store";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
+import { referenceRows } from "./testing/reference-json";
 
 const NOW = new Date("2026-01-02T12:00:00Z");
 const LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024 };
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 async function both(statement: { sql: string; params: Parameters<typeof bindParams>[0]; columns: ResultColumn[] }) {
   // What a client reads: the converter's values after JSON serialisation (-0 becomes 0).
-  const reference = JSON.parse(JSON.stringify((await runCompiled(db, statement)).rows)) as unknown[][];
+  const reference = JSON.parse(JSON.stringify(await referenceRows(db, statement))) as unknown[][];
   const rendered = await streamJsonRows(db, statement, bindParams(statement.params), LIMITS);
   return { reference, rendered: JSON.parse(textOf(rendered.parts)) as unknown[][], rendering: rendered };
 }

@@ -1,9 +1,10 @@
 /**
  * A query's result rows as the response's JSON text, built inside DuckDB (docs/architecture.md,
- * "Telemetry under load"): DuckDB renders each row as JSON per KQL column type (docs/api.md §6),
- * joins rows into groups of ROWS_PER_GROUP and hands back the groups' UTF-8 bytes. The event loop
- * only copies a few hundred byte arrays per result — converting 500,000 rows value by value in
- * JavaScript took about a second of main-thread time and stalled every other request.
+ * "Telemetry under load"): DuckDB renders each row as JSON per KQL column type (docs/api.md §6;
+ * the DuckDB dialect's rowJson spells it), joins rows into groups of ROWS_PER_GROUP and hands back
+ * the groups' UTF-8 bytes. The event loop only copies a few hundred byte arrays per result —
+ * converting 500,000 rows value by value in JavaScript took about a second of main-thread time and
+ * stalled every other request.
  *
  * The limits are applied inside the statement, so memory stays bounded however large the query's
  * own result would be: a streaming LIMIT stops the source after maxRows + 1 rows, and a running
@@ -11,68 +12,18 @@
  * and answers QUERY_LIMIT_EXCEEDED; it never sees (or returns) a shortened result.
  */
 import type { DuckDBConnection, DuckDBResult, DuckDBType, DuckDBValue } from "@duckdb/node-api";
-import type { KqlType, ResultColumn } from "@/lib/kql";
+import type { ResultColumn } from "@/lib/kql";
+import { duckdbDialect } from "@/lib/kql/dialect/duckdb";
 
 /** Rows per group of joined JSON text: a DuckDB chunk then carries up to 2,048 × 2,048 rows. */
 const ROWS_PER_GROUP = 2048;
 
-const ISO_MILLIS = `'%Y-%m-%dT%H:%M:%S.%gZ'`;
-/** KQL's datetime spans 0001-01-01 to 9999-12-31; beyond it a value is null, as in ADX. */
-const DATETIME_MIN = `TIMESTAMP '0001-01-01 00:00:00'`;
-const DATETIME_END = `TIMESTAMP '10000-01-01 00:00:00'`;
-/** What DuckDB's to_json writes for non-finite doubles: not JSON, so they become null. */
-const NON_FINITE = `('NaN', 'Infinity', '-Infinity')`;
-
-/** ADX's timespan text `[-][d.]hh:mm:ss[.fffffff]` from BIGINT microseconds. */
-function timespanText(sql: string): string {
-  const abs = `abs(${sql})`;
-  const two = (part: string) => `lpad(CAST(${part} AS VARCHAR), 2, '0')`;
-  return (
-    `(CASE WHEN ${sql} < 0 THEN '-' ELSE '' END` +
-    ` || CASE WHEN ${abs} >= 86400000000 THEN CAST(${abs} // 86400000000 AS VARCHAR) || '.' ELSE '' END` +
-    ` || ${two(`${abs} // 3600000000 % 24`)} || ':' || ${two(`${abs} // 60000000 % 60`)} || ':' || ${two(`${abs} // 1000000 % 60`)}` +
-    ` || CASE WHEN ${abs} % 1000000 <> 0 THEN '.' || lpad(CAST(${abs} % 1000000 * 10 AS VARCHAR), 7, '0') ELSE '' END)`
-  );
-}
-
-/** A number's JSON: null when it is not finite, and 0 for -0 (as JSON.stringify writes it). */
-function numberJson(sql: string): string {
-  const text = `CAST(to_json(${sql}) AS VARCHAR)`;
-  return `CASE WHEN ${text} IN ${NON_FINITE} THEN NULL WHEN ${text} = '-0.0' THEN '0' ELSE ${text} END`;
-}
-
-/**
- * The JSON text of one value (NULL when the value is null), as lib/kql/result.ts's toJsonValue
- * would give it: strings never null, datetimes ISO 8601 with milliseconds, timespans in ADX's text,
- * dynamic values as their JSON (text that is not JSON becomes a JSON string).
- */
-export function valueJsonSql(sql: string, kqlType: KqlType): string {
-  switch (kqlType) {
-    case "string":
-      return `CAST(to_json(coalesce(CAST(${sql} AS VARCHAR), '')) AS VARCHAR)`;
-    case "bool":
-      return `CASE WHEN ${sql} THEN 'true' WHEN NOT ${sql} THEN 'false' END`;
-    case "long":
-    case "int":
-    case "real":
-      return numberJson(sql);
-    case "datetime":
-      return `CASE WHEN ${sql} >= ${DATETIME_MIN} AND ${sql} < ${DATETIME_END} THEN CAST(to_json(strftime(${sql}, ${ISO_MILLIS})) AS VARCHAR) END`;
-    case "timespan":
-      return `CAST(to_json(${timespanText(sql)}) AS VARCHAR)`;
-    case "dynamic": {
-      // A dynamic column is JSON or DOUBLE in SQL; to_json keeps JSON as it is.
-      const text = `CAST(to_json(${sql}) AS VARCHAR)`;
-      return `CASE WHEN ${text} IN ${NON_FINITE} THEN NULL WHEN ${text} = '-0.0' THEN '0' WHEN json_valid(${text}) THEN ${text} ELSE CAST(to_json(${text}) AS VARCHAR) END`;
-    }
-  }
-}
-
-/** One row's JSON array text. */
+/** One row's JSON array text, from the columns `c0`, `c1`, … (the DuckDB dialect renders the values). */
 function rowJsonSql(columns: readonly ResultColumn[]): string {
-  if (columns.length === 0) return `'[]'`;
-  const values = columns.map((column, i) => `coalesce(${valueJsonSql(`"c${i}"`, column.kqlType)}, 'null')`);
-  return `'[' || ${values.join(` || ',' || `)} || ']'`;
+  return duckdbDialect.rowJson(
+    columns.map((c) => c.kqlType),
+    (i) => `"c${i}"`,
+  );
 }
 
 export interface JsonRowLimits {

@@ -9,7 +9,7 @@
  * plant, device or data point over a time range reads a few granules — and partitioned by month,
  * so old months can be dropped or moved whole; `Events` likewise ordered by plant, device, start.
  */
-import { CLICKHOUSE_QUERY_SETTINGS, clickhouseParam, statementSettings, timespanText } from "@/lib/kql/dialect/clickhouse";
+import { CLICKHOUSE_QUERY_SETTINGS, clickhouseDialect, clickhouseParam, statementSettings } from "@/lib/kql/dialect/clickhouse";
 import { TABLES, type KqlSource, type ResultColumn, type TableName } from "@/lib/kql";
 import type { TelemetryLimits, TelemetryScope } from "../store";
 import { scopedSourcesOf } from "../scoped-sources";
@@ -61,28 +61,6 @@ export function clickhouseSources(database: string, scope: TelemetryScope): Reco
   return scopedSourcesOf(scope, { param: clickhouseParam, table: (name) => `${q(database)}.${q(name)}`, never: "0" });
 }
 
-/** One value's JSON text in the response (docs/api.md §6), from the column `c` of the result. */
-function valueJson(column: ResultColumn, c: string): string {
-  switch (column.kqlType) {
-    case "string":
-      return `toJSONString(${c})`;
-    case "long":
-    case "int":
-      return `coalesce(toString(${c}), 'null')`;
-    case "real":
-      return `if(isFinite(${c}), if(${c} = 0, '0', toString(${c})), 'null')`;
-    case "bool":
-      return `multiIf(isNull(${c}), 'null', ${c}, 'true', 'false')`;
-    case "datetime":
-      return `coalesce(concat('"', formatDateTime(${c}, '%Y-%m-%dT%H:%i:%S', 'UTC'), '.', leftPad(toString(toMillisecond(${c})), 3, '0'), 'Z"'), 'null')`;
-    case "timespan":
-      return `coalesce(concat('"', ${timespanText(c)}, '"'), 'null')`;
-    case "dynamic":
-      // JSON text (newlines outside strings are whitespace: one row stays one line), or a number.
-      return `coalesce(if(toTypeName(${c}) LIKE '%Float64%', if(isFinite(toFloat64OrNull(toString(${c}))), toString(${c}), 'null'), replaceRegexpAll(toString(${c}), '[\\\\r\\\\n]', ' ')), 'null')`;
-  }
-}
-
 /** Query settings of the store: the dialect's, plus the limits and read-only mode. */
 export function querySettings(limits: Pick<TelemetryLimits, "timeoutMs">, extra: Record<string, string | number> = {}): string {
   const settings: Record<string, string | number> = {
@@ -103,8 +81,10 @@ export function querySettings(limits: Pick<TelemetryLimits, "timeoutMs">, extra:
  */
 export function rowsStatement(compiled: { sql: string; columns: ResultColumn[] }, maxRows: number, settings: string): string {
   // Columns by position (a tuple of the row): the compiled query's aliases are its own business.
-  const values = compiled.columns.map((column, i) => valueJson(column, `tupleElement(r.kql_row, ${i + 1})`));
-  const row = values.length ? `concat('[', ${values.join(", ',', ")}, ']')` : `'[]'`;
+  const row = clickhouseDialect.rowJson(
+    compiled.columns.map((c) => c.kqlType),
+    (i) => `tupleElement(r.kql_row, ${i + 1})`,
+  );
   const extra = Object.entries(statementSettings(compiled.sql)).map(([key, value]) => `, ${key} = ${value}`).join("");
   return `SELECT ${row} FROM (SELECT tuple(*) AS kql_row FROM (${compiled.sql})) AS r LIMIT ${maxRows + 1} SETTINGS ${settings}${extra} FORMAT TabSeparatedRaw`;
 }

@@ -1,6 +1,7 @@
 import { DuckDBTimestampValue } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
-import { formatTimespan, toJsonValue, toResponseColumns } from "./result";
+import { toResponseColumns } from "@/lib/kql";
+import { formatTimespan, toJsonValue } from "./reference-json";
 
 describe("toJsonValue", () => {
   it("writes datetimes as ISO 8601 UTC with milliseconds and Z, from any reader's form", () => {

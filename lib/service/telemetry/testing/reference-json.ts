@@ -1,19 +1,17 @@
 /**
- * DuckDB result values → response JSON, per KQL column type (docs/api.md §6). Shared by the telemetry
- * store and the tests so both agree. Accepts what @duckdb/node-api's readers produce (JS values,
- * bigint, Date, DuckDB value objects with `micros`, or JSON-reader strings).
+ * TEST-ONLY reference: DuckDB result values → response JSON per KQL column type (docs/api.md §6),
+ * written in JavaScript from the spec, independently of the SQL that renders rows in the engines
+ * (the dialects' rowJson). json-rows.test.ts checks the two agree value for value; nothing else
+ * renders results this way. Accepts what @duckdb/node-api's readers produce (JS values, bigint,
+ * Date, DuckDB value objects with `micros`, or JSON-reader strings).
  */
-import { responseType, type KqlType, type ResultColumn } from "./types";
+import { DuckDBTimestampValue, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
+import type { JsonValue, KqlType, ResultColumn, SqlParams } from "@/lib/kql";
+import { bindParams } from "../duckdb-store";
 
 /** 0001-01-01T00:00:00.000Z (Date.UTC cannot name years below 100). */
 const MIN_DATETIME_MS = -62_135_596_800_000;
 const MAX_DATETIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-export function toResponseColumns(columns: readonly ResultColumn[]) {
-  return columns.map((c) => ({ name: c.name, ...responseType(c.kqlType) }));
-}
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export function toJsonValue(kqlType: KqlType, value: unknown): JsonValue {
   if (value === null || value === undefined) return kqlType === "string" ? "" : null;
@@ -99,4 +97,21 @@ function dynamicValue(value: unknown): JsonValue {
   if (typeof value === "bigint") return Number(value);
   if (typeof value === "boolean") return value;
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? Number(v) : v))) as JsonValue;
+}
+
+/** A compiled query's rows read from DuckDB as JS values and converted here, not in SQL. */
+export async function referenceRows(
+  connection: DuckDBConnection,
+  compiled: { sql: string; params: SqlParams; columns: ResultColumn[] },
+): Promise<JsonValue[][]> {
+  const { values, types } = bindParams(compiled.params);
+  const reader = await connection.runAndReadAll(compiled.sql, values, types);
+  return reader.getRows().map((row) => row.map((value, i) => toJsonValue(compiled.columns[i]!.kqlType, toPlain(value))));
+}
+
+/** DuckDB value objects → plain JS the converter understands (lists/JSON as text or arrays). */
+function toPlain(value: DuckDBValue): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (value instanceof DuckDBTimestampValue) return value;
+  return String(value);
 }
