@@ -29,7 +29,7 @@ import type { TDashboard, TDashboardDefinition, TDashboardPanel } from "@/lib/co
 import { optionsOf, panelQuery, parseBoardView, varParam, type BoardView, type VariableOptions } from "./board-state";
 import { BoardSettings } from "./board-settings";
 import { PanelEditor } from "./panel-editor";
-import { PanelView } from "./panel-view";
+import { PanelView, preloadCharts } from "./panel-view";
 
 const RANGE_OPTIONS = BOARD_RANGES.map((value) => ({ value, label: BOARD_RANGE_LABEL[value] }));
 const CHOICES_DELAY_MS = 1500;
@@ -38,6 +38,8 @@ const REFRESH_OPTIONS = BOARD_REFRESH.map((value) => ({ value, label: BOARD_REFR
 export function BoardPage({ plantId, dashboardId }: { plantId: string; dashboardId: string }) {
   const id = /^\d{1,15}$/.test(dashboardId) ? Number(dashboardId) : NaN;
   const board = useDashboard(plantId, id);
+  // The charts' code loads while the board and its queries are on their way, not after them.
+  useEffect(preloadCharts, []);
   if (!Number.isSafeInteger(id)) return <ErrorState error={new Error(`There is no dashboard "${dashboardId.slice(0, 40)}" at plant ${plantId}.`)} title="No such dashboard" />;
   if (board.error) return <ErrorState error={board.error} title="Could not open this dashboard" onRetry={() => void board.refetch()} />;
   if (board.isPending) return <PageSkeleton label="Loading the dashboard" />;

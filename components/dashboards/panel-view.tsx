@@ -21,11 +21,20 @@ import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocab
 import type { TDashboardPanel } from "@/lib/contract/dashboards";
 import type { PanelQuery } from "./board-state";
 
-const TimeSeriesChart = dynamic(() => import("@/components/telemetry/time-series-chart").then((m) => m.TimeSeriesChart), {
+const loadTimeSeriesChart = () => import("@/components/telemetry/time-series-chart");
+const loadCategoryChart = () => import("@/components/telemetry/category-chart");
+
+/** Starts loading the charts' code (recharts) at once; next/dynamic would wait for the first result. */
+export function preloadCharts(): void {
+  void loadTimeSeriesChart();
+  void loadCategoryChart();
+}
+
+const TimeSeriesChart = dynamic(() => loadTimeSeriesChart().then((m) => m.TimeSeriesChart), {
   ssr: false,
   loading: () => <Skeleton className="h-60 w-full" />,
 });
-const CategoryChart = dynamic(() => import("@/components/telemetry/category-chart").then((m) => m.CategoryChart), {
+const CategoryChart = dynamic(() => loadCategoryChart().then((m) => m.CategoryChart), {
   ssr: false,
   loading: () => <Skeleton className="h-60 w-full" />,
 });
