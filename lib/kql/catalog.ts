@@ -92,7 +92,8 @@ export const FUNCTION_DOCS: Record<string, string> = {
   series_outliers: "series_outliers(Series [, Kind='ctukey', Ignore_val, Min_percentile=10, Max_percentile=90]): dynamic — Tukey fence scores (> 1.5 a rise, < -1.5 a drop)",
   series_fit_line: "series_fit_line(Series): columns rsquare, slope, variance, rvariance, interception, line_fit — the least-squares line through a series",
   series_fit_2lines:
-    "series_fit_2lines(Series): columns rsquare, split_idx, variance, rvariance, line_fit, then right_ and left_ rsquare, slope, interception, variance, rvariance — the best split into two lines, e.g. extend (rs, si) = series_fit_2lines(y)",
+    "series_fit_2lines(Series): columns rsquare, split_idx, variance, rvariance, line_fit, then right_ and left_ rsquare, slope, interception, variance, rvariance — the best split of a series into two lines, e.g. extend (rs, si) = series_fit_2lines(y)",
+  series_fit_2lines_dynamic: "series_fit_2lines_dynamic(Series): dynamic — series_fit_2lines' results as one bag (rsquare, split_idx, variance, rvariance, line_fit, right {…}, left {…})",
   series_periods_detect: "series_periods_detect(Series, Min_period, Max_period, Num_periods): columns periods, scores — by autocorrelation",
   prev: "prev(Column [, Offset=1, Default]): the value Offset rows earlier in a serialized row set (after sort, top or serialize) — a value from an earlier row",
   next: "next(Column [, Offset=1, Default]): the value Offset rows later in a serialized row set — a value from a later row",

@@ -222,7 +222,7 @@ function project(planner: OperatorPlanner, blockIn: Block, items: Assignment[]):
   let block = blockIn;
   const staged = new Map<Assignment, { hidden: string[]; defaults: string[] }>();
   for (const item of items) {
-    if (item.expr.kind !== "call" || !(SERIES_MULTI.has(item.expr.name) || item.names)) continue;
+    if (item.expr.kind !== "call" || !(SERIES_MULTI.has(item.expr.name) || item.names || item.expr.name === "series_fit_2lines_dynamic")) continue;
     const call = seriesCall(analyzer, item.expr, scopeOf(block));
     if (!call) continue;
     const prefix = `__${planner.nextAlias()}_`;

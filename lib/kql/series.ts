@@ -41,6 +41,7 @@ const OUTPUTS: Record<string, { part: string; type: KqlType }[]> = {
     { part: "line_fit", type: "dynamic" },
     ...["right", "left"].flatMap((side) => ["rsquare", "slope", "interception", "variance", "rvariance"].map((part) => ({ part: `${side}_${part}`, type: "real" as const }))),
   ],
+  series_fit_2lines_dynamic: [{ part: "bag", type: "dynamic" }],
   series_periods_detect: ["periods", "scores"].map((part) => ({ part, type: "dynamic" as const })),
   // Microsoft documents one result; Kusto.Language (ADX's own binder) gives series_decompose's four, the
   // baseline carrying the forecast: `extend f = series_decompose_forecast(…)` names the first.
@@ -67,6 +68,7 @@ const ARITY: Record<string, [number, number]> = {
   series_outliers: [1, 5],
   series_fit_line: [1, 1],
   series_fit_2lines: [1, 1],
+  series_fit_2lines_dynamic: [1, 1],
   series_periods_detect: [4, 4],
 };
 
@@ -133,6 +135,7 @@ export function seriesCall(analyzer: Analyzer, ast: Expr, scope: Scope): SeriesC
     }
     case "series_fit_line":
     case "series_fit_2lines":
+    case "series_fit_2lines_dynamic":
       spec = `${name.slice(7)}:-:-`;
       operands = [series];
       break;
@@ -154,6 +157,8 @@ export function seriesScalar(analyzer: Analyzer, ast: Call, scope: Scope): TExpr
   const call = seriesCall(analyzer, ast, scope);
   if (!call) return undefined;
   if (SERIES_MULTI.has(ast.name)) analyzer.error(ast.span, `${ast.name}() yields several columns: use it as a whole extend or project item, e.g. extend (a, b) = ${ast.name}(…)`);
+  // Its steps nested in one expression take engines too long to plan: it is computed in stages only.
+  if (ast.name === "series_fit_2lines_dynamic") analyzer.error(ast.span, "series_fit_2lines_dynamic() must be a whole extend or project item: extend d = series_fit_2lines_dynamic(y) | extend f = d.line_fit");
   const out = call.outputs[0]!;
   return { ...analyzer.op(`series_inline:${call.spec}:${out.part}`, call.operands, out.type, true), dynamic: out.type === "dynamic" ? "json" : undefined };
 }

@@ -37,6 +37,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | search in (Events) \"x\"", 1, 17, /search in \(…\) reads tables of its own: use it at the start of a query/],
   ["search kind=fuzzy \"x\"", 1, 13, /search kind must be default, case_insensitive or case_sensitive, not 'fuzzy'/],
   ["search in (Alarms) \"x\"", 1, 12, /Unknown table 'Alarms'/],
+  ["print y = dynamic([1, 2, 3, 4]) | extend f = series_fit_2lines_dynamic(y).line_fit", 1, 46, /series_fit_2lines_dynamic\(\) must be a whole extend or project item/],
   ["States | join (Events) on Value", 1, 27, /Join keys of type dynamic are not supported/],
   ["States | join (Events) on $left.Name == $right.StartTime", 1, 27, /Join keys have different types: string and datetime/],
   ["States | make-series count() on Name step 1h", 1, 33, /datetime, timespan or numeric axis/],

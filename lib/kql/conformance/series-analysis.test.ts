@@ -91,5 +91,17 @@ describe("series analysis", () => {
     },
     { q: "print y = dynamic([5, 4, 3, 2, 1, 2, 3, 4, 5]), z = 1 | project z, (rs, si) = series_fit_2lines(y) | project z, rs, si", rows: [[1, 1, 4]], columns: ["z", "rs", "si"] },
     { q: "range t from 1 to 6 step 1 | summarize y = make_list(t * 2.0) | project series_fit_line(y) | project series_fit_line_y_slope", rows: [[2]] },
+    // series_fit_2lines_dynamic: the same results as one bag (Microsoft's example reads its line_fit).
+    {
+      q: "print y = dynamic([5, 4, 3, 2, 1, 2, 3, 4, 5]) | extend d = series_fit_2lines_dynamic(y) | project d",
+      rows: [[{ rsquare: 1, split_idx: 4, variance: 1.9444444444444446, rvariance: 0, line_fit: [5, 4, 3, 2, 1, 2, 3, 4, 5], right: { rsquare: 1, slope: 1, interception: 0, variance: 2.5, rvariance: 0 }, left: { rsquare: 1, slope: -1, interception: 6, variance: 1.6666666666666667, rvariance: 0 } }]],
+      columns: ["d"],
+      types: ["dynamic"],
+    },
+    {
+      q: "print y = dynamic([1, 2.2, 2.5, 4.7, 5.0, 12, 10.3, 10.3, 9, 8.3, 6.2]) | extend d = series_fit_2lines_dynamic(y) | project LineFit2 = d.line_fit, s = d.split_idx",
+      rows: [[[0.98, 2.03, 3.08, 4.13, 5.18, 11.942857142857143, 10.905714285714286, 9.868571428571428, 8.831428571428571, 7.7942857142857145, 6.757142857142858], 5]],
+    },
+    { q: "print y = dynamic([1, 2]) | project d = series_fit_2lines_dynamic(y)", rows: [[null]] },
   ]);
 });

@@ -690,6 +690,8 @@ const LISTS: ListSql = {
   floor: (x) => `toInt64(floor(${x}))`,
   idiv: (a, b) => `intDiv(${a}, ${b})`,
   json: (list) => numberArrayJson(list),
+  numberJson: (x) => `coalesce(${jsonNumber(`toFloat64(${x})`)}, 'null')`,
+  object: (entries) => `concat('{', ${entries.map(([key, json]) => `'"${key}":', ${json}`).join(", ',', ")}, '}')`,
   numbers: (json) => numberList(json),
   isArray: (json) => isArray(json),
   checked: (n, max, message) => `if(throwIf(${n} > ${max}, '${message}') = 0, ${n}, 0)`,

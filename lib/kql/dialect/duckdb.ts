@@ -478,6 +478,8 @@ const LISTS: ListSql = {
   floor: (x) => `CAST(floor(${x}) AS BIGINT)`,
   idiv: (a, b) => `((${a}) // (${b}))`,
   json: (list) => `to_json(${list})`,
+  numberJson: (x) => `to_json(${x})`,
+  object: (entries) => `json_object(${entries.map(([key, json]) => `'${key}', ${json}`).join(", ")})`,
   numbers: (json) => `TRY_CAST(${json} AS DOUBLE[])`,
   isArray: (json) => `json_type(${json}) = 'ARRAY'`,
   checked: (n, max, message) => `(CASE WHEN ${n} > ${max} THEN error('${message}') ELSE ${n} END)`,

@@ -54,6 +54,10 @@ export interface ListSql {
   idiv(a: string, b: string): string;
   /** The JSON array of a list of numbers. */
   json(list: string): string;
+  /** The JSON of a number (null when NULL). */
+  numberJson(x: string): string;
+  /** A JSON object of JSON values, keys in order. */
+  object(entries: [key: string, json: string][]): string;
   /** The numbers of a JSON array (elements that are not numbers become NULL); call only where isArray holds. */
   numbers(json: string): string;
   /** Whether a JSON value is an array. */
@@ -277,7 +281,9 @@ export function seriesPlan(spec: string): SeriesPlan {
       return { stages, outputs: Object.fromEntries(["rsquare", "slope", "variance", "rvariance", "interception", "line_fit"].map((p) => [p, `out_${p}`])) };
     }
     case "fit_2lines":
-      return fit2LinesPlan();
+      return fit2LinesPlan(false);
+    case "fit_2lines_dynamic":
+      return fit2LinesPlan(true);
     case "periods": {
       const stages = inputStages(undefined);
       stages.push(...autocorrelationStages(() => "0.0", op(1), (c) => iff(`${c.op(2)} > 0`, c.op(2), c.r("lags"))), {
@@ -319,7 +325,7 @@ function fitStages(part: string, list: (c: StageContext) => string): Stage[] {
  * fitted lines (docs/kql-series.md). Every split's sums come from running sums of the centred
  * series (O(n)); the chosen split's lines are then fitted exactly, as series_fit_line fits a line.
  */
-function fit2LinesPlan(): SeriesPlan {
+function fit2LinesPlan(bag: boolean): SeriesPlan {
   const stages = inputStages(undefined);
   stages.push(
     { mean: ({ L, r }) => meanOf(L, r("x")) },
@@ -385,7 +391,19 @@ function fit2LinesPlan(): SeriesPlan {
     ...side("right"),
     ...side("left"),
   });
-  const parts = ["rsquare", "split_idx", "variance", "rvariance", "line_fit", ...["right", "left"].flatMap((p) => ["rsquare", "slope", "interception", "variance", "rvariance"].map((q) => `${p}_${q}`))];
+  const sides = ["rsquare", "slope", "interception", "variance", "rvariance"];
+  const parts = ["rsquare", "split_idx", "variance", "rvariance", "line_fit", ...["right", "left"].flatMap((p) => sides.map((q) => `${p}_${q}`))];
+  if (bag) {
+    // series_fit_2lines_dynamic: the same results as one bag, each side's in an object of its own.
+    stages.push({
+      out_bag: ({ L, r }) => {
+        const number = (name: string) => L.numberJson(r(`out_${name}`));
+        const side = (p: string) => L.object(sides.map((q) => [q, number(`${p}_${q}`)]));
+        return when(r, L.object([["rsquare", number("rsquare")], ["split_idx", number("split_idx")], ["variance", number("variance")], ["rvariance", number("rvariance")], ["line_fit", r("out_line_fit")], ["right", side("right")], ["left", side("left")]]));
+      },
+    });
+    return { stages, outputs: { bag: "out_bag" } };
+  }
   return { stages, outputs: Object.fromEntries(parts.map((p) => [p, `out_${p}`])) };
 }
 
