@@ -152,7 +152,11 @@ function ShortParts({ plantId, parts, loading, error, format, linkFor }: { plant
         id="short-title"
         title={`To order at plant ${plantId}`}
         description={
-          loading ? "Loading…" : `${format.number(parts.length)} ${parts.length === 1 ? "part is" : "parts are"} below the reorder level, with the quantity to order. Pick one to record a count.`
+          error
+            ? "Not available: the parts could not be read (see beside)."
+            : loading
+              ? "Loading…"
+              : `${format.number(parts.length)} ${parts.length === 1 ? "part is" : "parts are"} below the reorder level, with the quantity to order. Pick one to record a count.`
         }
       />
       {error ? null : loading ? (
