@@ -37,7 +37,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import mqtt from "mqtt";
-import { DEMO_PLANTS } from "@/lib/service/demo-catalog";
+import { DEMO_PLANTS } from "@/lib/service/demo/catalog";
 import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb-store";
 import { httpExecutor } from "@/lib/service/telemetry/clickhouse/http-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";

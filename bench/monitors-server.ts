@@ -22,8 +22,8 @@ const http = await import("node:http");
 const { getConfig } = await import("../lib/config");
 const { nodeListener } = await import("../lib/platform/http/node-adapter");
 const { createServiceRuntime } = await import("../lib/service/runtime");
-const { openDashboardSql } = await import("../lib/dashboard/database");
-const { createMonitor } = await import("../lib/dashboard/monitors");
+const { openDashboardSql } = await import("../lib/dashboard-store/database");
+const { createMonitor } = await import("../lib/dashboard-store/monitors");
 const { createEmbeddedUpstream } = await import("../lib/upstream/embedded");
 const { MonitorScheduler } = await import("../lib/monitors/scheduler");
 

@@ -1,5 +1,5 @@
 import { getConfig, type AppConfig } from "@/lib/config";
-import { openDashboardSql } from "@/lib/dashboard/database";
+import { openDashboardSql } from "@/lib/dashboard-store/database";
 import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../lib/service/database";
 import type { SqlDb } from "../lib/platform/sql";
 import type { OpsContext } from "../lib/platform/ops/command";

@@ -8,7 +8,7 @@ import { createOpsContext } from "./ops-context";
 import { maintenanceCommands } from "../lib/service/maintenance/ops";
 import { telemetryCommands } from "../lib/service/telemetry/ops";
 import { ingestCommands } from "../lib/service/telemetry/ingest/ops";
-import { userCommands } from "../lib/dashboard/ops";
+import { userCommands } from "../lib/dashboard-store/ops";
 import { keepFilesPrivate } from "../lib/platform/private-files";
 
 keepFilesPrivate();

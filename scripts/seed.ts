@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "../lib/config";
 import { createServiceRuntime } from "../lib/service/runtime";
-import { DASHBOARD_DATABASE_FILE } from "../lib/dashboard/database";
+import { DASHBOARD_DATABASE_FILE } from "../lib/dashboard-store/database";
 import { SERVICE_DATABASE_FILE } from "../lib/service/database";
 import { keepFilesPrivate } from "../lib/platform/private-files";
 import { isStartupError } from "../lib/platform/startup-error";

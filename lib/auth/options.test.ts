@@ -29,10 +29,10 @@ const env = vi.hoisted(() => {
 });
 
 import type { AuthOptions, User } from "next-auth";
-import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard/database";
+import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard-store/database";
 import { getAuthOptions } from "./options";
 import { sessionCookieName, userOfSession } from "./session";
-import { findUser, setUserDisabled, upsertUser } from "../dashboard/users";
+import { findUser, setUserDisabled, upsertUser } from "../dashboard-store/users";
 
 let options: AuthOptions;
 beforeAll(async () => {

@@ -3,15 +3,15 @@ import "server-only";
  * next-auth (v4) configuration (docs/architecture.md, "Sign-in"):
  *   - e-mail + password against the users table, throttled per account at an address (growing
  *     delays), per address, and per account (a ceiling that slows, never refuses: sign-in-throttle.ts);
- *     hashes checked in a bounded queue off the event loop (lib/dashboard/passwords.ts);
- *   - an invitation link's token + a new password (lib/dashboard/invitations.ts);
+ *     hashes checked in a bounded queue off the event loop (lib/dashboard-store/passwords.ts);
+ *   - an invitation link's token + a new password (lib/dashboard-store/invitations.ts);
  *   - Microsoft Entra ID when AZURE_AD_* are set, and any OpenID Connect provider when OIDC_* are
  *     (discovery, authorization code with PKCE, state and nonce; the ID token's signature, issuer,
  *     audience and nonce are checked by openid-client inside next-auth). An identity is matched to a
  *     user by issuer + subject (Entra: tenant + object id), never by e-mail. The first sign-in of an
  *     unknown identity creates a user with NO plants, who sees "waiting for access" until an admin
  *     grants a role and plants; an invitation link binds an identity to an existing user instead.
- * Every sign-in creates a server-side session (lib/dashboard/sessions.ts) whose id the JWT cookie
+ * Every sign-in creates a server-side session (lib/dashboard-store/sessions.ts) whose id the JWT cookie
  * carries; sign-out revokes it, and `/api/auth/session` re-issues only a live one.
  */
 import type { AuthOptions, Profile, User } from "next-auth";
@@ -21,13 +21,13 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
-import { recordAudit } from "@/lib/dashboard/audit";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { ensureDemoUsersOnce } from "@/lib/dashboard/demo-users";
-import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashboard/invitations";
-import { HashQueueFull, MAX_PASSWORD_LENGTH } from "@/lib/dashboard/passwords";
-import { resolveSessionSecret } from "@/lib/dashboard/session-secret";
-import { createSession, revokeSession } from "@/lib/dashboard/sessions";
+import { recordAudit } from "@/lib/dashboard-store/audit";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { ensureDemoUsersOnce } from "@/lib/dashboard-store/demo-users";
+import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashboard-store/invitations";
+import { HashQueueFull, MAX_PASSWORD_LENGTH } from "@/lib/dashboard-store/passwords";
+import { resolveSessionSecret } from "@/lib/dashboard-store/session-secret";
+import { createSession, revokeSession } from "@/lib/dashboard-store/sessions";
 import type { SqlDb } from "@/lib/platform/sql";
 import {
   bindIdentity,
@@ -39,7 +39,7 @@ import {
   UserInputError,
   verifyCredentials,
   type DashboardUser,
-} from "@/lib/dashboard/users";
+} from "@/lib/dashboard-store/users";
 import { safeCallbackPath } from "./callback-url";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { sessionPolicy, userOfSession } from "./session";

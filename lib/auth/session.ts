@@ -2,7 +2,7 @@ import "server-only";
 /**
  * Who is asking: the session cookie (next-auth's encrypted JWT) → the session id in it → the
  * session's row (not signed out, not ended by an admin, not idle too long, within its lifetime:
- * lib/dashboard/sessions.ts) → the user row. Both rows are read on every request, so a sign-out,
+ * lib/dashboard-store/sessions.ts) → the user row. Both rows are read on every request, so a sign-out,
  * a disabled user or a changed role counts at once, and a copied cookie dies with its session.
  * Works on any WHATWG Request (route handlers, tests) and, for pages, on Next's cookie store.
  */
@@ -10,10 +10,10 @@ import { decode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { resolveSessionSecret } from "@/lib/dashboard/session-secret";
-import { checkSession, type SessionPolicy } from "@/lib/dashboard/sessions";
-import { findUserById, type DashboardUser } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { resolveSessionSecret } from "@/lib/dashboard-store/session-secret";
+import { checkSession, type SessionPolicy } from "@/lib/dashboard-store/sessions";
+import { findUserById, type DashboardUser } from "@/lib/dashboard-store/users";
 
 /** Idle timeout and absolute lifetime of sessions, as configured. */
 export function sessionPolicy(): SessionPolicy {

@@ -18,9 +18,9 @@ const env = vi.hoisted(() => {
   return { dataDir };
 });
 
-import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard/database";
-import { HASH_CONCURRENCY, HASH_QUEUE_MAX, HashQueueFull } from "@/lib/dashboard/passwords";
-import { upsertUser, verifyCredentials } from "@/lib/dashboard/users";
+import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard-store/database";
+import { HASH_CONCURRENCY, HASH_QUEUE_MAX, HashQueueFull } from "@/lib/dashboard-store/passwords";
+import { upsertUser, verifyCredentials } from "@/lib/dashboard-store/users";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { getAuthOptions } from "./options";
 import { ADDRESS_FREE, PAIR_FREE } from "./sign-in-throttle";

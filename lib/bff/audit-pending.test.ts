@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () => (await import("./testing/environment")).setTestEnvironment("audit-pending", { NEXTAUTH_SECRET: "audit-pending-test-secret-0123456789abcdef" }));
 
-import { getDashboardDb } from "@/lib/dashboard/database";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { startRemoteDashboard, type RemoteDashboard } from "./testing/dashboards";
 
 let dashboard: RemoteDashboard;

@@ -11,10 +11,10 @@ const env = await vi.hoisted(async () => {
   return { ...(await import("./testing/environment")).setTestEnvironment("bff-test", { DEMO_PASSWORD: demoPassword }), demoPassword };
 });
 
-import { DEMO_USERS } from "@/lib/dashboard/demo-users";
+import { DEMO_USERS } from "@/lib/dashboard-store/demo-users";
 import { ROLES, hasPermission, type Permission, type Role } from "@/lib/contract/roles";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { setUserDisabled, upsertUser } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { setUserDisabled, upsertUser } from "@/lib/dashboard-store/users";
 import type { ServiceRuntime } from "@/lib/service/runtime";
 import type { ApiServer } from "./testing/api-server";
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "./testing/dashboards";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () => (await import("./testing/environment")).setTestEnvironment("bounded-input", { DEMO_PASSWORD: "demo-password-for-tests" }));
 
-import { STARRED_LIMIT } from "@/lib/dashboard/query-history";
+import { STARRED_LIMIT } from "@/lib/dashboard-store/query-history";
 import { BODY_READ_TIMEOUT_MS } from "@/lib/platform/http/node-adapter";
 import { MAX_BODY_BYTES } from "@/lib/platform/http/types";
 import type { ServiceRuntime } from "@/lib/service/runtime";

@@ -14,7 +14,7 @@ const env = await vi.hoisted(async () => {
 });
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
-import { getDashboardDb } from "@/lib/dashboard/database";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { DASHBOARD_LIMITS, type TDashboard, type TDashboardDefinition } from "@/lib/contract/dashboards";
 import { binFor, substituteVariables } from "@/lib/kql/variables";
 

@@ -17,9 +17,9 @@ import {
   type TDashboardDefinition,
   type TDashboardExport,
 } from "@/lib/contract/dashboards";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/lib/dashboard/dashboards";
-import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/lib/dashboard/plant-health";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/lib/dashboard-store/dashboards";
+import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/lib/dashboard-store/plant-health";
 import { variablesUsed } from "@/lib/kql/variables";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";

@@ -4,7 +4,7 @@ import "server-only";
  *   a state-changing call from another site (403) → session (401) → the user's calls per minute (429) → role's permission (403) → plant id syntax (400) → plant on the user's list
  *   (403) → plant served by this dashboard (404) → the route's work → JSON or the error body;
  * and for writes, one audit-log row whatever the outcome — written PENDING before the work and
- * settled after it (lib/dashboard/audit.ts explains why). Routes only declare their permission
+ * settled after it (lib/dashboard-store/audit.ts explains why). Routes only declare their permission
  * and their work, so no route can forget a check. Requests and answers are the service's own
  * framework-free shapes (lib/platform/http), served by the same router and Node adapter.
  */
@@ -14,9 +14,9 @@ import { getConfig } from "@/lib/config";
 import { ID_PATTERN } from "@/lib/contract/common";
 import type { TMe } from "@/lib/contract/dashboard";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
-import { beginAudit, settleAudit } from "@/lib/dashboard/audit";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import type { DashboardUser } from "@/lib/dashboard/users";
+import { beginAudit, settleAudit } from "@/lib/dashboard-store/audit";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import type { DashboardUser } from "@/lib/dashboard-store/users";
 import { json, toErrorResponse } from "@/lib/platform/http/respond";
 import type { RouteHandler } from "@/lib/platform/http/router";
 import type { ServiceRequest, ServiceResponse } from "@/lib/platform/http/types";

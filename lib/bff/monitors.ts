@@ -7,7 +7,7 @@ import "server-only";
 import { hasPermission } from "@/lib/contract/roles";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { MONITOR_LIMITS, ZFiringQuery, ZMonitorInput, ZMonitorPreviewRequest, type TMonitorInput } from "@/lib/contract/monitors";
-import { getDashboardDb } from "@/lib/dashboard/database";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
 import {
   countMonitors,
   createMonitor,
@@ -19,7 +19,7 @@ import {
   openFiringCounts,
   replaceMonitor,
   type StoredMonitor,
-} from "@/lib/dashboard/monitors";
+} from "@/lib/dashboard-store/monitors";
 import { checkMonitorDefinition, previewMonitor } from "@/lib/monitors/evaluate";
 import { monitorDeps } from "@/lib/monitors";
 import { runMonitor } from "@/lib/monitors/scheduler";

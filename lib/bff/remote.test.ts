@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () => (await import("./testing/environment")).setTestEnvironment("bff-remote", { NEXTAUTH_SECRET: "remote-mode-test-secret-0123456789abcdef" }));
 
-import { getDashboardDb } from "@/lib/dashboard/database";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { startRemoteDashboard, type RemoteDashboard } from "./testing/dashboards";
 
 let dashboard: RemoteDashboard;

@@ -12,12 +12,12 @@ import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId
 import { userRoutes } from "./users";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
 import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
-import { auditCsv, auditFilterOf, queryAudit } from "@/lib/dashboard/audit";
+import { auditCsv, auditFilterOf, queryAudit } from "@/lib/dashboard-store/audit";
 import { ZAuditQuery } from "@/lib/contract/audit";
 import { zonedIso } from "@/lib/contract/time-zone";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard/query-history";
-import { findUser, listUsers, type DashboardUser } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { listHistory, recordQuery, updateHistory } from "@/lib/dashboard-store/query-history";
+import { findUser, listUsers, type DashboardUser } from "@/lib/dashboard-store/users";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { conditionalGet } from "@/lib/platform/http/conditional";
 import { json } from "@/lib/platform/http/respond";

@@ -3,17 +3,17 @@ import "server-only";
  * The admin's Users page behind `/api/users…` (routes in lib/contract/dashboard.ts, bound in
  * routes.ts): list, add with an invitation link, change role, plants or name, disable, enable,
  * sign out everywhere, new invitation link. The rules and the audit rows are
- * lib/dashboard/user-admin.ts's, the same the operator CLI follows; here only the HTTP shapes.
+ * lib/dashboard-store/user-admin.ts's, the same the operator CLI follows; here only the HTTP shapes.
  */
 import { sessionPolicy } from "@/lib/auth/session";
 import type { Permission } from "@/lib/contract/roles";
 import { ZUserCreate, ZUserUpdate, type DashboardRouteId, type TUserRecord } from "@/lib/contract/dashboard";
 import { ApiError, invalidInput } from "@/lib/contract/errors";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { invitationUrl } from "@/lib/dashboard/invitations";
-import { activeSessionCounts } from "@/lib/dashboard/sessions";
-import { addUser, endUserSessions, inviteUser, setUserEnabled, updateUser, UserAdminError, type UserAdminContext } from "@/lib/dashboard/user-admin";
-import { listUsers, type DashboardUser } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { invitationUrl } from "@/lib/dashboard-store/invitations";
+import { activeSessionCounts } from "@/lib/dashboard-store/sessions";
+import { addUser, endUserSessions, inviteUser, setUserEnabled, updateUser, UserAdminError, type UserAdminContext } from "@/lib/dashboard-store/user-admin";
+import { listUsers, type DashboardUser } from "@/lib/dashboard-store/users";
 import { getConfig } from "@/lib/config";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";

@@ -12,9 +12,9 @@ const env = await vi.hoisted(async () => {
   return { ...(await import("./testing/environment")).setTestEnvironment("bff-work", { DEMO_PASSWORD: demoPassword }), demoPassword };
 });
 
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { queryAudit } from "@/lib/dashboard/audit";
-import { upsertUser } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { queryAudit } from "@/lib/dashboard-store/audit";
+import { upsertUser } from "@/lib/dashboard-store/users";
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "./testing/dashboards";
 
 let dashboard: EmbeddedDashboard;

@@ -3,7 +3,7 @@
  * and the CSV export (docs/api.md, "The audit log"). Plain data: the page loads no schema for it.
  */
 
-/** The actions the dashboard records (lib/bff/routes.ts, lib/auth/options.ts, lib/dashboard/user-admin.ts), as people say them. */
+/** The actions the dashboard records (lib/bff/routes.ts, lib/auth/options.ts, lib/dashboard-store/user-admin.ts), as people say them. */
 export const AUDIT_ACTIONS: Record<string, string> = {
   "auth.sign-in": "Sign-in",
   "auth.invitation-accepted": "Invitation accepted",

@@ -21,7 +21,7 @@ import {
   setFiringOutcome,
   type StoredFiring,
   type StoredMonitor,
-} from "@/lib/dashboard/monitors";
+} from "@/lib/dashboard-store/monitors";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { Upstream } from "@/lib/upstream";
 import { clip, fillTemplate, templateColumns } from "./template";

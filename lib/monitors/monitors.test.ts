@@ -38,7 +38,7 @@ const env = await vi.hoisted(async () => {
 });
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
-import { getDashboardDb } from "@/lib/dashboard/database";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
 import type { TMonitorInput } from "@/lib/contract/monitors";
 
 const ENGINEER = "engineer@plantdesk.demo";

@@ -7,7 +7,7 @@ import "server-only";
  * returned as a sentence without the address (a webhook URL is a credential of the chat workspace).
  */
 import nodemailer from "nodemailer";
-import type { StoredMonitor } from "@/lib/dashboard/monitors";
+import type { StoredMonitor } from "@/lib/dashboard-store/monitors";
 import { valueText } from "./template";
 import type { Evaluation } from "./evaluate";
 import { monitorLink } from "./evaluate";

@@ -12,8 +12,8 @@ const env = await vi.hoisted(async () =>
 );
 
 import { sessionCookie, startRemoteDashboard, type RemoteDashboard } from "@/lib/bff/testing/dashboards";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { upsertUser } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { upsertUser } from "@/lib/dashboard-store/users";
 
 let dashboard: RemoteDashboard;
 let engineer: string;

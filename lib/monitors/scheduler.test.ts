@@ -12,8 +12,8 @@ const env = await vi.hoisted(async () =>
 
 import { getConfig } from "@/lib/config";
 import type { TMonitorInput } from "@/lib/contract/monitors";
-import { DASHBOARD_MIGRATIONS, DASHBOARD_MIGRATIONS_KEY, closeDashboardDb, openDashboardSql } from "@/lib/dashboard/database";
-import { createMonitor, getMonitor } from "@/lib/dashboard/monitors";
+import { DASHBOARD_MIGRATIONS, DASHBOARD_MIGRATIONS_KEY, closeDashboardDb, openDashboardSql } from "@/lib/dashboard-store/database";
+import { createMonitor, getMonitor } from "@/lib/dashboard-store/monitors";
 import { openPostgres } from "@/lib/platform/postgres";
 import type { SqlDb } from "@/lib/platform/sql";
 import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";

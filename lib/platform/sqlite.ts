@@ -2,7 +2,7 @@
  * Opening a SQLite file the way every store of the project wants it: created 0600 (it may hold
  * secrets), WAL mode so the operator CLI can write while the server runs, foreign keys on, and the
  * store's versioned migrations applied. Each store owns its file and its migrations
- * (lib/service/database.ts for the service, lib/dashboard/database.ts for the dashboard).
+ * (lib/service/database.ts for the service, lib/dashboard-store/database.ts for the dashboard).
  */
 import fs from "node:fs";
 import path from "node:path";

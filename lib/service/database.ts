@@ -4,7 +4,7 @@
  * `DATA_DIR/plantdesk.sqlite`; with `DATABASE_URL` a PostgreSQL database that several instances
  * share. Each domain brings its migrations; versions are unique across them and applied in
  * ascending order, by either engine (lib/platform/migration.ts). The dashboard keeps its own
- * store (lib/dashboard/database.ts).
+ * store (lib/dashboard-store/database.ts).
  */
 import path from "node:path";
 import { MAINTENANCE_MIGRATIONS } from "./maintenance/migrations";

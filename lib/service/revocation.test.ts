@@ -14,8 +14,8 @@ import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema
 import { describeWithService } from "@/lib/testing/with-service";
 import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "./database";
 import { createPlantTokens } from "./maintenance/plant-tokens";
-import { createAccessTokens } from "./telemetry/auth/access-tokens";
-import { createTelemetryClients } from "./telemetry/auth/clients";
+import { createAccessTokens } from "./telemetry/oauth/access-tokens";
+import { createTelemetryClients } from "./telemetry/oauth/clients";
 
 function instance(sql: ServiceSql) {
   const clients = createTelemetryClients(sql, "api://plant-telemetry", new Set(["CUST-ACME"]));

@@ -15,8 +15,8 @@ import { describeWithService } from "@/lib/testing/with-service";
 import { openServiceDatabase, openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../database";
 import { sqliteSql, type SqlDb } from "../../platform/sql";
 import type { SqliteDatabase } from "../../platform/sqlite";
-import { DEMO_PLANTS } from "../demo-catalog";
-import { addDays } from "../seeded-random";
+import { DEMO_PLANTS } from "../demo/catalog";
+import { addDays } from "../demo/seeded-random";
 import { rollMaintenanceForward as roll } from "./demo-roll-forward";
 import { seedMaintenance } from "./seed";
 

@@ -15,8 +15,8 @@
  */
 import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
 import type { SqlDb, SqlExecutor } from "../../platform/sql";
-import { addDays, createRandom, type Random } from "../seeded-random";
-import type { DemoPlant } from "../demo-catalog";
+import { addDays, createRandom, type Random } from "../demo/seeded-random";
+import type { DemoPlant } from "../demo/catalog";
 import { CUSTOMER_VOCABULARY, PEOPLE, WORK_ORDER_REMARKS } from "./seed-content";
 import { DEMO_TASK_CLIENT, demoActor, drawTaskFields, generateAssets, hours, rolledThroughKey, TASK_KIND_WEIGHTS, TASK_PRIORITY_WEIGHTS, titleFor, type SeedAsset } from "./seed";
 

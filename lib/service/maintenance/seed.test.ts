@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openServiceDatabase as openDatabase } from "@/lib/service/database";
 import type { SqliteDatabase } from "@/lib/platform/sqlite";
-import { DEMO_PLANTS } from "../demo-catalog";
+import { DEMO_PLANTS } from "../demo/catalog";
 import { demoMachineAssets, seedMaintenance } from "./seed";
 import { PEOPLE } from "./seed-content";
 

@@ -6,7 +6,7 @@
  */
 import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
 import type { SqliteDatabase } from "../../platform/sqlite";
-import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "../demo-catalog";
+import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "../demo/catalog";
 import {
   COMPONENTS,
   CUSTOMER_VOCABULARY,
@@ -20,7 +20,7 @@ import {
   WORK_ORDER_REMARKS,
   WORK_TITLES,
 } from "./seed-content";
-import { addDays, createRandom, type Random } from "../seeded-random";
+import { addDays, createRandom, type Random } from "../demo/seeded-random";
 
 /** `demo_state` key: the last day (`YYYY-MM-DD`) of a plant's demo data that is written; the running demo rolls on from there. */
 export const rolledThroughKey = (plantId: string) => `maintenance_rolled_through:${plantId}`;

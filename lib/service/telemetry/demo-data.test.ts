@@ -6,7 +6,7 @@
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TABLES } from "@/lib/kql/tables";
-import { DEMO_PLANTS } from "../demo-catalog";
+import { DEMO_PLANTS } from "../demo/catalog";
 import { generateAssets } from "../maintenance/seed";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "./schema";

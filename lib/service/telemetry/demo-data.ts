@@ -13,8 +13,8 @@
  * same data a seed generated at a later "now" would hold.
  */
 import { BIGINT, type DuckDBConnection } from "@duckdb/node-api";
-import type { DemoPlant } from "../demo-catalog";
-import { createRandom } from "../seeded-random";
+import type { DemoPlant } from "../demo/catalog";
+import { createRandom } from "../demo/seeded-random";
 import { DATA_POINT_KINDS, demoDevices, type DataPointRole, type DemoDevice } from "./demo-devices";
 
 export interface DemoTelemetryOptions {

@@ -5,7 +5,7 @@
  * compute the same list.
  */
 import { generateAssets } from "../maintenance/seed";
-import type { DemoPlant } from "../demo-catalog";
+import type { DemoPlant } from "../demo/catalog";
 
 /** What a data point measures; each role has its own signal model in demo-data.ts. */
 export type DataPointRole = "temperature" | "pressure" | "vibration" | "motorCurrent" | "throughput" | "running";

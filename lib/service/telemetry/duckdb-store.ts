@@ -38,7 +38,7 @@ import { ApiError } from "../../contract/errors";
 import { StartupError } from "../../platform/startup-error";
 import { inTransaction } from "../../platform/transaction";
 import { evaluationError } from "./duckdb-errors";
-import type { DemoPlant } from "../demo-catalog";
+import type { DemoPlant } from "../demo/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "./scoped-sources";

@@ -22,8 +22,8 @@ import { json } from "../../platform/http/respond";
 import type { Route } from "../../platform/http/router";
 import type { ServiceRequest, ServiceResponse } from "../../platform/http/types";
 import type { ApiContribution } from "../../platform/openapi";
-import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./auth/access-tokens";
-import type { TelemetryClients } from "./auth/clients";
+import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./oauth/access-tokens";
+import type { TelemetryClients } from "./oauth/clients";
 import type { RateLimiter } from "../../platform/rate-limit";
 
 export const TOKEN_PATH = "/oauth2/v2.0/token";

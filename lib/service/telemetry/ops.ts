@@ -1,5 +1,5 @@
 /** Operator commands of the telemetry interface: customers and their OAuth clients. */
-import { createTelemetryClients } from "./auth/clients";
+import { createTelemetryClients } from "./oauth/clients";
 import { createMaintenanceStore } from "../database";
 import { OpsError, requireString, revokeCommand, table, type OpsCommand, type OpsContext } from "../../platform/ops/command";
 

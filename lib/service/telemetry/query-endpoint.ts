@@ -13,7 +13,7 @@ import { parseWith, readJsonBody } from "../../platform/http/body";
 import type { Route } from "../../platform/http/router";
 import type { ServiceRequest, ServiceResponse } from "../../platform/http/types";
 import type { ApiContribution } from "../../platform/openapi";
-import type { AccessTokens, TokenPrincipal } from "./auth/access-tokens";
+import type { AccessTokens, TokenPrincipal } from "./oauth/access-tokens";
 import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
 import type { QueryGate } from "./query-gate";
 import { engineStopped, type TelemetryLimits, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kqlQuery } from "@/lib/kql/testing/arbitrary";
 import type { ServiceRuntime } from "../runtime";
 import { startCheckedService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
-import type { CreatedTelemetryClient } from "./auth/clients";
+import type { CreatedTelemetryClient } from "./oauth/clients";
 
 const TOKEN = "/oauth2/v2.0/token";
 const QUERY = "/insights/v1/telemetry/query/table";

@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { InvitationForm } from "@/components/auth/invitation-form";
 import { getConfig } from "@/lib/config";
-import { getDashboardDb } from "@/lib/dashboard/database";
-import { peekInvitation } from "@/lib/dashboard/invitations";
-import { findUserById } from "@/lib/dashboard/users";
+import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { peekInvitation } from "@/lib/dashboard-store/invitations";
+import { findUserById } from "@/lib/dashboard-store/users";
 
 export const metadata: Metadata = { title: "Your invitation", referrer: "no-referrer" };
 
-/** An invitation link (lib/dashboard/invitations.ts): set a password, or connect a single sign-on account. */
+/** An invitation link (lib/dashboard-store/invitations.ts): set a password, or connect a single sign-on account. */
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const userId = await peekInvitation(await getDashboardDb(), token);

@@ -12,7 +12,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb-store";
 import { tableRows, type TelemetryQuery } from "../store";
 import { clickhouseErrorCode, OutputTooLarge } from "./executor";

@@ -15,7 +15,7 @@ import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { probeServices, servicesRequired } from "@/lib/testing/services";
 import { openServiceDatabase } from "../../database";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { sqliteSql, type SqlDb } from "../../../platform/sql";
 import { demoClaims, SEED_CLAIM_MINUTE } from "./demo-claims";
 import { openClickHouseTelemetryStore } from "./store";

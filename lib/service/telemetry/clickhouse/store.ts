@@ -13,7 +13,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { compileKql, toResponseColumns } from "@/lib/kql";
 import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
 import { ApiError } from "../../../contract/errors";
-import type { DemoPlant } from "../../demo-catalog";
+import type { DemoPlant } from "../../demo/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../schema";
 import type { TelemetryLimits, TelemetryQuery, TelemetryStore, TelemetryTable } from "../store";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openServiceDatabase } from "../../database";
 import { sqliteSql } from "../../../platform/sql";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { seedMaintenanceIfEmpty } from "../../maintenance/seed";
 import { addDevices, createDeviceRegistry, listDevices, registerDemoDevices } from "./device-registry";
 

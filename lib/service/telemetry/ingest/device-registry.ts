@@ -9,7 +9,7 @@
  * one indexed read per message, never a reload.
  */
 import type { SqlDb } from "../../../platform/sql";
-import type { DemoPlant } from "../../demo-catalog";
+import type { DemoPlant } from "../../demo/catalog";
 import { demoDevices } from "../demo-devices";
 
 const REFRESH_MS = 5_000;

@@ -16,7 +16,7 @@ import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { TELEMETRY_LIMITS } from "..";
 import { demoDevices } from "../demo-devices";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { encodeDeviceBirth, encodeDeviceData } from "./sparkplug";
 import { brokerForTests, TEST_BROKER_URL } from "./testing/broker";
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
 import { openServiceDatabase } from "../../database";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { sqliteSql, type SqlDb } from "../../../platform/sql";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "../clickhouse/store";
 import { startClickHouseDemoPlant } from "./clickhouse-demo";

@@ -13,7 +13,7 @@
  * marker `demo_until_minute` in the customer's `telemetry_meta` moves last.
  */
 import { DuckDBInstance } from "@duckdb/node-api";
-import type { DemoPlant } from "../../demo-catalog";
+import type { DemoPlant } from "../../demo/catalog";
 import type { SqlDb } from "../../../platform/sql";
 import { demoClaims } from "../clickhouse/demo-claims";
 import type { ClickHouseExecutor } from "../clickhouse/executor";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../testing/openapi-checked-client";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { generateDemoTelemetry } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../schema";

@@ -11,7 +11,7 @@
  * (bulk SQL beats a day of messages by far) are still written directly.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { DemoPlant } from "../../demo-catalog";
+import type { DemoPlant } from "../../demo/catalog";
 import { appendDemoTelemetry, demoReadingsAndAlarms, type DemoReading } from "../demo-data";
 import type { DuckDbTelemetryStore } from "../duckdb-store";
 import { DEMO_UNTIL_MINUTE_KEY } from "../schema";

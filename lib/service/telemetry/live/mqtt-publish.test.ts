@@ -14,7 +14,7 @@ import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { TELEMETRY_LIMITS } from "..";
 import { brokerForTests, TEST_BROKER_URL } from "../ingest/testing/broker";
-import { DEMO_PLANTS } from "../../demo-catalog";
+import { DEMO_PLANTS } from "../../demo/catalog";
 import { appendDemoTelemetry, generateDemoTelemetry } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../schema";
 

@@ -8,7 +8,7 @@
  * the primary host's NCMD `Node Control/Rebirth` with its births again.
  */
 import mqtt from "mqtt";
-import type { DemoPlant } from "../../demo-catalog";
+import type { DemoPlant } from "../../demo/catalog";
 import type { DemoReading } from "../demo-data";
 import { DATA_POINT_KINDS, demoDevices, type DemoDevice } from "../demo-devices";
 import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "../ingest/sparkplug";

@@ -2,7 +2,7 @@
  * Operator commands for the dashboard's users: `user add`, `user invite`, `user list`,
  * `user disable`, `user enable`, `user sign-out` — the admin page's rules, from the same
  * implementation (user-admin.ts). The password is read from stdin (never an argument: those end up in shell
- * history and process lists) and stored only as a scrypt hash (lib/dashboard/passwords.ts).
+ * history and process lists) and stored only as a scrypt hash (lib/dashboard-store/passwords.ts).
  */
 import { OpsError, UsageError, requireString, table, type OpsCommand, type OpsContext } from "@/lib/platform/ops/command";
 import { ROLES, isRole } from "@/lib/contract/roles";
