@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { getServiceOpenApiDocument } from "../lib/platform/openapi";
+import { getServiceOpenApiDocument } from "../lib/service/openapi";
 
 interface RedoclyReport {
   totals: { errors: number; warnings: number };

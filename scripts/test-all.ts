@@ -1,6 +1,6 @@
 /**
- * `npm test`: lint, typecheck, OpenAPI lint, unit + API tests (Vitest), production build, browser
- * tests (Playwright). Each stage runs even when an earlier one failed, so one run shows every
+ * `npm test`: lint, typecheck, the import check (scripts/check-imports.ts), OpenAPI lint, unit +
+ * API tests (Vitest), production build, browser tests (Playwright). Each stage runs even when an earlier one failed, so one run shows every
  * problem. The last line totals all suites as `N passed, N failed` (the form CI reads); skipped
  * tests count as neither.
  *
@@ -127,6 +127,7 @@ const statusBefore = gitStatus();
 
 check("lint", bin("eslint"), ["."]);
 check("typecheck", bin("tsc"), ["--noEmit"]);
+check("imports", bin("tsx"), ["scripts/check-imports.ts"]);
 check("OpenAPI lint", bin("tsx"), ["scripts/lint-openapi.ts"]);
 
 // One line up front; each skipped suite also says so itself in the Vitest output.

@@ -1,5 +1,5 @@
 /** Messages of a failed sign-in, shared by the sign-in page (server) and its forms (browser). */
-import { SIGN_IN_ERRORS } from "@/lib/auth/sign-in-error-codes";
+import { SIGN_IN_ERRORS } from "@/lib/contract/sign-in-errors";
 
 /** "in 5 minutes (at 14:32)": a wait in words, and the clock time in the person's locale. */
 export function waitInWords(seconds: number, now = Date.now(), locale?: string): string {

@@ -7,7 +7,7 @@
 import dynamic from "next/dynamic";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { AssetPicker } from "@/components/assets/asset-picker";
+import { AssetPicker } from "@/components/ui/asset-picker";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CsvButton } from "@/components/ui/csv-button";

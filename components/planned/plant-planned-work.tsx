@@ -10,7 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import { plantPath } from "@/components/shell/nav-items";
-import { AssetPicker } from "@/components/assets/asset-picker";
+import { AssetPicker } from "@/components/ui/asset-picker";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";

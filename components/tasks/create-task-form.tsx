@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState, type FormEvent } from "react";
-import { AssetPicker } from "@/components/assets/asset-picker";
+import { AssetPicker } from "@/components/ui/asset-picker";
 import { Button } from "@/components/ui/button";
 import { DraftNotice } from "@/components/ui/draft-notice";
 import { Drawer } from "@/components/ui/drawer";

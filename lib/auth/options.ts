@@ -44,7 +44,7 @@ import { safeCallbackPath } from "./callback-url";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { sessionPolicy, userOfSession } from "./session";
 import { getSignInThrottle } from "./sign-in-throttle";
-import { SIGN_IN_ERRORS } from "./sign-in-error-codes";
+import { SIGN_IN_ERRORS } from "../contract/sign-in-errors";
 
 /** The generic OpenID Connect provider's id (its callback is /api/auth/callback/oidc). */
 export const OIDC_PROVIDER_ID = "oidc";

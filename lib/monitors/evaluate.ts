@@ -24,7 +24,7 @@ import {
 } from "@/lib/dashboard-store/monitors";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { Upstream } from "@/lib/upstream";
-import { clip, fillTemplate, templateColumns } from "./template";
+import { clip, fillTemplate, templateColumns } from "../contract/monitor-template";
 
 export interface MonitorDeps {
   db: SqlDb;

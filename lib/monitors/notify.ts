@@ -8,7 +8,7 @@ import "server-only";
  */
 import nodemailer from "nodemailer";
 import type { StoredMonitor } from "@/lib/dashboard-store/monitors";
-import { valueText } from "./template";
+import { valueText } from "../contract/monitor-template";
 import type { Evaluation } from "./evaluate";
 import { monitorLink } from "./evaluate";
 

@@ -1,16 +1,12 @@
 /**
- * The OpenAPI 3.1 document of the embedded service, generated from THE zod schemas
- * (lib/contract) and the endpoint tables the router is built from, so the document cannot
- * describe a different API than the one served. Each domain contributes `ApiOperation`s and,
- * when it needs one, a security scheme; `SERVICE_API` below lists the contributions.
+ * The OpenAPI 3.1 generator: a document from THE zod schemas (lib/contract) and the operations
+ * the routes are built from, so a document cannot describe a different API than the one served.
+ * Each domain contributes `ApiOperation`s and, when it needs one, a security scheme; which
+ * contributions make the service's document is decided above the kernel (lib/service/openapi.ts).
  */
 import { z } from "zod";
 import { ZErrorBody } from "@/lib/contract/common";
-import { ERROR_STATUS, type ErrorCode } from "../contract/errors";
-import { maintenanceApi } from "../service/maintenance/endpoints";
-import { oauthApi } from "../service/telemetry/oauth-endpoints";
-import { queryApi } from "../service/telemetry/query-endpoint";
-import { kustoApi } from "../service/telemetry/kusto/endpoints";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/contract/errors";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -317,33 +313,4 @@ export function createOpenApiDocument(contributions: ApiContribution[], serverUr
     paths,
     components: { schemas: components(paths, documentRegistry(contributions)), securitySchemes },
   };
-}
-
-const docsApi: ApiContribution = {
-  operations: [
-    {
-      method: "GET",
-      path: "/openapi.json",
-      operationId: "getOpenApiDocument",
-      summary: "This document",
-      tag: "Documentation",
-      security: [],
-      response: {
-        schema: z.looseObject({ openapi: z.literal("3.1.0") }).meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document." }),
-        description: "The OpenAPI 3.1 document of the service; a readable rendering is at /docs/api.",
-      },
-      errors: [],
-    },
-  ],
-};
-
-/** What each domain documents; add yours as one line. */
-const SERVICE_API: ApiContribution[] = [maintenanceApi, queryApi, oauthApi, kustoApi, docsApi];
-
-let document: Record<string, unknown> | undefined;
-
-/** The service's OpenAPI document (built once per process). */
-export function getServiceOpenApiDocument(): Record<string, unknown> {
-  document ??= createOpenApiDocument(SERVICE_API);
-  return document;
 }

@@ -10,8 +10,6 @@ import path from "node:path";
 import { MAINTENANCE_MIGRATIONS } from "./maintenance/migrations";
 import { seedMaintenanceIfEmpty, type MaintenanceSeedOptions } from "./maintenance/seed";
 import { seedPostgresIfEmpty } from "./maintenance/seed-postgres";
-import { createSqliteMaintenanceStore, type MaintenanceStore } from "./maintenance/store";
-import { createPostgresMaintenanceStore } from "./maintenance/store-postgres";
 import { openPostgres, type PostgresSqlDb } from "../platform/postgres";
 import { sqliteSql, type SqliteSqlDb } from "../platform/sql";
 import { openSqlite, type SqliteDatabase } from "../platform/sqlite";
@@ -38,10 +36,6 @@ export function openServiceDatabase(dataDir: string): SqliteDatabase {
 export async function openServiceSql(config: { dataDir: string; DATABASE_URL?: string }): Promise<ServiceSql> {
   if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, SERVICE_MIGRATIONS, SERVICE_MIGRATIONS_KEY);
   return sqliteSql(openServiceDatabase(config.dataDir));
-}
-
-export function createMaintenanceStore(sql: ServiceSql): MaintenanceStore {
-  return sql.engine === "postgres" ? createPostgresMaintenanceStore(sql.pool) : createSqliteMaintenanceStore(sql);
 }
 
 /** Seeds the demo maintenance data on first start (no plant yet); the same data on both engines. */

@@ -6,7 +6,7 @@ import { json } from "../platform/http/respond";
 import type { Route } from "../platform/http/router";
 import type { MaintenanceContext } from "./maintenance/context";
 import { createMaintenanceRoutes } from "./maintenance/endpoints";
-import { getServiceOpenApiDocument } from "../platform/openapi";
+import { getServiceOpenApiDocument } from "./openapi";
 
 export interface ServiceContexts {
   maintenance: MaintenanceContext;

@@ -5,7 +5,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { ERROR_STATUS } from "@/lib/contract/errors";
-import { getServiceOpenApiDocument } from "@/lib/platform/openapi";
+import { getServiceOpenApiDocument } from "@/lib/service/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 

@@ -1,13 +1,14 @@
 /**
  * The operator CLI's building blocks (`npm run ops -- <command>`, the spec's "customer operations
- * center"). Each domain defines its commands in its own module and scripts/ops.ts lists them.
+ * center"). Each domain defines its commands in its own module; scripts/ops.ts lists them and
+ * scripts/ops-context.ts opens the stores they work on.
  * Commands only open the service's and the dashboard's databases (never the DuckDB files, which the running server holds),
  * so they work while the server runs.
  */
 import type { ParseArgsConfig } from "node:util";
 import type { AppConfig } from "@/lib/config";
-import type { ServiceSql } from "../../service/database";
-import type { SqlDb } from "../sql";
+import type { PostgresSqlDb } from "../postgres";
+import type { SqlDb, SqliteSqlDb } from "../sql";
 
 export interface OpsIo {
   /** Prints the human form, or the JSON form with `--json`. */
@@ -17,7 +18,7 @@ export interface OpsIo {
 export interface OpsContext extends OpsIo {
   config: AppConfig;
   /** The service's database (maintenance data, plant tokens, telemetry clients): SQLite or PostgreSQL, migrated and seeded on first access. */
-  db(): Promise<ServiceSql>;
+  db(): Promise<SqliteSqlDb | PostgresSqlDb>;
   /** The dashboard's own database (users, audit log, query history). */
   dashboardDb(): Promise<SqlDb>;
   json: boolean;

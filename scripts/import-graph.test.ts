@@ -1,0 +1,69 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { figures, readImportGraph, violations, type ImportEdge, type ImportGraph } from "./import-graph";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** The repository's own graph with one more arrow. */
+function withArrow(graph: ImportGraph, edge: ImportEdge): ImportGraph {
+  return { files: [...new Set([...graph.files, edge.from, ...(edge.to ? [edge.to] : [])])], edges: [...graph.edges, edge] };
+}
+
+describe("the import check", () => {
+  const graph = readImportGraph(root);
+  const tolerated = (members: readonly string[]) => members.every((file) => /^lib\/kql\/[^/]+\.ts$/.test(file));
+  const rulesBroken = (edge: ImportEdge) => violations(withArrow(graph, edge), tolerated).map((v) => v.rule);
+
+  it("passes on this tree", () => {
+    expect(violations(graph, tolerated)).toEqual([]);
+  });
+
+  it("reads imports as the compiler resolves them (the @/ alias, dynamic imports, type-only imports)", () => {
+    const from = (file: string) => graph.edges.filter((e) => e.from === file).map((e) => e.to ?? e.pkg);
+    expect(from("lib/service/routes.ts")).toEqual(expect.arrayContaining(["lib/platform/http/respond.ts", "lib/service/openapi.ts"]));
+    expect(from("scripts/serve.ts")).toEqual(expect.arrayContaining(["lib/platform/http/node-adapter.ts", "node:module", "next"]));
+  });
+
+  it.each([
+    ["kernel-stands-alone", { from: "lib/platform/openapi.ts", to: "lib/service/maintenance/endpoints.ts" }],
+    ["kernel-stands-alone", { from: "lib/platform/ops/command.ts", to: "lib/service/database.ts" }],
+    ["kernel-stands-alone", { from: "lib/platform/http/router.ts", to: "lib/dashboard-store/database.ts" }],
+    ["contract-is-zod-only", { from: "lib/contract/dashboard.ts", to: "lib/auth/session.ts" }],
+    ["contract-is-zod-only", { from: "lib/contract/errors.ts", pkg: "node:crypto" }],
+    ["service-apart-from-dashboard-store", { from: "lib/service/runtime.ts", to: "lib/dashboard-store/database.ts" }],
+    ["kql-is-pure", { from: "lib/kql/compile.ts", to: "lib/platform/sql.ts" }],
+    ["kql-is-pure", { from: "lib/kql/compile.ts", pkg: "@duckdb/node-api" }],
+    ["components-are-browser-code", { from: "components/tasks/task-board.tsx", to: "lib/service/runtime.ts" }],
+    ["components-are-browser-code", { from: "components/tasks/task-board.tsx", pkg: "next-auth" }],
+    ["components-are-browser-code", { from: "components/tasks/task-board.tsx", pkg: "node:fs" }],
+    ["no-folder-loops", { from: "lib/platform/sql.ts", to: "lib/service/runtime.ts" }],
+    ["no-file-loops", { from: "lib/contract/vocabulary.ts", to: "lib/contract/common.ts" }],
+  ] satisfies [string, ImportEdge][])("fails on %s: %o", (rule, edge) => {
+    expect(rulesBroken(edge)).toContain(rule);
+  });
+
+  it("allows what the floors allow", () => {
+    expect(rulesBroken({ from: "lib/platform/rate-limit.ts", to: "lib/shared-state/fixed-window.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "components/auth/sign-out.ts", pkg: "next-auth/react" })).toEqual([]);
+    expect(rulesBroken({ from: "lib/service/runtime.ts", to: "lib/platform/http/router.ts" })).toEqual([]);
+  });
+
+  it("counts loops between files and between folders, not a folder with its own subfolder", () => {
+    const counted = figures({
+      files: ["lib/kql/x.ts", "lib/kql/y.ts", "lib/kql/sub/z.ts", "lib/contract/w.ts"],
+      edges: [
+        { from: "lib/kql/x.ts", to: "lib/kql/y.ts" },
+        { from: "lib/kql/y.ts", to: "lib/kql/x.ts" },
+        { from: "lib/kql/x.ts", to: "lib/kql/sub/z.ts" },
+        { from: "lib/kql/sub/z.ts", to: "lib/kql/y.ts" },
+        { from: "lib/kql/y.ts", to: "lib/contract/w.ts" },
+      ],
+    });
+    expect(counted.fileCycles).toEqual([["lib/kql/sub/z.ts", "lib/kql/x.ts", "lib/kql/y.ts"]]);
+    expect(counted.folderCycles).toEqual([]);
+    expect(counted.upwardArrows).toEqual([]);
+    const looped = figures({ files: ["lib/kql/x.ts", "lib/contract/w.ts"], edges: [{ from: "lib/kql/x.ts", to: "lib/contract/w.ts" }, { from: "lib/contract/w.ts", to: "lib/kql/x.ts" }] });
+    expect(looped.folderCycles).toEqual([["lib/contract", "lib/kql"]]);
+    expect(looped.upwardArrows).toEqual(["lib/contract → lib/kql"]);
+  });
+});

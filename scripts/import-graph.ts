@@ -1,0 +1,255 @@
+/**
+ * The project's import graph and the rules its floors keep (docs/architecture.md, "Floors").
+ * Read with TypeScript's own parser and module resolution (the tsconfig's `@/` alias included),
+ * so an import the compiler follows is an arrow here, `import type` and `await import()` too.
+ * scripts/check-imports.ts prints the figures and fails `npm test` on a forbidden arrow.
+ */
+import { execFileSync } from "node:child_process";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import ts from "typescript";
+
+/** One import: from a repository file to another (`to`) or to a package (`pkg`, the specifier as written, `node:` added to built-ins). */
+export interface ImportEdge {
+  from: string;
+  to?: string;
+  pkg?: string;
+}
+
+export interface ImportGraph {
+  files: string[];
+  edges: ImportEdge[];
+}
+
+const SOURCE = /\.(ts|tsx|mts)$/;
+
+/** The repository's TypeScript files (tracked or new, not ignored) and every import they make. */
+export function readImportGraph(root: string): ImportGraph {
+  const listed = execFileSync("git", ["ls-files", "-co", "--exclude-standard"], { cwd: root, encoding: "utf8" });
+  const files = listed.split("\n").filter((f) => SOURCE.test(f) && !f.endsWith(".d.ts") && ts.sys.fileExists(path.join(root, f)));
+  const options: ts.CompilerOptions = { moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, baseUrl: root, paths: { "@/*": ["./*"] }, allowImportingTsExtensions: true, resolveJsonModule: true };
+  const host = ts.createCompilerHost(options);
+  const edges: ImportEdge[] = [];
+  for (const file of files) {
+    const text = ts.sys.readFile(path.join(root, file)) ?? "";
+    const { importedFiles } = ts.preProcessFile(text, true, true);
+    for (const { fileName: specifier } of importedFiles) {
+      const resolved = ts.resolveModuleName(specifier, path.join(root, file), options, host).resolvedModule;
+      const target = resolved ? path.relative(root, resolved.resolvedFileName).split(path.sep).join("/") : undefined;
+      if (target && !target.startsWith("node_modules/") && !target.startsWith("..")) edges.push({ from: file, to: target });
+      else edges.push({ from: file, pkg: builtinModules.includes(packageName(specifier).replace(/^node:/, "")) && !specifier.startsWith("node:") ? `node:${specifier}` : specifier });
+    }
+  }
+  return { files, edges };
+}
+
+/** `node:fs` → `node:fs`, `fs` → `node:fs`, `@scope/a/b` → `@scope/a`, `a/b` → `a`. */
+export function packageName(specifier: string): string {
+  if (specifier.startsWith("node:")) return specifier;
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+  return builtinModules.includes(name) ? `node:${name}` : name;
+}
+
+export const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.startsWith("e2e/");
+/** Test support: helpers only tests (and benchmarks) load. */
+export const isTestSupport = (file: string) => isTest(file) || /(^|\/)testing\//.test(file) || file === "lib/kql/conformance/harness.ts";
+
+/**
+ * A room: a folder with one job. `lib/<name>`, the service's domains and folders apart
+ * (`lib/service/<name>`), the service's own root files (its assembly), or a top-level folder.
+ */
+export function roomOf(file: string): string {
+  const parts = file.split("/");
+  // Next's proxy (middleware) is part of the app; the tools' configuration files stand on top.
+  if (parts.length === 1) return /\.config\.[cm]?ts$/.test(file) ? "(config)" : "app";
+  if (parts[0] !== "lib") return parts[0]!;
+  if (parts.length === 2) return "lib";
+  if (parts[1] === "service" && parts.length > 3) return `lib/service/${parts[2]}`;
+  return `lib/${parts[1]}`;
+}
+
+/**
+ * The floors, lowest first: a room may import its own floor and the ones below, never one above.
+ * Test support and entry points stand on top, they may import anything.
+ */
+export const FLOORS: readonly (readonly string[])[] = [
+  ["lib/contract"],
+  ["lib", "lib/shared-state", "lib/kql"],
+  ["lib/platform", "lib/service/platform"],
+  ["lib/service/demo", "lib/service/maintenance", "lib/service/telemetry", "lib/dashboard-store", "lib/dashboard"],
+  ["lib/service", "lib/upstream", "lib/auth", "lib/monitors", "lib/client"],
+  ["lib/bff"],
+  ["components", "app"],
+  ["scripts", "bench", "e2e", "lib/testing", "lib/service/testing", "(config)"],
+];
+
+export function floorOf(room: string): number {
+  const floor = FLOORS.findIndex((rooms) => rooms.includes(room));
+  if (floor < 0) throw new Error(`${room} is on no floor: add it to FLOORS in scripts/import-graph.ts.`);
+  return floor;
+}
+
+/** Strongly connected components with more than one member (or a member importing itself): the import loops. */
+export function cycles(nodes: Iterable<string>, arrows: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  function visit(node: string): void {
+    order.set(node, index);
+    low.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of arrows.get(node) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, order.get(next)!));
+    }
+    if (low.get(node) === order.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || arrows.get(node)?.has(node)) found.push(component.sort());
+    }
+  }
+  for (const node of nodes) if (!order.has(node)) visit(node);
+  return found;
+}
+
+function arrowsOf(pairs: Iterable<[string, string]>): Map<string, Set<string>> {
+  const arrows = new Map<string, Set<string>>();
+  for (const [from, to] of pairs) {
+    if (!arrows.has(from)) arrows.set(from, new Set());
+    arrows.get(from)!.add(to);
+  }
+  return arrows;
+}
+
+const folderOf = (file: string) => path.posix.dirname(file);
+/** A folder and its own subfolders: a subfolder stands on its parent's modules, the parent assembles its subfolders. */
+const nested = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+
+export interface GraphFigures {
+  files: number;
+  edges: number;
+  rooms: number;
+  roomArrows: number;
+  /** Room → room arrows that go to a higher floor, tests and test support left out. */
+  upwardArrows: string[];
+  fileCycles: string[][];
+  /** Loops between folders, a folder and its own subfolders not counted as two (see `nested`). */
+  folderCycles: string[][];
+}
+
+/** The figures of the closing note. Loops and upward arrows are counted without tests (nothing imports a test). */
+export function figures(graph: ImportGraph): GraphFigures {
+  const internal = graph.edges.filter((e): e is ImportEdge & { to: string } => e.to !== undefined);
+  const product = internal.filter((e) => !isTestSupport(e.from) && !isTestSupport(e.to));
+  const roomPairs = new Set(internal.map((e) => `${roomOf(e.from)} → ${roomOf(e.to)}`).filter((pair) => !pair.split(" → ").every((r, _, [a]) => r === a)));
+  const upward = new Set<string>();
+  for (const e of product) {
+    const from = roomOf(e.from);
+    const to = roomOf(e.to);
+    if (floorOf(to) > floorOf(from)) upward.add(`${from} → ${to}`);
+  }
+  return {
+    files: graph.files.length,
+    edges: internal.length,
+    rooms: new Set(graph.files.map(roomOf)).size,
+    roomArrows: roomPairs.size,
+    upwardArrows: [...upward].sort(),
+    fileCycles: cycles(graph.files, arrowsOf(product.map((e) => [e.from, e.to]))),
+    folderCycles: cycles(
+      graph.files.map(folderOf),
+      arrowsOf(product.filter((e) => !nested(folderOf(e.from), folderOf(e.to))).map((e) => [folderOf(e.from), folderOf(e.to)])),
+    ),
+  };
+}
+
+const KERNEL = "lib/platform/";
+/** What the kernel stands on: the contract, the configuration, shared state. */
+const KERNEL_MAY_IMPORT = (to: string) => to.startsWith(KERNEL) || to.startsWith("lib/contract/") || to === "lib/config.ts" || to.startsWith("lib/shared-state/");
+/** Modules that only run on the server: a component (browser code) must not load them. */
+const SERVER_ONLY_ROOMS = ["lib/platform", "lib/service", "lib/dashboard-store", "lib/dashboard", "lib/auth", "lib/bff", "lib/upstream", "lib/monitors", "lib/shared-state", "lib"];
+/** Packages (by name) that run only on a server; `next-auth/react`, next-auth's browser half, is not one of them. */
+const SERVER_ONLY_PACKAGES = new Set(["server-only", "pg", "better-sqlite3", "@duckdb/node-api", "ioredis", "mqtt", "nodemailer", "@clickhouse/client", "jose", "bcryptjs", "chdb"]);
+const isServerOnlyFile = (file: string) => SERVER_ONLY_ROOMS.includes(roomOf(file)) || roomOf(file).startsWith("lib/service/");
+const isServerOnlyPackage = (specifier: string) =>
+  specifier.startsWith("node:") || SERVER_ONLY_PACKAGES.has(packageName(specifier)) || specifier === "next-auth" || specifier.startsWith("next-auth/") && specifier !== "next-auth/react";
+
+export interface Rule {
+  name: string;
+  /** Why the arrow is forbidden, in a sentence. */
+  because: string;
+  forbids(edge: ImportEdge): boolean;
+}
+
+export const RULES: readonly Rule[] = [
+  {
+    name: "kernel-stands-alone",
+    because: "lib/platform is the floor everything stands on: it imports only lib/contract, lib/config.ts and lib/shared-state; domains and assembly contribute to it from above.",
+    forbids: (e) => e.from.startsWith(KERNEL) && e.to !== undefined && !KERNEL_MAY_IMPORT(e.to),
+  },
+  {
+    name: "contract-is-zod-only",
+    because: "lib/contract is loaded by the browser and the server alike: plain data and zod schemas, nothing else.",
+    forbids: (e) =>
+      e.from.startsWith("lib/contract/") && !isTest(e.from) && (e.to !== undefined ? !e.to.startsWith("lib/contract/") : packageName(e.pkg!) !== "zod"),
+  },
+  {
+    name: "service-apart-from-dashboard-store",
+    because: "the service never touches the dashboard's store; the two meet only in the assembly above them (scripts/).",
+    forbids: (e) => e.from.startsWith("lib/service/") && e.to !== undefined && /^lib\/dashboard(-store)?\//.test(e.to),
+  },
+  {
+    name: "kql-is-pure",
+    because: "lib/kql is the compiler the browser's editor loads too: it imports only itself and lib/contract.",
+    forbids: (e) =>
+      e.from.startsWith("lib/kql/") && !isTestSupport(e.from) &&
+      (e.to !== undefined ? !(e.to.startsWith("lib/kql/") || e.to.startsWith("lib/contract/")) : isServerOnlyPackage(e.pkg!)),
+  },
+  {
+    name: "components-are-browser-code",
+    because: "components/ runs in the browser: no server-only module, no Node built-in, no database driver.",
+    forbids: (e) =>
+      e.from.startsWith("components/") && !isTest(e.from) && (e.to !== undefined ? isServerOnlyFile(e.to) : isServerOnlyPackage(e.pkg!)),
+  },
+];
+
+export interface Violation {
+  rule: string;
+  because: string;
+  arrow: string;
+}
+
+/**
+ * Every forbidden arrow, every import loop between folders and between files. `allowedLoop`
+ * names loops known and owned by another change (a loop is its sorted members).
+ */
+export function violations(graph: ImportGraph, allowedLoop: (members: readonly string[]) => boolean = () => false): Violation[] {
+  const found: Violation[] = [];
+  for (const edge of graph.edges) {
+    for (const rule of RULES) {
+      if (rule.forbids(edge)) found.push({ rule: rule.name, because: rule.because, arrow: `${edge.from} → ${edge.to ?? edge.pkg}` });
+    }
+  }
+  const counted = figures(graph);
+  for (const loop of counted.folderCycles) {
+    if (allowedLoop(loop)) continue;
+    found.push({ rule: "no-folder-loops", because: "folders import each other in one direction only (a loop means neither can be read or moved alone).", arrow: loop.join(" ⇄ ") });
+  }
+  for (const loop of counted.fileCycles) {
+    if (allowedLoop(loop)) continue;
+    found.push({ rule: "no-file-loops", because: "modules import each other in one direction only.", arrow: loop.join(" ⇄ ") });
+  }
+  return found;
+}
