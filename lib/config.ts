@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { ID_PATTERN } from "./contract/vocabulary";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -218,8 +219,6 @@ const dashboardEnvSchema = z.object({
   UPSTREAM_MAX_ANSWER_MB: z.coerce.number().positive().max(4096).default(80),
 });
 
-const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export interface RemotePlant {
   id: string;
   token: string;
@@ -284,7 +283,7 @@ function parsePlantTokens(text: string, problems: string[]): RemotePlant[] {
   }
   const plants: RemotePlant[] = [];
   for (const [id, value] of Object.entries(parsed)) {
-    if (!PLANT_ID.test(id)) {
+    if (!ID_PATTERN.test(id)) {
       problems.push(`  PLANT_TOKENS: "${id}" is not a valid plant id`);
       continue;
     }

@@ -38,6 +38,7 @@ const { getServiceRuntime } = await import("../lib/service/runtime");
 const { CLIENT_ADDRESS_HEADER, clientAddress } = await import("../lib/auth/client-address");
 const { SECURITY_HEADERS } = await import("../lib/platform/http/security-headers");
 const { keepRequestLoopFirst } = await import("../lib/platform/thread-priority");
+const { errorBody } = await import("../lib/contract/errors");
 
 const dev = process.argv.includes("--dev");
 const config = getConfig();
@@ -89,7 +90,7 @@ const BODYLESS_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function refuse(res: import("node:http").ServerResponse, status: number, code: string, message: string) {
   res.writeHead(status, { ...SECURITY_HEADERS.api, "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" });
-  res.end(JSON.stringify({ status: "ERROR", code, message, data: [] }));
+  res.end(JSON.stringify(errorBody(code, message, [])));
 }
 
 /**

@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { maintenanceApi, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
 import { useFormat } from "@/lib/client/format";
 import { plantPath } from "@/components/shell/nav-items";
 
@@ -22,7 +22,7 @@ export function AssetJobHistory({ plantId, tag }: { plantId: string; tag: string
   }
   const jobs = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "asset", tag, page),
-    queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { assetTagNumber: tag, includeComponents: "true", page, pageSize: PAGE_SIZE }, signal),
+    queryFn: ({ signal }) => maintenanceClient.jobsDone(plantId, { assetTagNumber: tag, includeComponents: "true", page, pageSize: PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
   });
   const lookups = useLookupLabels(plantId);

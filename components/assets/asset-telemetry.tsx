@@ -9,7 +9,7 @@ import { useMemo } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { maintenanceApi, maintenanceKeys, useLookupLabels, useTasks } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, useLookupLabels, useTasks } from "@/lib/client/maintenance";
 import { useFormat } from "@/lib/client/format";
 import { STATUS_LABELS } from "@/components/tasks/status";
 import type { TPlannedJob } from "@/lib/contract/maintenance";
@@ -21,7 +21,7 @@ import { taskFromAlarmHref } from "@/components/telemetry/alarm-task";
 import { useCan } from "@/lib/client/me";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
-import { kqlString, runTelemetryQuery } from "@/components/telemetry/telemetry-api";
+import { kqlString, fetchTelemetryQuery } from "@/components/telemetry/telemetry-api";
 import { TimeRangePicker } from "@/components/telemetry/time-range-picker";
 import type { ChartMarker } from "@/components/telemetry/time-series-chart";
 import { MARKER_COLORS } from "@/components/telemetry/chart-colors";
@@ -84,7 +84,7 @@ export function AssetTelemetry({
     queryKey: ["asset-telemetry", plantId, tag, "catalogue", catalogueWindow],
     queryFn: async ({ signal }) => {
       const query = `States\n| where MessageMetadata.topologyReference == ${kqlString(tag)}\n| summarize by DeviceId, Name, Unit = tostring(DataMetadata.Unit)`;
-      const outcome = await runTelemetryQuery({ query, ...catalogueWindow, plantIds: [plantId] }, signal);
+      const outcome = await fetchTelemetryQuery({ query, ...catalogueWindow, plantIds: [plantId] }, signal);
       return outcome.result.rows
         .map((row): DataPoint => ({ deviceId: String(row[0]), name: String(row[1]), unit: String(row[2] ?? "") }))
         .sort((a, b) => a.name.localeCompare(b.name) || a.deviceId.localeCompare(b.deviceId));
@@ -111,13 +111,13 @@ export function AssetTelemetry({
   const data = useQuery({
     queryKey: ["asset-telemetry", plantId, tag, "data", devices, chosen, window_],
     enabled: chosen.length > 0 && devices.length > 0,
-    queryFn: ({ signal }) => runTelemetryQuery({ query: dataQuery, ...window_, plantIds: [plantId] }, signal),
+    queryFn: ({ signal }) => fetchTelemetryQuery({ query: dataQuery, ...window_, plantIds: [plantId] }, signal),
     staleTime: 60_000,
   });
   const live = useLiveResult(data.data?.result, { start: from, end: to }, {
     intervalMs: data.isFetching ? null : refreshMs,
     spanMs: to - from,
-    fetchRange: (startTime, endTime, signal) => runTelemetryQuery({ query: dataQuery, startTime, endTime, plantIds: [plantId] }, signal).then((o) => o.result),
+    fetchRange: (startTime, endTime, signal) => fetchTelemetryQuery({ query: dataQuery, startTime, endTime, plantIds: [plantId] }, signal).then((o) => o.result),
   });
   const shownFrom = live.window?.start ?? from;
   const shownTo = live.window?.end ?? to;
@@ -130,7 +130,7 @@ export function AssetTelemetry({
       const query = `Events\n| where DeviceId in (${devices.map(kqlString).join(", ")})\n| project StartTime, EndTime, Severity, Name, Message, DeviceId\n| order by StartTime asc`;
       // While auto-refreshing, the window ends at the moment of asking.
       const range_ = refreshMs ? resolveRange(range, currentTime()) : window_;
-      const outcome = await runTelemetryQuery({ query, ...range_, plantIds: [plantId] }, signal);
+      const outcome = await fetchTelemetryQuery({ query, ...range_, plantIds: [plantId] }, signal);
       return outcome.result.rows.map((row) => ({
         start: Date.parse(String(row[0])),
         end: row[1] ? Date.parse(String(row[1])) : null,
@@ -147,7 +147,7 @@ export function AssetTelemetry({
   const endDate = window_.endTime.slice(0, 10);
   const jobsDone = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "asset", tag, startDate, endDate),
-    queryFn: ({ signal }) => maintenanceApi.allJobsDone(plantId, { assetTagNumber: tag, startDate, endDate }, signal),
+    queryFn: ({ signal }) => maintenanceClient.allJobsDone(plantId, { assetTagNumber: tag, startDate, endDate }, signal),
   });
   const tasks = useTasks(plantId);
   const lookups = useLookupLabels(plantId);

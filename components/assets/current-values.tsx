@@ -12,7 +12,7 @@ import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { useFormat } from "@/lib/client/format";
-import { kqlString, runTelemetryQuery } from "@/components/telemetry/telemetry-api";
+import { kqlString, fetchTelemetryQuery } from "@/components/telemetry/telemetry-api";
 import { freshness, staleReason, staleSinceText, type Freshness } from "@/components/telemetry/staleness";
 
 /** How far back the newest reading is looked for (and the pace of each data point read from). */
@@ -48,7 +48,7 @@ export function CurrentValues({ plantId, devices }: { plantId: string; devices: 
     refetchInterval: REFRESH_MS,
     queryFn: async ({ signal }) => {
       const now = Date.now();
-      const outcome = await runTelemetryQuery(
+      const outcome = await fetchTelemetryQuery(
         { query: currentValuesQuery(devices), startTime: new Date(now - LOOKBACK_MS).toISOString(), endTime: new Date(now + 60_000).toISOString(), plantIds: [plantId] },
         signal,
       );

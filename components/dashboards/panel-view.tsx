@@ -14,7 +14,7 @@ import { isCountColumn } from "@/components/telemetry/axes";
 import { categoryData } from "@/components/telemetry/chart-plan";
 import { ResultTable } from "@/components/telemetry/result-table";
 import { buildSeries, type QueryResult } from "@/components/telemetry/series";
-import { runTelemetryQuery } from "@/components/telemetry/telemetry-api";
+import { fetchTelemetryQuery } from "@/components/telemetry/telemetry-api";
 import { errorMessage } from "@/lib/client/api";
 import { useFormat, type Format } from "@/lib/client/format";
 import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocabulary";
@@ -60,7 +60,7 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone }: P
       // Whole seconds: every panel of a tick asks for the same window.
       const end = Math.floor(Date.now() / 1000) * 1000;
       const window = { startTime: new Date(end - BOARD_RANGE_MS[range]).toISOString(), endTime: new Date(end).toISOString() };
-      const outcome = await runTelemetryQuery({ query: text!, ...window, plantIds: [plantId] }, signal);
+      const outcome = await fetchTelemetryQuery({ query: text!, ...window, plantIds: [plantId] }, signal);
       return { result: outcome.result, from: Date.parse(window.startTime), to: end, at: Date.now() };
     },
     refetchInterval: BOARD_REFRESH_MS[refresh] ?? false,

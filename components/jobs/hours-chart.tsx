@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { chartTheme, seriesColor } from "@/components/ui/chart-colors";
+import { chartTheme, kindColor } from "@/components/ui/chart-colors";
 import { useFormat } from "@/lib/client/format";
 import type { TJobDone } from "@/lib/contract/maintenance";
 import { formatHours, hoursByMonth } from "./job-math";
@@ -27,7 +27,7 @@ export function HoursChart({ jobs, labelFor }: { jobs: readonly TJobDone[]; labe
           />
           <Legend wrapperStyle={{ fontSize: 12, color: chartTheme.text }} />
           {kinds.map((kind, index) => (
-            <Bar key={kind} dataKey={kind} name={labelFor(kind)} stackId="hours" fill={seriesColor(index)} isAnimationActive={false} />
+            <Bar key={kind} dataKey={kind} name={labelFor(kind)} stackId="hours" fill={kindColor(index)} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -19,7 +19,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
 import { useFormat } from "@/lib/client/format";
 import { toCsv } from "@/lib/client/csv";
-import { maintenanceApi, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
 import { useUrlState } from "@/lib/client/url-state";
 import { jobColumns, jobCsvColumns } from "./job-columns";
 import { JobDrawer } from "./job-drawer";
@@ -55,13 +55,13 @@ export function JobHistory({ plantId }: { plantId: string }) {
   // The whole range (every page): the chart, the department list and local filtering need it all.
   const range = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "all", query),
-    queryFn: ({ signal }) => maintenanceApi.allJobsDone(plantId, query, signal),
+    queryFn: ({ signal }) => maintenanceClient.allJobsDone(plantId, query, signal),
     enabled: !problem,
   });
   // One page straight from the service: the table's fast path when the service can do all the work.
   const page = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "page", query, filters.page, filters.pageSize),
-    queryFn: ({ signal }) => maintenanceApi.jobsDone(plantId, { ...query, page: filters.page, pageSize: filters.pageSize }, signal),
+    queryFn: ({ signal }) => maintenanceClient.jobsDone(plantId, { ...query, page: filters.page, pageSize: filters.pageSize }, signal),
     enabled: !problem && !local,
     placeholderData: keepPreviousData,
   });
@@ -86,7 +86,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
   const anyFilter = Boolean(filters.kind || filters.dept || filters.asset || params.has("from") || params.has("to"));
 
   async function buildCsv(onProgress: (done: number, total: number) => void) {
-    const all = await maintenanceApi.allJobsDone(plantId, query, undefined, onProgress);
+    const all = await maintenanceClient.allJobsDone(plantId, query, undefined, onProgress);
     return toCsv(csvColumns, processLocally(all, filters));
   }
 

@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { plantPath } from "@/components/shell/nav-items";
 import { serializeExplorerState } from "@/components/telemetry/explorer-state";
-import { runTelemetryQuery } from "@/components/telemetry/telemetry-api";
+import { fetchTelemetryQuery } from "@/components/telemetry/telemetry-api";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -18,7 +18,7 @@ import { ErrorState } from "@/components/ui/states";
 import { ApiError, countRecords, errorMessage } from "@/lib/client/api";
 import { addDays, todayIso } from "@/lib/client/dates";
 import { useFormat } from "@/lib/client/format";
-import { maintenanceApi, maintenanceKeys, plantApiPath, useTasks } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, plantApiPath, useTasks } from "@/lib/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
 import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/status";
 import { jobHours, formatHours } from "@/components/jobs/job-math";
@@ -36,7 +36,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
 
   const jobs = useQuery({
     queryKey: maintenanceKeys.jobsDone(plantId, "all", { startDate: from, endDate: today }),
-    queryFn: ({ signal }) => maintenanceApi.allJobsDone(plantId, { startDate: from, endDate: today }, signal),
+    queryFn: ({ signal }) => maintenanceClient.allJobsDone(plantId, { startDate: from, endDate: today }, signal),
   });
   const overdue = useQuery({
     queryKey: maintenanceKeys.jobsPlanned(plantId, "count", { endDate: addDays(today, -1) }),
@@ -223,7 +223,7 @@ function ActiveAlarms({ plantId }: { plantId: string }) {
     queryFn: async ({ signal }) => {
       const end = new Date();
       const start = new Date(end.getTime() - 3_600_000);
-      const outcome = await runTelemetryQuery(
+      const outcome = await fetchTelemetryQuery(
         { query: ACTIVE_ALARMS_QUERY, startTime: start.toISOString(), endTime: end.toISOString(), plantIds: [plantId] },
         signal,
       );

@@ -24,7 +24,7 @@ import { ApiError, apiSend, errorMessage } from "@/lib/client/api";
 import { readDraft, useFormDraft, writeDraft } from "@/lib/client/drafts";
 import { useFormat, type Format } from "@/lib/client/format";
 import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
-import { maintenanceApi, maintenanceKeys, plantApiPath, useParts } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, plantApiPath, useParts } from "@/lib/client/maintenance";
 import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/contract/common";
@@ -223,7 +223,7 @@ const HISTORY_SHOWN = 10;
 function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; format: Format }) {
   const history = useQuery({
     queryKey: maintenanceKeys.stockHistory(plantId, part.id),
-    queryFn: ({ signal }) => maintenanceApi.stockHistory(plantId, part.id, signal),
+    queryFn: ({ signal }) => maintenanceClient.stockHistory(plantId, part.id, signal),
   });
   const canSubmit = useCan("stock:submit");
   const canReorder = useCan("parts:reorder");

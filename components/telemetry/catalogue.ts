@@ -8,7 +8,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { resolveRange } from "./explorer-state";
-import { runTelemetryQuery } from "./telemetry-api";
+import { fetchTelemetryQuery } from "./telemetry-api";
 
 export const CATALOGUE_QUERY = "States\n| summarize DataMetadata = any(DataMetadata), MessageMetadata = any(MessageMetadata) by Name, DeviceId, PlantId";
 
@@ -61,7 +61,7 @@ export function useTelemetryCatalogue(plants: readonly string[], enabled = true)
     enabled: enabled && plants.length > 0,
     queryFn: async ({ signal }) => {
       const range = resolveRange({ kind: "relative", last: "24h" }, Date.now());
-      const outcome = await runTelemetryQuery({ query: CATALOGUE_QUERY, ...range, plantIds: [...plants] }, signal);
+      const outcome = await fetchTelemetryQuery({ query: CATALOGUE_QUERY, ...range, plantIds: [...plants] }, signal);
       return readCatalogue(outcome.result.rows);
     },
     staleTime: 10 * 60_000,

@@ -12,7 +12,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { planResult } from "./chart-plan";
 import { ResolutionBanner } from "./resolution-banner";
 import { withUnits } from "./series";
-import { runTelemetryQuery, type TelemetryQueryRequest } from "./telemetry-api";
+import { fetchTelemetryQuery, type TelemetryQueryRequest } from "./telemetry-api";
 
 const SmallMultiplesChart = dynamic(() => import("./small-multiples").then((m) => m.SmallMultiplesChart), {
   ssr: false,
@@ -36,7 +36,7 @@ export function ComparePane({
 }) {
   const result = useQuery({
     queryKey: ["telemetry-query", request],
-    queryFn: ({ signal }) => runTelemetryQuery(request, signal),
+    queryFn: ({ signal }) => fetchTelemetryQuery(request, signal),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 60_000,
     retry: false,

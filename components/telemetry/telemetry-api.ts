@@ -33,7 +33,7 @@ const MAX_RETRY_AFTER_S = 20;
  * Runs a query. A 429 (the customer's per-minute query budget is spent) is waited out once when
  * the server says it will pass soon: a chart that appears a few seconds late beats an error.
  */
-export async function runTelemetryQuery(request: TelemetryQueryRequest, signal?: AbortSignal): Promise<TelemetryQueryOutcome> {
+export async function fetchTelemetryQuery(request: TelemetryQueryRequest, signal?: AbortSignal): Promise<TelemetryQueryOutcome> {
   try {
     return await sendQuery(request, signal);
   } catch (error) {

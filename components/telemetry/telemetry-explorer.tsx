@@ -56,7 +56,7 @@ import { QueryInspector } from "./query-inspector";
 import { ResolutionBanner } from "./resolution-banner";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-import { queryProblems, recordHistory, runTelemetryQuery } from "./telemetry-api";
+import { queryProblems, recordHistory, fetchTelemetryQuery } from "./telemetry-api";
 import { TimeRangePicker } from "./time-range-picker";
 
 const KqlEditor = dynamic(() => import("./kql-editor"), {
@@ -206,7 +206,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     enabled: request !== null && state.query.trim() !== "" && (!chartWanted || paneWidth > 0),
     queryFn: async ({ signal }) => {
       // Rows scanned are counted only while the inspector is open (one more query on the engine).
-      const outcome = await runTelemetryQuery({ ...request!, ...(inspectorOpen ? { inspect: true } : {}) }, signal);
+      const outcome = await fetchTelemetryQuery({ ...request!, ...(inspectorOpen ? { inspect: true } : {}) }, signal);
       // History is a convenience: a failure to record it must not fail the query.
       recordHistory(base!)
         .then(() => queryClient.invalidateQueries({ queryKey: ["telemetry-history"] }))
@@ -264,7 +264,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     intervalMs: state.refresh && state.range.kind === "relative" && !result.isFetching ? REFRESH_INTERVALS[state.refresh].ms : null,
     spanMs: state.range.kind === "relative" ? RELATIVE_RANGES[state.range.last].ms : 0,
     fetchRange: (startTime, endTime, signal) =>
-      runTelemetryQuery({ query: state.query, startTime, endTime, plantIds: state.plants }, signal).then((o) => o.result),
+      fetchTelemetryQuery({ query: state.query, startTime, endTime, plantIds: state.plants }, signal).then((o) => o.result),
   });
   const shown = live.result;
   const render = outcome?.render ?? null;

@@ -1,11 +1,12 @@
 /**
- * Series colours for charts: distinct hues that stay legible on the light and the dark surface,
- * assigned by a series' position in a sorted list so a kind keeps its colour across pages.
+ * Colours of kinds in a chart (the job-hours chart's work types; telemetry series take theirs from
+ * components/telemetry/chart-colors.ts): distinct hues that stay legible on the light and the dark
+ * surface, assigned by a kind's position in a sorted list so a kind keeps its colour across pages.
  */
-export const SERIES_COLORS = ["#3b82f6", "#16a34a", "#f59e0b", "#dc2626", "#8b5cf6", "#0891b2", "#db2777", "#65a30d", "#f97316", "#64748b"] as const;
+export const KIND_COLORS = ["#3b82f6", "#16a34a", "#f59e0b", "#dc2626", "#8b5cf6", "#0891b2", "#db2777", "#65a30d", "#f97316", "#64748b"] as const;
 
-export function seriesColor(index: number): string {
-  return SERIES_COLORS[index % SERIES_COLORS.length]!;
+export function kindColor(index: number): string {
+  return KIND_COLORS[index % KIND_COLORS.length]!;
 }
 
 /** Axis and grid colours read the theme's CSS variables, so charts follow light/dark. */

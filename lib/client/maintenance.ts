@@ -16,7 +16,7 @@ export function plantApiPath(plantId: string, resource: string): string {
 
 export type Query = Record<string, QueryValue>;
 
-export const maintenanceApi = {
+export const maintenanceClient = {
   jobsDone: (plantId: string, query: Query, signal?: AbortSignal) => apiGet<Page<TJobDone>>(plantApiPath(plantId, "jobs-done"), query, signal),
   allJobsDone: (plantId: string, query: Query, signal?: AbortSignal, onProgress?: (done: number, total: number) => void) =>
     fetchAllPages<TJobDone>(plantApiPath(plantId, "jobs-done"), query, signal, onProgress),
@@ -77,7 +77,7 @@ export function lookupLabels(values: readonly TLookupValue[] | undefined): Pick<
 export function useLookupLabels(plantId: string): LookupLabels {
   const query = useQuery({
     queryKey: maintenanceKeys.lookups(plantId),
-    queryFn: ({ signal }) => maintenanceApi.lookupValues(plantId, signal),
+    queryFn: ({ signal }) => maintenanceClient.lookupValues(plantId, signal),
     staleTime: REFERENCE_STALE_MS,
   });
   const { data, isPending, error } = query;
@@ -89,7 +89,7 @@ export function useLookupLabels(plantId: string): LookupLabels {
 export function useTaskHistory(plantId: string, taskId: string | null) {
   return useQuery({
     queryKey: maintenanceKeys.taskHistory(plantId, taskId ?? ""),
-    queryFn: ({ signal }) => maintenanceApi.taskHistory(plantId, taskId!, signal),
+    queryFn: ({ signal }) => maintenanceClient.taskHistory(plantId, taskId!, signal),
     enabled: Boolean(taskId),
   });
 }
@@ -97,7 +97,7 @@ export function useTaskHistory(plantId: string, taskId: string | null) {
 export function useAssets(plantId: string) {
   return useQuery({
     queryKey: maintenanceKeys.assets(plantId),
-    queryFn: ({ signal }) => maintenanceApi.allAssets(plantId, signal),
+    queryFn: ({ signal }) => maintenanceClient.allAssets(plantId, signal),
     staleTime: REFERENCE_STALE_MS,
   });
 }
@@ -105,7 +105,7 @@ export function useAssets(plantId: string) {
 export function useParts(plantId: string) {
   return useQuery({
     queryKey: maintenanceKeys.parts(plantId),
-    queryFn: ({ signal }) => maintenanceApi.allParts(plantId, {}, signal),
+    queryFn: ({ signal }) => maintenanceClient.allParts(plantId, {}, signal),
   });
 }
 
@@ -115,7 +115,7 @@ export const TASK_POLL_MS = 4000;
 export function useTasks(plantId: string, options: { poll?: boolean } = {}) {
   return useQuery({
     queryKey: maintenanceKeys.tasks(plantId),
-    queryFn: ({ signal }) => maintenanceApi.allTasks(plantId, {}, signal),
+    queryFn: ({ signal }) => maintenanceClient.allTasks(plantId, {}, signal),
     refetchInterval: options.poll ? TASK_POLL_MS : false,
   });
 }

@@ -3,17 +3,14 @@
  * No server-only import: the browser's forms validate with these too.
  */
 import { z } from "./zod";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./vocabulary";
+import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./vocabulary";
 
-export { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./vocabulary";
-
-/** Plant ids, part ids, task ids and asset tag numbers (docs/api.md §2). */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./vocabulary";
 
 export const ZId = z
   .string()
   .regex(ID_PATTERN, "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit")
-  .meta({ id: "Id", description: "Identifier: `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`." });
+  .meta({ id: "Id", description: `Identifier: \`${ID_PATTERN.source}\`.` });
 
 /** A real calendar date, `YYYY-MM-DD`. */
 export const ZDate = z.iso.date("must be a real date in the form YYYY-MM-DD").meta({ id: "Date", description: "Calendar date, `YYYY-MM-DD`." });

@@ -4,6 +4,7 @@
  */
 import { z } from "./zod";
 import { PERMISSIONS, ROLES } from "./roles";
+import { ID_PATTERN } from "./vocabulary";
 
 export const ZMePlant = z.object({
   id: z.string(),
@@ -71,10 +72,8 @@ export const ZPlantPerson = z.object({ username: z.string(), name: z.string(), r
 export const ZPlantPeople = z.object({ data: z.array(ZPlantPerson) });
 export type TPlantPerson = z.infer<typeof ZPlantPerson>;
 
-const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 /** A user's plants: every plant (`*`), or a list of plant ids (empty: waiting for access). */
-export const ZPlantScope = z.union([z.literal("*"), z.array(z.string().regex(PLANT_ID, "must be a plant id")).max(500)]);
+export const ZPlantScope = z.union([z.literal("*"), z.array(z.string().regex(ID_PATTERN, "must be a plant id")).max(500)]);
 
 /** One user as the admin's Users page lists them (GET /api/users): never a password or hash. */
 export const ZUserRecord = z.object({

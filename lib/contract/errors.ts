@@ -70,6 +70,11 @@ export interface FieldProblem {
   problem: string;
 }
 
+/**
+ * Recognised by this brand, not by class: the server's and Next's bundles each hold a copy of this
+ * module (lib/process-wide.ts says why). Spelled here rather than taken from there: the contract
+ * imports only zod.
+ */
 const BRAND = Symbol.for("plantdesk.ApiError");
 
 export class ApiError extends Error {
@@ -108,8 +113,13 @@ export class ApiError extends Error {
   }
 
   toBody() {
-    return { status: "ERROR" as const, code: this.code, message: this.message, data: this.data };
+    return errorBody(this.code, this.message, this.data);
   }
+}
+
+/** The error body of every non-200 answer (docs/api.md §4), written here only. */
+export function errorBody<D>(code: string, message: string, data: D) {
+  return { status: "ERROR" as const, code, message, data };
 }
 
 /** 400 INVALID_INPUT with `{ field, problem }` items. */

@@ -6,6 +6,9 @@
  * (docs/architecture.md, "What the browser loads").
  */
 
+/** Plant ids, part ids, task ids and asset tag numbers (docs/api.md §2): the one pattern, also for configuration and the user store. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 export const TASK_STATUSES = [
   "PENDING",
   "POSTPONED",

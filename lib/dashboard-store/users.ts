@@ -6,6 +6,7 @@
  */
 import type { SqlExecutor } from "@/lib/platform/sql";
 import { isRole, type PlantScope, type Role } from "../contract/roles";
+import { ID_PATTERN } from "../contract/vocabulary";
 import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 
 export interface DashboardUser {
@@ -36,7 +37,6 @@ interface UserRow {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** RFC 5321's limit on an address (a path of 256 octets, brackets included). */
 export const MAX_EMAIL_LENGTH = 254;
-const PLANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function toUser(row: UserRow): DashboardUser {
   if (!isRole(row.role)) throw new Error(`User ${row.email} has an unknown role in the database.`);
@@ -60,7 +60,7 @@ export function parsePlantScope(text: string): PlantScope {
   if (trimmed === "*") return "*";
   const ids = trimmed.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
   if (ids.length === 0) throw new Error("A user needs at least one plant, or * for every plant.");
-  for (const id of ids) if (!PLANT_ID.test(id)) throw new Error(`"${id}" is not a valid plant id.`);
+  for (const id of ids) if (!ID_PATTERN.test(id)) throw new Error(`"${id}" is not a valid plant id.`);
   return [...new Set(ids)];
 }
 

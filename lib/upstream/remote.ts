@@ -17,6 +17,7 @@ import type { SharedState } from "../shared-state";
 import { createTokenCache, createTokenStore, type TokenCache } from "./token-cache";
 import type { Transport, UpstreamResponse } from "./transport";
 import type { PlantInfo, Upstream } from "./types";
+import { TELEMETRY_QUERY_PATH, TOKEN_PATH, maintenancePath } from "@/lib/contract/spec-paths";
 
 export interface TelemetryCredentials {
   clientId: string;
@@ -46,8 +47,6 @@ export interface RemoteDeps {
 
 /** Not-found codes that are about a record, not a missing endpoint. */
 const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND"]);
-const TELEMETRY_PATH = "/insights/v1/telemetry/query/table";
-const TOKEN_PATH = "/oauth2/v2.0/token";
 /** Headers of the service's answer the browser may see. */
 const FORWARDED_HEADERS = ["retry-after", "x-query-cost"];
 
@@ -107,7 +106,7 @@ function failure(response: UpstreamResponse, body: unknown, where: string, exten
 /** An operation's path with its parameters filled in, each one percent-encoded. */
 function operationPath(operation: MaintenanceOperation, plantId: string, params: Record<string, string>): string {
   const below = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
-  return `/maintenance/v1/plants/${encodeURIComponent(plantId)}${below}`;
+  return `${maintenancePath(plantId)}${below}`;
 }
 
 export function createRemoteUpstream(deps: RemoteDeps): Upstream {
@@ -182,14 +181,14 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
 
     async telemetryQuery(request, _caller, signal) {
       const cache = telemetryTokens();
-      const where = `POST ${TELEMETRY_PATH}`;
+      const where = `POST ${TELEMETRY_QUERY_PATH}`;
       for (let attemptNo = 1; ; attemptNo += 1) {
         const token = await cache.get();
         const response = await sendWithRetries(
           deps.service,
           {
             method: "POST",
-            path: TELEMETRY_PATH,
+            path: TELEMETRY_QUERY_PATH,
             headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" },
             body: JSON.stringify(request),
           },

@@ -10,6 +10,7 @@
  * an oversized body are thrown away only up to MAX_DRAIN_BYTES, after which the connection is closed.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBody } from "../../contract/errors";
 import { SECURITY_HEADERS } from "./security-headers";
 import { bodyLength, MAX_BODY_BYTES, type ServiceRequest, type ServiceResponse } from "./types";
 
@@ -144,7 +145,7 @@ export function sendNodeResponse(res: ServerResponse, response: ServiceResponse,
 function sendError(res: ServerResponse, status: number, code: string, message: string): void {
   if (res.headersSent) return void res.end();
   res.writeHead(status, { ...SECURITY_HEADERS.api, "content-type": "application/json; charset=utf-8", "cache-control": "no-store", connection: "close" });
-  res.end(JSON.stringify({ status: "ERROR", code, message, data: [] }));
+  res.end(JSON.stringify(errorBody(code, message, [])));
 }
 
 /** A node:http listener for one surface's request handler. */

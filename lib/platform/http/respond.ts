@@ -10,7 +10,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 export function errorResponse(error: ApiError): ServiceResponse {
   const headers: Record<string, string> = { ...error.headers };
   if (error.status === 401 && !headers["www-authenticate"]) headers["www-authenticate"] = "Bearer";
-  return json({ status: "ERROR", code: error.code, message: error.message, data: error.data }, error.status, headers);
+  return json(error.toBody(), error.status, headers);
 }
 
 /**

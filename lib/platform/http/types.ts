@@ -1,7 +1,7 @@
 /**
- * Framework-free request and response shapes of the embedded service. Adapters turn Node's
- * IncomingMessage or a WHATWG Request into a ServiceRequest; the handlers never see either, so the
- * same code serves the custom Node server, Next.js route files and the dashboard's in-process client.
+ * Framework-free request and response shapes of both routers (the service's and /api/'s). The one
+ * adapter (node-adapter.ts) turns Node's IncomingMessage into a ServiceRequest; handlers never see
+ * it, so tests can call a router with a plain object.
  */
 export interface ServiceRequest {
   method: string;

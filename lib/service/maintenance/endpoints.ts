@@ -18,7 +18,7 @@ import type { Operation } from "./operation";
 import { reads } from "./reads";
 import { closeOutTask, createTask, submitStockLevel, transitionTask, updatePart, updateTask } from "./writes";
 
-export const MAINTENANCE_BASE = "/maintenance/v1/plants/{plantId}";
+import { MAINTENANCE_BASE } from "@/lib/contract/spec-paths";
 
 /** The domain function of every operation. */
 export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = { ...reads, createTask, transitionTask, updateTask, closeOutTask, submitStockLevel, updatePart };

@@ -26,9 +26,7 @@ import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./oauth/access
 import type { TelemetryClients } from "./oauth/clients";
 import type { RateLimiter } from "../../platform/rate-limit";
 
-export const TOKEN_PATH = "/oauth2/v2.0/token";
-export const JWKS_PATH = "/oauth2/v2.0/keys";
-export const DISCOVERY_PATH = "/.well-known/openid-configuration";
+import { DISCOVERY_PATH, JWKS_PATH, TOKEN_PATH } from "@/lib/contract/spec-paths";
 
 export interface OAuthContext {
   clients: TelemetryClients;

@@ -18,7 +18,7 @@ import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle"
 import type { QueryGate } from "./query-gate";
 import { engineStopped, type TelemetryLimits, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
 
-export const QUERY_PATH = "/insights/v1/telemetry/query/table";
+import { TELEMETRY_QUERY_PATH as QUERY_PATH } from "@/lib/contract/spec-paths";
 
 export interface QueryEndpointContext {
   store: TelemetryStore;

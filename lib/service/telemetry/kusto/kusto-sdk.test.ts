@@ -16,7 +16,8 @@ import { kqlQuery } from "@/lib/kql/testing/arbitrary";
 import { nodeListener } from "../../../platform/http/node-adapter";
 import { surfaceFor } from "../../../platform/http/paths";
 import { startCheckedService, type CheckedService } from "../../testing/openapi-checked-client";
-import { issueToken, TELEMETRY_QUERY_PATH } from "../testing/telemetry-client";
+import { TELEMETRY_QUERY_PATH } from "@/lib/contract/spec-paths";
+import { issueToken } from "../testing/telemetry-client";
 
 let service: CheckedService;
 let frontDoor: http.Server;

@@ -3,9 +3,9 @@
  * client's token issued directly by the runtime, and a query over the recent demo telemetry.
  */
 import type { ServiceRuntime } from "../../runtime";
+import { TELEMETRY_QUERY_PATH } from "@/lib/contract/spec-paths";
 import type { ApiResponse, CheckedService } from "../../testing/openapi-checked-client";
 
-export const TELEMETRY_QUERY_PATH = "/insights/v1/telemetry/query/table";
 
 /** A token of a new client of the customer (no OAuth round trip: the tests here are about queries). */
 export async function issueToken(runtime: ServiceRuntime, customerId: string): Promise<string> {
