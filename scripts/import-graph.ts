@@ -176,8 +176,9 @@ export function figures(graph: ImportGraph): GraphFigures {
 }
 
 const KERNEL = "lib/platform/";
-/** What the kernel stands on: the contract, the configuration, shared state. */
-const KERNEL_MAY_IMPORT = (to: string) => to.startsWith(KERNEL) || to.startsWith("lib/contract/") || to === "lib/config.ts" || to.startsWith("lib/shared-state/");
+/** What the kernel stands on: the contract, the configuration, shared state (and the process-wide bridge beside it). */
+const KERNEL_MAY_IMPORT = (to: string) =>
+  to.startsWith(KERNEL) || to.startsWith("lib/contract/") || to === "lib/config.ts" || to === "lib/process-wide.ts" || to.startsWith("lib/shared-state/");
 /** Modules that only run on the server: a component (browser code) must not load them. */
 const SERVER_ONLY_ROOMS = ["lib/platform", "lib/service", "lib/dashboard-store", "lib/dashboard", "lib/auth", "lib/bff", "lib/upstream", "lib/monitors", "lib/shared-state", "lib"];
 /** Packages (by name) that run only on a server; `next-auth/react`, next-auth's browser half, is not one of them. */

@@ -26,6 +26,7 @@ import { createHash } from "node:crypto";
 import { getConfig } from "../config";
 import { getSharedState, type SharedState } from "../shared-state";
 import { luaScript, type SharedRedis } from "../shared-state/redis";
+import { processWide } from "@/lib/process-wide";
 
 /** Failures allowed without delay, per key. */
 export const PAIR_FREE = 5;
@@ -149,9 +150,6 @@ function createMemorySignInThrottle(): SignInThrottle {
   };
 }
 
-const KEY = Symbol.for("plantdesk.signInThrottle");
-type Holder = { [KEY]?: SignInThrottle };
-
 // KEYS: the entries {f: failures, l: locked until} of the account at the address, of the address
 // and of the account. ARGV: now, free failures of the pair and of the address, the account's
 // ceiling, first and longest delay, slow step and longest slow-down, how long an entry is kept
@@ -226,9 +224,7 @@ function createRedisSignInThrottle(redis: SharedRedis): SignInThrottle {
   };
 }
 
-/** The process's throttle (on globalThis: the server and Next's bundles share one), in memory or Redis. */
+/** The process's throttle (lib/process-wide.ts: the server and Next's bundles share one), in memory or Redis. */
 export function getSignInThrottle(): SignInThrottle {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= createSignInThrottle(getSharedState(getConfig()));
-  return holder[KEY];
+  return processWide("signInThrottle", () => createSignInThrottle(getSharedState(getConfig())));
 }

@@ -11,16 +11,14 @@ import { ApiError } from "@/lib/contract/errors";
 import { createRateLimiter, type RateLimiter } from "@/lib/platform/rate-limit";
 import { getSharedState } from "@/lib/shared-state";
 import { createFixedWindowCounter } from "@/lib/shared-state/fixed-window";
+import { processWide } from "@/lib/process-wide";
 
-const KEY = Symbol.for("plantdesk.apiRateLimiter");
-type Holder = { [KEY]?: RateLimiter };
-
-/** One limiter per process (on globalThis, like the shared state it uses). */
+/** One limiter per process (lib/process-wide.ts, like the shared state it uses). */
 function limiter(): RateLimiter {
-  const holder = globalThis as Holder;
   const config = getConfig();
-  holder[KEY] ??= createRateLimiter(config.DASHBOARD_RATE_LIMIT_PER_MINUTE, createFixedWindowCounter(getSharedState(config), "dashboard-requests", 60_000));
-  return holder[KEY];
+  return processWide("apiRateLimiter", () =>
+    createRateLimiter(config.DASHBOARD_RATE_LIMIT_PER_MINUTE, createFixedWindowCounter(getSharedState(config), "dashboard-requests", 60_000)),
+  );
 }
 
 /** Spends one call of the user's window, or throws 429 saying how long to wait. */

@@ -14,6 +14,7 @@ import usersAudit from "./migrations/001-users-audit";
 import signIn from "./migrations/010-sign-in";
 import monitors from "./migrations/020-monitors";
 import dashboards from "./migrations/030-dashboards";
+import { processWideAsync, takeProcessWide } from "@/lib/process-wide";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
@@ -32,25 +33,15 @@ export async function openDashboardSql(config: { dataDir: string; DATABASE_URL?:
   return sqliteSql(openDashboardDatabase(config.dataDir));
 }
 
-const KEY = Symbol.for("plantdesk.dashboardDatabase");
-type Holder = { [KEY]?: Promise<SqlDb> };
-
 /**
- * The process-wide dashboard store, opened on first use. Kept on globalThis: the custom server
- * and Next's page bundles each load their own copy of this module and must share one connection.
+ * The process-wide dashboard store, opened on first use: one connection for the custom server and
+ * Next's page bundles, which each load their own copy of this module (lib/process-wide.ts).
  */
 export function getDashboardDb(): Promise<SqlDb> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= openDashboardSql(getConfig()).catch((error: unknown) => {
-    delete holder[KEY]; // the next caller tries again instead of inheriting the failure
-    throw error;
-  });
-  return holder[KEY];
+  return processWideAsync("dashboardDatabase", () => openDashboardSql(getConfig()));
 }
 
 export async function closeDashboardDb(): Promise<void> {
-  const holder = globalThis as Holder;
-  const db = holder[KEY];
-  delete holder[KEY];
+  const db = takeProcessWide<Promise<SqlDb>>("dashboardDatabase");
   await (await db?.catch(() => undefined))?.close();
 }

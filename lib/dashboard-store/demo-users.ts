@@ -10,6 +10,7 @@ import path from "node:path";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { PlantScope, Role } from "../contract/roles";
 import { countUsers, upsertUser } from "./users";
+import { processWideAsync } from "@/lib/process-wide";
 
 export const DEMO_USERS: readonly { email: string; name: string; role: Role; plants: PlantScope }[] = [
   { email: "planner@plantdesk.demo", name: "Pia Planner", role: "planner", plants: ["RTM1", "HOU1"] },
@@ -61,18 +62,10 @@ export async function ensureDemoUsers(db: SqlDb, dataDir: string, demoPassword: 
   return { changed: true, generatedPassword: demoPassword ? null : password, file };
 }
 
-const DONE = Symbol.for("plantdesk.demoUsers");
-type Holder = { [DONE]?: Promise<DemoUsersOutcome> };
-
 /**
  * ensureDemoUsers once per process: the server does it at start (and announces it), and Next's
- * bundles, which share globalThis with it, then find it done instead of hashing the passwords again.
+ * bundles then find it done (lib/process-wide.ts) instead of hashing the passwords again.
  */
 export function ensureDemoUsersOnce(db: SqlDb, dataDir: string, demoPassword: string | null): Promise<DemoUsersOutcome> {
-  const holder = globalThis as Holder;
-  holder[DONE] ??= ensureDemoUsers(db, dataDir, demoPassword).catch((error: unknown) => {
-    delete holder[DONE];
-    throw error;
-  });
-  return holder[DONE];
+  return processWideAsync("demoUsers", () => ensureDemoUsers(db, dataDir, demoPassword));
 }

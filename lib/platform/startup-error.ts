@@ -1,10 +1,12 @@
 /**
  * A reason the server (or `npm run seed`) cannot start that the operator can fix: its message is
  * one line saying what to do, printed as it is, without a stack trace (scripts/serve.ts,
- * scripts/seed.ts). Recognised by a brand in the global symbol registry, as ApiError is, since
- * Next's bundles load their own copy of this module.
+ * scripts/seed.ts). Recognised by a brand, as ApiError is, since Next's bundles load their own
+ * copy of this module (lib/process-wide.ts).
  */
-const BRAND = Symbol.for("plantdesk.StartupError");
+import { processBrand } from "../process-wide";
+
+const BRAND = processBrand("StartupError");
 
 export class StartupError extends Error {
   readonly [BRAND] = true;

@@ -1,6 +1,6 @@
 /**
  * The embedded service in one object: its databases, its request handler and how to close it.
- * `getServiceRuntime()` is the process-wide instance, kept on globalThis so that the custom server
+ * `getServiceRuntime()` is the process-wide instance (lib/process-wide.ts), so that the custom server
  * (run by tsx) and Next.js's bundled route code share ONE database connection (pool) and ONE set of
  * DuckDB files; `createServiceRuntime(config)` makes a private one (tests, benchmarks).
  */
@@ -19,6 +19,7 @@ import { createMaintenanceStore } from "./maintenance/open-store";
 import { openTelemetry, type TelemetryService } from "./telemetry";
 import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
 import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
+import { processWideAsync } from "@/lib/process-wide";
 
 /** The telemetry half: one DuckDB file per customer, KQL queries, OAuth clients and tokens. */
 export type TelemetryRuntime = TelemetryService;
@@ -121,15 +122,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
   };
 }
 
-const RUNTIME_KEY = Symbol.for("plantdesk.serviceRuntime");
-type RuntimeHolder = { [RUNTIME_KEY]?: Promise<ServiceRuntime> };
-
-/** The process-wide runtime, created on first use from the environment's configuration. */
+/** The process-wide runtime (lib/process-wide.ts), created on first use from the environment's configuration. */
 export function getServiceRuntime(): Promise<ServiceRuntime> {
-  const holder = globalThis as RuntimeHolder;
-  holder[RUNTIME_KEY] ??= createServiceRuntime(getConfig(), { live: true }).catch((error: unknown) => {
-    delete holder[RUNTIME_KEY]; // let the next request retry instead of caching the failure
-    throw error;
-  });
-  return holder[RUNTIME_KEY];
+  return processWideAsync("serviceRuntime", () => createServiceRuntime(getConfig(), { live: true }));
 }

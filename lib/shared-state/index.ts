@@ -7,6 +7,7 @@
  */
 import type { AppConfig } from "../config";
 import { openRedis, type SharedRedis } from "./redis";
+import { processWide } from "@/lib/process-wide";
 
 export type SharedState = { kind: "memory"; close(): Promise<void> } | { kind: "redis"; redis: SharedRedis; close(): Promise<void> };
 
@@ -16,15 +17,10 @@ export function openSharedState(config: Pick<AppConfig, "REDIS_URL" | "REDIS_KEY
   return { kind: "redis", redis, close: () => redis.close() };
 }
 
-const KEY = Symbol.for("plantdesk.sharedState");
-type Holder = { [KEY]?: SharedState };
-
 /**
- * The dashboard's shared state (sign-in throttle, remote upstream's token), one per process (on
- * globalThis: the server and Next's bundles share it). The service runtime opens its own.
+ * The dashboard's shared state (sign-in throttle, remote upstream's token), one per process
+ * (lib/process-wide.ts: the server and Next's bundles share it). The service runtime opens its own.
  */
 export function getSharedState(config: Pick<AppConfig, "REDIS_URL" | "REDIS_KEY_PREFIX">): SharedState {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= openSharedState(config);
-  return holder[KEY];
+  return processWide("sharedState", () => openSharedState(config));
 }

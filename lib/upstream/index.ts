@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * THE upstream of this process, built on first use from the configuration and shared (on
- * globalThis, like the service runtime) by the `/api/` router and Next's page bundles. Remote mode
+ * THE upstream of this process, built on first use from the configuration and shared (through
+ * lib/process-wide.ts, like the service runtime) by the `/api/` router and Next's page bundles. Remote mode
  * opens nothing of the embedded service.
  */
 import { getConfig, type AppConfig } from "@/lib/config";
@@ -11,19 +11,12 @@ import { createEmbeddedUpstream } from "./embedded";
 import { createRemoteUpstream } from "./remote";
 import { httpTransport } from "./transport";
 import type { Upstream } from "./types";
+import { processWideAsync } from "@/lib/process-wide";
 
 export type { MaintenanceCall, PlantInfo, QueryCaller, Upstream, UpstreamAnswer } from "./types";
 
-const KEY = Symbol.for("plantdesk.upstream");
-type Holder = { [KEY]?: Promise<Upstream> };
-
 export function getUpstream(): Promise<Upstream> {
-  const holder = globalThis as Holder;
-  holder[KEY] ??= buildUpstream(getConfig()).catch((error: unknown) => {
-    delete holder[KEY]; // let the next request try again
-    throw error;
-  });
-  return holder[KEY];
+  return processWideAsync("upstream", () => buildUpstream(getConfig()));
 }
 
 export async function buildUpstream(config: AppConfig): Promise<Upstream> {
