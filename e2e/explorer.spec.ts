@@ -192,7 +192,7 @@ test("accepting a data point name inside quotes puts the cursor after the closin
   await typeQuery(page, 'States\n| where Name == ""');
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.type("Pres");
-  await expect(page.getByRole("option", { name: /Pressure/ })).toBeVisible();
+  await expect(page.getByRole("option", { name: /^Pressure/ })).toBeVisible();
   // CodeMirror ignores Enter for its first 75 ms after the list opens (interactionDelay), so a fast
   // typist's Enter is a new line; a person reads the list before accepting.
   await page.waitForTimeout(150);
