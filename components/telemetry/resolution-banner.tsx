@@ -5,7 +5,7 @@
  */
 import { Button } from "@/components/ui/button";
 import type { TQueryResolution } from "@/lib/contract/explorer";
-import { MAX_RESULT_ROWS } from "@/lib/contract/telemetry";
+import { MAX_RESULT_ROWS } from "@/lib/contract/vocabulary";
 import { useFormat } from "@/lib/client/format";
 import { resolutionText } from "./resolution-note";
 

@@ -8,7 +8,8 @@ import type { THistoryEntry as HistoryEntry } from "@/lib/contract/dashboard";
 import type { QueryResult } from "./series";
 
 import type { TQueryProblem as QueryProblem } from "@/lib/contract/telemetry";
-import { ZExplorerQueryMeta, type TExplorerQueryMeta, type TExplorerQueryRequest } from "@/lib/contract/explorer";
+import type { TExplorerQueryMeta, TExplorerQueryRequest } from "@/lib/contract/explorer";
+import { loadExplorerContract } from "@/lib/client/lazy-contract";
 
 /** What the explorer sends: the service's request, plus the chart's width and the inspector's ask. */
 export type TelemetryQueryRequest = Omit<TExplorerQueryRequest, "resolution" | "inspect"> & Partial<Pick<TExplorerQueryRequest, "resolution" | "inspect">>;
@@ -60,6 +61,8 @@ class ThrottledError extends Error {
 
 async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): Promise<TelemetryQueryOutcome> {
   const began = performance.now();
+  // The metadata's schema (and zod) load beside the request, not in every telemetry page's first load.
+  const contract = loadExplorerContract();
   let response: Response;
   try {
     response = await fetch("/api/telemetry/query", {
@@ -100,6 +103,7 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
   }
   const render = payload?.data?.render ?? payload?.render;
   const serverMs = Number(response.headers.get("x-query-duration-ms"));
+  const { ZExplorerQueryMeta } = await contract;
   return {
     result: { columns: columns as QueryResult["columns"], rows: rows as unknown[][] },
     // The service answers `{ kind, properties }` (docs/api.md §6); a bare string is accepted too.

@@ -50,7 +50,7 @@ import { CopyLinkButton } from "./copy-link";
 import type { EditorCommand } from "./kql-editor";
 import { useFormat } from "@/lib/client/format";
 import { ApiError } from "@/lib/client/api";
-import { MAX_RESULT_ROWS } from "@/lib/contract/telemetry";
+import { MAX_RESULT_ROWS } from "@/lib/contract/vocabulary";
 import { ComparePane } from "./compare-pane";
 import { QueryInspector } from "./query-inspector";
 import { ResolutionBanner } from "./resolution-banner";

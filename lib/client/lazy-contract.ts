@@ -10,6 +10,9 @@ export const loadMaintenanceContract = () => import("@/lib/contract/maintenance"
 /** The error body's schema, for reading a failure (lib/client/api.ts). */
 export const loadCommonContract = () => import("@/lib/contract/common");
 
+/** The explorer's query metadata (resolution, inspection), read when a query answers. */
+export const loadExplorerContract = () => import("@/lib/contract/explorer");
+
 export function preloadMaintenanceContract(): void {
   // A failed preload is retried by the check itself; nothing to report here.
   loadMaintenanceContract().catch(() => undefined);

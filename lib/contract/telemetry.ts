@@ -5,9 +5,10 @@
  */
 import { z } from "./zod";
 import { ZId } from "./common";
+import { MAX_RESULT_ROWS } from "./vocabulary";
 
-/** Longest query range, and the most rows an answer may have (docs/api.md §6). */
-export const MAX_RESULT_ROWS = 500_000;
+export { MAX_RESULT_ROWS };
+/** Longest query range (docs/api.md §6). */
 export const MAX_QUERY_RANGE_DAYS = 400;
 export const MAX_QUERY_LENGTH = 65_536;
 export const MAX_QUERY_PLANTS = 100;

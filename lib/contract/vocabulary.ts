@@ -54,3 +54,6 @@ export const CLOSE_OUT_FROM = ["PENDING", "NEED_CONFIRMATION", "NEED_APPROVAL"] 
 
 export const PAGE_SIZE_MAX = 1000;
 export const PAGE_SIZE_DEFAULT = 100;
+
+/** The most rows a telemetry answer may have (docs/api.md §6); the explorer names it in its messages. */
+export const MAX_RESULT_ROWS = 500_000;
