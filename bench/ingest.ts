@@ -38,7 +38,7 @@ import os from "node:os";
 import path from "node:path";
 import mqtt from "mqtt";
 import { DEMO_PLANTS } from "@/lib/service/demo/catalog";
-import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb-store";
+import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb/store";
 import { httpExecutor } from "@/lib/service/telemetry/clickhouse/http-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
 import { startClickHouseDev, type ClickHouseDev } from "@/lib/service/telemetry/clickhouse/testing/clickhouse-dev";

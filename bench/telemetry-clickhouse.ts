@@ -14,7 +14,7 @@ import { DEMO_CUSTOMERS, DEMO_PLANTS } from "@/lib/service/demo/catalog";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
-import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb-store";
+import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb/store";
 import { tableRows, type TelemetryStore } from "@/lib/service/telemetry/store";
 import { QUERIES } from "./telemetry-queries";
 

@@ -22,7 +22,7 @@ import { compileKql } from "@/lib/kql";
 import { parseConfig } from "@/lib/config";
 import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { createServiceRuntime } from "@/lib/service/runtime";
-import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb-store";
+import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb/store";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
 import { QUERIES } from "./telemetry-queries";
 import { benchKusto } from "./telemetry-kusto";

@@ -1,6 +1,6 @@
 /**
- * `compileKql`: KQL text → one DuckDB statement over the scoped source relations. See index.ts for
- * the contract.
+ * `compileKql`: KQL text → one SQL statement (in the given dialect, DuckDB by default) over the
+ * scoped source relations. See index.ts for the contract.
  *
  * The planner folds each pipeline into as few SELECT blocks as possible: `where` after `extend`
  * becomes a WHERE on the source with the extended expression inlined, `take` after `sort` a

@@ -10,7 +10,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { evaluationError } from "@/lib/service/telemetry/duckdb-errors";
+import { evaluationError } from "@/lib/service/telemetry/duckdb/errors";
 import { compileKql } from "./compile";
 import { KqlError } from "./errors";
 import { kqlQuery } from "./testing/arbitrary";

@@ -6,7 +6,8 @@
  *   name could be read; diagnostics carry 1-based line/column and 0-based from/to.
  * - `diagnose(text)`: parse + semantic checks (unknown table/column/function, type errors), for the
  *   editor's error marks. Same diagnostic shape.
- * - `compileKql(text, { sources, now?, dialect? })`: DuckDB SQL, named parameters, result columns
+ * - `compileKql(text, { sources, now?, dialect? })`: SQL for the dialect (DuckDB unless
+ *   `dialect/clickhouse.ts`'s is given), named parameters, result columns
  *   (`{ name, kqlType }` in output order; rows come back positionally) and the `render` hint; throws
  *   `KqlError { line, column, detail }` for anything wrong with the query (never anything else).
  *   `sources[table]` is the already scoped relation (time range, plants, customer) built by the
@@ -20,7 +21,7 @@
  *   `now` is one instant for the whole query: `ago(1h)` becomes a TIMESTAMP parameter.
  *   A query is `let` statements (scalars, tabular values, functions) then one tabular statement,
  *   separated by `;`. Sizes are bounded (nesting depth, operators, tables, literals, range rows,
- *   datatable cells, make-series points, regex length: parser.ts MAX_NESTING, compile.ts LIMITS).
+ *   datatable cells, make-series points, regex length: parser.ts MAX_NESTING, budget.ts LIMITS).
  *   So is the compile itself (budget.ts COMPILE_LIMITS): the expanded size and depth of each
  *   expression (`let` names and function calls substituted) and the work units spent, so a query
  *   of any shape compiles in bounded time; `work` of the result (and of a thrown KqlError) is what
@@ -31,11 +32,16 @@
  *   result row as the response's JSON inside its engine.
  * - `testing/arbitrary.ts` (`kqlQuery()`): fast-check generator of pipelines, for property tests.
  *
- * Layout: lexer.ts → parser.ts (ast.ts) → analyze.ts (types, names, literals → params; ir.ts) and
- * functions.ts (the functions beyond the core) → compile.ts (statements, sources, blocks) and
- * operators.ts (one planner per tabular operator) → dialect/duckdb.ts (the only module that spells
- * SQL; dialect/dialect.ts is the interface another engine would implement). Tests: conformance/*
- * (exact rows by topic), robustness.test.ts, fuzz.test.ts, microsoft-reference.test.ts (Microsoft's
+ * Layout: lexer.ts → parser.ts (statements; the grammar in parser/: tabular.ts, operators.ts,
+ * expressions.ts, literals.ts over cursor.ts) → ast.ts → analyze.ts (types, literals → params;
+ * ir.ts), functions.ts, series.ts and rows.ts (the functions beyond the core; names.ts names result
+ * columns) → compile.ts (statements, sources, blocks; block.ts) and operators.ts (one planner per
+ * tabular operator) → dialect/: dialect.ts the interface, base.ts what both engines spell alike,
+ * duckdb.ts and clickhouse.ts each engine's SQL — expressions, relations, and `rowJson`, the one
+ * place its result values become the response's JSON. The stores' own statements around the
+ * compiled SQL (tables, limits) are in lib/service/telemetry/duckdb/ and clickhouse/. No module
+ * here imports one that imports it back. Tests: conformance/* (exact rows by topic, both engines),
+ * robustness.test.ts, fuzz.test.ts, property.test.ts, microsoft-reference.test.ts (Microsoft's
  * Kusto.Language as an outside reference for parsing and result schemas).
  */
 export { tokenize, type Token, type TokenKind } from "./lexer";
@@ -46,6 +52,6 @@ export { completionsAt, type Completion, type CompletionResult } from "./complet
 export { hoverAt, FUNCTION_DOCS, OPERATOR_DOCS } from "./catalog";
 export { KqlError } from "./errors";
 export { COMPILE_LIMITS } from "./budget";
-export { TABLES, TABLE_NAMES, createTableSql, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
+export { TABLES, TABLE_NAMES, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
 export { toResponseColumns, type JsonValue, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";
 export type { QueryAst, Operator, Expr } from "./ast";

@@ -1,6 +1,7 @@
 /**
  * The telemetry tables of docs/api.md §6: their KQL columns (in the order a query without
- * `project` returns them) and the physical DuckDB storage the telemetry store creates.
+ * `project` returns them) and the physical DuckDB storage the telemetry store creates (its tables
+ * are created in lib/service/telemetry/duckdb/schema.ts).
  *
  * Storage contract with the store (the compiler relies on it for plain, pushdown-friendly SQL):
  * - strings are VARCHAR and never NULL (KQL strings are never null; an absent text is "");
@@ -82,12 +83,4 @@ export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
 
 export function isTableName(name: string): name is TableName {
   return Object.prototype.hasOwnProperty.call(TABLES, name);
-}
-
-/** `CREATE TABLE` statement of a table, for the store and the tests' fixtures. */
-export function createTableSql(table: TableName): string {
-  const columns = TABLES[table].columns.map(
-    (c) => `"${c.name}" ${c.storage}${c.nullable ? "" : " NOT NULL"}`,
-  );
-  return `CREATE TABLE IF NOT EXISTS "${table}" (${columns.join(", ")})`;
 }

@@ -2,10 +2,10 @@
  * Conformance: every value a query builds is bounded (budget.ts VALUE_LIMITS, issue 19). Sizes the
  * compiler knows are refused when compiling; sizes that depend on data are checked in the SQL of
  * both engines before the value is built, and the engine's error becomes the service's 400
- * INVALID_QUERY naming the function and the limit (duckdb-errors.ts, clickhouse/errors.ts).
+ * INVALID_QUERY naming the function and the limit (duckdb/errors.ts, clickhouse/errors.ts).
  */
 import { describe, expect, it } from "vitest";
-import { evaluationError } from "@/lib/service/telemetry/duckdb-errors";
+import { evaluationError } from "@/lib/service/telemetry/duckdb/errors";
 import { clickhouseQueryError } from "@/lib/service/telemetry/clickhouse/errors";
 import { compileKql } from "../compile";
 import { KqlError } from "../errors";

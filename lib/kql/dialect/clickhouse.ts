@@ -1,7 +1,10 @@
 /**
- * ClickHouse spelling of the KQL engine's expression tree and query blocks: the one module that
- * knows ClickHouse SQL (what both engines render alike is in base.ts), giving the same answers as
- * the DuckDB dialect (duckdb.ts) with ADX's semantics (docs/api.md §6). Representation, the same as DuckDB's where possible:
+ * ClickHouse spelling of the KQL engine's expression tree and query blocks, and of result rows as
+ * the response's JSON (rowJson): the one module in lib/kql that knows ClickHouse SQL (what both
+ * engines render alike is in base.ts; the store's tables and statements are in
+ * lib/service/telemetry/clickhouse/sql.ts), giving the same answers as the DuckDB dialect
+ * (duckdb.ts) with ADX's semantics (docs/api.md §6). Representation, the same as DuckDB's where
+ * possible:
  * - datetimes are DateTime64 in UTC (stored to the millisecond; computed values carry
  *   microseconds, like DuckDB's TIMESTAMP), timespans Int64 microseconds;
  * - `dynamic` is JSON text in a String (`json`) or a Nullable(Float64) (`double`, the `Value` column);

@@ -1,8 +1,8 @@
 /**
  * What a SQL dialect must provide: rendering of the typed expression tree and of one SELECT block,
  * plus the relation shapes some operators need (union, join, make-series, range, …). The planner
- * (compile.ts) decides the blocks; only the dialect knows SQL spelling, so a ClickHouse dialect is
- * one more module implementing this interface.
+ * (compile.ts) decides the blocks; only the dialects know SQL spelling (duckdb.ts, clickhouse.ts;
+ * base.ts holds what they spell alike).
  */
 import type { TExpr } from "../ir";
 import type { KqlType } from "../types";
@@ -56,7 +56,7 @@ export interface SqlDialect {
   /**
    * One result row as the response's JSON array text (docs/api.md §6), never SQL NULL: each value
    * per its KQL type, read from `column(i)`. The one place an engine's values become the response's
-   * JSON; the stores wrap it with their limits (json-rows.ts, clickhouse/sql.ts).
+   * JSON; the stores wrap it with their limits (duckdb/json-rows.ts, clickhouse/sql.ts).
    */
   rowJson(types: readonly KqlType[], column: (index: number) => string): string;
 }

@@ -1,6 +1,8 @@
 /**
- * DuckDB spelling of the KQL engine's expression tree and query blocks: the ONE module that knows
- * DuckDB SQL; what both engines render alike is in base.ts. Rules kept here:
+ * DuckDB spelling of the KQL engine's expression tree and query blocks, and of result rows as the
+ * response's JSON (rowJson): the one module in lib/kql that knows DuckDB SQL; what both engines
+ * render alike is in base.ts, the store's tables and limits in lib/service/telemetry/duckdb/. Rules
+ * kept here:
  * - predicates keep the column bare on one side (`"Name" = $k1`, `"Timestamp" >= $k2`) so DuckDB
  *   pushes them into the scan; NULL-safety wrappers are added only for nullable operands, and only
  *   where a NULL could be observed (a value, or under NOT) — in a filter NULL already acts as false;

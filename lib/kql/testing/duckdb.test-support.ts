@@ -1,14 +1,15 @@
 /**
  * TEST-ONLY support: an in-memory DuckDB with the tables of tables.ts, compiled queries bound and
- * their rows rendered as JSON as the telemetry store does it (json-rows.ts, with the DuckDB
+ * their rows rendered as JSON as the telemetry store does it (duckdb/json-rows.ts, with the DuckDB
  * dialect's rowJson). Imports @duckdb/node-api, so nothing in the engine may import this file (the
  * engine stays free of Node imports).
  */
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { bindParams } from "@/lib/service/telemetry/duckdb-store";
-import { streamJsonRows } from "@/lib/service/telemetry/json-rows";
+import { bindParams } from "@/lib/service/telemetry/duckdb/store";
+import { streamJsonRows } from "@/lib/service/telemetry/duckdb/json-rows";
+import { createTableSql } from "@/lib/service/telemetry/duckdb/schema";
 import { compileKql, type CompileOptions, type KqlSource } from "../compile";
-import { createTableSql, TABLE_NAMES, type TableName } from "../tables";
+import { TABLE_NAMES, type TableName } from "../tables";
 import type { ResultColumn, SqlParams } from "../types";
 import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support";
 

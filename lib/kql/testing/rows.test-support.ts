@@ -1,8 +1,8 @@
 /**
  * TEST-ONLY: a compiled query's rows as the tests read them, for both engines. Each engine renders
  * its rows to the response's JSON exactly as its telemetry store does (the dialect's rowJson inside
- * json-rows.ts or clickhouse/sql.ts); this parses that JSON, so the suites compare what a client
- * would receive.
+ * duckdb/json-rows.ts or clickhouse/sql.ts); this parses that JSON, so the suites compare what a
+ * client would receive.
  */
 import type { JsonValue, ResultColumn } from "../types";
 

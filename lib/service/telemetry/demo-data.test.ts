@@ -9,7 +9,7 @@ import { TABLES } from "@/lib/kql/tables";
 import { DEMO_PLANTS } from "../demo/catalog";
 import { generateAssets } from "../maintenance/seed";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
-import { CREATE_TELEMETRY_SCHEMA } from "./schema";
+import { CREATE_TELEMETRY_SCHEMA } from "./duckdb/schema";
 
 const NOW = new Date("2026-03-10T12:34:56.789Z");
 const DAYS = 2;

@@ -16,7 +16,7 @@ import { createFixedWindowCounter } from "../../shared-state/fixed-window";
 import { createConcurrencySlots } from "../../shared-state/slots";
 import { createRateLimiter } from "../../platform/rate-limit";
 import { createCostThrottle } from "./cost-throttle";
-import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb-store";
+import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb/store";
 import { httpExecutor } from "./clickhouse/http-executor";
 import { demoClaims } from "./clickhouse/demo-claims";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./clickhouse/store";

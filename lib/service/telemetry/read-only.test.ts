@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isStartupError } from "../../platform/startup-error";
-import { openDuckDbTelemetryStore, telemetryFile, type DuckDbTelemetryStore } from "./duckdb-store";
+import { openDuckDbTelemetryStore, telemetryFile, type DuckDbTelemetryStore } from "./duckdb/store";
 
 const CUSTOMER = { id: "CUST-RO", plants: [{ id: "RO1", name: "Read-only plant", customerId: "CUST-RO", timeZone: "UTC" }] };
 let dataDir: string;

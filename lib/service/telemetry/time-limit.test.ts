@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "./duckdb-store";
+import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "./duckdb/store";
 import { engineStopped } from "./store";
 
 /** One row whose single value takes DuckDB seconds to compute, in one step it does not interrupt. */

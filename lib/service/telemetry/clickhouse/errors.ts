@@ -1,5 +1,5 @@
 /**
- * ClickHouse's errors mapped as duckdb-errors.ts maps DuckDB's (docs/api.md §4, §6): the time limit
+ * ClickHouse's errors mapped as duckdb/errors.ts maps DuckDB's (docs/api.md §4, §6): the time limit
  * → QUERY_TIMEOUT; memory, row or byte limits → QUERY_LIMIT_EXCEEDED; a fault of the query or its
  * data (syntax, types, conversions, a throwIf of the compiled query) → 400 INVALID_QUERY with
  * ClickHouse's first sentence only (the rest quotes the generated SQL). Anything else is the

@@ -13,7 +13,7 @@ import zlib from "node:zlib";
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PLANTS } from "../../demo/catalog";
-import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb-store";
+import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb/store";
 import { tableRows, type TelemetryQuery } from "../store";
 import { clickhouseErrorCode, OutputTooLarge } from "./executor";
 import { httpExecutor } from "./http-executor";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMERS, DEMO_PLANTS } from "../../demo/catalog";
-import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb-store";
+import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb/store";
 import { tableRows, type TelemetryQuery } from "../store";
 import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./store";

@@ -15,7 +15,7 @@ import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhous
 import { ApiError } from "../../../contract/errors";
 import type { DemoPlant } from "../../demo/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
-import { CREATE_TELEMETRY_SCHEMA } from "../schema";
+import { CREATE_TELEMETRY_SCHEMA } from "../duckdb/schema";
 import type { TelemetryLimits, TelemetryQuery, TelemetryStore, TelemetryTable } from "../store";
 import { SEED_CLAIM_MINUTE, type DemoClaims } from "./demo-claims";
 import { clickhouseErrorCode, OutputTooLarge, type ClickHouseExecutor } from "./executor";

@@ -21,7 +21,7 @@
  * reason, logged once per reason, and dropped; it never stops ingestion.
  */
 import mqtt, { type MqttClient } from "mqtt";
-import type { DuckDbTelemetryStore } from "../duckdb-store";
+import type { DuckDbTelemetryStore } from "../duckdb/store";
 import type { DeviceRegistry } from "./device-registry";
 import { decodeJsonReadings, JSON_SUBSCRIPTION, parseJsonTopic } from "./json-topic";
 import type { Decoded } from "./reading";

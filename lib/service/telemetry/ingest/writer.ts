@@ -18,7 +18,7 @@
  * row group outside them).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { DuckDbTelemetryStore } from "../duckdb-store";
+import type { DuckDbTelemetryStore } from "../duckdb/store";
 import type { Reading, SeriesMetadata } from "./reading";
 import type { DropReason, IngestStats } from "./stats";
 

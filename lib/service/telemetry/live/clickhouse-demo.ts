@@ -19,7 +19,7 @@ import { demoClaims } from "../clickhouse/demo-claims";
 import type { ClickHouseExecutor } from "../clickhouse/executor";
 import { demoReadingsAndAlarms } from "../demo-data";
 import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
-import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "../schema";
+import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "../duckdb/schema";
 import type { CatchUpResult, LiveDemoPlant } from "./demo-plant";
 
 /** Longest window written at once (the catch-up after a pause goes in steps of this). */

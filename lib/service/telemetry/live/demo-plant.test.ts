@@ -14,7 +14,7 @@ import { testConfig } from "../../testing/openapi-checked-client";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { generateDemoTelemetry } from "../demo-data";
-import { CREATE_TELEMETRY_SCHEMA } from "../schema";
+import { CREATE_TELEMETRY_SCHEMA } from "../duckdb/schema";
 import { TELEMETRY_LIMITS } from "..";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "live-demo-plant-"));

@@ -13,8 +13,8 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { DemoPlant } from "../../demo/catalog";
 import { appendDemoTelemetry, demoReadingsAndAlarms, type DemoReading } from "../demo-data";
-import type { DuckDbTelemetryStore } from "../duckdb-store";
-import { DEMO_UNTIL_MINUTE_KEY } from "../schema";
+import type { DuckDbTelemetryStore } from "../duckdb/store";
+import { DEMO_UNTIL_MINUTE_KEY } from "../duckdb/schema";
 
 /** Longest window written in one transaction (a day: about 600 k readings for the larger customer). */
 const CHUNK_MINUTES = 1440;

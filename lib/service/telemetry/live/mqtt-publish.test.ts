@@ -16,7 +16,7 @@ import { TELEMETRY_LIMITS } from "..";
 import { brokerForTests, TEST_BROKER_URL } from "../ingest/testing/broker";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import { appendDemoTelemetry, generateDemoTelemetry } from "../demo-data";
-import { CREATE_TELEMETRY_SCHEMA } from "../schema";
+import { CREATE_TELEMETRY_SCHEMA } from "../duckdb/schema";
 
 const available = await brokerForTests("DEMO_PUBLISH=mqtt tests");
 const clientId = `live-pub-test-${process.pid}-${Date.now()}`;

@@ -1,4 +1,4 @@
-import { ApiError } from "../../contract/errors";
+import { ApiError } from "../../../contract/errors";
 
 /**
  * DuckDB's data errors (a value out of range, a failed conversion) are faults of the query's data,

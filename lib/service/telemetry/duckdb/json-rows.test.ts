@@ -12,7 +12,7 @@ import { kqlQuery } from "@/lib/kql/testing/arbitrary";
 import { createFixtureDatabase, unscopedSources } from "@/lib/kql/testing/duckdb.test-support";
 import { FIXTURE_SQL } from "@/lib/kql/testing/fixture";
 import type { ResultColumn } from "@/lib/kql";
-import { bindParams } from "./duckdb-store";
+import { bindParams } from "./store";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { referenceRows } from "./testing/reference-json";
 

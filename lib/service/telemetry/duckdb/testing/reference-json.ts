@@ -7,7 +7,7 @@
  */
 import { DuckDBTimestampValue, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
 import type { JsonValue, KqlType, ResultColumn, SqlParams } from "@/lib/kql";
-import { bindParams } from "../duckdb-store";
+import { bindParams } from "../store";
 
 /** 0001-01-01T00:00:00.000Z (Date.UTC cannot name years below 100). */
 const MIN_DATETIME_MS = -62_135_596_800_000;

@@ -1,7 +1,7 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../contract/errors";
-import { evaluationError } from "./duckdb-errors";
+import { ApiError } from "../../../contract/errors";
+import { evaluationError } from "./errors";
 
 async function duckdbFailure(sql: string): Promise<unknown> {
   const instance = await DuckDBInstance.create(":memory:");

@@ -16,12 +16,26 @@
  * Why not one wide table: writing the five string/JSON columns per reading costs DuckDB's string
  * compression about five times the time of the numbers (demo generation would miss its 60 s
  * budget) and the file would be about twice as large. `Events` is small and stored as is.
+ *
+ * Every DuckDB table the telemetry side creates is spelled here, the tests' fixtures included
+ * (createTableSql); ClickHouse's are in ../clickhouse/sql.ts.
  */
-import { createTableSql, TABLES } from "@/lib/kql/tables";
+import { TABLES, type TableName } from "@/lib/kql/tables";
 
 export const STORAGE_SCHEMA_VERSION = 1;
 
 const statesColumns = TABLES.States.columns.map((c) => c.name);
+
+/**
+ * A table exactly as KQL sees it (tables.ts's storage contract): `Events` in the store, both tables
+ * in the tests' fixtures.
+ */
+export function createTableSql(table: TableName): string {
+  const columns = TABLES[table].columns.map(
+    (c) => `"${c.name}" ${c.storage}${c.nullable ? "" : " NOT NULL"}`,
+  );
+  return `CREATE TABLE IF NOT EXISTS "${table}" (${columns.join(", ")})`;
+}
 
 /** Every statement that creates an empty telemetry database. */
 export const CREATE_TELEMETRY_SCHEMA: readonly string[] = [

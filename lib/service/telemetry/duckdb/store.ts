@@ -34,16 +34,16 @@ import {
   type SqlParamType,
   type TableName,
 } from "@/lib/kql";
-import { ApiError } from "../../contract/errors";
-import { StartupError } from "../../platform/startup-error";
-import { inTransaction } from "../../platform/transaction";
-import { evaluationError } from "./duckdb-errors";
-import type { DemoPlant } from "../demo/catalog";
-import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
+import { ApiError } from "../../../contract/errors";
+import { StartupError } from "../../../platform/startup-error";
+import { inTransaction } from "../../../platform/transaction";
+import { evaluationError } from "./errors";
+import type { DemoPlant } from "../../demo/catalog";
+import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
-import { scopedSourcesOf } from "./scoped-sources";
+import { scopedSourcesOf } from "../scoped-sources";
 import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "./schema";
-import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
+import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "../store";
 
 export interface DuckDbStoreOptions {
   dataDir: string;
