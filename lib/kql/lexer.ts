@@ -247,18 +247,29 @@ export function tokenize(text: string): Token[] {
   }
 
   /**
+   * After a literal's word: the `(` (spaces and tabs before it allowed) and the first `)` after it,
+   * on the same line, or null. A typed literal's inner text is read between them as it stands.
+   */
+  function parenthesesOnThisLine(): { open: number; close: number } | null {
+    let open = pos;
+    while (text[open] === " " || text[open] === "\t") open++;
+    if (text[open] !== "(") return null;
+    const close = text.indexOf(")", open);
+    const newline = text.indexOf("\n", open);
+    if (close < 0 || (newline >= 0 && newline < close)) return null;
+    return { open, close };
+  }
+
+  /**
    * `time(00:10:00)`, `timespan(2)`, `time(15 seconds)`, `time(-1h)`: ADX's timespan literal forms
    * whose inner text is not made of ordinary tokens. The word, the parentheses and the inner text
    * (one `timespan` token) are pushed as a typed literal is written; other inner text is left to
    * the ordinary tokens (`time(1d)`, `time(null)`, a call).
    */
   function readTimespanLiteral(from: number): boolean {
-    let p = pos;
-    while (text[p] === " " || text[p] === "\t") p++;
-    if (text[p] !== "(") return false;
-    const close = text.indexOf(")", p);
-    const newline = text.indexOf("\n", p);
-    if (close < 0 || (newline >= 0 && newline < close)) return false;
+    const parens = parenthesesOnThisLine();
+    if (!parens) return false;
+    const { open: p, close } = parens;
     const raw = text.slice(p + 1, close);
     const inner = raw.trim();
     if (timespanMicros(inner) === undefined) {
@@ -280,14 +291,10 @@ export function tokenize(text: string): Token[] {
 
   /** `datetime(2024-01-01T00:00:00Z)`: the inner text is not made of ordinary tokens. */
   function readDatetimeLiteral(from: number): boolean {
-    let p = pos;
-    while (text[p] === " " || text[p] === "\t") p++;
-    if (text[p] !== "(") return false;
-    const close = text.indexOf(")", p);
-    const newline = text.indexOf("\n", p);
-    if (close < 0 || (newline >= 0 && newline < close)) return false;
-    const inner = text.slice(p + 1, close).trim();
-    pos = close + 1;
+    const parens = parenthesesOnThisLine();
+    if (!parens) return false;
+    const inner = text.slice(parens.open + 1, parens.close).trim();
+    pos = parens.close + 1;
     push("datetime", from, { value: inner });
     return true;
   }
