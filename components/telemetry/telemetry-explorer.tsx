@@ -51,8 +51,6 @@ import type { EditorCommand } from "./kql-editor";
 import { useFormat } from "@/lib/client/format";
 import { ApiError } from "@/lib/client/api";
 import { MAX_RESULT_ROWS } from "@/lib/contract/vocabulary";
-import { ComparePane } from "./compare-pane";
-import { QueryInspector } from "./query-inspector";
 import { ResolutionBanner } from "./resolution-banner";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -68,6 +66,16 @@ const SmallMultiplesChart = dynamic(() => import("./small-multiples").then((m) =
   loading: () => <Skeleton className="h-80 w-full" />,
 });
 const CategoryChart = dynamic(() => import("./category-chart").then((m) => m.CategoryChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-80 w-full" />,
+});
+
+// Opened on request (the inspector, "Compare with"): not in the page's first load.
+const QueryInspector = dynamic(() => import("./query-inspector").then((m) => m.QueryInspector), {
+  ssr: false,
+  loading: () => <Skeleton className="h-24 w-full" />,
+});
+const ComparePane = dynamic(() => import("./compare-pane").then((m) => m.ComparePane), {
   ssr: false,
   loading: () => <Skeleton className="h-80 w-full" />,
 });
