@@ -104,6 +104,9 @@ export { expect };
 export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}): Promise<void> {
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  // Buttons fade their colours (transition-colors): judge the colours they settle on, not a frame
+  // of the fade after a theme switch or a focus change (a mid-fade frame failed color-contrast once).
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   const results = await builder.analyze();
   const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   const report = serious.map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join("\n  ")}`);
