@@ -1,13 +1,14 @@
 /**
  * PostgreSQL for the operator state when `DATABASE_URL` is set (docs/architecture.md, "Stores"):
- * a `pg` pool behind the SqlDb interface of sql.ts, and the migration runner of both stores. Several
+ * a `pg` pool behind the SqlDb interface of sql.ts (named parameters become `$n`, list parameters
+ * arrays), and the migration runner of both stores. Several
  * instances share one database: migrations take an advisory lock, so instances starting together
  * apply each migration once. The connection string is never logged or put in an error message
  * (it may carry a password).
  */
 import pg from "pg";
 import { postgresSql, type Migration } from "./migration";
-import { numberPlaceholders, type SqlDb, type SqlExecutor } from "./sql";
+import type { SqlArgs, SqlDb, SqlExecutor, SqlParams } from "./sql";
 import { inTransaction } from "./transaction";
 
 /** BIGINT (count(*), identity columns) as a JS number: our counts and ids stay far below 2^53. */
@@ -35,12 +36,77 @@ export function openPostgresPool(url: string, options: PostgresOptions = {}): pg
   return pool;
 }
 
+/**
+ * `@name` → `$n` outside string literals and quoted identifiers: each distinct name gets one number,
+ * in order of first use. Kept per SQL text (the statements are a fixed set, and the list queries'
+ * filters make a handful of variants each).
+ */
+interface Converted {
+  text: string;
+  names: string[];
+}
+const converted = new Map<string, Converted>();
+const MAX_CONVERTED = 500;
+
+export function namedToPositional(sql: string): Converted {
+  let found = converted.get(sql);
+  if (found) return found;
+  const names: string[] = [];
+  let text = "";
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i++) {
+    const char = sql[i]!;
+    if (quote) {
+      if (char === quote) quote = null;
+      text += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      text += char;
+    } else if (char === "@" && /[A-Za-z_]/.test(sql[i + 1] ?? "")) {
+      let end = i + 1;
+      while (end < sql.length && /[A-Za-z0-9_]/.test(sql[end]!)) end++;
+      const name = sql.slice(i + 1, end);
+      let n = names.indexOf(name);
+      if (n < 0) n = names.push(name) - 1;
+      text += `$${n + 1}`;
+      i = end - 1;
+    } else {
+      text += char;
+    }
+  }
+  found = { text, names };
+  if (converted.size >= MAX_CONVERTED) converted.clear();
+  converted.set(sql, found);
+  return found;
+}
+
+/** The statement as pg takes it; every parameter the statement names must be a member of `params`. */
+function query(sql: string, params: SqlArgs = {}): { text: string; values: unknown[] } {
+  if (Array.isArray(params)) return { text: numberPlaceholders(sql), values: [...params] };
+  const { text, names } = namedToPositional(sql);
+  const named = params as SqlParams;
+  return {
+    text,
+    values: names.map((name) => {
+      if (!(name in named)) throw new Error(`Missing SQL parameter @${name}.`);
+      return named[name];
+    }),
+  };
+}
+
+const oneOf: SqlExecutor["oneOf"] = (column, name, values, params) => {
+  params[name] = values;
+  return `${column} = ANY(@${name})`;
+};
+
 function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     engine: "postgres",
-    all: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numberPlaceholders(sql), [...params])).rows as T[],
-    get: async <T>(sql: string, params: readonly unknown[] = []) => (await client.query(numberPlaceholders(sql), [...params])).rows[0] as T | undefined,
-    run: async (sql: string, params: readonly unknown[] = []) => ({ changes: (await client.query(numberPlaceholders(sql), [...params])).rowCount ?? 0 }),
+    all: async <T>(sql: string, params?: SqlArgs) => (await client.query(query(sql, params))).rows as T[],
+    get: async <T>(sql: string, params?: SqlArgs) => (await client.query(query(sql, params))).rows[0] as T | undefined,
+    arrays: async (sql: string, params?: SqlArgs) => (await client.query({ ...query(sql, params), rowMode: "array" })).rows as unknown[][],
+    run: async (sql: string, params?: SqlArgs) => ({ changes: (await client.query(query(sql, params))).rowCount ?? 0 }),
+    oneOf,
   };
 }
 
@@ -103,4 +169,25 @@ export async function openPostgres(url: string, migrations: readonly Migration[]
     throw error;
   }
   return postgresSqlDb(pool);
+}
+
+/** `?` → `$1, $2, …` outside string literals and quoted identifiers: the callers not yet converted to named parameters (going away). */
+function numberPlaceholders(sql: string): string {
+  let out = "";
+  let n = 0;
+  let quote: string | null = null;
+  for (const char of sql) {
+    if (quote) {
+      if (char === quote) quote = null;
+      out += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      out += char;
+    } else if (char === "?") {
+      out += `$${++n}`;
+    } else {
+      out += char;
+    }
+  }
+  return out;
 }

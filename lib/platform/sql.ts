@@ -1,28 +1,44 @@
 /**
- * One small asynchronous SQL interface over both engines of the operator state: SQLite (the
- * embedded default, better-sqlite3) and PostgreSQL (`DATABASE_URL`, lib/platform/postgres.ts).
- * Modules whose SQL is the same on both (plant tokens, telemetry clients, the dashboard's users,
- * audit log and query history) are written once against it. Statements use `?` placeholders; the
- * PostgreSQL side numbers them. Results are plain rows; integers come back as JS numbers on both.
+ * The one SQL interface of the operator state, implemented by both engines: SQLite (the embedded
+ * default, better-sqlite3, below) and PostgreSQL (`DATABASE_URL`, lib/platform/postgres.ts). Every
+ * store is written once against it: the maintenance store, plant tokens, telemetry clients and
+ * devices, the dashboard's users, sessions, audit log, query history, dashboards and monitors.
+ *
+ * Statements name their parameters: `@name` in the SQL, `{ name: value }` beside it (SQLite binds
+ * them itself; PostgreSQL's side turns them into `$n`). A list parameter is spelled by the engine
+ * (`oneOf`). Results are plain rows; integers come back as JS numbers on both engines. Each engine
+ * keeps its statement cache in its implementation (prepared statements here, converted text there).
  */
 import type { SqliteDatabase } from "./sqlite";
 
 export type SqlEngine = "sqlite" | "postgres";
 export type SqlRow = Record<string, unknown>;
+/** Values of a statement's `@name` parameters; members the statement does not name are ignored. */
+export type SqlParams = Record<string, unknown>;
+/** `?` placeholders with a list of values: the callers not yet converted to named parameters (going away). */
+export type SqlArgs = SqlParams | readonly unknown[];
 
 export interface SqlExecutor {
   readonly engine: SqlEngine;
-  all<T = SqlRow>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  get<T = SqlRow>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  all<T = SqlRow>(sql: string, params?: SqlArgs): Promise<T[]>;
+  get<T = SqlRow>(sql: string, params?: SqlArgs): Promise<T | undefined>;
+  /** Rows as arrays in the SELECT's column order (hot pages: no keyed object per row). */
+  arrays(sql: string, params?: SqlArgs): Promise<unknown[][]>;
   /** A write; `changes` is the number of rows it inserted, updated or deleted. */
-  run(sql: string, params?: readonly unknown[]): Promise<{ changes: number }>;
+  run(sql: string, params?: SqlArgs): Promise<{ changes: number }>;
+  /**
+   * SQL for "`column` is one of `values`", the values put in `params[name]` as one parameter
+   * (SQLite: a JSON array read by json_each; PostgreSQL: an array, `= ANY(…)`), so the statement's
+   * text does not depend on how many values there are.
+   */
+  oneOf(column: string, name: string, values: readonly (string | number)[], params: SqlParams): string;
 }
 
 export interface SqlDb extends SqlExecutor {
   /**
    * Runs `fn` in one transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: READ COMMITTED on one pooled
    * connection) and commits, or rolls back when it throws. Write rules that need more than that
-   * (a conditional UPDATE, INSERT … ON CONFLICT) say so in their SQL.
+   * (a conditional UPDATE, INSERT … ON CONFLICT, a row locked FOR UPDATE) say so in their SQL.
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -32,8 +48,8 @@ export interface SqlDb extends SqlExecutor {
  * The SQLite side. better-sqlite3 is synchronous, so every call completes before it returns; only a
  * transaction spans awaits, and while one is open every other call on this connection waits for it
  * (otherwise another request's statement would join the open transaction). `exclusive` gives the
- * same guarantee to code that uses the connection directly (the maintenance store's own
- * synchronous transactions).
+ * same guarantee to the one writer that uses the connection directly: the demo seed on first start
+ * (lib/service/database.ts says why).
  */
 export interface SqliteSqlDb extends SqlDb {
   readonly engine: "sqlite";
@@ -41,22 +57,36 @@ export interface SqliteSqlDb extends SqlDb {
   exclusive<T>(fn: () => T): Promise<T>;
 }
 
+type Statement = ReturnType<SqliteDatabase["prepare"]>;
+
+/** Prepared statements are kept per SQL text (raw ones apart); a bound keeps client-chosen variants in check. */
+const MAX_STATEMENTS = 500;
+
 export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
-  const statements = new Map<string, ReturnType<SqliteDatabase["prepare"]>>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
+  const statements = new Map<string, Statement>();
+  const prepare = (sql: string, raw = false): Statement => {
+    const key = raw ? `raw\u0000${sql}` : sql;
+    let statement = statements.get(key);
     if (!statement) {
       statement = db.prepare(sql);
-      if (statements.size >= 500) statements.clear();
-      statements.set(sql, statement);
+      if (raw) statement.raw(true);
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      statements.set(key, statement);
     }
     return statement;
   };
+  const oneOf: SqlExecutor["oneOf"] = (column, name, values, params) => {
+    params[name] = JSON.stringify(values);
+    return `${column} IN (SELECT value FROM json_each(@${name}))`;
+  };
+  const NONE: SqlArgs = {};
   const direct: SqlExecutor = {
     engine: "sqlite",
-    all: async <T>(sql: string, params: readonly unknown[] = []) => prepare(sql).all(params as unknown[]) as T[],
-    get: async <T>(sql: string, params: readonly unknown[] = []) => prepare(sql).get(params as unknown[]) as T | undefined,
-    run: async (sql: string, params: readonly unknown[] = []) => ({ changes: prepare(sql).run(params as unknown[]).changes }),
+    all: async <T>(sql: string, params = NONE) => prepare(sql).all(params as SqlParams) as T[],
+    get: async <T>(sql: string, params = NONE) => prepare(sql).get(params as SqlParams) as T | undefined,
+    arrays: async (sql: string, params = NONE) => prepare(sql, true).all(params as SqlParams) as unknown[][],
+    run: async (sql: string, params = NONE) => ({ changes: prepare(sql).run(params as SqlParams).changes }),
+    oneOf,
   };
 
   // The tail of the queue of transactions; calls outside a transaction wait for it only while one is open.
@@ -76,7 +106,9 @@ export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
     sqlite: db,
     all: (sql, params) => whenIdle(() => direct.all(sql, params)),
     get: (sql, params) => whenIdle(() => direct.get(sql, params)),
+    arrays: (sql, params) => whenIdle(() => direct.arrays(sql, params)),
     run: (sql, params) => whenIdle(() => direct.run(sql, params)),
+    oneOf,
     exclusive: (fn) => whenIdle(fn),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       open++;
@@ -102,25 +134,4 @@ export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
       db.close();
     },
   };
-}
-
-/** `?` → `$1, $2, …` outside string literals and quoted identifiers (PostgreSQL's placeholders). */
-export function numberPlaceholders(sql: string): string {
-  let out = "";
-  let n = 0;
-  let quote: string | null = null;
-  for (const char of sql) {
-    if (quote) {
-      if (char === quote) quote = null;
-      out += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      out += char;
-    } else if (char === "?") {
-      out += `$${++n}`;
-    } else {
-      out += char;
-    }
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 /** Operator commands of the maintenance interface: plants and plant tokens. */
 import { createPlantTokens } from "./plant-tokens";
-import { createMaintenanceStore } from "./open-store";
+import { createMaintenanceStore } from "./store";
 import { OpsError, UsageError, requireString, revokeCommand, table, type OpsCommand } from "../../platform/ops/command";
 
 const plants: OpsCommand = {

@@ -10,14 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
-import { openServiceDatabase, openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../database";
-import { createMaintenanceStore } from "./open-store";
-import { openPostgresPool } from "../../platform/postgres";
-import { sqliteSql } from "../../platform/sql";
+import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../database";
+import { openPostgresPool, postgresSqlDb } from "../../platform/postgres";
 import type { MaintenanceSeedOptions } from "./seed";
-import { seedMaintenance } from "./seed";
-import { createPostgresMaintenanceStore } from "./store-postgres";
-import { createSqliteMaintenanceStore, type MaintenanceStore, type NewTask } from "./store";
+import { createMaintenanceStore, type MaintenanceStore, type NewTask } from "./store";
 
 /** Who the test's writes are for (docs/api.md §3, task history). */
 const ACTOR = { by: "store test", client: "test" };
@@ -116,13 +112,13 @@ describe("SQLite maintenance store", () => {
 
   it("re-applying migrations is a no-op; list totals follow writes here and commits by another connection", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-maint-store-"));
-    const first = sqliteSql(openServiceDatabase(dir));
-    seedMaintenance(first.sqlite, { ...SEED, sizes: { jobsDone: 50, plannedJobs: 10, tasks: 10, parts: 10 } });
-    const second = sqliteSql(openServiceDatabase(dir));
+    const first = await openServiceSql({ dataDir: dir });
+    await seedServiceIfEmpty(first, { ...SEED, sizes: { jobsDone: 50, plannedJobs: 10, tasks: 10, parts: 10 } });
+    const second = await openServiceSql({ dataDir: dir });
     try {
-      expect(first.sqlite.prepare("SELECT count(*) FROM schema_migrations").pluck().get()).toBeGreaterThanOrEqual(1);
-      const store = createSqliteMaintenanceStore(first);
-      const other = createSqliteMaintenanceStore(second);
+      expect((await first.get<{ n: number }>("SELECT count(*) AS n FROM schema_migrations"))!.n).toBeGreaterThanOrEqual(1);
+      const store = createMaintenanceStore(first);
+      const other = createMaintenanceStore(second);
       const total = async () => (await store.listTasks("RTM1", { page: 1, pageSize: 1 })).totalPages;
       const before = await total();
       const task = await someTask(store, first);
@@ -213,7 +209,7 @@ describeWithService("postgres", "PostgreSQL maintenance store", (service) => {
       let moves = 0;
       await Promise.all(
         pools.map(async (pool, writer) => {
-          const mine = createPostgresMaintenanceStore(pool);
+          const mine = createMaintenanceStore(postgresSqlDb(pool));
           for (let i = 0; i < EACH; i++) {
             const remark = `w${writer}-${i}`;
             const submittedAt = new Date(Date.UTC(2099, 0, 1) + writer * EACH + i).toISOString();
@@ -261,7 +257,7 @@ describeWithService("postgres", "PostgreSQL maintenance store", (service) => {
       const idempotency = { key: "same", requestHash: "h", responseFor: (id: string) => id };
       const results = await Promise.all(
         pools.flatMap((pool) => {
-          const store = createPostgresMaintenanceStore(pool);
+          const store = createMaintenanceStore(postgresSqlDb(pool));
           return [...Array.from({ length: 10 }, () => store.createTask("RTM1", task, ACTOR)), store.createTask("RTM1", task, ACTOR, idempotency)];
         }),
       );

@@ -1,11 +1,16 @@
 /**
- * Every query of the maintenance interface, written once for both engines: SQLite (the embedded
- * default, below) and PostgreSQL (store-postgres.ts). The SQL and the mapping of rows to the API's
- * records are shared; a `StoreEngine` holds only what the engines do differently (placeholders,
- * list parameters, transactions and locking, caching). Rows are mapped straight to the API's
- * records, so a handler only serialises.
+ * Every query of the maintenance interface, written once against the kernel's SQL interface
+ * (lib/platform/sql.ts), which SQLite (the embedded default) and PostgreSQL (`DATABASE_URL`) both
+ * implement: named parameters, list parameters, transactions and the statement cache are the
+ * kernel's. What stays particular to this store is small and below: the totals cache of the list
+ * queries (countTotals) and the plant lock of task creation (PLANT_WRITE_LOCK). Rows are mapped
+ * straight to the API's records, so a handler only serialises.
+ *
+ * Several instances may write one PostgreSQL database at once, so each write rule is one
+ * transaction whose SQL itself decides races (READ COMMITTED, PostgreSQL's default): a conditional
+ * UPDATE, INSERT … ON CONFLICT. Text columns use the "C" collation (lib/platform/migration.ts), so
+ * ids sort as plain strings on both engines.
  */
-import type { Statement } from "better-sqlite3";
 import type { TPage } from "@/lib/contract/common";
 import type {
   TAsset,
@@ -27,7 +32,7 @@ import type {
   TTasksQuery,
   TTaskStatus,
 } from "@/lib/contract/maintenance";
-import type { SqliteSqlDb } from "../../platform/sql";
+import type { SqlDb, SqlEngine, SqlExecutor, SqlParams, SqlRow } from "../../platform/sql";
 
 export interface PlantRecord {
   id: string;
@@ -197,32 +202,50 @@ export interface MaintenanceStore {
   updatePartReorder(plantId: string, partId: string, changes: { reorderLevel?: number; reorderQuantity?: number | null }): Promise<{ isShort: boolean }>;
 }
 
-export type Row = Record<string, unknown>;
-export type Params = Record<string, unknown>;
+type Row = SqlRow;
+type Params = SqlParams;
 
-/** Statements with `@name` parameters, run on the store's connection or inside a transaction. */
-export interface StoreStatements {
-  all<T = Row>(sql: string, params?: Params): Promise<T[]>;
-  /** Rows as arrays in the SELECT's column order (the jobs-done page: no keyed object per row). */
-  arrays(sql: string, params?: Params): Promise<unknown[][]>;
-  get<T = Row>(sql: string, params?: Params): Promise<T | undefined>;
-  /** A write; the number of rows it changed. */
-  run(sql: string, params?: Params): Promise<number>;
-}
+/**
+ * Run first in a task-creating transaction so that task numbers are handed out one at a time per
+ * plant (`@plantId`). PostgreSQL locks the plant's row; SQLite needs nothing, as its BEGIN IMMEDIATE
+ * already excludes every other writer.
+ */
+const PLANT_WRITE_LOCK: Record<SqlEngine, string | null> = {
+  sqlite: null,
+  postgres: `SELECT 1 FROM plants WHERE id = @plantId FOR UPDATE`,
+};
 
-/** What the two engines do differently; the store itself is written once against it. */
-export interface StoreEngine extends StoreStatements {
-  /** The total of a list query (`SELECT count(*) AS total …`); SQLite reuses recent totals. */
-  count(sql: string, params: Params): Promise<number>;
-  /** SQL for "`column` is one of `values`", with the values put in `params[name]` as one parameter. */
-  oneOf(column: string, name: string, values: readonly string[], params: Params): string;
-  /** Runs `fn` in one transaction; its statements go through `tx`. Rolls back when `fn` throws. */
-  transaction<T>(fn: (tx: StoreStatements) => Promise<T>): Promise<T>;
-  /**
-   * Run first in a task-creating transaction so that task numbers are handed out one at a time per
-   * plant (`@plantId`), or null when the transaction itself already excludes other writers.
-   */
-  plantWriteLock: string | null;
+/**
+ * The total of a list query (`SELECT count(*) AS total …`). On SQLite, totals of recent queries are
+ * reused until the database changes: counting is a scan of the plant's index, and most reads repeat
+ * the same filter. A change is any write on this connection (total_changes) or a commit by another
+ * one, e.g. the operator CLI (data_version). PostgreSQL, shared by several instances, counts every time.
+ */
+function countTotals(sql: SqlExecutor): (text: string, params: Params) => Promise<number> {
+  const count = async (text: string, params: Params) => (await sql.get<{ total: number }>(text, params))!.total;
+  if (sql.engine !== "sqlite") return count;
+  const MARKER = `SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version) AS marker`;
+  const totals = new Map<string, number>();
+  let totalsMarker = "";
+  return async (text, params) => {
+    const { marker } = (await sql.get<{ marker: string }>(MARKER))!;
+    if (marker !== totalsMarker) {
+      totals.clear();
+      totalsMarker = marker;
+    }
+    const key = `${text}\u0000${JSON.stringify(params)}`;
+    let total = totals.get(key);
+    if (total === undefined) {
+      total = await count(text, params);
+      // Kept only if nothing changed the database since `marker` as far as this cache has seen:
+      // another call may have found a newer marker while this one counted.
+      if (totalsMarker === marker) {
+        if (totals.size >= 1000) totals.clear(); // bounded: filters are client-chosen
+        totals.set(key, total);
+      }
+    }
+    return total;
+  };
 }
 
 // Aliases are quoted: PostgreSQL folds unquoted ones to lower case.
@@ -383,8 +406,9 @@ class OutOfStock {
   constructor(readonly short: { partId: string; inStock: number; used: number }) {}
 }
 
-/** The maintenance store on either engine. */
-export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore {
+/** The maintenance store on the service's database, either engine (lib/service/database.ts opens it). */
+export function createMaintenanceStore(engine: SqlDb): MaintenanceStore {
+  const countTotal = countTotals(engine);
   /**
    * One count and one page query over the same WHERE. `from` and `where` are fixed SQL built from
    * the filter's shape, never from its values (those go in as parameters). The count skips the
@@ -404,7 +428,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
     const whereSql = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
     const joined = from.assetJoin ? `${from.table} ${from.assetJoin}` : from.table;
     const countFrom = where.some((condition) => condition.startsWith("a.")) ? joined : from.table;
-    const total = await engine.count(`SELECT count(*) AS total FROM ${countFrom} ${whereSql}`, params);
+    const total = await countTotal(`SELECT count(*) AS total FROM ${countFrom} ${whereSql}`, params);
     const totalPages = Math.ceil(total / request.pageSize);
     const offset = (request.page - 1) * request.pageSize;
     if (offset >= total) return { data: [], page: request.page, totalPages, pageSize: request.pageSize };
@@ -531,7 +555,8 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
     async createTask(plantId, task, actor, idempotency) {
       try {
         return await engine.transaction(async (tx) => {
-          if (engine.plantWriteLock) await tx.run(engine.plantWriteLock, { plantId });
+          const plantWriteLock = PLANT_WRITE_LOCK[engine.engine];
+          if (plantWriteLock) await tx.run(plantWriteLock, { plantId });
           if (idempotency) {
             const stored = await tx.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key: idempotency.key });
             if (stored) return { replay: stored };
@@ -548,7 +573,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
           );
           await tx.run(INSERT_TRANSITION, { taskId, from: null, to: "NEED_APPROVAL", remark: null, now, ...actor });
           if (idempotency) {
-            const inserted = await tx.run(
+            const { changes: inserted } = await tx.run(
               `INSERT INTO idempotency_keys (plant_id, key, request_hash, response_body, created_at)
                VALUES (@plantId, @key, @requestHash, @responseBody, @now) ON CONFLICT (plant_id, key) DO NOTHING`,
               { plantId, key: idempotency.key, requestHash: idempotency.requestHash, responseBody: idempotency.responseFor(taskId), now },
@@ -569,7 +594,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
     transitionTask(taskId, from, to, remark, actor, dates = { proposedDueDate: null, dueDate: null }) {
       return engine.transaction(async (tx) => {
         const now = new Date().toISOString();
-        const moved = await tx.run(
+        const { changes: moved } = await tx.run(
           `UPDATE tasks SET status = @to, updated_at = @now, due_date = coalesce(@dueDate, due_date), proposed_due_date = @proposedDueDate
            WHERE id = @taskId AND status = @from`,
           { to, now, taskId, from, ...dates },
@@ -606,7 +631,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
         if (!current || current.status === "CLOSED") return "closed" as const;
         if (ifUpdatedAt !== undefined && current.updatedAt !== ifUpdatedAt) return "changed" as const;
         // The row as read: a writer in another instance that got in between makes this change nothing.
-        const changed = await tx.run(`UPDATE tasks SET ${[...sets, "updated_at = @now"].join(", ")} WHERE id = @taskId AND status = @status AND updated_at = @seen`, {
+        const { changes: changed } = await tx.run(`UPDATE tasks SET ${[...sets, "updated_at = @now"].join(", ")} WHERE id = @taskId AND status = @status AND updated_at = @seen`, {
           ...params,
           now,
           status: current.status,
@@ -630,7 +655,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
             if (stored) return { replay: stored };
           }
           const now = new Date().toISOString();
-          const moved = await tx.run(
+          const { changes: moved } = await tx.run(
             `UPDATE tasks SET status = 'CLOSED', updated_at = @now, proposed_due_date = NULL WHERE id = @taskId AND status = @from`,
             { now, taskId, from },
           );
@@ -691,7 +716,7 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
             stock.push({ partId: line.partId, quantity: left.quantity, isShort });
           }
           if (idempotency) {
-            const inserted = await tx.run(
+            const { changes: inserted } = await tx.run(
               `INSERT INTO idempotency_keys (plant_id, key, request_hash, response_body, created_at)
                VALUES (@plantId, @key, @requestHash, @responseBody, @now) ON CONFLICT (plant_id, key) DO NOTHING`,
               { plantId, key: idempotency.key, requestHash: idempotency.requestHash, responseBody: idempotency.responseFor(jobId, stock), now },
@@ -807,66 +832,4 @@ export function createMaintenanceStoreOn(engine: StoreEngine): MaintenanceStore 
       });
     },
   };
-}
-
-/**
- * The SQLite store. better-sqlite3 runs statements synchronously; each call waits only while an
- * asynchronous transaction of the same connection is open (sql.ts, `exclusive`). BEGIN IMMEDIATE
- * takes the write lock first, so no other writer reads a task number at the same time.
- */
-export function createSqliteMaintenanceStore(sql: SqliteSqlDb): MaintenanceStore {
-  const db = sql.sqlite;
-  const statements = new Map<string, Statement>();
-  /** Prepared once per distinct SQL text (the filtered lists have a handful of variants). */
-  function stmt(text: string, raw = false): Statement {
-    const key = raw ? `raw:${text}` : text;
-    let prepared = statements.get(key);
-    if (!prepared) {
-      prepared = db.prepare(text);
-      if (raw) prepared.raw(true);
-      statements.set(key, prepared);
-    }
-    return prepared;
-  }
-  /** Statements run by `call`: directly inside a transaction (sql.transaction holds the connection), otherwise once no transaction is open. */
-  const through = (call: <R>(fn: () => R) => Promise<R>): StoreStatements => ({
-    all: <T,>(text: string, params: Params = {}) => call(() => stmt(text).all(params) as T[]),
-    arrays: (text, params = {}) => call(() => stmt(text, true).all(params) as unknown[][]),
-    get: <T,>(text: string, params: Params = {}) => call(() => stmt(text).get(params) as T | undefined),
-    run: (text, params = {}) => call(() => stmt(text).run(params).changes),
-  });
-  const direct = through(async (fn) => fn());
-
-  // Totals of recent list queries, reused until the database changes: counting is a scan of the
-  // plant's index, and most reads repeat the same filter. A change is any write on this connection
-  // (total_changes) or a commit by another one, e.g. the operator CLI (data_version).
-  const changeMarker = db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version)").pluck();
-  const totals = new Map<string, number>();
-  let totalsMarker = "";
-  function countRows(text: string, params: Params): number {
-    const marker = changeMarker.get() as string;
-    if (marker !== totalsMarker) {
-      totals.clear();
-      totalsMarker = marker;
-    }
-    const key = `${text}\u0000${JSON.stringify(params)}`;
-    let total = totals.get(key);
-    if (total === undefined) {
-      total = (stmt(text).get(params) as { total: number }).total;
-      if (totals.size >= 1000) totals.clear(); // bounded: filters are client-chosen
-      totals.set(key, total);
-    }
-    return total;
-  }
-
-  return createMaintenanceStoreOn({
-    ...through((fn) => sql.exclusive(fn)),
-    count: (text, params) => sql.exclusive(() => countRows(text, params)),
-    oneOf(column, name, values, params) {
-      params[name] = JSON.stringify(values);
-      return `${column} IN (SELECT value FROM json_each(@${name}))`;
-    },
-    transaction: (fn) => sql.transaction(() => fn(direct)),
-    plantWriteLock: null,
-  });
 }

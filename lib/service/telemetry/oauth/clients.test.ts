@@ -2,17 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedMaintenance } from "../../maintenance/seed";
-import { openServiceDatabase as openDatabase } from "@/lib/service/database";
-import { createSqliteMaintenanceStore } from "../../maintenance/store";
-import { sqliteSql } from "../../../platform/sql";
+import { openServiceSql, seedServiceIfEmpty } from "@/lib/service/database";
+import { createMaintenanceStore } from "../../maintenance/store";
 import { createTelemetryClients } from "./clients";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-telemetry-clients-"));
-const sqlite = openDatabase(dir);
-seedMaintenance(sqlite, { seed: "clients-test", today: "2026-06-15", sizes: { jobsDone: 5, plannedJobs: 5, tasks: 5, parts: 5 } });
-const db = sqliteSql(sqlite);
-const customers = await createSqliteMaintenanceStore(db).listCustomers();
+const db = await openServiceSql({ dataDir: dir });
+await seedServiceIfEmpty(db, { seed: "clients-test", today: "2026-06-15", sizes: { jobsDone: 5, plannedJobs: 5, tasks: 5, parts: 5 } });
+const customers = await createMaintenanceStore(db).listCustomers();
 const clients = createTelemetryClients(db, "api://plant-telemetry", new Set(customers.map((customer) => customer.id)));
 
 afterAll(async () => {
