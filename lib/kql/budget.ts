@@ -176,4 +176,12 @@ export const LIMITS = {
    * cannot be interrupted by the query time limit.
    */
   groupings: 16,
+  /**
+   * Rows one row_window_session() reads: its session start is a fold over the rows in their order,
+   * held as one list whose copies grow with each step (sessions.ts); measured in docs/api.md.
+   */
+  sessionRows: 10_000,
 };
+
+/** The engine's refusal when row_window_session() would read more rows (a SQL string literal's text). */
+export const SESSION_ROWS_EXCEEDED = `row_window_session reads at most ${n(LIMITS.sessionRows)} rows; filter or summarize the rows before it`;

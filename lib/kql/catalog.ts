@@ -11,7 +11,7 @@ export const OPERATOR_DOCS: Record<string, string> = {
   "project-rename": "project-rename New = Old, … — rename columns",
   "project-reorder": "project-reorder Col [asc|desc|granny-asc|granny-desc], … — move columns to the front",
   extend: "extend Name = Expr, … — add computed columns",
-  serialize: "serialize [Name = Expr, …] — mark the rows serialized (for prev, next, row_number, row_cumsum)",
+  serialize: "serialize [Name = Expr, …] — mark the rows serialized (for prev, next, row_number, row_cumsum, row_window_session)",
   summarize: "summarize Agg(…), … by Col, bin(Timestamp, 1h) — aggregate groups of rows",
   "order by": "order by Col [asc|desc] [nulls first|last] — sort (default desc)",
   "sort by": "sort by Col [asc|desc] [nulls first|last] — sort (default desc)",
@@ -99,6 +99,8 @@ export const FUNCTION_DOCS: Record<string, string> = {
   next: "next(Column [, Offset=1, Default]): the value Offset rows later in a serialized row set — a value from a later row",
   row_number: "row_number([Start=1]): the row's position in a serialized row set — the row's number",
   row_cumsum: "row_cumsum(Term): running sum over a serialized row set — the running sum",
+  row_window_session:
+    "row_window_session(Expr, MaxDistanceFromFirst, MaxDistanceBetweenNeighbors [, Restart]): datetime — the value of Expr where the row's session starts, in a serialized row set",
 };
 
 /**

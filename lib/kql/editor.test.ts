@@ -82,6 +82,14 @@ describe("hoverAt", () => {
     expect(inSummarize).toMatchObject({ kind: "function", detail: "avg(x): real", info: "the mean of the values" });
     const scalar = completionsAt("States | extend x = tod", 23).options.find((option) => option.label === "todouble");
     expect(scalar).toMatchObject({ detail: "todouble(x): real", info: "converts to a real number (null if it cannot)" });
+    const session = "States | sort by Timestamp asc | extend s = row_window_session(Timestamp, 1h, 5m)";
+    const sessionDoc = {
+      signature: "row_window_session(Expr, MaxDistanceFromFirst, MaxDistanceBetweenNeighbors [, Restart]): datetime",
+      description: "the value of Expr where the row's session starts, in a serialized row set",
+    };
+    expect(hoverAt(session, session.indexOf("row_window") + 1)).toMatchObject(sessionDoc);
+    const sessionOption = completionsAt("States | sort by Timestamp asc | extend s = row_w", 49).options.find((option) => option.label === "row_window_session");
+    expect(sessionOption).toMatchObject({ kind: "function", detail: sessionDoc.signature, info: sessionDoc.description });
   });
   it("documents operators, functions and statements", () => {
     const query = "let x = 1; States | make-series c = count() on Timestamp step 1h | extend s = series_fir(c, repeat(1, 3))";

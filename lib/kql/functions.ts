@@ -24,7 +24,7 @@ export const EXTENSION_SCALARS = [
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
   "ceiling", "isnan", "isfinite", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
   "series_decompose", "series_decompose_anomalies", "series_decompose_forecast", "series_outliers", "series_fit_line", "series_fit_2lines", "series_fit_2lines_dynamic", "series_periods_detect",
-  "prev", "next", "row_number", "row_cumsum",
+  "prev", "next", "row_number", "row_cumsum", "row_window_session",
 ] as const;
 
 export const EXTENSION_AGGREGATES = [

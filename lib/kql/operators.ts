@@ -13,6 +13,7 @@ import type { KqlType } from "./types";
 import { LIMITS } from "./budget";
 import { outputAliases, scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
 import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
+import { SESSION_PREFIX, stageSessions } from "./sessions";
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
@@ -187,7 +188,15 @@ function extend(planner: OperatorPlanner, blockIn: Block, items: Assignment[]): 
     columns.push({ name, expr });
     scope.set(name, expr);
   };
-  for (const item of items) {
+  for (const original of items) {
+    // row_window_session() calls are planned in stages first (sessions.ts), under hidden names.
+    const staged = stageSessions(planner, { ...block, columns }, original.expr);
+    if (staged) {
+      block = staged.block;
+      columns = [...block.columns];
+      scope = new Map(scopeOf(block));
+    }
+    const item = staged ? { ...original, expr: staged.expr } : original;
     const series = seriesCall(analyzer, item.expr, scope);
     if (series) {
       // Planned in stages over the rows so far (series.ts); its results join the columns.
@@ -206,9 +215,9 @@ function extend(planner: OperatorPlanner, blockIn: Block, items: Assignment[]): 
     }
     if (item.names) analyzer.error(item.span, "Naming several columns with (a, b) = … needs a function with several results, such as series_fit_line()");
     const expr = analyzer.scalar(item.expr, scope);
-    add(item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
+    add(item.name?.text ?? nameOf(original.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
   }
-  return { ...block, columns };
+  return { ...block, columns: columns.filter((c) => !c.name.startsWith(SESSION_PREFIX)) };
 }
 
 /**
@@ -221,6 +230,14 @@ function project(planner: OperatorPlanner, blockIn: Block, items: Assignment[]):
   const analyzer = planner.analyzer;
   let block = blockIn;
   const staged = new Map<Assignment, { hidden: string[]; defaults: string[] }>();
+  // row_window_session() calls are planned in stages first (sessions.ts); their hidden columns are not projected.
+  const rewritten = new Map<Assignment, Expr>();
+  for (const item of items) {
+    const sessions = stageSessions(planner, block, item.expr);
+    if (!sessions) continue;
+    block = sessions.block;
+    rewritten.set(item, sessions.expr);
+  }
   for (const item of items) {
     if (item.expr.kind !== "call" || !(SERIES_MULTI.has(item.expr.name) || item.names || item.expr.name === "series_fit_2lines_dynamic")) continue;
     const call = seriesCall(analyzer, item.expr, scopeOf(block));
@@ -241,8 +258,9 @@ function project(planner: OperatorPlanner, blockIn: Block, items: Assignment[]):
     if (item.names && item.names.length > defaults.length) analyzer.error(item.span, `${(item.expr as { name: string }).name}() gives ${defaults.length} column${defaults.length > 1 ? "s" : ""}`);
     return defaults.map((name, i) => item.names?.[i]?.text ?? (i === 0 ? item.name?.text : undefined) ?? name);
   };
-  for (const item of items) {
-    const series = staged.get(item);
+  for (const original of items) {
+    const series = staged.get(original);
+    const item = { ...original, expr: rewritten.get(original) ?? original.expr };
     if (series) {
       named(item, series.defaults).forEach((name, i) => add(item, name, scope.get(series.hidden[i]!)!));
       continue;
@@ -255,7 +273,7 @@ function project(planner: OperatorPlanner, blockIn: Block, items: Assignment[]):
     }
     if (item.names) analyzer.error(item.span, "Naming several columns with (a, b) = … needs a function with several results, such as series_fit_line()");
     const expr = analyzer.scalar(item.expr, scope);
-    add(item, item.name?.text ?? nameOf(item.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
+    add(item, item.name?.text ?? nameOf(original.expr) ?? planner.columnName(columns, () => ++unnamed), expr);
   }
   return { ...block, columns };
 }

@@ -3,6 +3,8 @@
  * row_number, row_cumsum. Each is a window function over the serialized order, spelled by the
  * dialect from a `row:<fn>:<flags>` node whose operands are the function's then the order keys
  * (flags: per key `a`/`d` for the direction and `f`/`l` for where nulls go).
+ * row_window_session is no window function (a session's start depends on the previous session's
+ * start): `sessionInputs` checks its operands here and sessions.ts plans it in stages.
  */
 import type { Expr } from "./ast";
 import type { Analyzer, Scope } from "./analyze";
@@ -15,10 +17,9 @@ export const ROW_ORDER_FUNCTIONS = ["prev", "next", "row_number", "row_cumsum", 
 export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr | undefined {
   const name = ast.name;
   if (!(ROW_ORDER_FUNCTIONS as readonly string[]).includes(name)) return undefined;
-  if (name === "row_window_session") analyzer.error(ast.nameSpan, "row_window_session() is not supported; use prev() over a sorted row set");
-  const order = analyzer.serialOrder;
-  // ADX's words for the same refusal.
-  if (!order) analyzer.error(ast.nameSpan, `Function '${name}' cannot be invoked in current context. Details: the row set must be serialized (use sort, top or serialize before it)`);
+  const order = serialOrderFor(analyzer, ast);
+  // extend, project and serialize stage the calls of their items (sessions.ts): one reaching here is elsewhere.
+  if (name === "row_window_session") analyzer.error(ast.nameSpan, "row_window_session() is supported in extend, project and serialize (not inside its own arguments); compute it there, then filter or summarize its column");
   const arity = (min: number, max: number) => {
     if (ast.star || ast.args.length < min || ast.args.length > max) analyzer.error(ast.span, `${name}() expects ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, got ${ast.args.length}`);
   };
@@ -34,8 +35,8 @@ export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr
   if (ast.args[1] && (name === "row_number" || name === "row_cumsum") && !(ast.args[1].kind === "literal" && ast.args[1].value === false)) {
     analyzer.error(ast.args[1].span, `${name}() with a restart condition is not supported; summarize or partition by the key instead`);
   }
-  const flags = order!.map((k) => `${k.desc ? "d" : "a"}${k.nullsFirst ? "f" : "l"}`).join("");
-  const keys = order!.map((k) => k.expr);
+  const flags = order.map((k) => `${k.desc ? "d" : "a"}${k.nullsFirst ? "f" : "l"}`).join("");
+  const keys = order.map((k) => k.expr);
   const node = (operands: TExpr[], type: TExpr["type"], nullable: boolean, template: TExpr | undefined, extra = ""): TExpr => ({
     type,
     nullable,
@@ -71,6 +72,55 @@ export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr
       return node([number, restart], number.type === "int" ? "long" : number.type, false, undefined);
     }
   }
+}
+
+/** The serialized order a row-order function reads; ADX's words when the rows are not serialized. */
+function serialOrderFor(analyzer: Analyzer, ast: Call): NonNullable<Analyzer["serialOrder"]> {
+  const order = analyzer.serialOrder;
+  if (!order) analyzer.error(ast.nameSpan, `Function '${ast.name}' cannot be invoked in current context. Details: the row set must be serialized (use sort, top or serialize before it)`);
+  return order;
+}
+
+/** What the session fold of one row_window_session() call reads per row (dialect.ts RowWindowSessionSpec). */
+export interface SessionInputs {
+  /** Expr (datetime), MaxDistanceFromFirst and MaxDistanceBetweenNeighbors (timespans), Restart (bool). */
+  expr: TExpr;
+  first: TExpr;
+  neighbors: TExpr;
+  restart: TExpr;
+  /** The row's number in the serialized order: the fold's order, and the order of its output rows. */
+  rowNumber: TExpr;
+  /** Expr of the row before (null on the first row), for the distance between neighbours. */
+  previous: TExpr;
+}
+
+/**
+ * row_window_session(Expr, MaxDistanceFromFirst, MaxDistanceBetweenNeighbors [, Restart]) as
+ * Kusto.Language types it: a datetime, two timespans, a bool; over a serialized row set.
+ */
+export function sessionInputs(analyzer: Analyzer, ast: Call, scope: Scope): SessionInputs {
+  const order = serialOrderFor(analyzer, ast);
+  if (ast.star || ast.args.length < 3 || ast.args.length > 4) analyzer.error(ast.span, `row_window_session() expects 3 to 4 arguments, got ${ast.args.length}`);
+  const typed = (i: number, type: TExpr["type"], what: string) => {
+    const value = analyzer.analyze(ast.args[i]!, scope, "scalar");
+    if (value.type !== type) analyzer.error(ast.args[i]!.span, `row_window_session() needs a ${type} as argument ${i + 1} (${what}), not ${value.type}`);
+    return value;
+  };
+  const expr = typed(0, "datetime", "Expr");
+  const first = typed(1, "timespan", "MaxDistanceFromFirst");
+  const neighbors = typed(2, "timespan", "MaxDistanceBetweenNeighbors");
+  const restart = ast.args[3] ? typed(3, "bool", "Restart") : analyzer.param("BOOLEAN", false, "bool");
+  const flags = order.map((k) => `${k.desc ? "d" : "a"}${k.nullsFirst ? "f" : "l"}`).join("");
+  const keys = order.map((k) => k.expr);
+  const one = analyzer.param("BIGINT", 1, "long");
+  return {
+    expr,
+    first,
+    neighbors,
+    restart,
+    rowNumber: { type: "long", nullable: false, node: { op: `row:row_number:${flags}`, args: [one, analyzer.param("BOOLEAN", false, "bool"), ...keys] } },
+    previous: { type: "datetime", nullable: true, node: { op: `row:prev:${flags}:1:n`, args: [expr, one, analyzer.nullOf("datetime"), ...keys] } },
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
  * SELECT block, joins, make-series' plan of CTEs) lives here, so a fix to KQL's meaning is made once
  * and both engines keep giving the same answers (the conformance suite runs every case on both).
  */
-import type { JoinType, MakeSeriesSpec, SelectBlock, SqlDialect } from "./dialect";
+import type { JoinType, MakeSeriesSpec, RowWindowSessionSpec, SelectBlock, SqlDialect } from "./dialect";
 import type { FunctionNames } from "./function-names";
 import { chargeRender } from "../budget";
 import { args, type TExpr } from "../ir";
@@ -655,6 +655,7 @@ export abstract class SqlRenderer {
     );
   }
 
+  abstract rowWindowSession(spec: RowWindowSessionSpec): string;
   abstract unionAll(selects: string[]): string;
   abstract values(rows: TExpr[][], aliases: string[]): string;
   abstract rowJson(types: readonly KqlType[], column: (index: number) => string): string;
@@ -672,6 +673,7 @@ export function dialectOf(renderer: SqlRenderer): SqlDialect {
     range: (start, stop, step, type, alias) => renderer.range(start, stop, step, type, alias),
     values: (rows, aliases) => renderer.values(rows, aliases),
     makeSeries: (spec) => renderer.makeSeries(spec),
+    rowWindowSession: (spec) => renderer.rowWindowSession(spec),
     rowJson: (types, column) => renderer.rowJson(types, column),
   };
 }

@@ -15,12 +15,12 @@
  * Where ClickHouse's function differs from KQL's meaning (banker's rounding, intDiv by zero raising,
  * arrays that cannot be NULL, aggregates that give 0 on empty input), the spelling here says so.
  */
-import type { MakeSeriesSpec, SqlDialect } from "./dialect";
+import type { MakeSeriesSpec, RowWindowSessionSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
-import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
+import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, VALUE_LIMITS } from "../budget";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
 
@@ -202,6 +202,25 @@ class ClickHouseRenderer extends SqlRenderer {
       return `coalesce(${jsonNumber(`toFloat64(${value})`)}, 'null')`;
     },
   };
+
+  /**
+   * The rows as one array of tuples in their order, a fold over it (the starts so far, the last one
+   * the current session's; times in microseconds), and both arrays joined back into rows.
+   */
+  rowWindowSession(spec: RowWindowSessionSpec): string {
+    const q = (name: string) => this.quoteIdentifier(name);
+    const at = (tuple: string, name: string) => `tupleElement(${tuple}, ${spec.columns.indexOf(name) + 1})`;
+    const x = us(at("kql_e", spec.expr));
+    const last = "kql_a[-1]";
+    const start = `if(${at("kql_e", spec.restart)} OR isNull(${last}) OR isNull(${x}) OR ${x} >= ${last} + ${at("kql_e", spec.first)} OR ${x} >= ${us(at("kql_e", spec.previous))} + ${at("kql_e", spec.neighbors)}, ${x}, ${last})`;
+    const rows = `arraySort(kql_t -> ${at("kql_t", spec.rowNumber)}, groupArray(tuple(${spec.columns.map(q).join(", ")})))`;
+    const fold = `arrayPopFront(arrayFold((kql_a, kql_e) -> arrayPushBack(kql_a, ${start}), kql_rows, CAST([NULL] AS Array(Nullable(Int64)))))`;
+    const starts = `if(throwIf(length(kql_rows) > ${spec.maxRows}, '${SESSION_ROWS_EXCEEDED}') = 0, ${fold}, [])`;
+    return (
+      `SELECT ${spec.columns.map((c, i) => `tupleElement(tupleElement(kql_j, 1), ${i + 1}) AS ${q(c)}`).join(", ")}, ${fromUs("tupleElement(kql_j, 2)")} AS ${q(spec.output)} ` +
+      `FROM (SELECT arrayJoin(arrayZip(kql_rows, ${starts})) AS kql_j FROM (SELECT ${rows} AS kql_rows FROM (${spec.sql}) AS kql_in))`
+    );
+  }
 
   unionAll(selects: string[]): string {
     return `SELECT * FROM (${selects.map((s) => `(${s})`).join(" UNION ALL ")})`;

@@ -38,6 +38,25 @@ export interface MakeSeriesSpec {
   maxPoints: number;
 }
 
+/**
+ * row_window_session (sessions.ts): the rows of `sql` passed through in the order of its column
+ * `rowNumber`, plus `output`, each row's session start: one fold over the rows in that order, since a
+ * session's start depends on the previous session's start. The other names are `sql`'s columns the
+ * fold reads (rows.ts SessionInputs). More than `maxRows` input rows is the engine's error.
+ */
+export interface RowWindowSessionSpec {
+  sql: string;
+  columns: string[];
+  rowNumber: string;
+  expr: string;
+  first: string;
+  neighbors: string;
+  restart: string;
+  previous: string;
+  output: string;
+  maxRows: number;
+}
+
 export interface SqlDialect {
   quoteIdentifier(name: string): string;
   /** A relation given as SQL text, aliased for use in FROM. */
@@ -53,6 +72,7 @@ export interface SqlDialect {
   /** Literal rows (datatable). */
   values(rows: TExpr[][], aliases: string[]): string;
   makeSeries(spec: MakeSeriesSpec): string;
+  rowWindowSession(spec: RowWindowSessionSpec): string;
   /**
    * One result row as the response's JSON array text (docs/api.md §6), never SQL NULL: each value
    * per its KQL type, read from `column(i)`. The one place an engine's values become the response's

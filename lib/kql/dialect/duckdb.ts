@@ -9,13 +9,13 @@
  * - no casts on typed columns; parameters are bound with their SQL types by the caller;
  * - timespans are BIGINT microseconds, datetimes TIMESTAMP.
  */
-import type { MakeSeriesSpec, SqlDialect } from "./dialect";
+import type { MakeSeriesSpec, RowWindowSessionSpec, SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
-import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
+import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, VALUE_LIMITS } from "../budget";
 import type { KqlType } from "../types";
 
 const SQL_TYPES: Record<KqlType, string> = {
@@ -126,6 +126,25 @@ class DuckDbRenderer extends SqlRenderer {
       return value;
     },
   };
+
+  /**
+   * One list of the rows and one fold over their operands ([Expr, MaxDistanceFromFirst,
+   * MaxDistanceBetweenNeighbors, Restart, previous Expr] as microseconds), unnested side by side.
+   * list_reduce keeps one accumulator type: the starts so far, the last one the current session's.
+   */
+  rowWindowSession(spec: RowWindowSessionSpec): string {
+    const q = (name: string) => this.quoteIdentifier(name);
+    const order = `ORDER BY ${q(spec.rowNumber)}`;
+    const operands = `[epoch_us(${q(spec.expr)}), ${q(spec.first)}, ${q(spec.neighbors)}, CAST(${q(spec.restart)} AS BIGINT), epoch_us(${q(spec.previous)})]`;
+    const start = "CASE WHEN kql_e[4] = 1 OR kql_a[-1] IS NULL OR kql_e[1] IS NULL OR kql_e[1] >= kql_a[-1] + kql_e[2] OR kql_e[1] >= kql_e[5] + kql_e[3] THEN kql_e[1] ELSE kql_a[-1] END";
+    const fold = `list_reduce(list(${operands} ${order}), lambda kql_a, kql_e: list_append(kql_a, ${start}), [NULL::BIGINT])[2:]`;
+    const starts = `CASE WHEN count(*) > ${spec.maxRows} THEN error('${SESSION_ROWS_EXCEEDED}') ELSE ${fold} END`;
+    const rows = `list({${spec.columns.map((c, i) => `'c${i}': ${q(c)}`).join(", ")}} ${order})`;
+    return (
+      `SELECT ${spec.columns.map((c, i) => `kql_r.c${i} AS ${q(c)}`).join(", ")}, make_timestamp(kql_s) AS ${q(spec.output)} ` +
+      `FROM (SELECT UNNEST(kql_rows) AS kql_r, UNNEST(kql_starts) AS kql_s FROM (SELECT ${rows} AS kql_rows, ${starts} AS kql_starts FROM (${spec.sql}) AS kql_in))`
+    );
+  }
 
   unionAll(selects: string[]): string {
     return selects.map((s) => `(${s})`).join(" UNION ALL ");
