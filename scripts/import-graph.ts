@@ -75,7 +75,7 @@ export function roomOf(file: string): string {
  */
 export const FLOORS: readonly (readonly string[])[] = [
   ["lib/contract"],
-  ["lib", "lib/shared-state", "lib/kql"],
+  ["lib", "lib/shared-state", "lib/kql", "lib/series"],
   ["lib/platform", "lib/service/platform"],
   ["lib/service/demo", "lib/service/maintenance", "lib/service/telemetry", "lib/dashboard-store", "lib/dashboard"],
   ["lib/service", "lib/upstream", "lib/auth", "lib/monitors", "lib/client"],

@@ -35,10 +35,11 @@ const RANGE_OPTIONS = BOARD_RANGES.map((value) => ({ value, label: BOARD_RANGE_L
 const CHOICES_DELAY_MS = 1500;
 const REFRESH_OPTIONS = BOARD_REFRESH.map((value) => ({ value, label: BOARD_REFRESH_LABEL[value] }));
 
-export function BoardPage({ plantId, dashboardId }: { plantId: string; dashboardId: string }) {
+/** `initial`: the board as the page was rendered with it; without it the board is asked for. */
+export function BoardPage({ plantId, dashboardId, initial }: { plantId: string; dashboardId: string; initial?: TDashboard }) {
   const id = /^\d{1,15}$/.test(dashboardId) ? Number(dashboardId) : NaN;
-  const board = useDashboard(plantId, id);
-  // The charts' code loads while the board and its queries are on their way, not after them.
+  const board = useDashboard(plantId, id, initial);
+  // The charts' code and the answers' schema load while the queries are on their way, not after them.
   useEffect(preloadCharts, []);
   if (!Number.isSafeInteger(id)) return <ErrorState error={new Error(`There is no dashboard "${dashboardId.slice(0, 40)}" at plant ${plantId}.`)} title="No such dashboard" />;
   if (board.error) return <ErrorState error={board.error} title="Could not open this dashboard" onRetry={() => void board.refetch()} />;

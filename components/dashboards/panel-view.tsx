@@ -16,6 +16,7 @@ import { ResultTable } from "@/components/telemetry/result-table";
 import { buildSeries, type QueryResult } from "@/components/telemetry/series";
 import { fetchTelemetryQuery } from "@/components/telemetry/telemetry-api";
 import { errorMessage } from "@/lib/client/api";
+import { loadExplorerContract } from "@/lib/client/lazy-contract";
 import { useFormat, type Format } from "@/lib/client/format";
 import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardPanel } from "@/lib/contract/dashboards";
@@ -24,10 +25,14 @@ import type { PanelQuery } from "./board-state";
 const loadTimeSeriesChart = () => import("@/components/telemetry/time-series-chart");
 const loadCategoryChart = () => import("@/components/telemetry/category-chart");
 
-/** Starts loading the charts' code (recharts) at once; next/dynamic would wait for the first result. */
+/**
+ * Starts loading the charts' code (recharts) and the answers' metadata schema at once: next/dynamic
+ * would wait for the first result, and each answer waits for the schema (telemetry-api.ts).
+ */
 export function preloadCharts(): void {
   void loadTimeSeriesChart();
   void loadCategoryChart();
+  loadExplorerContract().catch(() => undefined);
 }
 
 const TimeSeriesChart = dynamic(() => loadTimeSeriesChart().then((m) => m.TimeSeriesChart), {

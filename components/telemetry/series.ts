@@ -6,7 +6,7 @@
  */
 import type { TTelemetryColumn, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import { carriesUnit } from "./axes";
-import type { Point } from "./downsample";
+import type { Point } from "@/lib/series/lttb";
 
 /** What the chart reads of a column: its name and KQL type (the .NET type name when known). */
 export type ResultColumn = Pick<TTelemetryColumn, "name" | "columnType"> & Partial<Pick<TTelemetryColumn, "dataType">>;

@@ -117,6 +117,18 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   }
   // A shared link runs at once; a bare visit waits for the user (and shows the examples).
   const [runAt, setRunAt] = useState<number | null>(() => (params.has("q") ? currentTime() : null));
+  // A run's time waits for the URL to hold what it runs: the URL's update (pushState) renders after
+  // this state's, and in between the old query went out once more with the new time — an engine
+  // query nobody asked for, beside the one asked for (bench/ui.ts chart rows, issue 26).
+  const [pendingRun, setPendingRun] = useState<{ at: number | null; from: string } | null>(null);
+  if (pendingRun && pendingRun.from !== stateKey) {
+    setPendingRun(null);
+    setRunAt(pendingRun.at);
+  }
+  const runWhenShown = (at: number | null, search: string) => {
+    if (search === stateKey) setRunAt(at);
+    else setPendingRun({ at, from: stateKey });
+  };
 
   const [storedTabs, writeTabs] = useStoredTabs(plantId);
   const activeTab = storedTabs?.active ?? params.get("tab") ?? "";
@@ -124,7 +136,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
 
   const navigate = (next: ExplorerState, rerun: boolean) => {
     const search = serializeExplorerState(next);
-    if (rerun) setRunAt(currentTime());
+    if (rerun) runWhenShown(currentTime(), search);
     // The native history API updates useSearchParams without asking the server for the page again
     // (router.push would wait for a server render before the query could even start).
     if (search !== stateKey || !params.has("q")) window.history.pushState(null, "", `${pathname}?${withTab(search)}`);
@@ -174,7 +186,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     setDraft(tab.draft);
     window.history.pushState(null, "", `${pathname}?${withTab(tab.search, tab.id)}`);
     // A tab that had run shows its result again (re-run: relative ranges move on).
-    setRunAt(tab.search ? currentTime() : null);
+    runWhenShown(tab.search ? currentTime() : null, tab.search);
   };
   const tabs = storedTabs?.tabs ?? [];
   const selectTab = (id: string) => {

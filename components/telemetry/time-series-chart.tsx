@@ -6,8 +6,8 @@
  *   not flatten 6 bar of pressure; counts unitless on their own axis; at most two axes (axes.ts);
  * - a colour per series from its name, kept when a filter changes what else is drawn;
  * - a legend whose entries hide and show their series (the axes follow what is shown);
- * - every series downsampled (M4) to the plot's pixel width, so half a million points draw as fast
- *   as a few thousand;
+ * - every series reduced (LTTB, lib/series) to one point per pixel column of the plot, so half a
+ *   million points draw as fast as a few thousand;
  * - dragging across the plot reports a narrower time range (zoom; the page keeps the undo steps);
  * - markers (jobs, tasks, alarms) on the same time axis as reference lines and areas.
  * Times are shown in `timeZone` (UTC or the reader's), numbers in the reader's language.
@@ -17,9 +17,9 @@ import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointer
 import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceDot, ReferenceLine, XAxis, YAxis } from "recharts";
 import { cn } from "@/components/ui/cn";
 import { axisNumber, useFormat } from "@/lib/client/format";
+import { pointsForWidth, type Point } from "@/lib/series/lttb";
 import { axisUnits, planAxes, seriesColors } from "./axes";
 import { MARKER_COLORS, type MarkerTone } from "./chart-colors";
-import { downsampleM4, type Point } from "./downsample";
 import { formatTimeTick, timeTicks } from "./time-ticks";
 import type { Series } from "./series";
 import type { AnomalyMark } from "./series-analysis";
@@ -92,7 +92,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
         key: s.key,
         axis: axisPlan.axisOf.get(s.key)!,
         unit: axisPlan.axes.find((axis) => axis.id === axisPlan.axisOf.get(s.key))?.kind === "unit" ? (s.unit ?? "") : "",
-        points: width > 0 ? downsampleM4(s.points, plotWidth, x0, x1) : [],
+        points: width > 0 ? pointsForWidth(s.points, plotWidth, x0, x1) : [],
       })),
     [visible, axisPlan, width, plotWidth, x0, x1],
   );
@@ -349,7 +349,7 @@ function SeriesLegend({
 }
 
 /** For the hover readout: each series' point nearest to `time`, if within a few pixels. */
-function nearestValues(series: { key: string; unit: string; points: Point[] }[], time: number, msPerPx: number) {
+function nearestValues(series: { key: string; unit: string; points: readonly Point[] }[], time: number, msPerPx: number) {
   const values: { key: string; unit: string; y: number }[] = [];
   let shownTime = time;
   for (const s of series) {
@@ -362,7 +362,7 @@ function nearestValues(series: { key: string; unit: string; points: Point[] }[],
   return values.length > 0 ? { time: shownTime, values: values.slice(0, 8) } : null;
 }
 
-function nearest(points: Point[], x: number): Point | undefined {
+function nearest(points: readonly Point[], x: number): Point | undefined {
   let lo = 0;
   let hi = points.length - 1;
   if (hi < 0) return undefined;

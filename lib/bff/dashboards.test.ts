@@ -15,6 +15,8 @@ const env = await vi.hoisted(async () => {
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
+import { findUser } from "@/lib/dashboard-store/users";
+import { dashboardForPage } from "./dashboards";
 import { DASHBOARD_LIMITS, type TDashboard, type TDashboardDefinition } from "@/lib/contract/dashboards";
 import { binFor, substituteVariables } from "@/lib/kql/variables";
 
@@ -187,6 +189,16 @@ describe("dashboards", () => {
     expect(elsewhere.status).toBe(404);
     const offList = await call(SUPERVISOR, "GET", "/api/plants/HOU1/dashboards");
     expect(offList.status).toBe(403);
+  });
+
+  it("gives a dashboard page its board with the API's checks: the plant, the user's plants, the id", async () => {
+    const db = await getDashboardDb();
+    const [planner, supervisor] = await Promise.all([findUser(db, PLANNER), findUser(db, SUPERVISOR)]);
+    const viaApi = (await (await call(PLANNER, "GET", `/api/plants/RTM1/dashboards/${created.id}`)).json()) as TDashboard;
+    expect(await dashboardForPage(planner!, "RTM1", String(created.id))).toEqual(viaApi);
+    expect(await dashboardForPage(planner!, "HOU1", String(created.id))).toBeNull();
+    expect(await dashboardForPage(supervisor!, "HOU1", String(created.id))).toBeNull();
+    for (const id of ["0", "abc", "1e3", "9999999"]) expect(await dashboardForPage(planner!, "RTM1", id)).toBeNull();
   });
 
   it("runs a panel's query, its variable substituted as a literal, through the telemetry path", async () => {

@@ -24,6 +24,8 @@ import { variablesUsed } from "@/lib/kql/variables";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
 import type { SqlDb } from "@/lib/platform/sql";
+import { canReachPlant, hasPermission } from "@/lib/contract/roles";
+import type { DashboardUser } from "@/lib/dashboard-store/users";
 import type { ApiContext } from "./handler";
 
 const KIB = DASHBOARD_LIMITS.maxImportBytes / 1024;
@@ -176,3 +178,16 @@ export const dashboardHandlers = {
     return json(file, 200, { "content-disposition": `attachment; filename="${name}.dashboard.json"`, "cache-control": "no-store" });
   },
 };
+
+/**
+ * The board a dashboard page is rendered with (the same checks as `GET …/dashboards/{id}`: the
+ * plant, the permission), so its panels' queries start as the page hydrates instead of after one
+ * more round trip for the board. Null when the user may not read it or it does not exist: the page
+ * then asks the API, which says why in words.
+ */
+export async function dashboardForPage(user: DashboardUser, plantId: string, idText: string): Promise<TDashboard | null> {
+  const id = /^\d{1,15}$/.test(idText) ? Number(idText) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  if (!canReachPlant(user.role, user.plants, plantId) || !hasPermission(user.role, "dashboards:read")) return null;
+  return getDashboard(await getDashboardDb(), plantId, id);
+}

@@ -39,31 +39,31 @@ const key = (row: unknown[]) => `${String(row[0])}|${String(row[1])}`;
 
 describe("automatic resolution", () => {
   it("shows a one-minute summarize at a coarser bin: the same rows as that bin written by hand", async () => {
-    // 12 h over 100 px: 200 points → 3.6 min → 5-min bins.
+    // 12 h over 100 px, one point per pixel column: 7.2 min → 10-min bins.
     const reduced = await query({ query: BINNED, resolution: { width: 100 } });
-    expect(reduced.meta.resolution).toMatchObject({ method: "bin", sourceBinMs: 60_000, shownBinMs: 300_000, fullFits: true });
+    expect(reduced.meta.resolution).toMatchObject({ method: "bin", sourceBinMs: 60_000, shownBinMs: 600_000, fullFits: true });
     expect(reduced.data.render?.kind).toBe("timechart");
-    const byHand = await query({ query: BINNED.replace("1m", "5m") });
+    const byHand = await query({ query: BINNED.replace("1m", "10m") });
     expect(byHand.meta.resolution).toBeNull();
     const sort = (rows: unknown[][]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
     expect(sort(reduced.data.rows)).toEqual(sort(byHand.data.rows));
     const full = await query({ query: BINNED, resolution: { width: 100, full: true } });
     expect(full.meta.resolution).toBeNull();
-    expect(full.data.rows.length).toBeGreaterThan(reduced.data.rows.length * 4);
-    expect(reduced.meta.resolution!.fullRows).toBe(reduced.data.rows.length * 5);
+    expect(full.data.rows.length).toBeGreaterThan(reduced.data.rows.length * 9);
+    expect(reduced.meta.resolution!.fullRows).toBe(reduced.data.rows.length * 10);
   });
 
   it("reduces raw samples to each series' low and high per bin, from the full rows' own values", async () => {
     const reduced = await query({ query: RAW, resolution: { width: 100 } });
     const full = await query({ query: RAW, resolution: { width: 100, full: true } });
-    expect(reduced.meta.resolution).toMatchObject({ method: "minmax", sourceBinMs: null, shownBinMs: 600_000, fullRows: full.data.rows.length, fullFits: true });
+    expect(reduced.meta.resolution).toMatchObject({ method: "minmax", sourceBinMs: null, shownBinMs: 900_000, fullRows: full.data.rows.length, fullFits: true });
     expect(reduced.meta.inspection.queries).toBe(2);
     expect(reduced.data.columns.map((column) => column.name)).toEqual(["Timestamp", "DeviceId", "Value"]);
-    // One bin per pixel (two points each): 12 h over 100 px → 7.2 min → 10-min bins.
-    // Expected: per device and 10-minute bin, the lowest and the highest of the full rows.
+    // One bin per two pixel columns (two points each): 12 h over 50 bins → 14.4 min → 15-min bins.
+    // Expected: per device and 15-minute bin, the lowest and the highest of the full rows.
     const expected = new Map<string, number[]>();
     for (const [time, device, value] of full.data.rows as [string, string, number][]) {
-      const bin = new Date(Math.floor(Date.parse(time) / 600_000) * 600_000).toISOString();
+      const bin = new Date(Math.floor(Date.parse(time) / 900_000) * 900_000).toISOString();
       const k = `${bin}|${device}`;
       const seen = expected.get(k);
       expected.set(k, seen ? [Math.min(seen[0]!, value), Math.max(seen[1]!, value)] : [value, value]);

@@ -32,6 +32,15 @@ export function useDashboards(plantId: string) {
   return useQuery({ queryKey: dashboardKeys.all(plantId), queryFn: ({ signal }) => dashboardsApi.list(plantId, signal) });
 }
 
-export function useDashboard(plantId: string, id: number) {
-  return useQuery({ queryKey: dashboardKeys.one(plantId, id), queryFn: ({ signal }) => dashboardsApi.get(plantId, id, signal), enabled: Number.isSafeInteger(id) && id > 0 });
+/** One board; `initial` is the board the page was rendered with (not asked for again for a while). */
+export function useDashboard(plantId: string, id: number, initial?: TDashboard) {
+  return useQuery({
+    queryKey: dashboardKeys.one(plantId, id),
+    queryFn: ({ signal }) => dashboardsApi.get(plantId, id, signal),
+    enabled: Number.isSafeInteger(id) && id > 0,
+    ...(initial ? { initialData: initial, staleTime: INITIAL_FRESH_MS } : {}),
+  });
 }
+
+/** How long the board a page came with counts as fresh: the page was rendered just now. */
+const INITIAL_FRESH_MS = 30_000;

@@ -8,9 +8,12 @@
  *   step 1m`) gets a coarser bin chosen from the range and the width ("1-min data shown at 30 min").
  *   The aggregate keeps its meaning per bin (an average of a longer bin, a count of a longer bin).
  * - **min/max**: a query of raw samples (a time column, numbers, text keys) is reduced per series
- *   and per bin to the bin's lowest and highest value: two points per pixel column draw the same
- *   envelope as every sample would, so a one-sample spike is never lost (what M4 does in the
- *   browser, done by the engine so the rows never leave it).
+ *   and per bin to the bin's lowest and highest value, a bin per two pixel columns: the envelope
+ *   every sample would draw, so a one-sample spike is never lost, done by the engine so the rows
+ *   never leave it.
+ * Either way a series gets about one point per pixel column of the chart (POINTS_PER_PIXEL): more
+ * cannot be seen, and each extra point costs the browser time to parse and draw (with 42 series at
+ * two points per column the all-devices chart spent ~2 s drawing under load; bench/ui.ts, row 3b).
  * Queries with series analysis (`series_*`) are left alone: their step is part of the analysis.
  * Pure: the dashboard's server plans with it, tests check it without an engine.
  */
@@ -32,8 +35,8 @@ export const NICE_BINS_MS = [
   DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY,
 ];
 
-/** Points a pixel column shows: two (a bin's low and high, or two adjacent averages). */
-export const POINTS_PER_PIXEL = 2;
+/** Points of a series per pixel column of the chart: one (an average per bin, or a low or a high). */
+export const POINTS_PER_PIXEL = 1;
 
 /** The smallest readable bin of at least `ms` (the largest listed one beyond them). */
 export function niceBin(ms: number): number {
@@ -193,11 +196,12 @@ export function planResolution(text: string, window: ChartWindow): ResolutionPla
 }
 
 /**
- * The min/max bin for a counted query: wide enough for `width` points per series, and for every
- * series' two points per bin to stay within `maxRows` together.
+ * The min/max bin for a counted query: wide enough for `width` × POINTS_PER_PIXEL points per
+ * series (two per bin, its low and high), and for every series' two points per bin to stay within
+ * `maxRows` together.
  */
 export function minMaxBin(spanMs: number, width: number, series: number, maxRows: number): number {
-  const bins = Math.max(1, Math.floor(width));
+  const bins = Math.max(1, Math.floor((width * POINTS_PER_PIXEL) / 2));
   const byRows = Math.max(1, Math.floor(maxRows / (2 * Math.max(1, series))));
   return niceBin(spanMs / Math.min(bins, byRows));
 }
