@@ -7,14 +7,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { figures, isTest, readImportGraph, violations } from "./import-graph";
 
-/**
- * Known loops owned by another change. The compiler's own modules import each other
- * (analyze ⇄ functions for `nameOf`, compile ⇄ operators for LIMITS, outputAliases, scopeOf):
- * issue 27 item 3 untangles them. Until then a loop wholly inside lib/kql's top folder is
- * tolerated; delete this when it is gone.
- */
-const allowedLoop = (members: readonly string[]) => members.every((file) => /^lib\/kql\/[^/]+\.ts$/.test(file));
-
 const root = path.resolve(import.meta.dirname, "..");
 const graph = readImportGraph(root);
 const counted = figures(graph);
@@ -31,11 +23,11 @@ console.log(`import loops between folders: ${counted.folderCycles.length}${count
 console.log(`largest files (tests left out): ${largest.map((l) => `${l.file} ${l.lines}`).join(", ")}`);
 
 if (!process.argv.includes("--figures")) {
-  const found = violations(graph, allowedLoop);
+  const found = violations(graph);
   for (const v of found) console.error(`✗ ${v.rule}: ${v.arrow}\n    ${v.because}`);
   if (found.length > 0) {
     console.error(`${found.length} forbidden import(s).`);
     process.exit(1);
   }
-  console.log("imports: every arrow allowed, no loop but the tolerated ones (see allowedLoop).");
+  console.log("imports: every arrow allowed, no loop.");
 }

@@ -232,11 +232,8 @@ export interface Violation {
   arrow: string;
 }
 
-/**
- * Every forbidden arrow, every import loop between folders and between files. `allowedLoop`
- * names loops known and owned by another change (a loop is its sorted members).
- */
-export function violations(graph: ImportGraph, allowedLoop: (members: readonly string[]) => boolean = () => false): Violation[] {
+/** Every forbidden arrow, every import loop between folders and between files. */
+export function violations(graph: ImportGraph): Violation[] {
   const found: Violation[] = [];
   for (const edge of graph.edges) {
     for (const rule of RULES) {
@@ -245,11 +242,9 @@ export function violations(graph: ImportGraph, allowedLoop: (members: readonly s
   }
   const counted = figures(graph);
   for (const loop of counted.folderCycles) {
-    if (allowedLoop(loop)) continue;
     found.push({ rule: "no-folder-loops", because: "folders import each other in one direction only (a loop means neither can be read or moved alone).", arrow: loop.join(" ⇄ ") });
   }
   for (const loop of counted.fileCycles) {
-    if (allowedLoop(loop)) continue;
     found.push({ rule: "no-file-loops", because: "modules import each other in one direction only.", arrow: loop.join(" ⇄ ") });
   }
   return found;

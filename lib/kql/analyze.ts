@@ -4,6 +4,7 @@
  * (ir.ts) the dialect renders. KQL's rules that decide types live here; SQL spelling does not.
  */
 import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
+import type { Analyzer as AnalyzerApi, Env, LetBinding, Mode, Scope } from "./analyzer-api";
 import { COMPILE_LIMITS, extentOf, Meter, VALUE_LIMITS, WORK_SPENT } from "./budget";
 import { KqlError } from "./errors";
 import { isNumeric, type TExpr } from "./ir";
@@ -13,15 +14,6 @@ import { positionOf } from "./parser";
 import { KQL_TYPES, type KqlType, type SqlParamType, type SqlParams } from "./types";
 import { callExtension, multiAggregate, multiResult, EXTENSION_AGGREGATES, EXTENSION_SCALARS } from "./functions";
 
-export type Scope = ReadonlyMap<string, TExpr>;
-
-/** What a `let` (or `as`) name stands for. */
-export type LetBinding =
-  | { kind: "scalar"; expr: TExpr }
-  | { kind: "tabular"; query: TabularExpr; env: Env }
-  | { kind: "relation"; sql: string; columns: { name: string; expr: TExpr }[] }
-  | { kind: "function"; params: FunctionParam[]; body: { kind: "scalar"; expr: Expr } | { kind: "tabular"; query: TabularExpr }; env: Env; span: Span };
-export type Env = ReadonlyMap<string, LetBinding>;
 
 /** Literals per query (each one is a bound parameter). */
 export const MAX_LITERALS = 5_000;
@@ -68,7 +60,7 @@ const ARITHMETIC: Record<string, { numeric: string; nullable?: true; mixed: [Sid
   "%": { numeric: "mod", nullable: true, mixed: [] },
 };
 
-export class Analyzer {
+export class Analyzer implements AnalyzerApi {
   readonly params: SqlParams = {};
   /** The compile's work (budget.ts): one unit per expression analysed, plus environments copied. */
   readonly meter = new Meter();
@@ -790,8 +782,6 @@ export class Analyzer {
     }
   }
 }
-
-export type Mode = "scalar" | "aggregate" | "inAggregate";
 
 function firstColumn(ast: Expr): string | undefined {
   switch (ast.kind) {

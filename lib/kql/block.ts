@@ -4,7 +4,7 @@
  * module for these shapes.
  */
 import type { Assignment, Expr, SortKey, Span, TabularExpr } from "./ast";
-import type { Analyzer, Env, Scope } from "./analyze";
+import type { Analyzer, Env, Scope } from "./analyzer-api";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import type { TExpr } from "./ir";
 import type { KqlType } from "./types";

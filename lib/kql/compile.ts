@@ -13,7 +13,8 @@
  * reference reads the scoped relation the caller passed in, so no statement can escape the scope.
  */
 import type { Assignment, Expr, LetStatement, Operator, SortKey, Span, TabularExpr, TabularSource } from "./ast";
-import { Analyzer, type Env, type Scope } from "./analyze";
+import { Analyzer } from "./analyze";
+import type { Env, Scope } from "./analyzer-api";
 import { nameOf } from "./names";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";

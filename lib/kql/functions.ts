@@ -4,7 +4,7 @@
  * result types as ADX documents them and yields typed IR; the dialect spells the SQL.
  */
 import type { Expr } from "./ast";
-import type { Analyzer, Mode, Scope } from "./analyze";
+import type { Analyzer, Mode, Scope } from "./analyzer-api";
 import { nameOf } from "./names";
 import { VALUE_LIMITS, valueTooLarge } from "./budget";
 import { isNumeric, type TExpr } from "./ir";

@@ -35,8 +35,9 @@
  * Layout: lexer.ts → parser.ts (statements; the grammar in parser/: tabular.ts, operators.ts,
  * expressions.ts, literals.ts over cursor.ts) → ast.ts → analyze.ts (types, literals → params;
  * ir.ts), functions.ts, series.ts and rows.ts (the functions beyond the core; names.ts names result
- * columns) → compile.ts (statements, sources, blocks; block.ts) and operators.ts (one planner per
- * tabular operator) → dialect/: dialect.ts the interface, base.ts what both engines spell alike,
+ * columns; they and the planner see the analyzer through analyzer-api.ts, so none imports
+ * analyze.ts back) → compile.ts (statements, sources, blocks; block.ts) and operators.ts (one
+ * planner per tabular operator; sessions.ts stages row_window_session) → dialect/: dialect.ts the interface, base.ts what both engines spell alike,
  * duckdb.ts and clickhouse.ts each engine's SQL — expressions, relations, and `rowJson`, the one
  * place its result values become the response's JSON. The stores' own statements around the
  * compiled SQL (tables, limits) are in lib/service/telemetry/duckdb/ and clickhouse/. No module

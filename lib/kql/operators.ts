@@ -5,7 +5,7 @@
  * input and start a new block over the SQL the dialect spells for them.
  */
 import type { Assignment, Expr, JoinKey, Name, Operator } from "./ast";
-import type { Analyzer, Env, Scope } from "./analyze";
+import type { Analyzer, Env, Scope } from "./analyzer-api";
 import { nameOf } from "./names";
 import type { JoinType, SelectBlock } from "./dialect/dialect";
 import { hasRowOrder, isNumeric, type TExpr } from "./ir";

@@ -7,7 +7,7 @@
  * start): `sessionInputs` checks its operands here and sessions.ts plans it in stages.
  */
 import type { Expr } from "./ast";
-import type { Analyzer, Scope } from "./analyze";
+import type { Analyzer, Scope } from "./analyzer-api";
 import { isNumeric, type TExpr } from "./ir";
 
 type Call = Extract<Expr, { kind: "call" }>;

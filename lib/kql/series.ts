@@ -12,7 +12,7 @@
  * choose the shape of the SQL and are range-checked here.
  */
 import type { Expr } from "./ast";
-import type { Analyzer, Scope } from "./analyze";
+import type { Analyzer, Scope } from "./analyzer-api";
 import { nameOf } from "./names";
 import { seriesPlan, stageNames } from "./dialect/series-sql";
 import type { TExpr } from "./ir";
