@@ -301,7 +301,7 @@ export class Planner implements OperatorPlanner {
         expr: {
           type: c.kqlType,
           nullable: c.nullable,
-          dynamic: c.kqlType === "dynamic" ? (c.storage === "DOUBLE" ? "double" : "json") : undefined,
+          dynamic: c.kqlType === "dynamic" ? (c.form === "number" ? "double" : "json") : undefined,
           node: { op: "ref", relation, name: c.name },
         },
       })),

@@ -1,23 +1,25 @@
 /**
  * The telemetry tables of docs/api.md §6: their KQL columns (in the order a query without
- * `project` returns them) and the physical DuckDB storage the telemetry store creates (its tables
- * are created in lib/service/telemetry/duckdb/schema.ts).
+ * `project` returns them) and the form of what each holds. Engine-neutral: each engine's storage
+ * of a form is its own (DuckDB: dialect/duckdb.ts DUCKDB_STORAGE, used by the telemetry store's
+ * lib/service/telemetry/duckdb/schema.ts; ClickHouse: lib/service/telemetry/clickhouse/sql.ts).
  *
- * Storage contract with the store (the compiler relies on it for plain, pushdown-friendly SQL):
- * - strings are VARCHAR and never NULL (KQL strings are never null; an absent text is "");
- * - datetimes are TIMESTAMP holding millisecond values;
- * - `Value` is KQL `dynamic` but always holds a number, so it is stored as DOUBLE;
- * - the metadata objects are DuckDB JSON;
+ * Storage contract with the stores (the compiler relies on it for plain, pushdown-friendly SQL):
+ * - text is never NULL (KQL strings are never null; an absent text is "");
+ * - instants hold millisecond values;
+ * - `Value` is KQL `dynamic` but always holds a number (form `number`), so it is stored as one;
+ * - the metadata objects (form `object`) are JSON;
  * - `nullable: false` columns are declared NOT NULL.
  */
 import type { KqlType } from "./types";
 
-export type StorageType = "VARCHAR" | "TIMESTAMP" | "DOUBLE" | "JSON";
+/** What a column holds: text, an instant, a number, or a JSON object. */
+export type ColumnForm = "text" | "instant" | "number" | "object";
 
 export interface TableColumn {
   name: string;
   kqlType: KqlType;
-  storage: StorageType;
+  form: ColumnForm;
   nullable: boolean;
 }
 
@@ -28,20 +30,18 @@ export interface TableSchema {
 
 export type TableName = "States" | "Events";
 
-/**
- * What a column holds, which fixes both its KQL type and its storage: `dynamic` is stored in one of
- * two forms, a number (`Value`) or a JSON object (the metadata).
- */
-const FORMS = {
-  text: { kqlType: "string", storage: "VARCHAR" },
-  instant: { kqlType: "datetime", storage: "TIMESTAMP" },
-  number: { kqlType: "dynamic", storage: "DOUBLE" },
-  object: { kqlType: "dynamic", storage: "JSON" },
-} as const satisfies Record<string, { kqlType: KqlType; storage: StorageType }>;
+/** The KQL type of each form: `dynamic` is held in one of two forms, a number (`Value`) or a JSON object (the metadata). */
+const KQL_TYPES = {
+  text: "string",
+  instant: "datetime",
+  number: "dynamic",
+  object: "dynamic",
+} as const satisfies Record<ColumnForm, KqlType>;
 
-const column = (name: string, form: keyof typeof FORMS, nullable: "nullable" | "required" = "required"): TableColumn => ({
+const column = (name: string, form: ColumnForm, nullable: "nullable" | "required" = "required"): TableColumn => ({
   name,
-  ...FORMS[form],
+  kqlType: KQL_TYPES[form],
+  form,
   nullable: nullable === "nullable",
 });
 

@@ -16,6 +16,7 @@ import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
 import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, VALUE_LIMITS } from "../budget";
+import type { ColumnForm } from "../tables";
 import type { KqlType } from "../types";
 
 const SQL_TYPES: Record<KqlType, string> = {
@@ -27,6 +28,18 @@ const SQL_TYPES: Record<KqlType, string> = {
   int: "INTEGER",
   bool: "BOOLEAN",
   timespan: "BIGINT",
+};
+
+/**
+ * How the telemetry store holds each form of tables.ts's columns in DuckDB (its tables:
+ * lib/service/telemetry/duckdb/schema.ts): text VARCHAR, instants TIMESTAMP (milliseconds), the
+ * number `Value` DOUBLE, the metadata objects JSON.
+ */
+export const DUCKDB_STORAGE: Record<ColumnForm, string> = {
+  text: "VARCHAR",
+  instant: "TIMESTAMP",
+  number: "DOUBLE",
+  object: "JSON",
 };
 
 const ISO_FORMAT = `'%Y-%m-%dT%H:%M:%S.%gZ'`;

@@ -27,7 +27,7 @@ const quote = (text: string) => JSON.stringify(text);
 function columnsOf(table: TableName): Column[] {
   return TABLES[table].columns.map((c) => ({
     name: c.name,
-    kind: c.kqlType === "string" ? "string" : c.kqlType === "datetime" ? "datetime" : c.storage === "DOUBLE" ? "number" : "json",
+    kind: c.kqlType === "string" ? "string" : c.kqlType === "datetime" ? "datetime" : c.form === "number" ? "number" : "json",
   }));
 }
 

@@ -5,6 +5,7 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DUCKDB_STORAGE } from "@/lib/kql/dialect/duckdb";
 import { TABLES } from "@/lib/kql/tables";
 import { DEMO_PLANTS } from "../demo/catalog";
 import { generateAssets } from "../maintenance/seed";
@@ -44,7 +45,7 @@ describe("demo telemetry", () => {
   it("exposes States and Events with exactly the columns and storage types of the KQL tables", async () => {
     for (const table of ["States", "Events"] as const) {
       const described = await rows(`DESCRIBE ${table}`);
-      expect(described.map((r) => [r[0], r[1]])).toEqual(TABLES[table].columns.map((c) => [c.name, c.storage]));
+      expect(described.map((r) => [r[0], r[1]])).toEqual(TABLES[table].columns.map((c) => [c.name, DUCKDB_STORAGE[c.form]]));
     }
   });
 

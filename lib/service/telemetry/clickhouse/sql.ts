@@ -40,7 +40,7 @@ export function customerDatabase(prefix: string, customerId: string): string {
 }
 
 function columnType(column: (typeof TABLES)[TableName]["columns"][number]): string {
-  const base = STORAGE[column.name] ?? (column.storage === "TIMESTAMP" ? "DateTime64(3, 'UTC')" : column.storage === "DOUBLE" ? "Float64" : "String");
+  const base = STORAGE[column.name] ?? (column.form === "instant" ? "DateTime64(3, 'UTC')" : column.form === "number" ? "Float64" : "String");
   return column.nullable ? `Nullable(${base})` : base;
 }
 

@@ -20,6 +20,7 @@
  * Every DuckDB table the telemetry side creates is spelled here, the tests' fixtures included
  * (createTableSql); ClickHouse's are in ../clickhouse/sql.ts.
  */
+import { DUCKDB_STORAGE } from "@/lib/kql/dialect/duckdb";
 import { TABLES, type TableName } from "@/lib/kql/tables";
 
 export const STORAGE_SCHEMA_VERSION = 1;
@@ -32,7 +33,7 @@ const statesColumns = TABLES.States.columns.map((c) => c.name);
  */
 export function createTableSql(table: TableName): string {
   const columns = TABLES[table].columns.map(
-    (c) => `"${c.name}" ${c.storage}${c.nullable ? "" : " NOT NULL"}`,
+    (c) => `"${c.name}" ${DUCKDB_STORAGE[c.form]}${c.nullable ? "" : " NOT NULL"}`,
   );
   return `CREATE TABLE IF NOT EXISTS "${table}" (${columns.join(", ")})`;
 }
