@@ -9,8 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "./duckdb/store";
-import { engineStopped } from "./store";
+import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "./store";
+import { engineStopped } from "../store";
 
 /** One row whose single value takes DuckDB seconds to compute, in one step it does not interrupt. */
 const ONE_LONG_STEP = "SELECT length(list_sort(list_transform(range(4000000), x -> (x * 7919) % 1000003))) AS n";

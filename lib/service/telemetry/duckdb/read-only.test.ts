@@ -10,8 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { isStartupError } from "../../platform/startup-error";
-import { openDuckDbTelemetryStore, telemetryFile, type DuckDbTelemetryStore } from "./duckdb/store";
+import { isStartupError } from "../../../platform/startup-error";
+import { openDuckDbTelemetryStore, telemetryFile, type DuckDbTelemetryStore } from "./store";
 
 const CUSTOMER = { id: "CUST-RO", plants: [{ id: "RO1", name: "Read-only plant", customerId: "CUST-RO", timeZone: "UTC" }] };
 let dataDir: string;
