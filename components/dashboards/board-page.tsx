@@ -8,7 +8,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { Suspense, useEffect, useMemo, useState } from "react";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -29,14 +29,17 @@ import type { TDashboard, TDashboardDefinition, TDashboardPanel } from "@/lib/co
 import { optionsOf, panelQuery, parseBoardView, varParam, type BoardView, type VariableOptions } from "./board-state";
 import { BoardSettings } from "./board-settings";
 import { PanelEditor } from "./panel-editor";
-import { PanelView, preloadCharts } from "./panel-view";
+import { PanelLoading, PanelView, preloadCharts, type EarlyPanelAnswer } from "./panel-view";
 
 const RANGE_OPTIONS = BOARD_RANGES.map((value) => ({ value, label: BOARD_RANGE_LABEL[value] }));
 const CHOICES_DELAY_MS = 1500;
 const REFRESH_OPTIONS = BOARD_REFRESH.map((value) => ({ value, label: BOARD_REFRESH_LABEL[value] }));
 
-/** `initial`: the board as the page was rendered with it; without it the board is asked for. */
-export function BoardPage({ plantId, dashboardId, initial }: { plantId: string; dashboardId: string; initial?: TDashboard }) {
+/**
+ * `initial`: the board as the page was rendered with it (without it the board is asked for);
+ * `early`: its panels' answers the server asked for meanwhile, by panel id.
+ */
+export function BoardPage({ plantId, dashboardId, initial, early }: { plantId: string; dashboardId: string; initial?: TDashboard; early?: Record<string, EarlyPanelAnswer> }) {
   const id = /^\d{1,15}$/.test(dashboardId) ? Number(dashboardId) : NaN;
   const board = useDashboard(plantId, id, initial);
   // The charts' code and the answers' schema load while the queries are on their way, not after them.
@@ -44,12 +47,12 @@ export function BoardPage({ plantId, dashboardId, initial }: { plantId: string; 
   if (!Number.isSafeInteger(id)) return <ErrorState error={new Error(`There is no dashboard "${dashboardId.slice(0, 40)}" at plant ${plantId}.`)} title="No such dashboard" />;
   if (board.error) return <ErrorState error={board.error} title="Could not open this dashboard" onRetry={() => void board.refetch()} />;
   if (board.isPending) return <PageSkeleton label="Loading the dashboard" />;
-  return <Board plantId={plantId} board={board.data} />;
+  return <Board plantId={plantId} board={board.data} early={early} />;
 }
 
 type PanelEdit = { index: number | null; panel: TDashboardPanel };
 
-function Board({ plantId, board }: { plantId: string; board: TDashboard }) {
+function Board({ plantId, board, early }: { plantId: string; board: TDashboard; early: Record<string, EarlyPanelAnswer> | undefined }) {
   const router = useRouter();
   const client = useQueryClient();
   const format = useFormat();
@@ -230,6 +233,7 @@ function Board({ plantId, board }: { plantId: string; board: TDashboard }) {
               definition={definition}
               view={view}
               timeZone={timeZone}
+              early={early?.[panel.id]}
               editing={editing}
               onEdit={() => setPanelEdit({ index, panel })}
               onMove={(by) => {
@@ -325,6 +329,7 @@ function PanelCard({
   definition,
   view,
   timeZone,
+  early,
   editing,
   onEdit,
   onMove,
@@ -335,6 +340,7 @@ function PanelCard({
   definition: TDashboardDefinition;
   view: BoardView;
   timeZone: string;
+  early: EarlyPanelAnswer | undefined;
   editing: boolean;
   onEdit: () => void;
   onMove: (by: number) => void;
@@ -368,7 +374,9 @@ function PanelCard({
         }
       />
       <CardBody>
-        <PanelView plantId={plantId} panel={panel} query={query} range={view.range} refresh={view.refresh} timeZone={timeZone} />
+        <Suspense fallback={<PanelLoading title={panel.title} />}>
+          <PanelView plantId={plantId} panel={panel} query={query} range={view.range} refresh={view.refresh} timeZone={timeZone} early={early} />
+        </Suspense>
       </CardBody>
     </Card>
   );

@@ -2,12 +2,14 @@
 /**
  * One panel of a board: its query, the board's values in it, run through `/api/telemetry/query`
  * (the explorer's path, on the reader's own budget) over the board's range, again at every refresh
- * tick; drawn with the explorer's charts. Loading, waiting for a variable, no rows and failures
- * are said in words; a failed refresh keeps the last result and says it is stale.
+ * tick; drawn with the explorer's charts. The page's first view may come with the server's answer
+ * (`early`, asked for while the page rendered): the panel draws it without asking again. Loading,
+ * waiting for a variable, no rows and failures are said in words; a failed refresh keeps the last
+ * result and says it is stale.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import { useMemo } from "react";
+import { use, useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { isCountColumn } from "@/components/telemetry/axes";
@@ -46,6 +48,27 @@ const CategoryChart = dynamic(() => loadCategoryChart().then((m) => m.CategoryCh
 
 const CHART_HEIGHT = 240;
 
+/** A panel's answer: the rows, the window they cover and when they were asked for (ms since the epoch). */
+export interface PanelAnswer {
+  result: QueryResult;
+  from: number;
+  to: number;
+  at: number;
+}
+
+/**
+ * A panel's answer the page's server asked for while it rendered (the page's first view), for the
+ * query and range it ran; null when it could not (the panel then asks itself).
+ */
+export interface EarlyPanelAnswer {
+  query: string;
+  range: keyof typeof BOARD_RANGE_MS;
+  answer: Promise<PanelAnswer | null>;
+}
+
+/** How long an early answer counts as fresh: it was asked for while the page rendered. */
+const EARLY_FRESH_MS = 30_000;
+
 export interface PanelViewProps {
   plantId: string;
   panel: TDashboardPanel;
@@ -53,21 +76,25 @@ export interface PanelViewProps {
   range: keyof typeof BOARD_RANGE_MS;
   refresh: keyof typeof BOARD_REFRESH_MS;
   timeZone: string;
+  early?: EarlyPanelAnswer;
 }
 
-export function PanelView({ plantId, panel, query, range, refresh, timeZone }: PanelViewProps) {
+export function PanelView({ plantId, panel, query, range, refresh, timeZone, early }: PanelViewProps) {
   const format = useFormat(timeZone);
   const text = query.ok ? query.query : null;
+  // The server's answer for this very query and range (the page's first view); a changed variable or range asks anew.
+  const first = early && early.query === text && early.range === range ? use(early.answer) : null;
   const result = useQuery({
     queryKey: ["dashboard-panel", plantId, text, range],
     enabled: text !== null,
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }): Promise<PanelAnswer> => {
       // Whole seconds: every panel of a tick asks for the same window.
       const end = Math.floor(Date.now() / 1000) * 1000;
       const window = { startTime: new Date(end - BOARD_RANGE_MS[range]).toISOString(), endTime: new Date(end).toISOString() };
       const outcome = await fetchTelemetryQuery({ query: text!, ...window, plantIds: [plantId] }, signal);
       return { result: outcome.result, from: Date.parse(window.startTime), to: end, at: Date.now() };
     },
+    ...(first ? { initialData: first, initialDataUpdatedAt: first.at, staleTime: EARLY_FRESH_MS } : {}),
     refetchInterval: BOARD_REFRESH_MS[refresh] ?? false,
     placeholderData: keepPreviousData,
     retry: false,
@@ -76,14 +103,7 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone }: P
   if (!query.ok) {
     return query.waiting ? <Note>Waiting for the board&apos;s variables: choose a value above.</Note> : <Note tone="danger">This panel cannot run. {query.message}</Note>;
   }
-  if (result.isPending) {
-    return (
-      <div role="status" className="space-y-2">
-        <span className="sr-only">Loading {panel.title}…</span>
-        <Skeleton className="h-60 w-full" />
-      </div>
-    );
-  }
+  if (result.isPending) return <PanelLoading title={panel.title} />;
   if (result.error && !result.data) {
     return (
       <div role="alert" className="flex flex-col items-start gap-2 text-sm">
@@ -104,6 +124,15 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone }: P
         {format.time(at)}
         {result.isFetching ? " · refreshing…" : ""}
       </p>
+    </div>
+  );
+}
+
+export function PanelLoading({ title }: { title: string }) {
+  return (
+    <div role="status" className="space-y-2">
+      <span className="sr-only">Loading {title}…</span>
+      <Skeleton className="h-60 w-full" />
     </div>
   );
 }

@@ -1,0 +1,41 @@
+import "server-only";
+/**
+ * The dashboard's own API called from a page's server component, in process: the request goes
+ * through the same route as the browser's (lib/bff/handler.ts: session, same-site check, the
+ * per-user rate limit, role, plant, audit), and the limits behind it are the process's one set
+ * (lib/process-wide.ts), so a page that asks while it renders gets what its browser would have got
+ * a moment later, no more. Nothing is sent over the network and no token is minted.
+ */
+import { bodyText } from "@/lib/platform/http/types";
+import { apiHandler } from "./routes";
+
+export interface InProcessCall {
+  method: "GET" | "POST";
+  /** An `/api/…` path. */
+  path: string;
+  body?: unknown;
+  /**
+   * The page request's headers that the route reads: `cookie` (the session), `host`, and
+   * `sec-fetch-site` (a page opened from another site may not make a POST on the reader's behalf).
+   */
+  headers: { cookie?: string; host?: string; "sec-fetch-site"?: string };
+}
+
+export interface InProcessAnswer {
+  status: number;
+  /** The answer's JSON text. */
+  text: string;
+}
+
+export async function callApiInProcess(call: InProcessCall): Promise<InProcessAnswer> {
+  const body = call.body === undefined ? null : new TextEncoder().encode(JSON.stringify(call.body));
+  const response = await apiHandler({
+    method: call.method,
+    path: call.path,
+    query: new URLSearchParams(),
+    headers: { ...call.headers, accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
+    body,
+    origin: `http://${call.headers.host ?? "localhost"}`,
+  });
+  return { status: response.status, text: bodyText(response.body) };
+}
