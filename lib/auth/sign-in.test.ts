@@ -39,7 +39,9 @@ async function attempt(email: string, password: string, address: string): Promis
 }
 
 async function outcomes(email: string): Promise<string[]> {
-  return ((await (await getDashboardDb()).all("SELECT outcome FROM audit_log WHERE user_email = ? AND action = 'auth.sign-in' ORDER BY id", [email])) as { outcome: string }[]).map(
+  return ((await (await getDashboardDb()).all("SELECT outcome FROM audit_log WHERE user_email = @email AND action = 'auth.sign-in' ORDER BY id", {
+    email,
+  })) as { outcome: string }[]).map(
     (row) => row.outcome,
   );
 }
@@ -57,7 +59,7 @@ function cheapHash(password: string): string {
 async function addUser(email: string, password: string, hash = cheapHash(password)): Promise<void> {
   const db = await getDashboardDb();
   await upsertUser(db, { email, role: "planner", plants: ["RTM1"] });
-  await db.run("UPDATE users SET password_hash = ? WHERE email = ?", [hash, email]);
+  await db.run("UPDATE users SET password_hash = @hash WHERE email = @email", { hash, email });
 }
 
 beforeAll(async () => {
@@ -143,7 +145,9 @@ describe("password hashes", () => {
     await upsertUser(db, { email: "weak@example.com", role: "engineer", plants: ["RTM1"] });
     const salt = randomBytes(16);
     const key = scryptSync("a-weak-hash", salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 2 ** 20 });
-    await db.run("UPDATE users SET password_hash = ? WHERE email = 'weak@example.com'", [`scrypt$15$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`]);
+    await db.run("UPDATE users SET password_hash = @passwordHash WHERE email = 'weak@example.com'", {
+      passwordHash: `scrypt$15$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`,
+    });
     expect(await verifyCredentials(db, "weak@example.com", "not-it")).toBeNull();
     expect((await db.get<{ hash: string }>("SELECT password_hash AS hash FROM users WHERE email = 'weak@example.com'"))!.hash).toMatch(/^scrypt\$15\$/);
     expect((await verifyCredentials(db, "weak@example.com", "a-weak-hash"))?.email).toBe("weak@example.com");
@@ -164,7 +168,7 @@ describe("password hashes", () => {
   it("still accept an old bcrypt hash, and replace it with a scrypt one", async () => {
     const db = await getDashboardDb();
     await upsertUser(db, { email: "old@example.com", role: "engineer", plants: ["RTM1"] });
-    await db.run("UPDATE users SET password_hash = ? WHERE email = 'old@example.com'", [bcrypt.hashSync("an-old-password", 4)]);
+    await db.run("UPDATE users SET password_hash = @passwordHash WHERE email = 'old@example.com'", { passwordHash: bcrypt.hashSync("an-old-password", 4) });
     expect(await verifyCredentials(db, "old@example.com", "not-it")).toBeNull();
     expect((await verifyCredentials(db, "old@example.com", "an-old-password"))?.email).toBe("old@example.com");
     const row = (await db.get("SELECT password_hash AS hash FROM users WHERE email = 'old@example.com'")) as { hash: string };

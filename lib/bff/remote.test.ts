@@ -76,7 +76,9 @@ describe("remote mode", () => {
     const again = await post(`/api/plants/RTM1/tasks/${id}/transitions`, { to: "PENDING" });
     expect([again.status, (await again.json()).code]).toEqual([412, "INVALID_TRANSITION"]);
 
-    const audit = (await (await getDashboardDb()).all("SELECT action, target, outcome FROM audit_log WHERE user_email = ? ORDER BY id", ["sup@remote.test"]));
+    const audit = (await (await getDashboardDb()).all("SELECT action, target, outcome FROM audit_log WHERE user_email = @userEmail ORDER BY id", {
+      userEmail: "sup@remote.test",
+    }));
     expect(audit).toEqual([
       { action: "task.create", target: id, outcome: "SUCCESS" },
       { action: "task.transition", target: id, outcome: "SUCCESS" },

@@ -30,14 +30,14 @@ function auditSuite(open: () => Promise<SqlDb>): void {
     db = await open();
     await upsertUser(db, { email: "bob@example.com", name: "Robert Mulder", role: "planner", plants: ["RTM1"] });
     for (const [at, user, action, outcome] of ROWS) {
-      await db.run(`INSERT INTO audit_log (at, user_email, plant_id, action, target, outcome, http_status, detail) VALUES (?, ?, 'RTM1', ?, 'T-1', ?, ?, ?)`, [
+      await db.run(`INSERT INTO audit_log (at, user_email, plant_id, action, target, outcome, http_status, detail) VALUES (@at, @user, 'RTM1', @action, 'T-1', @outcome, @httpStatus, @detail)`, {
         at,
         user,
         action,
         outcome,
-        outcome === "SUCCESS" ? 200 : 412,
-        JSON.stringify({ to: "PENDING" }),
-      ]);
+        httpStatus: outcome === "SUCCESS" ? 200 : 412,
+        detail: JSON.stringify({ to: "PENDING" }),
+      });
     }
   });
   afterAll(() => db?.close());

@@ -7,7 +7,7 @@ import type { TAuditQuery } from "@/lib/contract/audit";
 import { auditActionLabel, auditDetailText, auditOutcomeLabel } from "@/lib/contract/audit-labels";
 import { invalidInput } from "@/lib/contract/errors";
 import { startOfDay, zonedIso } from "@/lib/contract/time-zone";
-import type { SqlExecutor } from "@/lib/platform/sql";
+import type { SqlExecutor, SqlParams } from "@/lib/platform/sql";
 
 export interface AuditEntry {
   userEmail: string;
@@ -60,15 +60,17 @@ function boundedDetail(detail: Record<string, unknown> | null | undefined): stri
 export async function recordAudit(db: SqlExecutor, entry: AuditEntry): Promise<void> {
   await db.run(
     `INSERT INTO audit_log (at, user_email, plant_id, action, target, outcome, http_status, detail)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [new Date().toISOString(),
-    bounded(entry.userEmail),
-    entry.plantId ? bounded(entry.plantId) : null,
-    bounded(entry.action),
-    entry.target ? bounded(entry.target) : null,
-    bounded(entry.outcome),
-    entry.httpStatus,
-    boundedDetail(entry.detail)],
+     VALUES (@now, @userEmail, @plantId, @action, @target, @outcome, @httpStatus, @detail)`,
+    {
+      now: new Date().toISOString(),
+      userEmail: bounded(entry.userEmail),
+      plantId: entry.plantId ? bounded(entry.plantId) : null,
+      action: bounded(entry.action),
+      target: entry.target ? bounded(entry.target) : null,
+      outcome: bounded(entry.outcome),
+      httpStatus: entry.httpStatus,
+      detail: boundedDetail(entry.detail),
+    },
   );
 }
 
@@ -92,16 +94,16 @@ export const PENDING = "PENDING";
 export async function beginAudit(db: SqlExecutor, entry: Omit<AuditEntry, "outcome" | "httpStatus">): Promise<number> {
   const row = await db.get<{ id: number }>(
     `INSERT INTO audit_log (at, user_email, plant_id, action, target, outcome, http_status, detail)
-     VALUES (?, ?, ?, ?, ?, ?, 0, ?) RETURNING id`,
-    [
-      new Date().toISOString(),
-      bounded(entry.userEmail),
-      entry.plantId ? bounded(entry.plantId) : null,
-      bounded(entry.action),
-      entry.target ? bounded(entry.target) : null,
-      PENDING,
-      boundedDetail(entry.detail),
-    ],
+     VALUES (@now, @userEmail, @plantId, @action, @target, @pending, 0, @detail) RETURNING id`,
+    {
+      now: new Date().toISOString(),
+      userEmail: bounded(entry.userEmail),
+      plantId: entry.plantId ? bounded(entry.plantId) : null,
+      action: bounded(entry.action),
+      target: entry.target ? bounded(entry.target) : null,
+      pending: PENDING,
+      detail: boundedDetail(entry.detail),
+    },
   );
   return Number(row!.id);
 }
@@ -109,15 +111,15 @@ export async function beginAudit(db: SqlExecutor, entry: Omit<AuditEntry, "outco
 /** Completes a PENDING row with the write's outcome. */
 export async function settleAudit(db: SqlExecutor, id: number, settlement: AuditSettlement): Promise<void> {
   await db.run(
-    `UPDATE audit_log SET outcome = ?, http_status = ?, target = coalesce(?, target), detail = coalesce(?, detail) WHERE id = ? AND outcome = ?`,
-    [
-      bounded(settlement.outcome),
-      settlement.httpStatus,
-      settlement.target ? bounded(settlement.target) : null,
-      boundedDetail(settlement.detail),
+    `UPDATE audit_log SET outcome = @outcome, http_status = @httpStatus, target = coalesce(@target, target), detail = coalesce(@detail, detail) WHERE id = @id AND outcome = @pending`,
+    {
+      outcome: bounded(settlement.outcome),
+      httpStatus: settlement.httpStatus,
+      target: settlement.target ? bounded(settlement.target) : null,
+      detail: boundedDetail(settlement.detail),
       id,
-      PENDING,
-    ],
+      pending: PENDING,
+    },
   );
 }
 
@@ -164,27 +166,26 @@ export function auditFilterOf(query: TAuditQuery): AuditFilter {
 /** `%`, `_` and the escape itself stand for themselves in a user's search text. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
-function whereClause(filter: AuditFilter): { sql: string; params: string[] } {
+function whereClause(filter: AuditFilter): { sql: string; params: SqlParams } {
   const parts: string[] = [];
-  const params: string[] = [];
-  const add = (sql: string, ...values: (string | undefined)[]) => {
-    if (values[0] === undefined || values[0] === "") return;
+  const params: SqlParams = {};
+  const add = (sql: string, name: string, value: string | undefined) => {
+    if (value === undefined || value === "") return;
     parts.push(sql);
-    params.push(...(values as string[]));
+    params[name] = value;
   };
   if (filter.user) {
-    const pattern = likePattern(filter.user);
     add(
-      `(lower(user_email) LIKE ? ESCAPE '\\' OR lower(user_email) IN (SELECT lower(email) FROM users WHERE lower(name) LIKE ? ESCAPE '\\'))`,
-      pattern,
-      pattern,
+      `(lower(user_email) LIKE @user ESCAPE '\\' OR lower(user_email) IN (SELECT lower(email) FROM users WHERE lower(name) LIKE @user ESCAPE '\\'))`,
+      "user",
+      likePattern(filter.user),
     );
   }
-  add("plant_id = ?", filter.plantId);
-  add("action = ?", filter.action);
-  add("outcome = ?", filter.outcome);
-  add("at >= ?", filter.from);
-  add("at < ?", filter.to);
+  add("plant_id = @plantId", "plantId", filter.plantId);
+  add("action = @action", "action", filter.action);
+  add("outcome = @outcome", "outcome", filter.outcome);
+  add("at >= @from", "from", filter.from);
+  add("at < @to", "to", filter.to);
   return { sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "", params };
 }
 
@@ -206,7 +207,11 @@ function toRecord(row: AuditRow): AuditRecord {
 export async function queryAudit(db: SqlExecutor, filter: AuditFilter, page: number, pageSize: number) {
   const { sql, params } = whereClause(filter);
   const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_log ${sql}`, params))!.n;
-  const rows = await db.all<AuditRow>(`SELECT * FROM audit_log ${sql} ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`, [...params, pageSize, (page - 1) * pageSize]);
+  const rows = await db.all<AuditRow>(`SELECT * FROM audit_log ${sql} ORDER BY at DESC, id DESC LIMIT @limit OFFSET @offset`, {
+    ...params,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
   return { data: rows.map(toRecord), page, totalPages: Math.ceil(total / pageSize), pageSize };
 }
 
@@ -234,7 +239,7 @@ export async function auditCsv(db: SqlExecutor, filter: AuditFilter, timeZone: s
     ]);
   }
   const lines = [[`Time (${timeZone})`, "User", "Plant", "Action", "Target", "Outcome", "HTTP status", "Detail", "Entry"].map(csvCell).join(",")];
-  for (const row of await db.all<AuditRow>(`SELECT * FROM audit_log ${sql} ORDER BY at DESC, id DESC LIMIT ?`, [...params, AUDIT_CSV_MAX_ROWS])) {
+  for (const row of await db.all<AuditRow>(`SELECT * FROM audit_log ${sql} ORDER BY at DESC, id DESC LIMIT @limit`, { ...params, limit: AUDIT_CSV_MAX_ROWS })) {
     const record = toRecord(row);
     lines.push(
       [

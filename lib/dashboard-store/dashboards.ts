@@ -1,7 +1,7 @@
 /**
  * A plant's dashboards in the dashboard's store (SQLite or PostgreSQL through the one SQL
  * interface; the same SQL on both). Every save names the version it started from and raises it by
- * one in the same statement (`WHERE version = ?`), so of two people saving the same board the
+ * one in the same statement (`WHERE version = @version`), so of two people saving the same board the
  * second is refused and loses nothing: they reload and see the first one's change.
  */
 import type { SqlExecutor } from "@/lib/platform/sql";
@@ -45,17 +45,17 @@ export function summarize(dashboard: TDashboard): TDashboardSummary {
 }
 
 export async function countDashboards(db: SqlExecutor, plantId: string): Promise<number> {
-  return Number((await db.get<{ n: number }>("SELECT count(*) AS n FROM dashboards WHERE plant_id = ? AND deleted_at IS NULL", [plantId]))!.n);
+  return Number((await db.get<{ n: number }>("SELECT count(*) AS n FROM dashboards WHERE plant_id = @plantId AND deleted_at IS NULL", { plantId }))!.n);
 }
 
 /** By title; bounded by the per-plant limit. */
 export async function listDashboards(db: SqlExecutor, plantId: string): Promise<TDashboard[]> {
-  const rows = await db.all<DashboardRow>("SELECT * FROM dashboards WHERE plant_id = ? AND deleted_at IS NULL ORDER BY title, id", [plantId]);
+  const rows = await db.all<DashboardRow>("SELECT * FROM dashboards WHERE plant_id = @plantId AND deleted_at IS NULL ORDER BY title, id", { plantId });
   return rows.map(toDashboard);
 }
 
 export async function getDashboard(db: SqlExecutor, plantId: string, id: number): Promise<TDashboard | null> {
-  const row = await db.get<DashboardRow>("SELECT * FROM dashboards WHERE plant_id = ? AND id = ? AND deleted_at IS NULL", [plantId, id]);
+  const row = await db.get<DashboardRow>("SELECT * FROM dashboards WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL", { plantId, id });
   return row ? toDashboard(row) : null;
 }
 
@@ -73,8 +73,8 @@ export async function createDashboard(
   const at = new Date(options.now ?? Date.now()).toISOString();
   const row = await db.get<DashboardRow>(
     `INSERT INTO dashboards (plant_id, title, definition, version, seed, created_by, created_at, updated_by, updated_at)
-     VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) ON CONFLICT (plant_id, seed) WHERE seed IS NOT NULL DO NOTHING RETURNING *`,
-    [plantId, definition.title, JSON.stringify(definition), options.seed ?? null, by, at, by, at],
+     VALUES (@plantId, @title, @definition, 1, @seed, @by, @at, @by, @at) ON CONFLICT (plant_id, seed) WHERE seed IS NOT NULL DO NOTHING RETURNING *`,
+    { plantId, title: definition.title, definition: JSON.stringify(definition), seed: options.seed ?? null, by, at },
   );
   return row ? toDashboard(row) : null;
 }
@@ -92,9 +92,9 @@ export async function replaceDashboard(
   now = Date.now(),
 ): Promise<SaveOutcome> {
   const row = await db.get<DashboardRow>(
-    `UPDATE dashboards SET title = ?, definition = ?, version = version + 1, updated_by = ?, updated_at = ?
-     WHERE plant_id = ? AND id = ? AND version = ? AND deleted_at IS NULL RETURNING *`,
-    [definition.title, JSON.stringify(definition), by, new Date(now).toISOString(), plantId, id, version],
+    `UPDATE dashboards SET title = @title, definition = @definition, version = version + 1, updated_by = @by, updated_at = @now
+     WHERE plant_id = @plantId AND id = @id AND version = @version AND deleted_at IS NULL RETURNING *`,
+    { title: definition.title, definition: JSON.stringify(definition), by, now: new Date(now).toISOString(), plantId, id, version },
   );
   if (row) return { ok: true, dashboard: toDashboard(row) };
   return missingOrConflict(db, plantId, id);
@@ -104,8 +104,8 @@ export async function replaceDashboard(
 export async function deleteDashboard(db: SqlExecutor, plantId: string, id: number, version: number | null, now = Date.now()): Promise<SaveOutcome> {
   const at = new Date(now).toISOString();
   const row = await db.get<DashboardRow>(
-    `UPDATE dashboards SET deleted_at = ?, updated_at = ? WHERE plant_id = ? AND id = ? AND deleted_at IS NULL AND (? = 0 OR version = ?) RETURNING *`,
-    [at, at, plantId, id, version === null ? 0 : 1, version ?? 0],
+    `UPDATE dashboards SET deleted_at = @at, updated_at = @at WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL AND (@checkVersion = 0 OR version = @version) RETURNING *`,
+    { at, plantId, id, checkVersion: version === null ? 0 : 1, version: version ?? 0 },
   );
   if (row) return { ok: true, dashboard: toDashboard(row) };
   return missingOrConflict(db, plantId, id);

@@ -17,21 +17,24 @@ const hashOf = (token: string) => createHash("sha256").update(token).digest("bas
 /** A new invitation for this user (older unused ones end); returns the token, shown once. */
 export async function createInvitation(db: SqlExecutor, userId: number, createdBy: string, now = Date.now()): Promise<{ token: string; expiresAt: string }> {
   const token = randomBytes(32).toString("base64url");
-  await db.run("UPDATE user_invitations SET used_at = ? WHERE user_id = ? AND used_at IS NULL", [now, userId]);
-  await db.run("INSERT INTO user_invitations (token_hash, user_id, created_by, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, ?, NULL)", [
-    hashOf(token),
+  await db.run("UPDATE user_invitations SET used_at = @now WHERE user_id = @userId AND used_at IS NULL", { now, userId });
+  await db.run("INSERT INTO user_invitations (token_hash, user_id, created_by, created_at, expires_at, used_at) VALUES (@tokenHash, @userId, @createdBy, @now, @expiresAt, NULL)", {
+    tokenHash: hashOf(token),
     userId,
-    createdBy.slice(0, 254),
+    createdBy: createdBy.slice(0, 254),
     now,
-    now + INVITATION_TTL_MS,
-  ]);
+    expiresAt: now + INVITATION_TTL_MS,
+  });
   return { token, expiresAt: new Date(now + INVITATION_TTL_MS).toISOString() };
 }
 
 /** The user id an unused, unexpired invitation is for, without using it (the invitation page). */
 export async function peekInvitation(db: SqlExecutor, token: string, now = Date.now()): Promise<number | null> {
   if (!INVITATION_TOKEN.test(token)) return null;
-  const row = await db.get<{ user_id: number }>("SELECT user_id FROM user_invitations WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?", [hashOf(token), now]);
+  const row = await db.get<{ user_id: number }>("SELECT user_id FROM user_invitations WHERE token_hash = @tokenHash AND used_at IS NULL AND expires_at > @now", {
+    tokenHash: hashOf(token),
+    now,
+  });
   return row ? Number(row.user_id) : null;
 }
 
@@ -39,7 +42,10 @@ export async function peekInvitation(db: SqlExecutor, token: string, now = Date.
 export async function consumeInvitation(db: SqlExecutor, token: string, now = Date.now()): Promise<number | null> {
   const userId = await peekInvitation(db, token, now);
   if (userId === null) return null;
-  const result = await db.run("UPDATE user_invitations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL", [now, hashOf(token)]);
+  const result = await db.run("UPDATE user_invitations SET used_at = @now WHERE token_hash = @tokenHash AND used_at IS NULL", {
+    now,
+    tokenHash: hashOf(token),
+  });
   return result.changes > 0 ? userId : null;
 }
 

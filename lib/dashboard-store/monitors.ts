@@ -114,24 +114,24 @@ export function describeMonitor(monitor: StoredMonitor, openFirings: number, sho
 }
 
 export async function countMonitors(db: SqlExecutor, plantId: string): Promise<number> {
-  return Number((await db.get<{ n: number }>("SELECT count(*) AS n FROM monitors WHERE plant_id = ? AND deleted_at IS NULL", [plantId]))!.n);
+  return Number((await db.get<{ n: number }>("SELECT count(*) AS n FROM monitors WHERE plant_id = @plantId AND deleted_at IS NULL", { plantId }))!.n);
 }
 
 export async function listMonitors(db: SqlExecutor, plantId: string): Promise<StoredMonitor[]> {
-  const rows = await db.all<MonitorRow>("SELECT * FROM monitors WHERE plant_id = ? AND deleted_at IS NULL ORDER BY name, id", [plantId]);
+  const rows = await db.all<MonitorRow>("SELECT * FROM monitors WHERE plant_id = @plantId AND deleted_at IS NULL ORDER BY name, id", { plantId });
   return rows.map(toMonitor);
 }
 
 export async function getMonitor(db: SqlExecutor, plantId: string, id: number): Promise<StoredMonitor | null> {
-  const row = await db.get<MonitorRow>("SELECT * FROM monitors WHERE plant_id = ? AND id = ? AND deleted_at IS NULL", [plantId, id]);
+  const row = await db.get<MonitorRow>("SELECT * FROM monitors WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL", { plantId, id });
   return row ? toMonitor(row) : null;
 }
 
 /** Open firings per monitor of a plant. */
 export async function openFiringCounts(db: SqlExecutor, plantId: string): Promise<Map<number, number>> {
   const rows = await db.all<{ monitor_id: number; n: number }>(
-    "SELECT monitor_id, count(*) AS n FROM monitor_firings WHERE plant_id = ? AND resolved_at IS NULL AND task_id IS NOT NULL GROUP BY monitor_id",
-    [plantId],
+    "SELECT monitor_id, count(*) AS n FROM monitor_firings WHERE plant_id = @plantId AND resolved_at IS NULL AND task_id IS NOT NULL GROUP BY monitor_id",
+    { plantId },
   );
   return new Map(rows.map((row) => [Number(row.monitor_id), Number(row.n)]));
 }
@@ -142,34 +142,34 @@ export async function createMonitor(db: SqlExecutor, plantId: string, input: TMo
   const row = await db.get<MonitorRow>(
     `INSERT INTO monitors (plant_id, name, query, key_columns, every, every_ms, lookback, lookback_ms, task, emails, webhook_url, enabled,
        next_run_at, created_by, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    [
+     VALUES (@plantId, @name, @query, @keyColumns, @every, @everyMs, @lookback, @lookbackMs, @task, @emails, @webhookUrl, @enabled,
+       @nextRunAt, @createdBy, @at, @at) RETURNING *`,
+    {
       plantId,
       ...definitionValues(input),
-      input.notify?.webhookUrl ?? null,
-      input.enabled ? 1 : 0,
-      new Date(nextTick(everyMs, now)).toISOString(),
+      webhookUrl: input.notify?.webhookUrl ?? null,
+      enabled: input.enabled ? 1 : 0,
+      nextRunAt: new Date(nextTick(everyMs, now)).toISOString(),
       createdBy,
       at,
-      at,
-    ],
+    },
   );
   return toMonitor(row!);
 }
 
-/** The definition's columns in the order both writes list them: name … emails. */
-function definitionValues(input: TMonitorInput): (string | number)[] {
-  return [
-    input.name,
-    input.query,
-    JSON.stringify(input.keyColumns),
-    input.every,
-    timespanMs(input.every)!,
-    input.lookback,
-    timespanMs(input.lookback)!,
-    JSON.stringify(input.task),
-    JSON.stringify(input.notify?.emails ?? []),
-  ];
+/** The definition's columns, as both writes name them: @name … @emails. */
+function definitionValues(input: TMonitorInput): Record<string, string | number> {
+  return {
+    name: input.name,
+    query: input.query,
+    keyColumns: JSON.stringify(input.keyColumns),
+    every: input.every,
+    everyMs: timespanMs(input.every)!,
+    lookback: input.lookback,
+    lookbackMs: timespanMs(input.lookback)!,
+    task: JSON.stringify(input.task),
+    emails: JSON.stringify(input.notify?.emails ?? []),
+  };
 }
 
 /**
@@ -180,35 +180,40 @@ function definitionValues(input: TMonitorInput): (string | number)[] {
 export async function replaceMonitor(db: SqlExecutor, plantId: string, id: number, input: TMonitorInput, now = Date.now()): Promise<StoredMonitor | null> {
   const everyMs = timespanMs(input.every)!;
   const row = await db.get<MonitorRow>(
-    `UPDATE monitors SET name = ?, query = ?, key_columns = ?, every = ?, every_ms = ?, lookback = ?, lookback_ms = ?, task = ?, emails = ?,
-       webhook_url = CASE WHEN ? = 1 THEN CAST(? AS TEXT) ELSE webhook_url END, enabled = ?, next_run_at = ?, last_error = NULL,
-       consecutive_failures = 0, updated_at = ?
-     WHERE plant_id = ? AND id = ? AND deleted_at IS NULL RETURNING *`,
-    [
+    `UPDATE monitors SET name = @name, query = @query, key_columns = @keyColumns, every = @every, every_ms = @everyMs, lookback = @lookback,
+       lookback_ms = @lookbackMs, task = @task, emails = @emails,
+       webhook_url = CASE WHEN @setWebhookUrl = 1 THEN CAST(@webhookUrl AS TEXT) ELSE webhook_url END, enabled = @enabled,
+       next_run_at = @nextRunAt, last_error = NULL, consecutive_failures = 0, updated_at = @now
+     WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL RETURNING *`,
+    {
       ...definitionValues(input),
-      input.notify?.webhookUrl === undefined ? 0 : 1,
-      input.notify?.webhookUrl ?? null,
-      input.enabled ? 1 : 0,
-      new Date(nextTick(everyMs, now)).toISOString(),
-      new Date(now).toISOString(),
+      setWebhookUrl: input.notify?.webhookUrl === undefined ? 0 : 1,
+      webhookUrl: input.notify?.webhookUrl ?? null,
+      enabled: input.enabled ? 1 : 0,
+      nextRunAt: new Date(nextTick(everyMs, now)).toISOString(),
+      now: new Date(now).toISOString(),
       plantId,
       id,
-    ],
+    },
   );
   return row ? toMonitor(row) : null;
 }
 
 export async function deleteMonitor(db: SqlExecutor, plantId: string, id: number, now = Date.now()): Promise<boolean> {
   const at = new Date(now).toISOString();
-  const { changes } = await db.run("UPDATE monitors SET deleted_at = ?, enabled = 0, updated_at = ? WHERE plant_id = ? AND id = ? AND deleted_at IS NULL", [at, at, plantId, id]);
+  const { changes } = await db.run("UPDATE monitors SET deleted_at = @at, enabled = 0, updated_at = @at WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL", {
+    at,
+    plantId,
+    id,
+  });
   return changes === 1;
 }
 
 /** Enabled monitors whose next run is due at `now`. */
 export async function dueMonitors(db: SqlExecutor, now: number, limit: number): Promise<StoredMonitor[]> {
   const rows = await db.all<MonitorRow>(
-    "SELECT * FROM monitors WHERE enabled = 1 AND deleted_at IS NULL AND next_run_at <= ? ORDER BY next_run_at, id LIMIT ?",
-    [new Date(now).toISOString(), limit],
+    "SELECT * FROM monitors WHERE enabled = 1 AND deleted_at IS NULL AND next_run_at <= @now ORDER BY next_run_at, id LIMIT @limit",
+    { now: new Date(now).toISOString(), limit },
   );
   return rows.map(toMonitor);
 }
@@ -219,15 +224,15 @@ export async function dueMonitors(db: SqlExecutor, now: number, limit: number): 
  */
 export async function claimTick(db: SqlExecutor, monitorId: number, tickAt: string, instance: string, now = Date.now()): Promise<boolean> {
   const { changes } = await db.run(
-    "INSERT INTO monitor_claims (monitor_id, tick_at, instance, claimed_at) VALUES (?, ?, ?, ?) ON CONFLICT (monitor_id, tick_at) DO NOTHING",
-    [monitorId, tickAt, instance, new Date(now).toISOString()],
+    "INSERT INTO monitor_claims (monitor_id, tick_at, instance, claimed_at) VALUES (@monitorId, @tickAt, @instance, @now) ON CONFLICT (monitor_id, tick_at) DO NOTHING",
+    { monitorId, tickAt, instance, now: new Date(now).toISOString() },
   );
   return changes === 1;
 }
 
 /** Claims older than a day decide nothing any more. */
 export async function pruneClaims(db: SqlExecutor, now = Date.now()): Promise<void> {
-  await db.run("DELETE FROM monitor_claims WHERE claimed_at < ?", [new Date(now - 86_400_000).toISOString()]);
+  await db.run("DELETE FROM monitor_claims WHERE claimed_at < @now", { now: new Date(now - 86_400_000).toISOString() });
 }
 
 /** The outcome of an evaluation on the monitor: when it ran, when it runs next, and why it failed. */
@@ -237,19 +242,19 @@ export async function recordEvaluation(
   outcome: { at: number; nextRunAt: number; error: string | null; notifyError?: string | null },
 ): Promise<void> {
   await db.run(
-    `UPDATE monitors SET last_run_at = ?, next_run_at = ?, last_error = ?,
-       consecutive_failures = CASE WHEN ? = 1 THEN consecutive_failures + 1 ELSE 0 END,
-       last_notify_error = CASE WHEN ? = 1 THEN CAST(? AS TEXT) ELSE last_notify_error END
-     WHERE id = ?`,
-    [
-      new Date(outcome.at).toISOString(),
-      new Date(outcome.nextRunAt).toISOString(),
-      outcome.error,
-      outcome.error === null ? 0 : 1,
-      outcome.notifyError === undefined ? 0 : 1,
-      outcome.notifyError ?? null,
+    `UPDATE monitors SET last_run_at = @now, next_run_at = @nextRunAt, last_error = @lastError,
+       consecutive_failures = CASE WHEN @failed = 1 THEN consecutive_failures + 1 ELSE 0 END,
+       last_notify_error = CASE WHEN @setNotifyError = 1 THEN CAST(@notifyError AS TEXT) ELSE last_notify_error END
+     WHERE id = @id`,
+    {
+      now: new Date(outcome.at).toISOString(),
+      nextRunAt: new Date(outcome.nextRunAt).toISOString(),
+      lastError: outcome.error,
+      failed: outcome.error === null ? 0 : 1,
+      setNotifyError: outcome.notifyError === undefined ? 0 : 1,
+      notifyError: outcome.notifyError ?? null,
       id,
-    ],
+    },
   );
 }
 
@@ -295,14 +300,16 @@ function toFiring(row: FiringRow): StoredFiring {
 }
 
 export async function activeFirings(db: SqlExecutor, monitorId: number): Promise<StoredFiring[]> {
-  return (await db.all<FiringRow>("SELECT * FROM monitor_firings WHERE monitor_id = ? AND resolved_at IS NULL ORDER BY id", [monitorId])).map(toFiring);
+  return (await db.all<FiringRow>("SELECT * FROM monitor_firings WHERE monitor_id = @monitorId AND resolved_at IS NULL ORDER BY id", {
+    monitorId,
+  })).map(toFiring);
 }
 
 /** The newest firing of a key that has a task (its task may still be open after the key went away). */
 export async function lastFiringWithTask(db: SqlExecutor, monitorId: number, keyText: string): Promise<StoredFiring | null> {
   const row = await db.get<FiringRow>(
-    "SELECT * FROM monitor_firings WHERE monitor_id = ? AND key_text = ? AND task_id IS NOT NULL ORDER BY id DESC LIMIT 1",
-    [monitorId, keyText],
+    "SELECT * FROM monitor_firings WHERE monitor_id = @monitorId AND key_text = @keyText AND task_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+    { monitorId, keyText },
   );
   return row ? toFiring(row) : null;
 }
@@ -315,18 +322,32 @@ export async function openFiring(
 ): Promise<StoredFiring | null> {
   const row = await db.get<FiringRow>(
     `INSERT INTO monitor_firings (monitor_id, plant_id, key_text, key_json, asset_tag, opened_at, task_id, problem)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor_id, key_text) WHERE resolved_at IS NULL DO NOTHING RETURNING *`,
-    [monitor.id, monitor.plantId, firing.keyText, JSON.stringify(firing.key), firing.assetTag, firing.openedAt, firing.taskId, firing.problem],
+     VALUES (@monitorId, @plantId, @keyText, @keyJson, @assetTag, @openedAt, @taskId, @problem) ON CONFLICT (monitor_id, key_text) WHERE resolved_at IS NULL DO NOTHING RETURNING *`,
+    {
+      monitorId: monitor.id,
+      plantId: monitor.plantId,
+      keyText: firing.keyText,
+      keyJson: JSON.stringify(firing.key),
+      assetTag: firing.assetTag,
+      openedAt: firing.openedAt,
+      taskId: firing.taskId,
+      problem: firing.problem,
+    },
   );
   return row ? toFiring(row) : null;
 }
 
 export async function setFiringOutcome(db: SqlExecutor, id: number, outcome: { taskId: string | null; problem: string | null; assetTag: string | null }): Promise<void> {
-  await db.run("UPDATE monitor_firings SET task_id = ?, problem = ?, asset_tag = ? WHERE id = ?", [outcome.taskId, outcome.problem, outcome.assetTag, id]);
+  await db.run("UPDATE monitor_firings SET task_id = @taskId, problem = @problem, asset_tag = @assetTag WHERE id = @id", {
+    taskId: outcome.taskId,
+    problem: outcome.problem,
+    assetTag: outcome.assetTag,
+    id,
+  });
 }
 
 export async function resolveFiring(db: SqlExecutor, id: number, at: string): Promise<boolean> {
-  const { changes } = await db.run("UPDATE monitor_firings SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL", [at, id]);
+  const { changes } = await db.run("UPDATE monitor_firings SET resolved_at = @at WHERE id = @id AND resolved_at IS NULL", { at, id });
   return changes === 1;
 }
 
@@ -337,24 +358,14 @@ export async function listFirings(
   filter: { monitorId?: number; assetTag?: string; taskId?: string },
   limit = 500,
 ): Promise<TFiring[]> {
-  const where = ["f.plant_id = ?"];
-  const params: unknown[] = [plantId];
-  if (filter.monitorId !== undefined) {
-    where.push("f.monitor_id = ?");
-    params.push(filter.monitorId);
-  }
-  if (filter.assetTag !== undefined) {
-    where.push("f.asset_tag = ?");
-    params.push(filter.assetTag);
-  }
-  if (filter.taskId !== undefined) {
-    where.push("f.task_id = ?");
-    params.push(filter.taskId);
-  }
+  const where = ["f.plant_id = @plantId"];
+  if (filter.monitorId !== undefined) where.push("f.monitor_id = @monitorId");
+  if (filter.assetTag !== undefined) where.push("f.asset_tag = @assetTag");
+  if (filter.taskId !== undefined) where.push("f.task_id = @taskId");
   const rows = await db.all<FiringRow>(
     `SELECT f.*, m.name AS monitor_name FROM monitor_firings f JOIN monitors m ON m.id = f.monitor_id
-     WHERE ${where.join(" AND ")} ORDER BY f.opened_at DESC, f.id DESC LIMIT ?`,
-    [...params, limit],
+     WHERE ${where.join(" AND ")} ORDER BY f.opened_at DESC, f.id DESC LIMIT @limit`,
+    { plantId, ...filter, limit },
   );
   return rows.map((row) => {
     const firing = toFiring(row);

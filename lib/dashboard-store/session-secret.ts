@@ -11,6 +11,9 @@ const KEY = "session_secret";
 export async function resolveSessionSecret(db: SqlExecutor, configured: string | null): Promise<string> {
   if (configured) return configured;
   // Insert unless present, then read: processes and instances starting together end up with the same secret.
-  await db.run("INSERT INTO dashboard_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", [KEY, randomBytes(32).toString("base64url")]);
-  return (await db.get<{ value: string }>("SELECT value FROM dashboard_settings WHERE key = ?", [KEY]))!.value;
+  await db.run("INSERT INTO dashboard_settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO NOTHING", {
+    key: KEY,
+    value: randomBytes(32).toString("base64url"),
+  });
+  return (await db.get<{ value: string }>("SELECT value FROM dashboard_settings WHERE key = @key", { key: KEY }))!.value;
 }

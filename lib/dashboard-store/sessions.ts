@@ -35,12 +35,12 @@ interface SessionRow {
 export async function createSession(db: SqlExecutor, userId: number, method: string, policy: SessionPolicy, now = Date.now()): Promise<string> {
   const id = randomBytes(32).toString("base64url");
   await db.run(
-    "INSERT INTO user_sessions (id_hash, user_id, method, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
-    [hashOf(id), userId, method.slice(0, 40), now, now, now + policy.absoluteMs],
+    "INSERT INTO user_sessions (id_hash, user_id, method, created_at, last_seen_at, expires_at, revoked_at) VALUES (@idHash, @userId, @method, @now, @now, @expiresAt, NULL)",
+    { idHash: hashOf(id), userId, method: method.slice(0, 40), now, expiresAt: now + policy.absoluteMs },
   );
-  await db.run("UPDATE users SET last_sign_in_at = ? WHERE id = ?", [new Date(now).toISOString(), userId]);
+  await db.run("UPDATE users SET last_sign_in_at = @now WHERE id = @userId", { now: new Date(now).toISOString(), userId });
   // Housekeeping on sign-in, which is rare: the table holds live sessions and a month of ended ones.
-  await db.run("DELETE FROM user_sessions WHERE expires_at < ? OR revoked_at < ?", [now - KEEP_ENDED_MS, now - KEEP_ENDED_MS]);
+  await db.run("DELETE FROM user_sessions WHERE expires_at < @before OR revoked_at < @before", { before: now - KEEP_ENDED_MS });
   return id;
 }
 
@@ -50,33 +50,38 @@ export async function createSession(db: SqlExecutor, userId: number, method: str
  */
 export async function checkSession(db: SqlExecutor, id: string, policy: SessionPolicy, now = Date.now()): Promise<number | null> {
   const idHash = hashOf(id);
-  const row = await db.get<SessionRow>("SELECT user_id, created_at, last_seen_at, expires_at, revoked_at FROM user_sessions WHERE id_hash = ?", [idHash]);
+  const row = await db.get<SessionRow>("SELECT user_id, created_at, last_seen_at, expires_at, revoked_at FROM user_sessions WHERE id_hash = @idHash", {
+    idHash,
+  });
   if (!row || row.revoked_at !== null) return null;
   // The absolute limit is the stricter of the row's own and today's setting (shortening it applies at once).
   if (now >= Math.min(row.expires_at, row.created_at + policy.absoluteMs)) return null;
   if (now - row.last_seen_at >= policy.idleMs) return null;
   if (now - row.last_seen_at >= TOUCH_EVERY_MS) {
-    await db.run("UPDATE user_sessions SET last_seen_at = ? WHERE id_hash = ? AND last_seen_at < ?", [now, idHash, now]);
+    await db.run("UPDATE user_sessions SET last_seen_at = @now WHERE id_hash = @idHash AND last_seen_at < @now", { now, idHash });
   }
   return row.user_id;
 }
 
 /** Sign-out: this session ends now. */
 export async function revokeSession(db: SqlExecutor, id: string, now = Date.now()): Promise<void> {
-  await db.run("UPDATE user_sessions SET revoked_at = ? WHERE id_hash = ? AND revoked_at IS NULL", [now, hashOf(id)]);
+  await db.run("UPDATE user_sessions SET revoked_at = @now WHERE id_hash = @idHash AND revoked_at IS NULL", { now, idHash: hashOf(id) });
 }
 
 /** Every live session of the user ends now; returns how many there were. */
 export async function revokeUserSessions(db: SqlExecutor, userId: number, now = Date.now()): Promise<number> {
-  const result = await db.run("UPDATE user_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?", [now, userId, now]);
+  const result = await db.run("UPDATE user_sessions SET revoked_at = @now WHERE user_id = @userId AND revoked_at IS NULL AND expires_at > @now", {
+    now,
+    userId,
+  });
   return result.changes;
 }
 
 /** Live sessions per user id (admin's user list). */
 export async function activeSessionCounts(db: SqlExecutor, policy: SessionPolicy, now = Date.now()): Promise<Map<number, number>> {
   const rows = await db.all<{ user_id: number; n: number }>(
-    "SELECT user_id, COUNT(*) AS n FROM user_sessions WHERE revoked_at IS NULL AND expires_at > ? AND created_at > ? AND last_seen_at > ? GROUP BY user_id",
-    [now, now - policy.absoluteMs, now - policy.idleMs],
+    "SELECT user_id, COUNT(*) AS n FROM user_sessions WHERE revoked_at IS NULL AND expires_at > @now AND created_at > @createdAt AND last_seen_at > @lastSeenAt GROUP BY user_id",
+    { now, createdAt: now - policy.absoluteMs, lastSeenAt: now - policy.idleMs },
   );
   return new Map(rows.map((row) => [Number(row.user_id), Number(row.n)]));
 }

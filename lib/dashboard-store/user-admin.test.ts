@@ -28,7 +28,9 @@ function userAdminSuite(open: () => Promise<SqlDb>): void {
     cli = { db, actor: CLI_ACTOR, servedPlants: ["RTM1", "HOU1"] };
   });
   afterAll(() => db?.close());
-  const audits = async (target: string) => (await db.all<{ action: string; outcome: string; user_email: string }>("SELECT action, outcome, user_email FROM audit_log WHERE target = ? ORDER BY id", [target]));
+  const audits = async (target: string) => (await db.all<{ action: string; outcome: string; user_email: string }>("SELECT action, outcome, user_email FROM audit_log WHERE target = @target ORDER BY id", {
+    target,
+  }));
 
   it("adds a user with a one-time invitation, and refuses the same e-mail again", async () => {
     const { user, invitation } = await addUser(cli, { email: "Nia@Example.com", role: "planner", plants: ["RTM1"] }, { invite: true });

@@ -122,13 +122,13 @@ export async function updateUser(ctx: UserAdminContext, id: number, change: User
     if (user.role === "admin" && change.role && change.role !== "admin" && !user.disabled && (await enabledAdmins(ctx.db)) <= 1) {
       throw new UserAdminError("The last admin keeps the admin role.", "invalid", "role");
     }
-    await ctx.db.run("UPDATE users SET name = ?, role = ?, plants = ?, updated_at = ? WHERE id = ?", [
-      name ?? user.name,
-      change.role ?? user.role,
-      change.plants !== undefined ? formatPlantScope(change.plants) : formatPlantScope(user.plants),
-      new Date().toISOString(),
+    await ctx.db.run("UPDATE users SET name = @name, role = @role, plants = @plants, updated_at = @now WHERE id = @id", {
+      name: name ?? user.name,
+      role: change.role ?? user.role,
+      plants: change.plants !== undefined ? formatPlantScope(change.plants) : formatPlantScope(user.plants),
+      now: new Date().toISOString(),
       id,
-    ]);
+    });
     return (await findUserById(ctx.db, id))!;
   });
 }
@@ -143,7 +143,7 @@ export async function setUserEnabled(ctx: UserAdminContext, id: number, enabled:
       if (user.role === "admin" && !user.disabled && (await enabledAdmins(ctx.db)) <= 1) throw new UserAdminError("The last enabled admin cannot be disabled.", "invalid");
     }
     await ctx.db.transaction(async (tx) => {
-      await tx.run("UPDATE users SET disabled = ?, updated_at = ? WHERE id = ?", [enabled ? 0 : 1, new Date().toISOString(), id]);
+      await tx.run("UPDATE users SET disabled = @disabled, updated_at = @now WHERE id = @id", { disabled: enabled ? 0 : 1, now: new Date().toISOString(), id });
       if (!enabled) await revokeUserSessions(tx, id);
     });
     return (await findUserById(ctx.db, id))!;

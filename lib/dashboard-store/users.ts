@@ -107,21 +107,21 @@ export async function upsertUser(db: SqlExecutor, input: NewUser): Promise<Dashb
   const hash = input.password === undefined ? null : await hashPassword(input.password);
   await db.run(
     `INSERT INTO users (email, name, role, plants, password_hash, disabled, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+     VALUES (@email, @name, @role, @plants, @hash, 0, @now, @now)
      ON CONFLICT (email) DO UPDATE SET name = excluded.name, role = excluded.role, plants = excluded.plants,
        password_hash = COALESCE(excluded.password_hash, users.password_hash), disabled = 0, updated_at = excluded.updated_at`,
-    [emailKey(input.email), input.name?.trim() || defaultName(input.email), input.role, formatPlantScope(input.plants), hash, now, now],
+    { email: emailKey(input.email), name: input.name?.trim() || defaultName(input.email), role: input.role, plants: formatPlantScope(input.plants), hash, now },
   );
   return (await findUser(db, input.email))!;
 }
 
 export async function findUserById(db: SqlExecutor, id: number): Promise<DashboardUser | null> {
-  const row = await db.get<UserRow>("SELECT * FROM users WHERE id = ?", [id]);
+  const row = await db.get<UserRow>("SELECT * FROM users WHERE id = @id", { id });
   return row ? toUser(row) : null;
 }
 
 export async function findUser(db: SqlExecutor, email: string): Promise<DashboardUser | null> {
-  const row = await db.get<UserRow>("SELECT * FROM users WHERE email = ?", [emailKey(email)]);
+  const row = await db.get<UserRow>("SELECT * FROM users WHERE email = @email", { email: emailKey(email) });
   return row ? toUser(row) : null;
 }
 
@@ -135,7 +135,11 @@ export async function countUsers(db: SqlExecutor): Promise<number> {
 
 /** Returns false when no such user exists. */
 export async function setUserDisabled(db: SqlExecutor, email: string, disabled: boolean): Promise<boolean> {
-  const result = await db.run("UPDATE users SET disabled = ?, updated_at = ? WHERE email = ?", [disabled ? 1 : 0, new Date().toISOString(), emailKey(email)]);
+  const result = await db.run("UPDATE users SET disabled = @disabled, updated_at = @now WHERE email = @email", {
+    disabled: disabled ? 1 : 0,
+    now: new Date().toISOString(),
+    email: emailKey(email),
+  });
   return result.changes > 0;
 }
 
@@ -146,11 +150,15 @@ export async function setUserDisabled(db: SqlExecutor, email: string, disabled: 
  */
 export async function verifyCredentials(db: SqlExecutor, email: string, password: string): Promise<DashboardUser | null> {
   if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) return null;
-  const row = await db.get<UserRow>("SELECT * FROM users WHERE email = ?", [emailKey(email)]);
+  const row = await db.get<UserRow>("SELECT * FROM users WHERE email = @email", { email: emailKey(email) });
   const { ok, upgradedHash } = await verifyPassword(password, row?.password_hash ?? (await dummyHash()));
   if (!row || !row.password_hash || row.disabled === 1 || !ok) return null;
   if (upgradedHash) {
-    await db.run("UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?", [upgradedHash, row.id, row.password_hash]);
+    await db.run("UPDATE users SET password_hash = @upgradedHash WHERE id = @id AND password_hash = @passwordHash", {
+      upgradedHash,
+      id: row.id,
+      passwordHash: row.password_hash,
+    });
   }
   return toUser(row);
 }
@@ -158,7 +166,11 @@ export async function verifyCredentials(db: SqlExecutor, email: string, password
 /** Sets a user's password (an accepted invitation); the hash runs in the pool's queue. */
 export async function setPassword(db: SqlExecutor, userId: number, password: string): Promise<void> {
   validatePassword(password);
-  await db.run("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?", [await hashPassword(password), new Date().toISOString(), userId]);
+  await db.run("UPDATE users SET password_hash = @passwordHash, updated_at = @now WHERE id = @userId", {
+    passwordHash: await hashPassword(password),
+    now: new Date().toISOString(),
+    userId,
+  });
 }
 
 export function validatePassword(password: string): void {
@@ -172,14 +184,19 @@ export function validatePassword(password: string): void {
  */
 export async function findUserByIdentity(db: SqlExecutor, issuer: string, subject: string): Promise<DashboardUser | null> {
   const row = await db.get<UserRow>(
-    "SELECT users.* FROM user_identities JOIN users ON users.id = user_identities.user_id WHERE issuer = ? AND subject = ?",
-    [issuer, subject],
+    "SELECT users.* FROM user_identities JOIN users ON users.id = user_identities.user_id WHERE issuer = @issuer AND subject = @subject",
+    { issuer, subject },
   );
   return row ? toUser(row) : null;
 }
 
 export async function bindIdentity(db: SqlExecutor, issuer: string, subject: string, userId: number): Promise<void> {
-  await db.run("INSERT INTO user_identities (issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?)", [issuer, subject, userId, new Date().toISOString()]);
+  await db.run("INSERT INTO user_identities (issuer, subject, user_id, created_at) VALUES (@issuer, @subject, @userId, @now)", {
+    issuer,
+    subject,
+    userId,
+    now: new Date().toISOString(),
+  });
 }
 
 /**
@@ -193,8 +210,8 @@ export async function createWaitingUser(db: SqlExecutor, input: { email: string;
   const now = new Date().toISOString();
   const result = await db.run(
     `INSERT INTO users (email, name, role, plants, password_hash, disabled, created_at, updated_at)
-     VALUES (?, ?, 'engineer', '', NULL, 0, ?, ?) ON CONFLICT (email) DO NOTHING`,
-    [email, input.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 120) || defaultName(email), now, now],
+     VALUES (@email, @name, 'engineer', '', NULL, 0, @now, @now) ON CONFLICT (email) DO NOTHING`,
+    { email, name: input.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 120) || defaultName(email), now },
   );
   return result.changes > 0 ? findUser(db, email) : null;
 }

@@ -302,7 +302,7 @@ describe("monitors", () => {
     ]);
     expect(audit.filter((row) => row.outcome === "FORBIDDEN").length).toBeGreaterThanOrEqual(4);
     expect(audit.some((row) => row.outcome === "INVALID_QUERY")).toBe(true);
-    const rows = await (await getDashboardDb()).all("SELECT id FROM monitor_firings WHERE monitor_id = ?", [monitorId]);
+    const rows = await (await getDashboardDb()).all("SELECT id FROM monitor_firings WHERE monitor_id = @monitorId", { monitorId });
     expect(rows.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -79,15 +79,17 @@ function twoInstances(open: () => Promise<SqlDb>) {
         [60_000, true],
         [120_000, true],
       ]);
-      const claims = await first.all<{ tick_at: string }>("SELECT tick_at FROM monitor_claims WHERE monitor_id = ? ORDER BY tick_at", [created.id]);
+      const claims = await first.all<{ tick_at: string }>("SELECT tick_at FROM monitor_claims WHERE monitor_id = @monitorId ORDER BY tick_at", {
+        monitorId: created.id,
+      });
       expect(claims.map((row) => Date.parse(row.tick_at) - base)).toEqual([0, 60_000, 120_000]);
       // Two firings, opened once: the first tick opened two tasks, the others found them open.
-      const firings = await second.all<{ task_id: string }>("SELECT task_id FROM monitor_firings WHERE monitor_id = ?", [created.id]);
+      const firings = await second.all<{ task_id: string }>("SELECT task_id FROM monitor_firings WHERE monitor_id = @monitorId", { monitorId: created.id });
       expect(firings).toHaveLength(2);
       expect(firings.every((row) => row.task_id)).toBe(true);
       const stored = await getMonitor(second, "RTM1", created.id);
       expect(stored).toMatchObject({ lastRunAt: new Date(base + 120_000).toISOString(), nextRunAt: new Date(base + 180_000).toISOString(), consecutiveFailures: 0 });
-      await second.run("UPDATE monitors SET enabled = 0 WHERE id = ?", [created.id]);
+      await second.run("UPDATE monitors SET enabled = 0 WHERE id = @id", { id: created.id });
     } finally {
       await first.close();
       await second.close();
@@ -121,7 +123,7 @@ describe("the monitors' schedule", () => {
       expect(outcomes).toEqual([false, false]);
       expect(stored?.consecutiveFailures).toBe(2);
       expect(Date.parse(stored!.nextRunAt!) - firstRetry).toBeGreaterThanOrEqual(120_000);
-      await db.run("UPDATE monitors SET enabled = 0 WHERE id = ?", [created.id]);
+      await db.run("UPDATE monitors SET enabled = 0 WHERE id = @id", { id: created.id });
     } finally {
       await db.close();
     }

@@ -8,7 +8,7 @@
  */
 import pg from "pg";
 import { postgresSql, type Migration } from "./migration";
-import type { SqlArgs, SqlDb, SqlExecutor, SqlParams } from "./sql";
+import type { SqlDb, SqlExecutor, SqlParams } from "./sql";
 import { inTransaction } from "./transaction";
 
 /** BIGINT (count(*), identity columns) as a JS number: our counts and ids stay far below 2^53. */
@@ -47,49 +47,39 @@ interface Converted {
 }
 const converted = new Map<string, Converted>();
 const MAX_CONVERTED = 500;
+/** Longer texts are one-off bulk statements (the demo seed's copy), not worth keeping. */
+const MAX_CACHED_LENGTH = 20_000;
 
-export function namedToPositional(sql: string): Converted {
+/** A string literal or quoted identifier (kept as it is), or a named parameter. */
+const TOKEN = /'[^']*'|"[^"]*"|@([A-Za-z_][A-Za-z0-9_]*)/g;
+
+function namedToPositional(sql: string): Converted {
   let found = converted.get(sql);
   if (found) return found;
   const names: string[] = [];
-  let text = "";
-  let quote: string | null = null;
-  for (let i = 0; i < sql.length; i++) {
-    const char = sql[i]!;
-    if (quote) {
-      if (char === quote) quote = null;
-      text += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      text += char;
-    } else if (char === "@" && /[A-Za-z_]/.test(sql[i + 1] ?? "")) {
-      let end = i + 1;
-      while (end < sql.length && /[A-Za-z0-9_]/.test(sql[end]!)) end++;
-      const name = sql.slice(i + 1, end);
-      let n = names.indexOf(name);
-      if (n < 0) n = names.push(name) - 1;
-      text += `$${n + 1}`;
-      i = end - 1;
-    } else {
-      text += char;
-    }
-  }
+  const numbers = new Map<string, number>();
+  const text = sql.replace(TOKEN, (token, name: string | undefined) => {
+    if (name === undefined) return token;
+    let n = numbers.get(name);
+    if (n === undefined) numbers.set(name, (n = names.push(name)));
+    return `$${n}`;
+  });
   found = { text, names };
-  if (converted.size >= MAX_CONVERTED) converted.clear();
-  converted.set(sql, found);
+  if (sql.length <= MAX_CACHED_LENGTH) {
+    if (converted.size >= MAX_CONVERTED) converted.clear();
+    converted.set(sql, found);
+  }
   return found;
 }
 
 /** The statement as pg takes it; every parameter the statement names must be a member of `params`. */
-function query(sql: string, params: SqlArgs = {}): { text: string; values: unknown[] } {
-  if (Array.isArray(params)) return { text: numberPlaceholders(sql), values: [...params] };
+function query(sql: string, params: SqlParams = {}): { text: string; values: unknown[] } {
   const { text, names } = namedToPositional(sql);
-  const named = params as SqlParams;
   return {
     text,
     values: names.map((name) => {
-      if (!(name in named)) throw new Error(`Missing SQL parameter @${name}.`);
-      return named[name];
+      if (!(name in params)) throw new Error(`Missing SQL parameter @${name}.`);
+      return params[name];
     }),
   };
 }
@@ -102,10 +92,10 @@ const oneOf: SqlExecutor["oneOf"] = (column, name, values, params) => {
 function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     engine: "postgres",
-    all: async <T>(sql: string, params?: SqlArgs) => (await client.query(query(sql, params))).rows as T[],
-    get: async <T>(sql: string, params?: SqlArgs) => (await client.query(query(sql, params))).rows[0] as T | undefined,
-    arrays: async (sql: string, params?: SqlArgs) => (await client.query({ ...query(sql, params), rowMode: "array" })).rows as unknown[][],
-    run: async (sql: string, params?: SqlArgs) => ({ changes: (await client.query(query(sql, params))).rowCount ?? 0 }),
+    all: async <T>(sql: string, params?: SqlParams) => (await client.query(query(sql, params))).rows as T[],
+    get: async <T>(sql: string, params?: SqlParams) => (await client.query(query(sql, params))).rows[0] as T | undefined,
+    arrays: async (sql: string, params?: SqlParams) => (await client.query({ ...query(sql, params), rowMode: "array" })).rows as unknown[][],
+    run: async (sql: string, params?: SqlParams) => ({ changes: (await client.query(query(sql, params))).rowCount ?? 0 }),
     oneOf,
   };
 }
@@ -171,23 +161,3 @@ export async function openPostgres(url: string, migrations: readonly Migration[]
   return postgresSqlDb(pool);
 }
 
-/** `?` → `$1, $2, …` outside string literals and quoted identifiers: the callers not yet converted to named parameters (going away). */
-function numberPlaceholders(sql: string): string {
-  let out = "";
-  let n = 0;
-  let quote: string | null = null;
-  for (const char of sql) {
-    if (quote) {
-      if (char === quote) quote = null;
-      out += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      out += char;
-    } else if (char === "?") {
-      out += `$${++n}`;
-    } else {
-      out += char;
-    }
-  }
-  return out;
-}

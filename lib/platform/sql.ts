@@ -15,17 +15,15 @@ export type SqlEngine = "sqlite" | "postgres";
 export type SqlRow = Record<string, unknown>;
 /** Values of a statement's `@name` parameters; members the statement does not name are ignored. */
 export type SqlParams = Record<string, unknown>;
-/** `?` placeholders with a list of values: the callers not yet converted to named parameters (going away). */
-export type SqlArgs = SqlParams | readonly unknown[];
 
 export interface SqlExecutor {
   readonly engine: SqlEngine;
-  all<T = SqlRow>(sql: string, params?: SqlArgs): Promise<T[]>;
-  get<T = SqlRow>(sql: string, params?: SqlArgs): Promise<T | undefined>;
+  all<T = SqlRow>(sql: string, params?: SqlParams): Promise<T[]>;
+  get<T = SqlRow>(sql: string, params?: SqlParams): Promise<T | undefined>;
   /** Rows as arrays in the SELECT's column order (hot pages: no keyed object per row). */
-  arrays(sql: string, params?: SqlArgs): Promise<unknown[][]>;
+  arrays(sql: string, params?: SqlParams): Promise<unknown[][]>;
   /** A write; `changes` is the number of rows it inserted, updated or deleted. */
-  run(sql: string, params?: SqlArgs): Promise<{ changes: number }>;
+  run(sql: string, params?: SqlParams): Promise<{ changes: number }>;
   /**
    * SQL for "`column` is one of `values`", the values put in `params[name]` as one parameter
    * (SQLite: a JSON array read by json_each; PostgreSQL: an array, `= ANY(…)`), so the statement's
@@ -47,14 +45,10 @@ export interface SqlDb extends SqlExecutor {
 /**
  * The SQLite side. better-sqlite3 is synchronous, so every call completes before it returns; only a
  * transaction spans awaits, and while one is open every other call on this connection waits for it
- * (otherwise another request's statement would join the open transaction). `exclusive` gives the
- * same guarantee to the one writer that uses the connection directly: the demo seed on first start
- * (lib/service/database.ts says why).
+ * (otherwise another request's statement would join the open transaction).
  */
 export interface SqliteSqlDb extends SqlDb {
   readonly engine: "sqlite";
-  readonly sqlite: SqliteDatabase;
-  exclusive<T>(fn: () => T): Promise<T>;
 }
 
 type Statement = ReturnType<SqliteDatabase["prepare"]>;
@@ -79,13 +73,13 @@ export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
     params[name] = JSON.stringify(values);
     return `${column} IN (SELECT value FROM json_each(@${name}))`;
   };
-  const NONE: SqlArgs = {};
+  const NONE: SqlParams = {};
   const direct: SqlExecutor = {
     engine: "sqlite",
-    all: async <T>(sql: string, params = NONE) => prepare(sql).all(params as SqlParams) as T[],
-    get: async <T>(sql: string, params = NONE) => prepare(sql).get(params as SqlParams) as T | undefined,
-    arrays: async (sql: string, params = NONE) => prepare(sql, true).all(params as SqlParams) as unknown[][],
-    run: async (sql: string, params = NONE) => ({ changes: prepare(sql).run(params as SqlParams).changes }),
+    all: async <T>(sql: string, params = NONE) => prepare(sql).all(params) as T[],
+    get: async <T>(sql: string, params = NONE) => prepare(sql).get(params) as T | undefined,
+    arrays: async (sql: string, params = NONE) => prepare(sql, true).all(params) as unknown[][],
+    run: async (sql: string, params = NONE) => ({ changes: prepare(sql).run(params).changes }),
     oneOf,
   };
 
@@ -103,13 +97,11 @@ export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
 
   return {
     engine: "sqlite",
-    sqlite: db,
     all: (sql, params) => whenIdle(() => direct.all(sql, params)),
     get: (sql, params) => whenIdle(() => direct.get(sql, params)),
     arrays: (sql, params) => whenIdle(() => direct.arrays(sql, params)),
     run: (sql, params) => whenIdle(() => direct.run(sql, params)),
     oneOf,
-    exclusive: (fn) => whenIdle(fn),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       open++;
       const result = tail.then(async () => {

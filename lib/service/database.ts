@@ -12,7 +12,7 @@ import { seedMaintenanceIfEmpty, type MaintenanceSeedOptions } from "./maintenan
 import { seedPostgresIfEmpty } from "./maintenance/seed-postgres";
 import { openPostgres, type PostgresSqlDb } from "../platform/postgres";
 import { sqliteSql, type SqliteSqlDb } from "../platform/sql";
-import { openSqlite, type SqliteDatabase } from "../platform/sqlite";
+import { openSqlite } from "../platform/sqlite";
 import telemetryClients from "./telemetry/migrations/002-telemetry-clients";
 import telemetryClientLabels from "./telemetry/migrations/004-telemetry-client-labels";
 import telemetryDevices from "./telemetry/migrations/006-telemetry-devices";
@@ -27,18 +27,17 @@ export const SERVICE_MIGRATIONS_KEY = "service";
 
 export type ServiceSql = SqliteSqlDb | PostgresSqlDb;
 
-/** The SQLite file, opened synchronously (the seed, the demo roll-forward and tests use it directly). */
-export function openServiceDatabase(dataDir: string): SqliteDatabase {
-  return openSqlite(path.join(dataDir, SERVICE_DATABASE_FILE), SERVICE_MIGRATIONS);
-}
-
 /** PostgreSQL when `DATABASE_URL` is set, the SQLite file otherwise; migrations applied. */
 export async function openServiceSql(config: { dataDir: string; DATABASE_URL?: string }): Promise<ServiceSql> {
   if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, SERVICE_MIGRATIONS, SERVICE_MIGRATIONS_KEY);
-  return sqliteSql(openServiceDatabase(config.dataDir));
+  return sqliteSql(openSqlite(path.join(config.dataDir, SERVICE_DATABASE_FILE), SERVICE_MIGRATIONS));
 }
 
-/** Seeds the demo maintenance data on first start (no plant yet); the same data on both engines. */
+/**
+ * Seeds the demo maintenance data on first start (no plant yet); the same data on both engines:
+ * SQLite writes it through the SQL interface in one transaction, PostgreSQL gets it generated into
+ * an in-memory SQLite database and copied in batches (seed-postgres.ts).
+ */
 export async function seedServiceIfEmpty(sql: ServiceSql, options: MaintenanceSeedOptions): Promise<boolean> {
-  return sql.engine === "postgres" ? seedPostgresIfEmpty(sql.pool, options) : sql.exclusive(() => seedMaintenanceIfEmpty(sql.sqlite, options));
+  return sql.engine === "postgres" ? seedPostgresIfEmpty(sql, options) : seedMaintenanceIfEmpty(sql, options);
 }

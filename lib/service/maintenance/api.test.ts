@@ -506,7 +506,7 @@ describe("task transitions", () => {
           expectError(res, 412, "INVALID_TRANSITION");
           expect((await get(`${BASE}/RTM1/tasks/${id}`)).body.status).toBe(from);
         }
-        const history = await runtime.sql.all("SELECT from_status AS f, to_status AS t FROM task_transitions WHERE task_id = ? ORDER BY seq", [id]);
+        const history = await runtime.sql.all("SELECT from_status AS f, to_status AS t FROM task_transitions WHERE task_id = @id ORDER BY seq", { id });
         const moves = [...pathTo(from), ...(TASK_TRANSITIONS[from].includes(to) ? [to] : [])];
         expect(history).toEqual([{ f: null, t: "NEED_APPROVAL" }, ...moves.map((t, i) => ({ f: i === 0 ? "NEED_APPROVAL" : moves[i - 1], t }))]);
       }

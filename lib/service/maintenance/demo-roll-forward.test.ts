@@ -12,94 +12,92 @@ import { afterAll, describe, expect, it } from "vitest";
 import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
-import { openServiceDatabase, openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../database";
-import { sqliteSql, type SqlDb } from "../../platform/sql";
-import type { SqliteDatabase } from "../../platform/sqlite";
+import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../database";
+import type { SqlDb, SqlParams } from "../../platform/sql";
 import { DEMO_PLANTS } from "../demo/catalog";
 import { addDays } from "../demo/seeded-random";
-import { rollMaintenanceForward as roll } from "./demo-roll-forward";
-import { seedMaintenance } from "./seed";
+import { rollMaintenanceForward } from "./demo-roll-forward";
 
 const SEED_DAY = "2026-03-10";
 const dirs: string[] = [];
-const databases: SqliteDatabase[] = [];
+const databases: ServiceSql[] = [];
 
-function seeded(): SqliteDatabase {
+/** A seeded SQLite database, opened as the runtime opens it. */
+async function seeded(): Promise<ServiceSql> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "live-roll-"));
   dirs.push(dir);
-  const db = openServiceDatabase(dir);
+  const db = await openServiceSql({ dataDir: dir });
   databases.push(db);
-  seedMaintenance(db, { seed: "roll", today: SEED_DAY });
+  await seedServiceIfEmpty(db, { seed: "roll", today: SEED_DAY });
   return db;
 }
 
-/** The roll on the SQLite connection, as the runtime runs it (through the asynchronous SQL interface). */
-const rollMaintenanceForward = (db: SqliteDatabase, plants: typeof DEMO_PLANTS, options: Parameters<typeof roll>[2]) => roll(sqliteSql(db), plants, options);
+/** The first column of the first row. */
+const count = async (db: SqlDb, sql: string, params: SqlParams = {}) => (await db.arrays(sql, params))[0]![0] as number;
 
-const count = (db: SqliteDatabase, sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
-
-function overdue(db: SqliteDatabase, plantId: string, today: string): number {
-  return count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = ? AND due_date < ?`, plantId, today);
+function overdue(db: SqlDb, plantId: string, today: string): Promise<number> {
+  return count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId AND due_date < @today`, { plantId, today });
 }
 
-afterAll(() => {
-  for (const db of databases) db.close();
+afterAll(async () => {
+  for (const db of databases) await db.close();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("maintenance demo roll-forward", () => {
   it("keeps a running plant's mix of due, overdue and done work a month after the seed", async () => {
-    const db = seeded();
+    const db = await seeded();
     const today = addDays(SEED_DAY, 30);
-    const frozenOverdue = overdue(db, "RTM1", today); // what a month-old seed would show
-    const tasksBefore = count(db, `SELECT count(*) FROM tasks WHERE plant_id = 'RTM1'`);
+    const frozenOverdue = await overdue(db, "RTM1", today); // what a month-old seed would show
+    const tasksBefore = await count(db, `SELECT count(*) FROM tasks WHERE plant_id = 'RTM1'`);
     const result = await rollMaintenanceForward(db, DEMO_PLANTS, { seed: "roll", today });
     expect(result.days).toBe(90); // 30 days × 3 plants
 
     for (const plant of DEMO_PLANTS) {
-      const late = overdue(db, plant.id, today);
-      const planned = count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = ?`, plant.id);
+      const late = await overdue(db, plant.id, today);
+      const planned = await count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId`, { plantId: plant.id });
       expect(late, plant.id).toBeGreaterThan(0);
       expect(late / planned, plant.id).toBeLessThan(0.1);
       // Work is due in the coming week, and jobs were done in the last one.
-      expect(count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = ? AND due_date BETWEEN ? AND ?`, plant.id, today, addDays(today, 7))).toBeGreaterThan(3);
-      expect(count(db, `SELECT count(*) FROM jobs_done WHERE plant_id = ? AND done_date > ?`, plant.id, addDays(today, -7))).toBeGreaterThan(5);
+      const week = { plantId: plant.id, today, ahead: addDays(today, 7), ago: addDays(today, -7) };
+      expect(await count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId AND due_date BETWEEN @today AND @ahead`, week)).toBeGreaterThan(3);
+      expect(await count(db, `SELECT count(*) FROM jobs_done WHERE plant_id = @plantId AND done_date > @ago`, week)).toBeGreaterThan(5);
       // Today's tasks arrived today.
-      expect(count(db, `SELECT count(*) FROM tasks WHERE plant_id = ? AND created_date = ?`, plant.id, today)).toBeGreaterThan(0);
+      expect(await count(db, `SELECT count(*) FROM tasks WHERE plant_id = @plantId AND created_date = @today`, week)).toBeGreaterThan(0);
     }
-    expect(frozenOverdue).toBeGreaterThan(overdue(db, "RTM1", today) * 3);
-    expect(count(db, `SELECT count(*) FROM tasks WHERE plant_id = 'RTM1'`)).toBeGreaterThan(tasksBefore + 30);
+    expect(frozenOverdue).toBeGreaterThan((await overdue(db, "RTM1", today)) * 3);
+    expect(await count(db, `SELECT count(*) FROM tasks WHERE plant_id = 'RTM1'`)).toBeGreaterThan(tasksBefore + 30);
 
     // Every recorded move is an allowed one, and each task's status is where its history ends.
-    const moves = db.prepare(`SELECT from_status AS "from", to_status AS "to" FROM task_transitions WHERE from_status IS NOT NULL`).all() as {
-      from: TTaskStatus;
-      to: TTaskStatus;
-    }[];
+    const moves = await db.all<{ from: TTaskStatus; to: TTaskStatus }>(
+      `SELECT from_status AS "from", to_status AS "to" FROM task_transitions WHERE from_status IS NOT NULL`,
+    );
     for (const move of moves) expect(TASK_TRANSITIONS[move.from], `${move.from} → ${move.to}`).toContain(move.to);
     expect(
-      count(
+      await count(
         db,
         `SELECT count(*) FROM tasks t WHERE t.status <> (SELECT to_status FROM task_transitions x WHERE x.task_id = t.id ORDER BY seq DESC LIMIT 1)`,
       ),
     ).toBe(0);
     // Job numbers stay unique and dense per plant.
-    expect(count(db, `SELECT count(*) - count(DISTINCT id) FROM jobs_done`)).toBe(0);
+    expect(await count(db, `SELECT count(*) - count(DISTINCT id) FROM jobs_done`)).toBe(0);
   });
 
   it("leaves the seed's own day as the seed drew it", async () => {
-    const db = seeded();
-    const before = count(db, `SELECT count(*) FROM jobs_done`) + count(db, `SELECT count(*) FROM task_transitions`);
+    const db = await seeded();
+    const changes = async () => (await count(db, `SELECT count(*) FROM jobs_done`)) + (await count(db, `SELECT count(*) FROM task_transitions`));
+    const before = await changes();
     expect((await rollMaintenanceForward(db, DEMO_PLANTS, { seed: "roll", today: SEED_DAY })).days).toBe(0);
-    expect(count(db, `SELECT count(*) FROM jobs_done`) + count(db, `SELECT count(*) FROM task_transitions`)).toBe(before);
+    expect(await changes()).toBe(before);
     // A database seeded before the seed kept its day: the day is recovered from the data.
-    db.prepare(`DELETE FROM demo_state`).run();
+    await db.run(`DELETE FROM demo_state`);
     expect((await rollMaintenanceForward(db, DEMO_PLANTS, { seed: "roll", today: SEED_DAY })).days).toBe(0);
     expect((await rollMaintenanceForward(db, DEMO_PLANTS, { seed: "roll", today: addDays(SEED_DAY, 1) })).days).toBe(3);
   });
 
   it("rolls each day once, and the same days give the same data", async () => {
-    const a = seeded();
-    const b = seeded();
+    const a = await seeded();
+    const b = await seeded();
     const middle = addDays(SEED_DAY, 4);
     const end = addDays(SEED_DAY, 9);
     // One database rolls in two steps (a restart in between), the other in one.
@@ -108,14 +106,7 @@ describe("maintenance demo roll-forward", () => {
     await rollMaintenanceForward(b, DEMO_PLANTS, { seed: "roll", today: end });
     expect((await rollMaintenanceForward(b, DEMO_PLANTS, { seed: "roll", today: end })).days).toBe(0);
     // Row for row, leaving out the insertion sequence (the two runs roll the plants in another order).
-    const dump = (db: SqliteDatabase) =>
-      [
-        "SELECT * FROM jobs_done ORDER BY id",
-        "SELECT * FROM planned_jobs ORDER BY id",
-        "SELECT * FROM tasks ORDER BY id",
-        "SELECT task_id, from_status, to_status, remark, at FROM task_transitions ORDER BY task_id, seq",
-      ].map((sql) => db.prepare(sql).all());
-    const [left, right] = [dump(a), dump(b)];
+    const [left, right] = [await dumpOf(a), await dumpOf(b)];
     for (let i = 0; i < left.length; i++) {
       expect(left[i]!.length).toBe(right[i]!.length);
       expect(left[i]!.length).toBeGreaterThan(0);
@@ -151,13 +142,13 @@ describeWithService("postgres", "maintenance demo roll-forward on PostgreSQL", (
     const [one, two] = [await connect(), await connect()];
     await seedServiceIfEmpty(one, { seed: "roll", today: SEED_DAY });
     const end = addDays(SEED_DAY, 6);
-    const [a, b] = await Promise.all([one, two].map((db) => roll(db, DEMO_PLANTS, { seed: "roll", today: end })));
+    const [a, b] = await Promise.all([one, two].map((db) => rollMaintenanceForward(db, DEMO_PLANTS, { seed: "roll", today: end })));
     expect(a!.days + b!.days).toBe(18); // 6 days × 3 plants, each rolled by one of them
-    expect((await roll(two, DEMO_PLANTS, { seed: "roll", today: end })).days).toBe(0);
+    expect((await rollMaintenanceForward(two, DEMO_PLANTS, { seed: "roll", today: end })).days).toBe(0);
 
-    const reference = seeded();
+    const reference = await seeded();
     await rollMaintenanceForward(reference, DEMO_PLANTS, { seed: "roll", today: end });
-    const [left, right] = [await dumpOf(one), await dumpOf(sqliteSql(reference))];
+    const [left, right] = [await dumpOf(one), await dumpOf(reference)];
     for (let i = 0; i < DUMP.length; i++) {
       expect(left[i]!.length, DUMP[i]).toBe(right[i]!.length);
       expect(left[i], DUMP[i]).toEqual(right[i]);

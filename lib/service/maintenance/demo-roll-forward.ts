@@ -14,7 +14,7 @@
  * others find it done (docs/architecture.md, "Several instances").
  */
 import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
-import type { SqlDb, SqlExecutor } from "../../platform/sql";
+import type { SqlDb, SqlExecutor, SqlParams } from "../../platform/sql";
 import { addDays, createRandom, type Random } from "../demo/seeded-random";
 import type { DemoPlant } from "../demo/catalog";
 import { CUSTOMER_VOCABULARY, PEOPLE, WORK_ORDER_REMARKS } from "./seed-content";
@@ -108,38 +108,41 @@ export async function rollMaintenanceForward(db: SqlDb, plants: readonly DemoPla
 }
 
 /** One value of the first row (the SQL names it `v`), or null. */
-async function value<T>(db: SqlExecutor, sql: string, params: readonly unknown[]): Promise<T | null> {
+async function value<T>(db: SqlExecutor, sql: string, params: SqlParams): Promise<T | null> {
   return ((await db.get<{ v: T | null }>(sql, params))?.v ?? null) as T | null;
 }
 
 const SQL = {
-  marker: `SELECT value AS v FROM demo_state WHERE key = ?`,
-  setMarker: `INSERT INTO demo_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  lastDone: `SELECT max(done_date) AS v FROM jobs_done WHERE plant_id = ?`,
-  lastCreated: `SELECT max(created_date) AS v FROM tasks WHERE plant_id = ?`,
-  dueBy: `SELECT * FROM planned_jobs WHERE plant_id = ? AND due_date <= ? ORDER BY due_date, id`,
+  marker: `SELECT value AS v FROM demo_state WHERE key = @key`,
+  setMarker: `INSERT INTO demo_state (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  lastDone: `SELECT max(done_date) AS v FROM jobs_done WHERE plant_id = @plantId`,
+  lastCreated: `SELECT max(created_date) AS v FROM tasks WHERE plant_id = @plantId`,
+  dueBy: `SELECT * FROM planned_jobs WHERE plant_id = @plantId AND due_date <= @dueBy ORDER BY due_date, id`,
   // Jobs written by a close-out are named after their task (`<task id>-J`), not numbered.
-  lastJobId: `SELECT max(id) AS v FROM jobs_done WHERE plant_id = ? AND id LIKE ?`,
-  lastPlannedId: `SELECT max(id) AS v FROM planned_jobs WHERE plant_id = ? AND id LIKE ?`,
+  lastJobId: `SELECT max(id) AS v FROM jobs_done WHERE plant_id = @plantId AND id LIKE @pattern`,
+  lastPlannedId: `SELECT max(id) AS v FROM planned_jobs WHERE plant_id = @plantId AND id LIKE @pattern`,
   lastWorkOrder: `SELECT max(CAST(substr(work_order_id, 4) AS INTEGER)) AS v FROM (
-      SELECT work_order_id FROM jobs_done WHERE plant_id = ? UNION ALL SELECT work_order_id FROM planned_jobs WHERE plant_id = ?) AS w
+      SELECT work_order_id FROM jobs_done WHERE plant_id = @plantId UNION ALL SELECT work_order_id FROM planned_jobs WHERE plant_id = @plantId) AS w
     WHERE work_order_id LIKE 'WO-%'`,
   insertJob: `INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
     total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark, user_firstname, user_lastname,
-    user_username) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
-  reschedule: `UPDATE planned_jobs SET due_date = ?, work_order_id = NULL, work_order_remark = NULL WHERE id = ?`,
-  removePlanned: `DELETE FROM planned_jobs WHERE id = ?`,
+    user_username) VALUES (@id, @plantId, @assetId, @jobTitle, @doneDate, @dueDate, @activityKind, @department, @hours,
+    @requiredPersonCount, 1, @workOrderId, @workOrderRemark, @firstname, @lastname, @username)`,
+  reschedule: `UPDATE planned_jobs SET due_date = @dueDate, work_order_id = NULL, work_order_remark = NULL WHERE id = @id`,
+  removePlanned: `DELETE FROM planned_jobs WHERE id = @id`,
   insertPlanned: `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department,
     estimated_time_in_hours, required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL)`,
-  unreleased: `SELECT id FROM planned_jobs WHERE plant_id = ? AND work_order_id IS NULL AND due_date <= ? ORDER BY due_date, id`,
-  release: `UPDATE planned_jobs SET work_order_id = ? WHERE id = ?`,
-  nextTaskNumber: `SELECT coalesce(max(number), 0) + 1 AS v FROM tasks WHERE plant_id = ?`,
+    VALUES (@id, @plantId, @assetId, @jobTitle, @dueDate, @activityKind, @department, @hours, @requiredPersonCount, NULL, NULL, NULL, NULL)`,
+  unreleased: `SELECT id FROM planned_jobs WHERE plant_id = @plantId AND work_order_id IS NULL AND due_date <= @dueBy ORDER BY due_date, id`,
+  release: `UPDATE planned_jobs SET work_order_id = @workOrderId WHERE id = @id`,
+  nextTaskNumber: `SELECT coalesce(max(number), 0) + 1 AS v FROM tasks WHERE plant_id = @plantId`,
   insertTask: `INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role,
-    priority, status, created_date, due_date, incident_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'NEED_APPROVAL', ?, ?, ?, ?)`,
-  openTasks: `SELECT id, status, updated_at AS "updatedAt" FROM tasks WHERE plant_id = ? AND status <> 'CLOSED' ORDER BY id`,
-  moveTask: `UPDATE tasks SET status = ?, updated_at = ? WHERE id = ? AND status = ?`,
-  insertTransition: `INSERT INTO task_transitions (task_id, from_status, to_status, remark, at, by_name, client_id) VALUES (?, ?, ?, ?, ?, ?, '${DEMO_TASK_CLIENT}')`,
+    priority, status, created_date, due_date, incident_date, updated_at) VALUES (@id, @plantId, @number, @assetId, @title, @description,
+    @activityKind, @role, @priority, 'NEED_APPROVAL', @createdDate, @dueDate, @incidentDate, @createdAt)`,
+  openTasks: `SELECT id, status, updated_at AS "updatedAt" FROM tasks WHERE plant_id = @plantId AND status <> 'CLOSED' ORDER BY id`,
+  moveTask: `UPDATE tasks SET status = @to, updated_at = @at WHERE id = @id AND status = @from`,
+  insertTransition: `INSERT INTO task_transitions (task_id, from_status, to_status, remark, at, by_name, client_id)
+    VALUES (@taskId, @from, @to, NULL, @at, @by, '${DEMO_TASK_CLIENT}')`,
 };
 
 async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwardOptions) {
@@ -147,7 +150,7 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
   const vocabulary = CUSTOMER_VOCABULARY[plant.customerId]!;
   const people = PEOPLE[plant.id]!;
   const assets = generateAssets(seed, plant).filter((a) => a.level === "MACHINE" || a.level === "COMPONENT");
-  const known = new Set((await db.all<{ id: string }>(`SELECT id FROM assets WHERE plant_id = ?`, [plant.id])).map((row) => row.id));
+  const known = new Set((await db.all<{ id: string }>(`SELECT id FROM assets WHERE plant_id = @plantId`, { plantId: plant.id })).map((row) => row.id));
   const workable = assets.filter((a) => known.has(a.id));
   const departmentOf = (asset: SeedAsset) => vocabulary.departments[asset.trade];
   const numberAfter = (id: string | null, prefix: string) => (id ? Number(id.slice(prefix.length)) : 0) + 1;
@@ -155,13 +158,13 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
   return {
     /** Days after the marker up to today; the seed's day itself is never rolled (the seed drew it). */
     async daysToRoll(): Promise<string[]> {
-      let marker = await value<string>(db, SQL.marker, [markerKey(plant.id)]);
+      let marker = await value<string>(db, SQL.marker, { key: markerKey(plant.id) });
       if (!marker) {
         // A database seeded before the seed set the marker: its day is the newest task's (or the day after the newest job done).
-        const lastDone = await value<string>(db, SQL.lastDone, [plant.id]);
-        const candidates = [lastDone && addDays(lastDone, 1), await value<string>(db, SQL.lastCreated, [plant.id])].filter((d): d is string => Boolean(d));
+        const lastDone = await value<string>(db, SQL.lastDone, { plantId: plant.id });
+        const candidates = [lastDone && addDays(lastDone, 1), await value<string>(db, SQL.lastCreated, { plantId: plant.id })].filter((d): d is string => Boolean(d));
         marker = candidates.length > 0 ? candidates.sort().at(-1)! : options.today;
-        await db.run(SQL.setMarker, [markerKey(plant.id), marker]);
+        await db.run(SQL.setMarker, { key: markerKey(plant.id), value: marker });
       }
       const days: string[] = [];
       const first = marker < addDays(options.today, -MAX_ROLL_DAYS) ? addDays(options.today, -MAX_ROLL_DAYS) : addDays(marker, 1);
@@ -174,70 +177,77 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
       return db.transaction(async (tx) => {
         // Instances roll one at a time, and the marker is read again under the lock.
         if (tx.engine === "postgres") await tx.run(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || 'demo-roll-forward'))`);
-        const marker = await value<string>(tx, SQL.marker, [markerKey(plant.id)]);
+        const marker = await value<string>(tx, SQL.marker, { key: markerKey(plant.id) });
         if (marker && marker >= day) return null;
 
         const random = createRandom(seed, plant.id, "roll", day);
         const actorRandom = createRandom(seed, plant.id, "roll-actors", day);
         const result = { jobsDone: 0, plannedAdded: 0, tasksCreated: 0, taskMoves: 0 };
         const jobPrefix = `${plant.id}-J`;
-        let jobNumber = numberAfter(await value<string>(tx, SQL.lastJobId, [plant.id, `${jobPrefix}%`]), jobPrefix);
-        let workOrder = ((await value<number>(tx, SQL.lastWorkOrder, [plant.id, plant.id])) ?? 4_000_000) + 1;
+        let jobNumber = numberAfter(await value<string>(tx, SQL.lastJobId, { plantId: plant.id, pattern: `${jobPrefix}%` }), jobPrefix);
+        let workOrder = ((await value<number>(tx, SQL.lastWorkOrder, { plantId: plant.id })) ?? 4_000_000) + 1;
 
         // Planned occurrences whose completion day has come (up to 3 days early) are done.
-        for (const job of await tx.all(SQL.dueBy, [plant.id, addDays(day, 3)])) {
+        for (const job of await tx.all(SQL.dueBy, { plantId: plant.id, dueBy: addDays(day, 3) })) {
           const dueDate = job.due_date as string;
           if (addDays(dueDate, completionOffsetDays(seed, job.id as string, dueDate)) > day) continue;
           const [firstname, lastname] = random.pick(people);
           const estimated = Number(job.estimated_time_in_hours);
-          await tx.run(SQL.insertJob, [
-            `${jobPrefix}${String(jobNumber++).padStart(6, "0")}`,
-            plant.id,
-            job.asset_id,
-            job.job_title,
-            day,
+          // Members in the order of the seed's draws (random.next, then random.chance).
+          await tx.run(SQL.insertJob, {
+            id: `${jobPrefix}${String(jobNumber++).padStart(6, "0")}`,
+            plantId: plant.id,
+            assetId: job.asset_id,
+            jobTitle: job.job_title,
+            doneDate: day,
             dueDate,
-            job.activity_kind,
-            job.department,
-            String(Math.max(0.25, Math.round(estimated * (0.7 + random.next() * 0.7) * 4) / 4)),
-            job.required_person_count,
-            (job.work_order_id as string | null) ?? `WO-${workOrder++}`,
-            (job.work_order_remark as string | null) ?? (random.chance(0.6) ? random.pick(WORK_ORDER_REMARKS) : null),
+            activityKind: job.activity_kind,
+            department: job.department,
+            hours: String(Math.max(0.25, Math.round(estimated * (0.7 + random.next() * 0.7) * 4) / 4)),
+            requiredPersonCount: job.required_person_count,
+            workOrderId: (job.work_order_id as string | null) ?? `WO-${workOrder++}`,
+            workOrderRemark: (job.work_order_remark as string | null) ?? (random.chance(0.6) ? random.pick(WORK_ORDER_REMARKS) : null),
             firstname,
             lastname,
-            usernameOf(firstname, lastname),
-          ]);
+            username: usernameOf(firstname, lastname),
+          });
           result.jobsDone += 1;
           if (job.recurrence_every && job.recurrence_unit) {
-            await tx.run(SQL.reschedule, [nextOccurrence(dueDate, job.recurrence_every as number, job.recurrence_unit as "DAY" | "WEEK" | "MONTH"), job.id]);
+            await tx.run(SQL.reschedule, {
+              dueDate: nextOccurrence(dueDate, job.recurrence_every as number, job.recurrence_unit as "DAY" | "WEEK" | "MONTH"),
+              id: job.id,
+            });
           } else {
-            await tx.run(SQL.removePlanned, [job.id]);
+            await tx.run(SQL.removePlanned, { id: job.id });
           }
         }
 
         // New one-off work gets planned: repairs found on rounds, small modifications.
         const plannedPrefix = `${plant.id}-PJ`;
-        let plannedNumber = numberAfter(await value<string>(tx, SQL.lastPlannedId, [plant.id, `${plannedPrefix}%`]), plannedPrefix);
+        let plannedNumber = numberAfter(await value<string>(tx, SQL.lastPlannedId, { plantId: plant.id, pattern: `${plannedPrefix}%` }), plannedPrefix);
         const newPlanned = random.weighted([[0, 30], [1, 45], [2, 25]] as const);
         for (let i = 0; i < newPlanned && workable.length > 0; i++) {
           const asset = random.pick(workable);
           const kind = random.weighted([["corrective", 60], ["modification", 15], ["inspection", 25]] as const);
-          await tx.run(SQL.insertPlanned, [
-            `${plannedPrefix}${String(plannedNumber++).padStart(5, "0")}`,
-            plant.id,
-            asset.id,
-            titleFor(random, kind, asset),
-            addDays(day, random.int(2, 45)),
-            vocabulary.activity[kind],
-            departmentOf(asset),
-            hours(random, 0.5, kind === "modification" ? 16 : 6),
-            random.weighted([[1, 55], [2, 35], [3, 10]] as const),
-          ]);
+          // Members in the order of the seed's draws (title, due date, hours, person count).
+          await tx.run(SQL.insertPlanned, {
+            id: `${plannedPrefix}${String(plannedNumber++).padStart(5, "0")}`,
+            plantId: plant.id,
+            assetId: asset.id,
+            jobTitle: titleFor(random, kind, asset),
+            dueDate: addDays(day, random.int(2, 45)),
+            activityKind: vocabulary.activity[kind],
+            department: departmentOf(asset),
+            hours: hours(random, 0.5, kind === "modification" ? 16 : 6),
+            requiredPersonCount: random.weighted([[1, 55], [2, 35], [3, 10]] as const),
+          });
           result.plannedAdded += 1;
         }
 
         // Work orders are released for what falls due in the next three weeks.
-        for (const { id } of await tx.all<{ id: string }>(SQL.unreleased, [plant.id, addDays(day, 21)])) await tx.run(SQL.release, [`WO-${workOrder++}`, id]);
+        for (const { id } of await tx.all<{ id: string }>(SQL.unreleased, { plantId: plant.id, dueBy: addDays(day, 21) })) {
+          await tx.run(SQL.release, { workOrderId: `WO-${workOrder++}`, id });
+        }
 
         // Tasks arrive (about 2.5 a day, as in the seed) …
         const arrivals = random.int(1, 4);
@@ -245,29 +255,43 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
           const asset = random.pick(workable);
           const kind = random.weighted(TASK_KIND_WEIGHTS);
           const priorityIndex = random.weighted(TASK_PRIORITY_WEIGHTS);
-          const number = (await value<number>(tx, SQL.nextTaskNumber, [plant.id]))!;
+          const number = (await value<number>(tx, SQL.nextTaskNumber, { plantId: plant.id }))!;
           const id = `${plant.id}-T${String(number).padStart(6, "0")}`;
           const createdAt = at(day, random, options.now);
           const { title, description, activityKind, role, priority, dueDate, incidentDate } = drawTaskFields(random, kind, priorityIndex, asset, vocabulary, day);
-          await tx.run(SQL.insertTask, [id, plant.id, number, asset.id, title, description, activityKind, role, priority, day, dueDate, incidentDate, createdAt]);
-          await tx.run(SQL.insertTransition, [id, null, "NEED_APPROVAL", null, createdAt, demoActor(actorRandom, plant.id)]);
+          await tx.run(SQL.insertTask, {
+            id,
+            plantId: plant.id,
+            number,
+            assetId: asset.id,
+            title,
+            description,
+            activityKind,
+            role,
+            priority,
+            createdDate: day,
+            dueDate,
+            incidentDate,
+            createdAt,
+          });
+          await tx.run(SQL.insertTransition, { taskId: id, from: null, to: "NEED_APPROVAL", at: createdAt, by: demoActor(actorRandom, plant.id) });
           result.tasksCreated += 1;
         }
 
         // … and open ones move on: about one in sixteen each day (the seed's open pool stays about its size), along the allowed transitions.
-        for (const task of await tx.all<{ id: string; status: TTaskStatus; updatedAt: string }>(SQL.openTasks, [plant.id])) {
+        for (const task of await tx.all<{ id: string; status: TTaskStatus; updatedAt: string }>(SQL.openTasks, { plantId: plant.id })) {
           if (!random.chance(0.06)) continue;
           const choices = NEXT_STATUS_WEIGHTS[task.status].filter(([to]) => TASK_TRANSITIONS[task.status].includes(to));
           if (choices.length === 0) continue;
           const to = random.weighted(choices);
           let movedAt = at(day, random, options.now);
           if (movedAt < task.updatedAt) movedAt = task.updatedAt; // a move never predates the last one
-          if ((await tx.run(SQL.moveTask, [to, movedAt, task.id, task.status])).changes === 0) continue;
-          await tx.run(SQL.insertTransition, [task.id, task.status, to, null, movedAt, demoActor(actorRandom, plant.id)]);
+          if ((await tx.run(SQL.moveTask, { to, at: movedAt, id: task.id, from: task.status })).changes === 0) continue;
+          await tx.run(SQL.insertTransition, { taskId: task.id, from: task.status, to, at: movedAt, by: demoActor(actorRandom, plant.id) });
           result.taskMoves += 1;
         }
 
-        await tx.run(SQL.setMarker, [markerKey(plant.id), day]);
+        await tx.run(SQL.setMarker, { key: markerKey(plant.id), value: day });
         return result;
       });
     },

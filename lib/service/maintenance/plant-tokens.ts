@@ -42,13 +42,13 @@ export function createPlantTokens(db: SqlDb): PlantTokens {
       const token = `pdm_${randomBytes(32).toString("base64url")}`;
       const expiresAt =
         expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * 86_400_000).toISOString();
-      await db.run(`INSERT INTO plant_tokens (id, plant_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`, [
+      await db.run(`INSERT INTO plant_tokens (id, plant_id, token_hash, created_at, expires_at) VALUES (@id, @plantId, @tokenHash, @now, @expiresAt)`, {
         id,
         plantId,
-        sha256(token),
-        now.toISOString(),
+        tokenHash: sha256(token),
+        now: now.toISOString(),
         expiresAt,
-      ]);
+      });
       return { id, token, plantId, expiresAt };
     },
     list: () =>
@@ -57,14 +57,14 @@ export function createPlantTokens(db: SqlDb): PlantTokens {
          FROM plant_tokens ORDER BY created_at, id`,
       ),
     async revoke(id) {
-      const { changes } = await db.run(`UPDATE plant_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, [new Date().toISOString(), id]);
+      const { changes } = await db.run(`UPDATE plant_tokens SET revoked_at = coalesce(revoked_at, @now) WHERE id = @id`, { now: new Date().toISOString(), id });
       return changes > 0;
     },
     verify: (token, now = new Date()) =>
       db.get<{ id: string; plantId: string }>(
         `SELECT id, plant_id AS "plantId" FROM plant_tokens
-         WHERE token_hash = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
-        [sha256(token), now.toISOString()],
+         WHERE token_hash = @tokenHash AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > @now)`,
+        { tokenHash: sha256(token), now: now.toISOString() },
       ),
   };
 }

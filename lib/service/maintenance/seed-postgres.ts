@@ -4,9 +4,8 @@
  * both engines start from identical rows, and the generator stays one piece of code. Instances
  * starting together on an empty database take an advisory lock: one seeds, the others find plants.
  */
-import type pg from "pg";
 import Database from "better-sqlite3";
-import { withTransaction } from "../../platform/postgres";
+import { sqliteSql, type SqlDb, type SqlExecutor } from "../../platform/sql";
 import { applyMigrations } from "../../platform/sqlite";
 import { MAINTENANCE_MIGRATIONS } from "./migrations";
 import { seedMaintenance, type MaintenanceSeedOptions } from "./seed";
@@ -30,43 +29,45 @@ const TABLES = [
 /** Tables whose key is an identity column: its sequence continues after the copied rows. */
 const IDENTITY_COLUMNS: Partial<Record<(typeof TABLES)[number], string>> = { stock_levels: "seq", task_transitions: "seq" };
 
-/** PostgreSQL takes at most 65,535 parameters per statement. */
-const MAX_PARAMETERS = 30_000;
+/** Rows per statement: each batch goes in as one JSON parameter. */
+const ROWS_PER_STATEMENT = 5_000;
 
-async function copyTable(client: pg.PoolClient, source: Database.Database, table: string): Promise<number> {
-  const rows = source.prepare(`SELECT * FROM ${table} ORDER BY rowid`).raw(true).all() as unknown[][];
-  if (rows.length === 0) return 0;
-  const columns = source.prepare(`SELECT * FROM ${table} LIMIT 1`).columns().map((column) => column.name);
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const batch = rows.slice(start, start + perStatement);
-    const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
-    await client.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${values.join(", ")}`, batch.flat());
+/**
+ * The table's rows in the order the seed wrote them, as JSON that PostgreSQL turns back into rows
+ * of the same table (json_populate_recordset matches members to columns by name): one parameter
+ * per batch instead of one per value.
+ */
+async function copyTable(target: SqlExecutor, source: SqlExecutor, table: string): Promise<number> {
+  const rows = await source.all(`SELECT * FROM ${table} ORDER BY rowid`);
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    await target.run(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, @rows)`, {
+      rows: JSON.stringify(rows.slice(start, start + ROWS_PER_STATEMENT)),
+    });
   }
   return rows.length;
 }
 
 /** Seeds unless the database already has plants; true when this call seeded. */
-export async function seedPostgresIfEmpty(pool: pg.Pool, options: MaintenanceSeedOptions): Promise<boolean> {
-  return withTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || 'seed'))");
-    const { rows } = await client.query<{ plants: number }>("SELECT count(*) AS plants FROM plants");
-    if (rows[0]!.plants > 0) return false;
-    const source = new Database(":memory:");
+export async function seedPostgresIfEmpty(sql: SqlDb, options: MaintenanceSeedOptions): Promise<boolean> {
+  return sql.transaction(async (tx) => {
+    await tx.run("SELECT pg_advisory_xact_lock(hashtext(current_schema() || 'seed'))");
+    if ((await tx.get<{ plants: number }>("SELECT count(*) AS plants FROM plants"))!.plants > 0) return false;
+    const memory = new Database(":memory:");
+    applyMigrations(memory, MAINTENANCE_MIGRATIONS);
+    const source = sqliteSql(memory);
     try {
-      applyMigrations(source, MAINTENANCE_MIGRATIONS);
-      seedMaintenance(source, options);
+      await seedMaintenance(source, options);
       for (const table of TABLES) {
-        await copyTable(client, source, table);
+        await copyTable(tx, source, table);
         const identity = IDENTITY_COLUMNS[table];
         if (identity) {
-          await client.query(
+          await tx.run(
             `SELECT setval(pg_get_serial_sequence('${table}', '${identity}'), (SELECT coalesce(max(${identity}), 0) + 1 FROM ${table}), false)`,
           );
         }
       }
     } finally {
-      source.close();
+      await source.close();
     }
     return true;
   });

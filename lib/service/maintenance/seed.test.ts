@@ -1,22 +1,21 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { openServiceDatabase as openDatabase } from "@/lib/service/database";
-import type { SqliteDatabase } from "@/lib/platform/sqlite";
+import { sqliteSql } from "@/lib/platform/sql";
+import { applyMigrations, type SqliteDatabase } from "@/lib/platform/sqlite";
 import { DEMO_PLANTS } from "../demo/catalog";
+import { MAINTENANCE_MIGRATIONS } from "./migrations";
 import { demoMachineAssets, seedMaintenance } from "./seed";
 import { PEOPLE } from "./seed-content";
 
-const dirs: string[] = [];
 const databases: SqliteDatabase[] = [];
 
-function seeded(seed: string, today: string, sizes?: Parameters<typeof seedMaintenance>[1]["sizes"]): SqliteDatabase {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-maint-seed-"));
-  dirs.push(dir);
-  const db = openDatabase(dir);
+/** The seed's output in an in-memory database with the maintenance schema (as seed-postgres.ts makes it), read directly. */
+async function seeded(seed: string, today: string, sizes?: Parameters<typeof seedMaintenance>[1]["sizes"]): Promise<SqliteDatabase> {
+  const db = new Database(":memory:");
   databases.push(db);
-  seedMaintenance(db, { seed, today, sizes });
+  db.pragma("foreign_keys = ON");
+  applyMigrations(db, MAINTENANCE_MIGRATIONS);
+  await seedMaintenance(sqliteSql(db), { seed, today, sizes });
   return db;
 }
 
@@ -29,21 +28,20 @@ function dump(db: SqliteDatabase): string {
 
 afterAll(() => {
   for (const db of databases) db.close();
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("maintenance demo seed", () => {
   const small = { jobsDone: 200, plannedJobs: 40, tasks: 30, parts: 30 };
 
-  it("is deterministic for a seed and a day, and differs for another seed", () => {
-    const a = dump(seeded("alpha", "2026-06-15", small));
-    expect(dump(seeded("alpha", "2026-06-15", small))).toBe(a);
-    expect(dump(seeded("beta", "2026-06-15", small))).not.toBe(a);
+  it("is deterministic for a seed and a day, and differs for another seed", async () => {
+    const a = dump(await seeded("alpha", "2026-06-15", small));
+    expect(dump(await seeded("alpha", "2026-06-15", small))).toBe(a);
+    expect(dump(await seeded("beta", "2026-06-15", small))).not.toBe(a);
   });
 
-  it("meets the demo sizes by default, with dates relative to today", () => {
+  it("meets the demo sizes by default, with dates relative to today", async () => {
     const today = "2026-06-15";
-    const db = seeded("plantdesk", today);
+    const db = await seeded("plantdesk", today);
     const perPlant = (sql: string) => db.prepare(sql).all() as { plant: string; n: number }[];
     for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM assets GROUP BY 1")) expect(row.n).toBeGreaterThanOrEqual(130);
     for (const row of perPlant("SELECT plant_id AS plant, count(*) AS n FROM jobs_done GROUP BY 1")) expect(row.n).toBe(3000);
@@ -67,8 +65,8 @@ describe("maintenance demo seed", () => {
     expect(recurring.n).toBeGreaterThan(600);
   });
 
-  it("names one of the plant's people as whoever moved each task, through the dashboard", () => {
-    const db = seeded("alpha", "2026-06-15", small);
+  it("names one of the plant's people as whoever moved each task, through the dashboard", async () => {
+    const db = await seeded("alpha", "2026-06-15", small);
     const steps = db
       .prepare("SELECT t.plant_id AS plantId, tt.by_name AS byName, tt.client_id AS client FROM task_transitions tt JOIN tasks t ON t.id = tt.task_id")
       .all() as { plantId: string; byName: string | null; client: string | null }[];
@@ -79,9 +77,9 @@ describe("maintenance demo seed", () => {
     }
   });
 
-  it("lists each plant's machine-level assets for the telemetry seed, matching the seeded tags", () => {
+  it("lists each plant's machine-level assets for the telemetry seed, matching the seeded tags", async () => {
     const machines = demoMachineAssets("alpha");
-    const db = seeded("alpha", "2026-06-15", small);
+    const db = await seeded("alpha", "2026-06-15", small);
     for (const plant of DEMO_PLANTS) {
       const list = machines[plant.id]!;
       expect(list.length).toBeGreaterThanOrEqual(30);

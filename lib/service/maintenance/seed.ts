@@ -2,10 +2,11 @@
  * The maintenance demo data, deterministic from SEED and relative to "today" so it always looks
  * current: per plant an asset hierarchy (area > line > machine > component), two years of jobs
  * done, six months of planned work, tasks in every status, spare parts with stock history, and
- * per customer its own lookup values. Written in one transaction with prepared statements.
+ * per customer its own lookup values. Generated first (demoMaintenanceRows), then written in one
+ * transaction through the SQL interface (lib/platform/sql.ts).
  */
 import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
-import type { SqliteDatabase } from "../../platform/sqlite";
+import type { SqlDb, SqlParams } from "../../platform/sql";
 import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "../demo/catalog";
 import {
   COMPONENTS,
@@ -305,168 +306,212 @@ function pathTo(target: TTaskStatus): TTaskStatus[] {
   throw new Error(`Status ${target} is unreachable.`);
 }
 
-export function seedMaintenance(db: SqliteDatabase, options: MaintenanceSeedOptions): void {
+/** The seed's statements; each row of the demo data is one of them with its parameters. */
+const SEED_SQL = {
+  customer: `INSERT INTO customers (id, name) VALUES (@id, @name)`,
+  plant: `INSERT INTO plants (id, customer_id, name, time_zone) VALUES (@id, @customerId, @name, @timeZone)`,
+  lookup: `INSERT INTO lookup_values (customer_id, kind, value, label, position) VALUES (@customerId, @kind, @value, @label, @position)`,
+  asset: `INSERT INTO assets (id, plant_id, tag_number, serial_number, external_reference, name, asset_type, location,
+    parent_tag_number, manufacturer, model, criticality) VALUES (@id, @plantId, @tagNumber, @serialNumber, @externalReference,
+    @name, @assetType, @location, @parentTagNumber, @manufacturer, @model, @criticality)`,
+  part: `INSERT INTO parts (plant_id, id, name, unit, quantity, reorder_point, reorder_quantity, is_short, remark, updated_at)
+    VALUES (@plantId, @id, @name, @unit, @quantity, @reorderPoint, @reorderQuantity, @isShort, @remark, @updatedAt)`,
+  stockLevel: `INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at)
+    VALUES (@plantId, @partId, @quantity, @unit, @remark, @isShort, @submittedAt)`,
+  job: `INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
+    total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark, user_firstname, user_lastname,
+    user_username) VALUES (@id, @plantId, @assetId, @jobTitle, @doneDate, @dueDate, @activityKind, @department, @hours,
+    @requiredPersonCount, @isFinal, @workOrderId, @workOrderRemark, @firstname, @lastname, @username)`,
+  partUsed: `INSERT INTO job_parts_used (job_id, line_no, plant_id, part_id, quantity) VALUES (@jobId, @lineNo, @plantId, @partId, @quantity)`,
+  planned: `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department,
+    estimated_time_in_hours, required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark)
+    VALUES (@id, @plantId, @assetId, @jobTitle, @dueDate, @activityKind, @department, @hours, @requiredPersonCount,
+    @recurrenceEvery, @recurrenceUnit, @workOrderId, @workOrderRemark)`,
+  task: `INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role,
+    priority, status, created_date, due_date, incident_date, updated_at) VALUES (@id, @plantId, @number, @assetId, @title,
+    @description, @activityKind, @role, @priority, @status, @createdDate, @dueDate, @incidentDate, @updatedAt)`,
+  transition: `INSERT INTO task_transitions (task_id, from_status, to_status, remark, at, by_name, client_id)
+    VALUES (@taskId, @from, @to, NULL, @at, @by, '${DEMO_TASK_CLIENT}')`,
+  // The running demo rolls each plant forward from the day after this one (demo-roll-forward.ts).
+  rolledThrough: `INSERT INTO demo_state (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+};
+
+export type SeedRow = readonly [sql: string, params: SqlParams];
+
+/**
+ * Every row of the demo data, in the order it is written (parents before children). Generation
+ * only: the draws happen here, in a fixed order, so the rows depend on nothing but the options.
+ */
+export function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] {
   const sizes = { ...DEFAULT_SEED_SIZES, ...options.sizes };
   const { seed, today } = options;
-  const insert = {
-    customer: db.prepare(`INSERT INTO customers (id, name) VALUES (?, ?)`),
-    plant: db.prepare(`INSERT INTO plants (id, customer_id, name, time_zone) VALUES (?, ?, ?, ?)`),
-    lookup: db.prepare(`INSERT INTO lookup_values (customer_id, kind, value, label, position) VALUES (?, ?, ?, ?, ?)`),
-    asset: db.prepare(`INSERT INTO assets (id, plant_id, tag_number, serial_number, external_reference, name, asset_type, location,
-      parent_tag_number, manufacturer, model, criticality) VALUES (@id, @plantId, @tagNumber, @serialNumber, @externalReference,
-      @name, @assetType, @location, @parentTagNumber, @manufacturer, @model, @criticality)`),
-    part: db.prepare(`INSERT INTO parts (plant_id, id, name, unit, quantity, reorder_point, reorder_quantity, is_short, remark, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    stockLevel: db.prepare(`INSERT INTO stock_levels (plant_id, part_id, quantity, unit, remark, is_short, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    job: db.prepare(`INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
-      total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark, user_firstname, user_lastname,
-      user_username) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    partUsed: db.prepare(`INSERT INTO job_parts_used (job_id, line_no, plant_id, part_id, quantity) VALUES (?, ?, ?, ?, ?)`),
-    planned: db.prepare(`INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department,
-      estimated_time_in_hours, required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    task: db.prepare(`INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role,
-      priority, status, created_date, due_date, incident_date, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    transition: db.prepare(
-      `INSERT INTO task_transitions (task_id, from_status, to_status, remark, at, by_name, client_id) VALUES (?, ?, ?, ?, ?, ?, '${DEMO_TASK_CLIENT}')`,
-    ),
-    // The running demo rolls each plant forward from the day after this one (demo-roll-forward.ts).
-    rolledThrough: db.prepare(`INSERT OR REPLACE INTO demo_state (key, value) VALUES (?, ?)`),
-  };
+  const rows: SeedRow[] = [];
+  const write = (sql: string, params: SqlParams) => rows.push([sql, params]);
+  for (const customer of DEMO_CUSTOMERS) {
+    write(SEED_SQL.customer, { id: customer.id, name: customer.name });
+    const vocabulary = CUSTOMER_VOCABULARY[customer.id]!;
+    vocabulary.lookups.forEach((lookup, position) =>
+      write(SEED_SQL.lookup, { customerId: customer.id, kind: lookup.kind, value: lookup.value, label: lookup.label, position }),
+    );
+  }
+  for (const plant of DEMO_PLANTS) {
+    write(SEED_SQL.plant, { id: plant.id, customerId: plant.customerId, name: plant.name, timeZone: plant.timeZone });
+    write(SEED_SQL.rolledThrough, { key: rolledThroughKey(plant.id), value: today });
+    const vocabulary = CUSTOMER_VOCABULARY[plant.customerId]!;
+    const people = PEOPLE[plant.id]!;
+    const assets = generateAssets(seed, plant);
+    for (const asset of assets) write(SEED_SQL.asset, { ...asset, plantId: plant.id });
+    const workable = assets.filter((a) => a.level === "MACHINE" || a.level === "COMPONENT");
 
-  db.transaction(() => {
-    for (const customer of DEMO_CUSTOMERS) {
-      insert.customer.run(customer.id, customer.name);
-      const vocabulary = CUSTOMER_VOCABULARY[customer.id]!;
-      vocabulary.lookups.forEach((lookup, position) => insert.lookup.run(customer.id, lookup.kind, lookup.value, lookup.label, position));
-    }
-    for (const plant of DEMO_PLANTS) {
-      insert.plant.run(plant.id, plant.customerId, plant.name, plant.timeZone);
-      insert.rolledThrough.run(rolledThroughKey(plant.id), today);
-      const vocabulary = CUSTOMER_VOCABULARY[plant.customerId]!;
-      const people = PEOPLE[plant.id]!;
-      const assets = generateAssets(seed, plant);
-      for (const asset of assets) insert.asset.run({ ...asset, plantId: plant.id });
-      const workable = assets.filter((a) => a.level === "MACHINE" || a.level === "COMPONENT");
-
-      const parts = generateParts(seed, plant, assets, sizes.parts, today);
-      for (const part of parts) {
-        insert.part.run(plant.id, part.id, part.name, part.unit, part.quantity, part.reorderPoint, part.reorderQuantity, part.isShort ? 1 : 0, part.remark, part.history.at(-1)!.submittedAt);
-        for (const h of part.history) insert.stockLevel.run(plant.id, part.id, h.quantity, part.unit, h.remark, h.isShort ? 1 : 0, h.submittedAt);
+    const parts = generateParts(seed, plant, assets, sizes.parts, today);
+    for (const part of parts) {
+      write(SEED_SQL.part, {
+        plantId: plant.id,
+        id: part.id,
+        name: part.name,
+        unit: part.unit,
+        quantity: part.quantity,
+        reorderPoint: part.reorderPoint,
+        reorderQuantity: part.reorderQuantity,
+        isShort: part.isShort ? 1 : 0,
+        remark: part.remark,
+        updatedAt: part.history.at(-1)!.submittedAt,
+      });
+      for (const h of part.history) {
+        write(SEED_SQL.stockLevel, { plantId: plant.id, partId: part.id, quantity: h.quantity, unit: part.unit, remark: h.remark, isShort: h.isShort ? 1 : 0, submittedAt: h.submittedAt });
       }
-      const partsByFamily = new Map<string, SeedPart[]>();
-      for (const part of parts) partsByFamily.set(part.family, [...(partsByFamily.get(part.family) ?? []), part]);
-
-      const departmentOf = (asset: SeedAsset) => vocabulary.departments[asset.trade];
-      const workOrderBase = createRandom(seed, plant.id, "work-orders").int(4_000_000, 4_500_000);
-
-      // Jobs done: spread over the last 730 days, numbered in date order.
-      const jobRandom = createRandom(seed, plant.id, "jobs-done");
-      const jobDays = Array.from({ length: sizes.jobsDone }, () => -jobRandom.int(1, 730)).sort((a, b) => a - b);
-      jobDays.forEach((day, i) => {
-        const asset = jobRandom.pick(workable);
-        const kind = jobRandom.weighted(WORK_KINDS);
-        const doneDate = addDays(today, day);
-        const dueDate = addDays(doneDate, kind === "corrective" ? -jobRandom.int(0, 3) : jobRandom.int(-10, 7));
-        const [firstname, lastname] = jobRandom.pick(people);
-        const username = `${firstname[0]}${lastname}`.toLowerCase().normalize("NFD").replace(/[^a-z]/g, "");
-        const id = `${plant.id}-J${String(i + 1).padStart(6, "0")}`;
-        insert.job.run(
-          id,
-          plant.id,
-          asset.id,
-          titleFor(jobRandom, kind, asset),
-          doneDate,
-          dueDate,
-          vocabulary.activity[kind],
-          kind === "inspection" && jobRandom.chance(0.3) ? vocabulary.departments.reliability : departmentOf(asset),
-          hours(jobRandom, kind === "corrective" ? 1 : 0.25, kind === "preventive" || kind === "corrective" ? 12 : 3),
-          jobRandom.weighted([[1, 60], [2, 30], [3, 8], [4, 2]] as const),
-          jobRandom.chance(0.96) ? 1 : 0,
-          `WO-${workOrderBase + i * 3 + jobRandom.int(0, 2)}`,
-          jobRandom.chance(0.7) ? jobRandom.pick(WORK_ORDER_REMARKS) : null,
-          firstname,
-          lastname,
-          username,
-        );
-        if (kind === "inspection" || kind === "calibration" || jobRandom.chance(0.25)) return;
-        const candidates = asset.partFamilies.flatMap((family) => partsByFamily.get(family) ?? []);
-        const lines = candidates.length === 0 ? 0 : jobRandom.int(1, 3);
-        for (let line = 1; line <= lines; line++) {
-          const part = jobRandom.pick(candidates);
-          const quantity = ["KG", "L", "M", "ML", "G", "MM"].includes(part.unit) ? roundQuantity(0.5 + jobRandom.next() * 10, part.unit === "KG" || part.unit === "L" || part.unit === "M" ? "KG" : "PCS") : jobRandom.int(1, 4);
-          insert.partUsed.run(id, line, plant.id, part.id, quantity);
-        }
-      });
-
-      // Planned jobs: the next 182 days, plus a backlog of about 7 % that fell due in the last two
-      // weeks and is not done yet (every real plant has one; the overview and timeline show it as
-      // overdue). Most recurring (routes, lubrication, PM), some one-off.
-      const plannedRandom = createRandom(seed, plant.id, "jobs-planned");
-      const plannedDays = Array.from({ length: sizes.plannedJobs }, () => plannedRandom.int(-14, 182)).sort((a, b) => a - b);
-      plannedDays.forEach((day, i) => {
-        const asset = plannedRandom.pick(workable);
-        const kind = plannedRandom.weighted([["preventive", 40], ["inspection", 25], ["lubrication", 20], ["calibration", 8], ["modification", 4], ["corrective", 3]] as const);
-        const recurring = kind !== "modification" && kind !== "corrective" && plannedRandom.chance(0.8);
-        const recurrence = !recurring
-          ? null
-          : kind === "inspection"
-            ? plannedRandom.pick([[1, "WEEK"], [2, "WEEK"], [1, "DAY"], [1, "MONTH"]] as const)
-            : kind === "lubrication"
-              ? plannedRandom.pick([[1, "MONTH"], [3, "MONTH"], [2, "WEEK"]] as const)
-              : plannedRandom.pick([[3, "MONTH"], [6, "MONTH"], [12, "MONTH"], [1, "MONTH"]] as const);
-        const released = day < 21 || plannedRandom.chance(0.2);
-        insert.planned.run(
-          `${plant.id}-PJ${String(i + 1).padStart(5, "0")}`,
-          plant.id,
-          asset.id,
-          titleFor(plannedRandom, kind, asset),
-          addDays(today, day),
-          vocabulary.activity[kind],
-          departmentOf(asset),
-          hours(plannedRandom, 0.5, kind === "preventive" || kind === "modification" ? 16 : 4),
-          plannedRandom.weighted([[1, 55], [2, 35], [3, 10]] as const),
-          recurrence?.[0] ?? null,
-          recurrence?.[1] ?? null,
-          released ? `WO-${workOrderBase + 3 * sizes.jobsDone + i}` : null,
-          released && plannedRandom.chance(0.4) ? plannedRandom.pick(["Spares reserved.", "Needs scaffolding.", "Coordinate with production for a stop.", "Permit to work required."]) : null,
-        );
-      });
-
-      // Tasks: raised over the last 120 days, in every status (older ones further along).
-      const taskRandom = createRandom(seed, plant.id, "tasks");
-      // A stream of its own: naming who moved each task leaves every other seeded value as it was.
-      const actorRandom = createRandom(seed, plant.id, "task-actors");
-      const taskDays = Array.from({ length: sizes.tasks }, () => -taskRandom.int(0, 120)).sort((a, b) => a - b);
-      taskDays.forEach((day, i) => {
-        const asset = taskRandom.pick(workable);
-        const kind = taskRandom.weighted(TASK_KIND_WEIGHTS);
-        const age = -day;
-        const status: TTaskStatus =
-          age < 7
-            ? taskRandom.weighted([["NEED_APPROVAL", 60], ["PENDING", 30], ["NEED_CONFIRMATION", 10]] as const)
-            : taskRandom.weighted(TASK_STATUSES.map((s) => [s, s === "CLOSED" ? 30 : s === "PENDING" ? 20 : 10] as const));
-        const createdDate = addDays(today, day);
-        const priorityIndex = taskRandom.weighted(TASK_PRIORITY_WEIGHTS);
-        const id = `${plant.id}-T${String(i + 1).padStart(6, "0")}`;
-        const createdAt = `${createdDate}T${String(taskRandom.int(5, 20)).padStart(2, "0")}:${String(taskRandom.int(0, 59)).padStart(2, "0")}:00.000Z`;
-        const task = drawTaskFields(taskRandom, kind, priorityIndex, asset, vocabulary, createdDate);
-        const { title, description, activityKind, role, priority, dueDate, incidentDate } = task;
-        insert.task.run(id, plant.id, i + 1, asset.id, title, description, activityKind, role, priority, status, createdDate, dueDate, incidentDate, createdAt);
-        const path = pathTo(status);
-        path.forEach((to, step) => {
-          const at = new Date(Date.parse(createdAt) + step * Math.max(1, age) * 3_600_000 * 4).toISOString();
-          insert.transition.run(id, step === 0 ? null : path[step - 1], to, null, at < createdAt ? createdAt : at, demoActor(actorRandom, plant.id));
-        });
-      });
     }
-  })();
+    const partsByFamily = new Map<string, SeedPart[]>();
+    for (const part of parts) partsByFamily.set(part.family, [...(partsByFamily.get(part.family) ?? []), part]);
+
+    const departmentOf = (asset: SeedAsset) => vocabulary.departments[asset.trade];
+    const workOrderBase = createRandom(seed, plant.id, "work-orders").int(4_000_000, 4_500_000);
+
+    // Jobs done: spread over the last 730 days, numbered in date order.
+    const jobRandom = createRandom(seed, plant.id, "jobs-done");
+    const jobDays = Array.from({ length: sizes.jobsDone }, () => -jobRandom.int(1, 730)).sort((a, b) => a - b);
+    jobDays.forEach((day, i) => {
+      const asset = jobRandom.pick(workable);
+      const kind = jobRandom.weighted(WORK_KINDS);
+      const doneDate = addDays(today, day);
+      const dueDate = addDays(doneDate, kind === "corrective" ? -jobRandom.int(0, 3) : jobRandom.int(-10, 7));
+      const [firstname, lastname] = jobRandom.pick(people);
+      const username = `${firstname[0]}${lastname}`.toLowerCase().normalize("NFD").replace(/[^a-z]/g, "");
+      const id = `${plant.id}-J${String(i + 1).padStart(6, "0")}`;
+      // Members in the order of their draws.
+      write(SEED_SQL.job, {
+        id,
+        plantId: plant.id,
+        assetId: asset.id,
+        jobTitle: titleFor(jobRandom, kind, asset),
+        doneDate,
+        dueDate,
+        activityKind: vocabulary.activity[kind],
+        department: kind === "inspection" && jobRandom.chance(0.3) ? vocabulary.departments.reliability : departmentOf(asset),
+        hours: hours(jobRandom, kind === "corrective" ? 1 : 0.25, kind === "preventive" || kind === "corrective" ? 12 : 3),
+        requiredPersonCount: jobRandom.weighted([[1, 60], [2, 30], [3, 8], [4, 2]] as const),
+        isFinal: jobRandom.chance(0.96) ? 1 : 0,
+        workOrderId: `WO-${workOrderBase + i * 3 + jobRandom.int(0, 2)}`,
+        workOrderRemark: jobRandom.chance(0.7) ? jobRandom.pick(WORK_ORDER_REMARKS) : null,
+        firstname,
+        lastname,
+        username,
+      });
+      if (kind === "inspection" || kind === "calibration" || jobRandom.chance(0.25)) return;
+      const candidates = asset.partFamilies.flatMap((family) => partsByFamily.get(family) ?? []);
+      const lines = candidates.length === 0 ? 0 : jobRandom.int(1, 3);
+      for (let line = 1; line <= lines; line++) {
+        const part = jobRandom.pick(candidates);
+        const quantity = ["KG", "L", "M", "ML", "G", "MM"].includes(part.unit) ? roundQuantity(0.5 + jobRandom.next() * 10, part.unit === "KG" || part.unit === "L" || part.unit === "M" ? "KG" : "PCS") : jobRandom.int(1, 4);
+        write(SEED_SQL.partUsed, { jobId: id, lineNo: line, plantId: plant.id, partId: part.id, quantity });
+      }
+    });
+
+    // Planned jobs: the next 182 days, plus a backlog of about 7 % that fell due in the last two
+    // weeks and is not done yet (every real plant has one; the overview and timeline show it as
+    // overdue). Most recurring (routes, lubrication, PM), some one-off.
+    const plannedRandom = createRandom(seed, plant.id, "jobs-planned");
+    const plannedDays = Array.from({ length: sizes.plannedJobs }, () => plannedRandom.int(-14, 182)).sort((a, b) => a - b);
+    plannedDays.forEach((day, i) => {
+      const asset = plannedRandom.pick(workable);
+      const kind = plannedRandom.weighted([["preventive", 40], ["inspection", 25], ["lubrication", 20], ["calibration", 8], ["modification", 4], ["corrective", 3]] as const);
+      const recurring = kind !== "modification" && kind !== "corrective" && plannedRandom.chance(0.8);
+      const recurrence = !recurring
+        ? null
+        : kind === "inspection"
+          ? plannedRandom.pick([[1, "WEEK"], [2, "WEEK"], [1, "DAY"], [1, "MONTH"]] as const)
+          : kind === "lubrication"
+            ? plannedRandom.pick([[1, "MONTH"], [3, "MONTH"], [2, "WEEK"]] as const)
+            : plannedRandom.pick([[3, "MONTH"], [6, "MONTH"], [12, "MONTH"], [1, "MONTH"]] as const);
+      const released = day < 21 || plannedRandom.chance(0.2);
+      write(SEED_SQL.planned, {
+        id: `${plant.id}-PJ${String(i + 1).padStart(5, "0")}`,
+        plantId: plant.id,
+        assetId: asset.id,
+        jobTitle: titleFor(plannedRandom, kind, asset),
+        dueDate: addDays(today, day),
+        activityKind: vocabulary.activity[kind],
+        department: departmentOf(asset),
+        hours: hours(plannedRandom, 0.5, kind === "preventive" || kind === "modification" ? 16 : 4),
+        requiredPersonCount: plannedRandom.weighted([[1, 55], [2, 35], [3, 10]] as const),
+        recurrenceEvery: recurrence?.[0] ?? null,
+        recurrenceUnit: recurrence?.[1] ?? null,
+        workOrderId: released ? `WO-${workOrderBase + 3 * sizes.jobsDone + i}` : null,
+        workOrderRemark:
+          released && plannedRandom.chance(0.4)
+            ? plannedRandom.pick(["Spares reserved.", "Needs scaffolding.", "Coordinate with production for a stop.", "Permit to work required."])
+            : null,
+      });
+    });
+
+    // Tasks: raised over the last 120 days, in every status (older ones further along).
+    const taskRandom = createRandom(seed, plant.id, "tasks");
+    // A stream of its own: naming who moved each task leaves every other seeded value as it was.
+    const actorRandom = createRandom(seed, plant.id, "task-actors");
+    const taskDays = Array.from({ length: sizes.tasks }, () => -taskRandom.int(0, 120)).sort((a, b) => a - b);
+    taskDays.forEach((day, i) => {
+      const asset = taskRandom.pick(workable);
+      const kind = taskRandom.weighted(TASK_KIND_WEIGHTS);
+      const age = -day;
+      const status: TTaskStatus =
+        age < 7
+          ? taskRandom.weighted([["NEED_APPROVAL", 60], ["PENDING", 30], ["NEED_CONFIRMATION", 10]] as const)
+          : taskRandom.weighted(TASK_STATUSES.map((s) => [s, s === "CLOSED" ? 30 : s === "PENDING" ? 20 : 10] as const));
+      const createdDate = addDays(today, day);
+      const priorityIndex = taskRandom.weighted(TASK_PRIORITY_WEIGHTS);
+      const id = `${plant.id}-T${String(i + 1).padStart(6, "0")}`;
+      const createdAt = `${createdDate}T${String(taskRandom.int(5, 20)).padStart(2, "0")}:${String(taskRandom.int(0, 59)).padStart(2, "0")}:00.000Z`;
+      const task = drawTaskFields(taskRandom, kind, priorityIndex, asset, vocabulary, createdDate);
+      const { title, description, activityKind, role, priority, dueDate, incidentDate } = task;
+      write(SEED_SQL.task, { id, plantId: plant.id, number: i + 1, assetId: asset.id, title, description, activityKind, role, priority, status, createdDate, dueDate, incidentDate, updatedAt: createdAt });
+      const path = pathTo(status);
+      path.forEach((to, step) => {
+        const at = new Date(Date.parse(createdAt) + step * Math.max(1, age) * 3_600_000 * 4).toISOString();
+        write(SEED_SQL.transition, { taskId: id, from: step === 0 ? null : path[step - 1], to, at: at < createdAt ? createdAt : at, by: demoActor(actorRandom, plant.id) });
+      });
+    });
+  }
+  return rows;
 }
 
-/** Seeds the demo data unless the database already has plants (first start). */
-export function seedMaintenanceIfEmpty(db: SqliteDatabase, options: MaintenanceSeedOptions): boolean {
-  const { plants } = db.prepare("SELECT count(*) AS plants FROM plants").get() as { plants: number };
-  if (plants > 0) return false;
-  seedMaintenance(db, options);
-  return true;
+/** Writes the demo data in one transaction. */
+export async function seedMaintenance(db: SqlDb, options: MaintenanceSeedOptions): Promise<void> {
+  const rows = demoMaintenanceRows(options);
+  await db.transaction(async (tx) => {
+    for (const [sql, params] of rows) await tx.run(sql, params);
+  });
+}
+
+/**
+ * Seeds the demo data unless the database already has plants (first start); true when this call
+ * seeded. The check and the writes are one transaction (SQLite: BEGIN IMMEDIATE), so of two
+ * processes starting on one new file only one seeds.
+ */
+export async function seedMaintenanceIfEmpty(db: SqlDb, options: MaintenanceSeedOptions): Promise<boolean> {
+  const rows = demoMaintenanceRows(options);
+  return db.transaction(async (tx) => {
+    if ((await tx.get<{ plants: number }>("SELECT count(*) AS plants FROM plants"))!.plants > 0) return false;
+    for (const [sql, params] of rows) await tx.run(sql, params);
+    return true;
+  });
 }

@@ -32,19 +32,28 @@ export function demoClaims(db: SqlDb, instance: string, now: () => Date = () => 
     async claim(customerId, fromMinute, toMinute, staleMs) {
       const at = now();
       const insert = () =>
-        db.run(`INSERT INTO telemetry_demo_claims (customer_id, from_minute, to_minute, claimed_by, claimed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (customer_id, from_minute) DO NOTHING`, [
+        db.run(`INSERT INTO telemetry_demo_claims (customer_id, from_minute, to_minute, claimed_by, claimed_at) VALUES (@customerId, @fromMinute, @toMinute, @instance, @at) ON CONFLICT (customer_id, from_minute) DO NOTHING`, {
           customerId,
           fromMinute,
           toMinute,
           instance,
-          at.toISOString(),
-        ]);
+          at: at.toISOString(),
+        });
       if ((await insert()).changes === 1) return "fresh";
-      const stale = await db.run(`DELETE FROM telemetry_demo_claims WHERE customer_id = ? AND from_minute = ? AND claimed_at < ?`, [customerId, fromMinute, new Date(at.getTime() - staleMs).toISOString()]);
+      const stale = await db.run(`DELETE FROM telemetry_demo_claims WHERE customer_id = @customerId AND from_minute = @fromMinute AND claimed_at < @now`, {
+        customerId,
+        fromMinute,
+        now: new Date(at.getTime() - staleMs).toISOString(),
+      });
       return stale.changes > 0 && (await insert()).changes === 1 ? "taken-over" : null;
     },
     async renew(customerId, fromMinute) {
-      const renewed = await db.run(`UPDATE telemetry_demo_claims SET claimed_at = ? WHERE customer_id = ? AND from_minute = ? AND claimed_by = ?`, [now().toISOString(), customerId, fromMinute, instance]);
+      const renewed = await db.run(`UPDATE telemetry_demo_claims SET claimed_at = @claimedAt WHERE customer_id = @customerId AND from_minute = @fromMinute AND claimed_by = @instance`, {
+        claimedAt: now().toISOString(),
+        customerId,
+        fromMinute,
+        instance,
+      });
       return renewed.changes === 1;
     },
   };

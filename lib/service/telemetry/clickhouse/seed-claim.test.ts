@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { probeServices, servicesRequired } from "@/lib/testing/services";
-import { openServiceDatabase } from "../../database";
+import { openServiceSql } from "../../database";
 import { DEMO_PLANTS } from "../../demo/catalog";
-import { sqliteSql, type SqlDb } from "../../../platform/sql";
+import type { SqlDb } from "../../../platform/sql";
 import { demoClaims, SEED_CLAIM_MINUTE } from "./demo-claims";
 import { openClickHouseTelemetryStore } from "./store";
 import { startClickHouseDev, type ClickHouseDev } from "./testing/clickhouse-dev";
@@ -120,8 +120,8 @@ describe("the seed's claim, in process (chdb, SQLite)", () => {
       maxQueryMemoryBytes: 512 * 1048576,
     });
 
-  beforeAll(() => {
-    db = sqliteSql(openServiceDatabase(dir));
+  beforeAll(async () => {
+    db = await openServiceSql({ dataDir: dir });
   });
   afterAll(async () => {
     await sharedChdb().command(`DROP DATABASE IF EXISTS "${database}"`);
@@ -147,12 +147,15 @@ describe("the seed's claim, in process (chdb, SQLite)", () => {
     expect(await count(`SELECT count() FROM "${database}".telemetry_meta WHERE key = 'demo_seeded_at'`)).toBe(0);
 
     // The dead seeder's claim goes stale (it is backdated past the stale age): b takes over.
-    await db.run(`UPDATE telemetry_demo_claims SET claimed_at = ? WHERE claimed_by = 'dead'`, [new Date(Date.now() - 120_000).toISOString()]);
+    await db.run(`UPDATE telemetry_demo_claims SET claimed_at = @now WHERE claimed_by = 'dead'`, { now: new Date(Date.now() - 120_000).toISOString() });
     await opening;
     expect(await count(`SELECT count() FROM "${database}"."States" WHERE DeviceId = 'PARTIAL'`)).toBe(0);
     expect(await count(`SELECT count() FROM "${database}"."States"`)).toBeGreaterThan(1000);
     expect(await count(`SELECT count() - uniqExact(DeviceId, Name, "Timestamp") FROM "${database}"."States"`)).toBe(0);
-    expect(await db.get(`SELECT claimed_by FROM telemetry_demo_claims WHERE customer_id = ? AND from_minute = ?`, ["CUST-NORDIC", SEED_CLAIM_MINUTE])).toEqual({ claimed_by: "b" });
+    expect(await db.get(`SELECT claimed_by FROM telemetry_demo_claims WHERE customer_id = @customerId AND from_minute = @fromMinute`, {
+      customerId: "CUST-NORDIC",
+      fromMinute: SEED_CLAIM_MINUTE,
+    })).toEqual({ claimed_by: "b" });
 
     // A third instance finds it seeded and seeds nothing.
     let seeding = false;

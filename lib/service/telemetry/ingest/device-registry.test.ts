@@ -3,15 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openServiceDatabase } from "../../database";
-import { sqliteSql } from "../../../platform/sql";
+import { openServiceSql, seedServiceIfEmpty } from "../../database";
 import { DEMO_PLANTS } from "../../demo/catalog";
-import { seedMaintenanceIfEmpty } from "../../maintenance/seed";
 import { addDevices, createDeviceRegistry, listDevices, registerDemoDevices } from "./device-registry";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "live-devices-"));
-const sqlite = openServiceDatabase(dir);
-const db = sqliteSql(sqlite);
+const db = await openServiceSql({ dataDir: dir });
 
 afterAll(async () => {
   await db.close();
@@ -20,7 +17,7 @@ afterAll(async () => {
 
 describe("device registry", () => {
   it("knows the demo devices of each plant, routes plants to their customer, and picks up added devices", async () => {
-    seedMaintenanceIfEmpty(sqlite, { seed: "devices", today: "2026-03-10" });
+    await seedServiceIfEmpty(db, { seed: "devices", today: "2026-03-10" });
     expect(await registerDemoDevices(db, "devices", DEMO_PLANTS)).toBe(126);
     expect(await registerDemoDevices(db, "devices", DEMO_PLANTS)).toBe(0); // idempotent
     const clock = 0;

@@ -24,8 +24,8 @@ export interface DeviceRegistry {
 
 export function listDevices(db: SqlDb, plantId?: string): Promise<{ plantId: string; deviceId: string; createdAt: string }[]> {
   const sql = `SELECT plant_id AS "plantId", device_id AS "deviceId", created_at AS "createdAt" FROM telemetry_devices
-    ${plantId ? "WHERE plant_id = ?" : ""} ORDER BY plant_id, device_id`;
-  return db.all(sql, plantId ? [plantId] : []);
+    ${plantId ? "WHERE plant_id = @plantId" : ""} ORDER BY plant_id, device_id`;
+  return db.all(sql, { plantId });
 }
 
 /** Adds devices (idempotent); returns how many were new. */
@@ -33,8 +33,8 @@ export function addDevices(db: SqlDb, devices: readonly { plantId: string; devic
   return db.transaction(async (tx) => {
     let added = 0;
     for (const d of devices) {
-      const sql = `INSERT INTO telemetry_devices (plant_id, device_id, created_at) VALUES (?, ?, ?) ON CONFLICT (plant_id, device_id) DO NOTHING`;
-      added += (await tx.run(sql, [d.plantId, d.deviceId, now.toISOString()])).changes;
+      const sql = `INSERT INTO telemetry_devices (plant_id, device_id, created_at) VALUES (@plantId, @deviceId, @now) ON CONFLICT (plant_id, device_id) DO NOTHING`;
+      added += (await tx.run(sql, { plantId: d.plantId, deviceId: d.deviceId, now: now.toISOString() })).changes;
     }
     return added;
   });
@@ -86,7 +86,7 @@ export function createDeviceRegistry(db: SqlDb, now: () => number = Date.now): D
       refresh();
       const known = plants.get(plantId);
       if (known !== undefined) return known;
-      const row = await db.get<{ customerId: string }>(`SELECT customer_id AS "customerId" FROM plants WHERE id = ?`, [plantId]);
+      const row = await db.get<{ customerId: string }>(`SELECT customer_id AS "customerId" FROM plants WHERE id = @plantId`, { plantId });
       if (row) plants.set(plantId, row.customerId);
       return row?.customerId;
     },
@@ -94,7 +94,7 @@ export function createDeviceRegistry(db: SqlDb, now: () => number = Date.now): D
       refresh();
       const key = deviceKey(plantId, deviceId);
       if (devices.has(key)) return true;
-      const row = await db.get(`SELECT 1 AS found FROM telemetry_devices WHERE plant_id = ? AND device_id = ?`, [plantId, deviceId]);
+      const row = await db.get(`SELECT 1 AS found FROM telemetry_devices WHERE plant_id = @plantId AND device_id = @deviceId`, { plantId, deviceId });
       if (row) devices.add(key);
       return row !== undefined;
     },

@@ -84,7 +84,7 @@ const deviceAdd: OpsCommand = {
     if (!deviceId) throw new UsageError("The device id is required.");
     if (!DEVICE_ID.test(deviceId)) throw new UsageError("A device id is 1–128 letters, digits, '.', '_', ':' or '-', starting with a letter or digit.");
     const db = await ctx.db();
-    const known = await db.get(`SELECT id FROM plants WHERE id = ?`, [plantId]);
+    const known = await db.get(`SELECT id FROM plants WHERE id = @plantId`, { plantId });
     if (!known) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
     const added = (await addDevices(db, [{ plantId, deviceId }])) > 0;
     ctx.result(added ? `Added ${deviceId} to ${plantId}.` : `${deviceId} was already listed for ${plantId}.`, { plantId, deviceId, added });
@@ -128,7 +128,7 @@ const mqttCredentials: OpsCommand = {
       const nodeId = requireString(args, "node");
       if (!SPARKPLUG_ID.test(nodeId)) throw new UsageError("An edge node id is 1–128 letters, digits, '.', '_' or '-' (Sparkplug forbids '/', '+' and '#').");
       const db = await ctx.db();
-      if (!(await db.get(`SELECT id FROM plants WHERE id = ?`, [plantId]))) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
+      if (!(await db.get(`SELECT id FROM plants WHERE id = @plantId`, { plantId }))) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
       user = edgeNodeUser(plantId, nodeId);
       acl = edgeNodeAcl(plantId, nodeId);
     }

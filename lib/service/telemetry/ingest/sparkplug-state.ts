@@ -19,13 +19,13 @@ export function sqlSparkplugState(db: SqlDb, now: () => Date = () => new Date())
     },
     async saveBirth(key, metrics) {
       if (metrics === null) {
-        await db.run(`DELETE FROM sparkplug_births WHERE session_key = ?`, [key]);
+        await db.run(`DELETE FROM sparkplug_births WHERE session_key = @key`, { key });
         return;
       }
       await db.run(
-        `INSERT INTO sparkplug_births (session_key, metrics, updated_at) VALUES (?, ?, ?)
+        `INSERT INTO sparkplug_births (session_key, metrics, updated_at) VALUES (@key, @metrics, @updatedAt)
          ON CONFLICT (session_key) DO UPDATE SET metrics = excluded.metrics, updated_at = excluded.updated_at`,
-        [key, JSON.stringify(metrics), now().toISOString()],
+        { key, metrics: JSON.stringify(metrics), updatedAt: now().toISOString() },
       );
     },
     async saveSequences(sequences) {
@@ -33,9 +33,9 @@ export function sqlSparkplugState(db: SqlDb, now: () => Date = () => new Date())
       await db.transaction(async (tx) => {
         for (const [node, next] of sequences) {
           await tx.run(
-            `INSERT INTO sparkplug_sequences (node_key, next_seq, updated_at) VALUES (?, ?, ?)
+            `INSERT INTO sparkplug_sequences (node_key, next_seq, updated_at) VALUES (@node, @next, @updatedAt)
              ON CONFLICT (node_key) DO UPDATE SET next_seq = excluded.next_seq, updated_at = excluded.updated_at`,
-            [node, next, now().toISOString()],
+            { node, next, updatedAt: now().toISOString() },
           );
         }
       });

@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
-import { openServiceDatabase } from "../../database";
+import { openServiceSql } from "../../database";
 import { DEMO_PLANTS } from "../../demo/catalog";
-import { sqliteSql, type SqlDb } from "../../../platform/sql";
+import type { SqlDb } from "../../../platform/sql";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "../clickhouse/store";
 import { startClickHouseDemoPlant } from "./clickhouse-demo";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const executor = sharedChdb();
   await executor.command(`DROP DATABASE IF EXISTS "demotest_CUST_NORDIC"`);
   store = await openClickHouseTelemetryStore({ executor, databasePrefix: "demotest_", customers, demo: { seed: "ch-demo", days: 1, now: SEEDED }, maxQueryMemoryBytes: 512 * 1048576 });
-  db = sqliteSql(openServiceDatabase(dir));
+  db = await openServiceSql({ dataDir: dir });
 }, 120_000);
 
 afterAll(async () => {
@@ -57,7 +57,13 @@ describe("the demo plant on ClickHouse with two instances", () => {
     // An instance claimed the next window and died: after the claim goes stale the other takes it over.
     clock += 10 * 60_000;
     const marker = Number((await rows(`SELECT max(toInt64OrZero(value)) FROM "demotest_CUST_NORDIC".telemetry_meta WHERE key = 'demo_until_minute'`))[0]![0]);
-    await db.run(`INSERT INTO telemetry_demo_claims VALUES (?, ?, ?, ?, ?)`, ["CUST-NORDIC", marker, marker + 10, "dead", new Date(clock).toISOString()]);
+    await db.run(`INSERT INTO telemetry_demo_claims VALUES (@customerId, @fromMinute, @toMinute, @claimedBy, @claimedAt)`, {
+      customerId: "CUST-NORDIC",
+      fromMinute: marker,
+      toMinute: marker + 10,
+      claimedBy: "dead",
+      claimedAt: new Date(clock).toISOString(),
+    });
     expect((await a.catchUp()).states).toBe(0); // claimed by the dead one, not stale yet
     clock += 6 * 60_000;
     const taken = await a.catchUp();

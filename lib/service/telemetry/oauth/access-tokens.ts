@@ -38,11 +38,11 @@ interface SigningKey {
 }
 
 const LATEST_KEY = `SELECT kid, private_jwk AS "privateJwk", public_jwk AS "publicJwk" FROM telemetry_signing_keys
-  WHERE algorithm = ? ORDER BY created_at DESC, kid LIMIT 1`;
+  WHERE algorithm = @algorithm ORDER BY created_at DESC, kid LIMIT 1`;
 type KeyRow = { kid: string; privateJwk: string; publicJwk: string };
 
 async function loadOrCreateKey(db: SqlDb): Promise<SigningKey> {
-  let row = await db.get<KeyRow>(LATEST_KEY, [ALGORITHM]);
+  let row = await db.get<KeyRow>(LATEST_KEY, { algorithm: ALGORITHM });
   if (!row) {
     const pair = await generateKeyPair(ALGORITHM, { extractable: true });
     const kid = randomUUID();
@@ -52,15 +52,15 @@ async function loadOrCreateKey(db: SqlDb): Promise<SigningKey> {
     // one transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: a table lock), so the first one stored is kept.
     row = await db.transaction(async (tx) => {
       if (tx.engine === "postgres") await tx.run("LOCK TABLE telemetry_signing_keys IN SHARE ROW EXCLUSIVE MODE");
-      const stored = await tx.get<KeyRow>(LATEST_KEY, [ALGORITHM]);
+      const stored = await tx.get<KeyRow>(LATEST_KEY, { algorithm: ALGORITHM });
       if (stored) return stored;
-      await tx.run(`INSERT INTO telemetry_signing_keys (kid, algorithm, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?)`, [
+      await tx.run(`INSERT INTO telemetry_signing_keys (kid, algorithm, private_jwk, public_jwk, created_at) VALUES (@kid, @algorithm, @privateJwk, @publicJwk, @now)`, {
         kid,
-        ALGORITHM,
-        JSON.stringify(privateJwk),
-        JSON.stringify(publicJwk),
-        new Date().toISOString(),
-      ]);
+        algorithm: ALGORITHM,
+        privateJwk: JSON.stringify(privateJwk),
+        publicJwk: JSON.stringify(publicJwk),
+        now: new Date().toISOString(),
+      });
       return { kid, privateJwk: JSON.stringify(privateJwk), publicJwk: JSON.stringify(publicJwk) };
     });
   }

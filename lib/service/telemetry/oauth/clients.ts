@@ -47,7 +47,7 @@ function sha256(text: string): Buffer {
 /** Compared against when the client id is unknown, so both paths cost the same. */
 const DUMMY_HASH = sha256("no such client");
 
-const ACTIVE_BY_ID = `SELECT customer_id AS "customerId", secret_hash AS "secretHash" FROM telemetry_clients WHERE client_id = ? AND revoked_at IS NULL`;
+const ACTIVE_BY_ID = `SELECT customer_id AS "customerId", secret_hash AS "secretHash" FROM telemetry_clients WHERE client_id = @clientId AND revoked_at IS NULL`;
 
 export function createTelemetryClients(db: SqlDb, resourceId: string, customerIds: ReadonlySet<string>): TelemetryClients {
   async function create(
@@ -58,13 +58,13 @@ export function createTelemetryClients(db: SqlDb, resourceId: string, customerId
     if (!customerIds.has(customerId)) throw new Error(`Unknown customer '${customerId}'.`);
     const clientId = randomUUID();
     const secret = `pdt_${randomBytes(32).toString("base64url")}`;
-    await executor.run(`INSERT INTO telemetry_clients (client_id, customer_id, secret_hash, label, created_at) VALUES (?, ?, ?, ?, ?)`, [
+    await executor.run(`INSERT INTO telemetry_clients (client_id, customer_id, secret_hash, label, created_at) VALUES (@clientId, @customerId, @secretHash, @label, @now)`, {
       clientId,
       customerId,
-      sha256(secret).toString("hex"),
-      label ?? null,
-      now.toISOString(),
-    ]);
+      secretHash: sha256(secret).toString("hex"),
+      label: label ?? null,
+      now: now.toISOString(),
+    });
     return { client_id: clientId, client_secret: secret, scope: `${resourceId}/.default`, customerId };
   }
 
@@ -73,11 +73,11 @@ export function createTelemetryClients(db: SqlDb, resourceId: string, customerId
     replaceLabelled: (customerId, label) =>
       db.transaction(async (tx) => {
         const now = new Date();
-        await tx.run(`UPDATE telemetry_clients SET revoked_at = ? WHERE customer_id = ? AND label = ? AND revoked_at IS NULL`, [
-          now.toISOString(),
+        await tx.run(`UPDATE telemetry_clients SET revoked_at = @now WHERE customer_id = @customerId AND label = @label AND revoked_at IS NULL`, {
+          now: now.toISOString(),
           customerId,
           label,
-        ]);
+        });
         return create(tx, customerId, { label, now });
       }),
     list: () =>
@@ -86,20 +86,20 @@ export function createTelemetryClients(db: SqlDb, resourceId: string, customerId
          FROM telemetry_clients ORDER BY created_at, client_id`,
       ),
     async revoke(clientId, now = new Date()) {
-      const { changes } = await db.run(`UPDATE telemetry_clients SET revoked_at = coalesce(revoked_at, ?) WHERE client_id = ?`, [
-        now.toISOString(),
+      const { changes } = await db.run(`UPDATE telemetry_clients SET revoked_at = coalesce(revoked_at, @now) WHERE client_id = @clientId`, {
+        now: now.toISOString(),
         clientId,
-      ]);
+      });
       return changes > 0;
     },
     async authenticate(clientId, secret) {
-      const row = await db.get<{ customerId: string; secretHash: string }>(ACTIVE_BY_ID, [clientId]);
+      const row = await db.get<{ customerId: string; secretHash: string }>(ACTIVE_BY_ID, { clientId });
       const expected = row ? Buffer.from(row.secretHash, "hex") : DUMMY_HASH;
       const matches = timingSafeEqual(sha256(secret), expected);
       return row && matches ? { clientId, customerId: row.customerId } : undefined;
     },
     async activeCustomer(clientId) {
-      return (await db.get<{ customerId: string }>(ACTIVE_BY_ID, [clientId]))?.customerId;
+      return (await db.get<{ customerId: string }>(ACTIVE_BY_ID, { clientId }))?.customerId;
     },
   };
 }
