@@ -24,6 +24,8 @@ describe("row order", () => {
     { q: "range x from 1 to 6 step 1 | sort by x asc | where x - prev(x, 1, 0) == 1 and x % 2 == 0 | project x", rows: [[2], [4], [6]] },
     { q: "range x from 1 to 6 step 1 | sort by x asc | where x > 2 | extend r = row_number() | take 2", rows: [[3, 1], [4, 2]] },
     { q: "range x from 1 to 6 step 1 | top 3 by x desc | extend p = prev(x)", rows: [[6, null], [5, 6], [4, 5]] },
+    // A table's datetime column (ClickHouse stores milliseconds): a missing neighbour is null.
+    { q: "States | sort by Timestamp asc, Name asc | extend p = prev(Timestamp), n = next(AgentTimestamp) | take 3 | project DeviceId, p, n", rows: [["D1", null, "2026-01-01T00:00:00.000Z"], ["D1", "2026-01-01T00:00:00.000Z", "2026-01-01T00:10:00.000Z"], ["D2", "2026-01-01T00:00:00.000Z", "2026-01-01T00:20:00.000Z"]] },
     // Strings: a missing neighbour is "" (strings are never null here).
     { q: "datatable(s: string) [\"a\", \"b\"] | sort by s asc | extend p = prev(s), n = next(s)", rows: [["a", "", "b"], ["b", "a", ""]] },
     // Computed before a summarize reads it.
@@ -103,6 +105,25 @@ describe("row_window_session", () => {
     {
       q: "range T from datetime(2026-01-01 00:00) to datetime(2026-01-01 02:00) step 10m | serialize S = row_window_session(T, 1h, 1h) | summarize Sessions = dcount(S), Rows = count()",
       rows: [[3, 13]],
+    },
+    // Over the fixture's States: sessions per device (Restart), every column carried through the fold (JSON metadata, Value).
+    {
+      q: "States | sort by DeviceId asc, Timestamp asc, Name asc | extend S = row_window_session(Timestamp, 1h, 1h, DeviceId != prev(DeviceId)) | project DeviceId, Name, S, Unit = tostring(DataMetadata.Unit), Value",
+      rows: [
+        ["D1", "pressure", "2026-01-01T00:00:00.000Z", "bar", 1.2],
+        ["D1", "temperature", "2026-01-01T00:00:00.000Z", "C", 20.5],
+        ["D1", "temperature", "2026-01-01T00:00:00.000Z", "C", 22],
+        ["D1", "temperature", "2026-01-01T01:15:00.250Z", "C", 25.5],
+        ["D1", "pressure", "2026-01-01T01:15:00.250Z", "bar", null],
+        ["D2", "temperature", "2026-01-01T00:10:00.000Z", "C", 30],
+        ["D2", "motor-current", "2026-01-01T00:10:00.000Z", "A", 7],
+        ["D2", "vibration", "2026-01-01T03:00:00.000Z", "mm/s", -3.5],
+        ["D3", "temperature", "2026-01-02T00:00:00.000Z", "C", 18],
+        ["D3", "running", "2026-01-02T00:00:00.000Z", "", 1],
+        ["D4", "throughput", "2026-01-02T12:00:00.000Z", "t/h", 100],
+        ["D4", "Temperature", "2026-01-02T12:00:00.000Z", "C", 19.25],
+      ],
+      types: ["string", "string", "datetime", "string", "dynamic"],
     },
     // Two calls in one item, and none over an empty input.
     {

@@ -13,8 +13,10 @@ export function rowOrderSql(engine: "duckdb" | "clickhouse", op: string, a: stri
     case "prev":
     case "next":
       if (engine === "duckdb") return `${fn === "prev" ? "lag" : "lead"}(${x}, ${steps}${fallback === "n" ? "" : `, ${z}`}) ${over("")}`;
-      // ClickHouse's lag/lead read within the frame: the whole partition. toNullable so that the default may be NULL.
-      return `${fn === "prev" ? "lagInFrame" : "leadInFrame"}(toNullable(${x}), ${steps}, ${z}) ${over("ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING")}`;
+      // ClickHouse's lag/lead read within the frame: the whole partition. toNullable so that the default may be NULL;
+      // a null default is left to the type's own (NULL), as a NULL literal of another type (a table's
+      // DateTime64(3) against the engine's DateTime64(6)) is refused.
+      return `${fn === "prev" ? "lagInFrame" : "leadInFrame"}(toNullable(${x}), ${steps}${fallback === "n" ? "" : `, ${z}`}) ${over("ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING")}`;
     case "row_number":
       return `(${cast(`row_number() ${over("")}`)} + ${x} - 1)`;
     default:
