@@ -20,9 +20,9 @@ const listener =
   mode === "service"
     ? nodeListener(runtime.handle, "http://localhost")
     : mode === "baseline"
-      ? (req: http.IncomingMessage, res: http.ServerResponse) => {
+      ? async (req: http.IncomingMessage, res: http.ServerResponse) => {
           const query = Object.fromEntries(new URL(req.url ?? "/", "http://localhost").searchParams);
-          const body = JSON.stringify(jobsDonePage(runtime.maintenance, "RTM1", query));
+          const body = JSON.stringify(await jobsDonePage(runtime.maintenance, "RTM1", query));
           res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
           res.end(body);
         }
