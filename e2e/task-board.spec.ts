@@ -1,7 +1,7 @@
 /**
  * The task board: counts from the API; a planner creates a task end to end but cannot move one
  * (buttons hidden, API refuses); a supervisor approves a task, and a move the server refuses is
- * rolled back and explained in words.
+ * rolled back and explained in words; the first cards come in the page's HTML.
  */
 import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
 import { addDays, allPages, countOf, todayIso, type TTask } from "./helpers";
@@ -31,6 +31,17 @@ test.describe("planner", () => {
     await page.reload();
     await expect(page.getByTestId(`task-card-${target.id}`)).toBeVisible();
     await expect(page.getByTestId("count-PENDING")).toHaveText("1 tasks");
+  });
+
+  test("the first cards are in the page's HTML, read as the signed-in user: none from a plant not on their list", async ({ page, api }) => {
+    const waiting = await allPages<TTask>(api.raw, "/api/plants/RTM1/tasks?taskStatus=NEED_APPROVAL");
+    // The page as the server sends it, before any script runs (app/…/tasks/page.tsx).
+    const html = await (await page.request.get("/plants/RTM1/tasks")).text();
+    expect(html).toContain(`data-testid="task-card-${waiting[0]!.id}"`);
+    // The planner may not open OUL1: its page, read the same way, holds no task of it.
+    const refused = await (await page.request.get("/plants/OUL1/tasks")).text();
+    expect(refused).toContain("No access to this plant");
+    expect(refused).not.toContain("OUL1-T");
   });
 
   test("creates a task end to end; moving tasks is hidden and refused", async ({ page, api }) => {

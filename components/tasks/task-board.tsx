@@ -5,7 +5,7 @@
  * the buttons in the task's drawer or by dragging a card (mouse, pen or finger: board-drag.ts) to a
  * column that accepts it. The URL holds the filter, the search and the open task.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from "react";
 import { ButtonLink } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Field, Input } from "@/components/ui/field";
@@ -15,10 +15,10 @@ import { ErrorState } from "@/components/ui/states";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
 import { useFormat } from "@/lib/client/format";
-import { useLookupLabels, useTasks, type LookupLabels } from "@/lib/client/maintenance";
+import { useLookupLabels, useTasks, type LookupLabels, type ServerRead } from "@/lib/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
-import type { TTask, TTaskStatus } from "@/lib/contract/maintenance";
+import type { TLookupValue, TTask, TTaskStatus } from "@/lib/contract/maintenance";
 import { TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
 import { CreateTaskDrawer } from "./create-task-form";
 import { BOARD_ORDER, OPEN_STATUSES, STATUS_LABELS, isTaskStatus, parseStatusParam } from "./status";
@@ -53,6 +53,14 @@ const CLEAR_PREFILL = { asset: null, incident: null, desc: null, title: null };
 
 /** Cards rendered per column before "Show all": the closed column alone can hold hundreds. */
 const COLUMN_PAGE = 40;
+/**
+ * Cards per column in the server's HTML: a screenful (a column shows about seven). React shows a
+ * page that streams in behind its loading skeleton at once if the browser has parsed it before its
+ * next frame, else 300 ms after the skeleton's first frame; 40 cards in each of seven columns
+ * (≈ 340 kB of HTML) took longer than a frame to parse, and the board appeared later than with no
+ * server rendering at all (docs/architecture.md, "Pages that render their data").
+ */
+const FIRST_PAINT_CARDS = 8;
 
 /** Words of the search in any of the task's texts, its codes or their labels ("emergency" finds P1). */
 function matchesSearch(task: TTask, needle: string, labels: Pick<LookupLabels, "label">): boolean {
@@ -80,7 +88,22 @@ function matchesSearch(task: TTask, needle: string, labels: Pick<LookupLabels, "
     .every((word) => haystack.includes(word));
 }
 
-export function TaskBoard({ plantId }: { plantId: string }) {
+/**
+ * What the page read on the server (app/…/tasks/page.tsx): the tasks (the first page of the list,
+ * `complete` when it is all of it) and the plant's lookup values, each null when that read failed.
+ */
+export interface BoardSeed {
+  tasks: ServerRead<TTask[]> | null;
+  lookups: ServerRead<TLookupValue[]> | null;
+}
+
+/** True once the page has hydrated (false on the server and in the hydrating render). */
+const noSubscription = () => () => undefined;
+function useHydrated(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
+
+export function TaskBoard({ plantId, seed }: { plantId: string; seed?: BoardSeed }) {
   const { params, update, get } = useUrlState();
   const statuses = parseStatusParam(params.get("status"));
   const search = get("q");
@@ -92,9 +115,13 @@ export function TaskBoard({ plantId }: { plantId: string }) {
   const initial = Object.fromEntries(Object.entries(prefill).filter(([, value]) => value !== ""));
 
   // The board keeps itself current: every few seconds a revalidated read (304 while nothing changed).
-  const tasks = useTasks(plantId, { poll: true });
+  const tasks = useTasks(plantId, { poll: true, initial: seed?.tasks });
   const updatedAgo = useUpdatedAgo(tasks.dataUpdatedAt);
-  const labels = useLookupLabels(plantId);
+  const labels = useLookupLabels(plantId, seed?.lookups);
+  const hydrated = useHydrated();
+  // A screenful first (the server's HTML and the hydration), the rest of each column's first page in
+  // a background render right after: the first cards show and respond without waiting for them.
+  const cardLimit = useDeferredValue(COLUMN_PAGE, FIRST_PAINT_CARDS);
   const me = useMe().data;
   const canCreate = useCan("tasks:create");
   const canMove = useCan("tasks:transition");
@@ -127,7 +154,9 @@ export function TaskBoard({ plantId }: { plantId: string }) {
     }
     return groups;
   }, [tasks.data, search, labels, mine, me?.email]);
-  const openTask = tasks.data?.find((task) => task.id === openTaskId);
+  // The drawer's content is drawn in the browser only: its forms restore drafts from this tab's
+  // storage, which the server cannot see (the server's HTML would then differ from the hydration's).
+  const openTask = hydrated ? tasks.data?.find((task) => task.id === openTaskId) : undefined;
 
   function toggleStatus(status: TTaskStatus) {
     const next = statuses.includes(status) ? statuses.filter((entry) => entry !== status) : [...statuses, status];
@@ -141,7 +170,9 @@ export function TaskBoard({ plantId }: { plantId: string }) {
         description={
           tasks.data ? (
             <>
-              {tasks.data.length.toLocaleString("en")} tasks at plant {plantId} · <span data-testid="board-updated">{updatedAgo}</span>
+              {tasks.data.length.toLocaleString("en")} tasks at plant {plantId} · <span data-testid="board-updated" suppressHydrationWarning>
+                {updatedAgo}
+              </span>
             </>
           ) : (
             `Tasks at plant ${plantId}`
@@ -229,6 +260,7 @@ export function TaskBoard({ plantId }: { plantId: string }) {
               status={status}
               tasks={byStatus.get(status) ?? []}
               loading={tasks.isPending}
+              limit={cardLimit}
               labels={labels}
               drop={drag && drag.over === status && drag.task.status !== status ? (TASK_TRANSITIONS[drag.task.status].includes(status) ? "allowed" : "refused") : "none"}
               cardProps={cardProps}
@@ -243,7 +275,7 @@ export function TaskBoard({ plantId }: { plantId: string }) {
         plantId={plantId}
         taskId={openTaskId}
         task={openTask}
-        isLoading={tasks.isPending}
+        isLoading={tasks.isPending || !hydrated}
         canMove={canMove}
         labels={labels}
         onMove={(task, to, remark, dueDate) => transition.mutate({ task, to, remark, dueDate })}
@@ -424,6 +456,7 @@ function BoardColumn({
   status,
   tasks,
   loading,
+  limit,
   labels,
   drop,
   cardProps,
@@ -432,6 +465,8 @@ function BoardColumn({
   status: TTaskStatus;
   tasks: TTask[];
   loading: boolean;
+  /** Cards shown before "Show all". */
+  limit: number;
   labels: LookupLabels;
   drop: "none" | "allowed" | "refused";
   cardProps: CardProps;
@@ -439,7 +474,7 @@ function BoardColumn({
 }) {
   const [showAll, setShowAll] = useState(false);
   const [active, setActive] = useState(0);
-  const shown = showAll ? tasks : tasks.slice(0, COLUMN_PAGE);
+  const shown = showAll ? tasks : tasks.slice(0, limit);
   const headingId = `column-${status}`;
   const today = todayIso();
   const format = useFormat();

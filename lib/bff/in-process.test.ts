@@ -1,7 +1,8 @@
 /**
  * The API called in process from a page's server component (lib/bff/in-process.ts) answers exactly
- * what the browser's HTTP request would, and keeps every check: no session → 401, a POST made on
- * the reader's behalf by another site's page → 403, a plant off the reader's list → 403.
+ * what the browser's HTTP request would (a POST with its body, a GET with its query), and keeps
+ * every check: no session → 401, a POST made on the reader's behalf by another site's page → 403,
+ * a plant off the reader's list → 403.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -49,5 +50,15 @@ describe("the API in process", () => {
     expect(crossSite.status).toBe(403);
     const otherPlant = await callApiInProcess({ method: "POST", path: "/api/telemetry/query", body: { ...body, plantIds: ["NOPE1"] }, headers: { cookie } });
     expect(otherPlant.status).toBe(403);
+  });
+
+  it("reads a listing page with its query parameters, as the task board's page does; a plant off the list is refused", async () => {
+    const query = { page: "2", pageSize: "5" };
+    const early = await callApiInProcess({ method: "GET", path: "/api/plants/RTM1/tasks", query, headers: { cookie } });
+    expect(early.status).toBe(200);
+    const viaHttp = await dashboard.api.call(`/api/plants/RTM1/tasks?${new URLSearchParams(query)}`, { cookie });
+    expect(JSON.parse(early.text)).toEqual(await viaHttp.json());
+    expect(JSON.parse(early.text)).toMatchObject({ page: 2, pageSize: 5 });
+    expect((await callApiInProcess({ method: "GET", path: "/api/plants/HOU1/tasks", query, headers: { cookie } })).status).toBe(403);
   });
 });

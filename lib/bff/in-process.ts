@@ -19,6 +19,10 @@ export interface InProcessCall {
    * `sec-fetch-site` (a page opened from another site may not make a POST on the reader's behalf).
    */
   headers: { cookie?: string; host?: string; "sec-fetch-site"?: string };
+  /** The query string's parameters (a listing's `page`, `pageSize`). */
+  query?: Record<string, string>;
+  /** Ends the route's work (the upstream call) when the page stops waiting for it. */
+  signal?: AbortSignal;
 }
 
 export interface InProcessAnswer {
@@ -32,10 +36,11 @@ export async function callApiInProcess(call: InProcessCall): Promise<InProcessAn
   const response = await apiHandler({
     method: call.method,
     path: call.path,
-    query: new URLSearchParams(),
+    query: new URLSearchParams(call.query),
     headers: { ...call.headers, accept: "application/json", ...(body ? { "content-type": "application/json" } : {}) },
     body,
     origin: `http://${call.headers.host ?? "localhost"}`,
+    signal: call.signal,
   });
   return { status: response.status, text: bodyText(response.body) };
 }

@@ -6,8 +6,9 @@
  *
  * The server does not know the browser's language or zone, so the first render (on the server and
  * while the page hydrates) uses a fixed one (`SERVER_LOCALE`, UTC) and React re-renders with the
- * browser's right after hydration (useSyncExternalStore's server snapshot): no mismatch, no flash
- * for data, which is fetched by the browser anyway.
+ * browser's right after hydration (useSyncExternalStore's server snapshot): no mismatch. Data the
+ * browser fetches shows no flash; data rendered on the server (the task board's cards) is redrawn
+ * in the reader's form right after hydration.
  */
 import { useMemo, useSyncExternalStore } from "react";
 

@@ -74,11 +74,27 @@ export function lookupLabels(values: readonly TLookupValue[] | undefined): Pick<
   };
 }
 
-export function useLookupLabels(plantId: string): LookupLabels {
+/**
+ * What a page's server component read for its client (app/…/tasks/page.tsx): the answer and when it
+ * was read. `complete: false` (the first page of several) is shown at once and read whole right away.
+ */
+export interface ServerRead<T> {
+  data: T;
+  readAt: number;
+  complete?: boolean;
+}
+
+/** react-query's options for a query that starts from a server read (none: an ordinary first fetch). */
+function seeded<T>(read: ServerRead<T> | null | undefined) {
+  return read ? { initialData: read.data, initialDataUpdatedAt: read.complete === false ? 0 : read.readAt } : {};
+}
+
+export function useLookupLabels(plantId: string, initial?: ServerRead<TLookupValue[]> | null): LookupLabels {
   const query = useQuery({
     queryKey: maintenanceKeys.lookups(plantId),
     queryFn: ({ signal }) => maintenanceClient.lookupValues(plantId, signal),
     staleTime: REFERENCE_STALE_MS,
+    ...seeded(initial),
   });
   const { data, isPending, error } = query;
   // One object per answer, so memos that depend on it recompute only when the values change.
@@ -112,11 +128,12 @@ export function useParts(plantId: string) {
 /** The board re-reads its tasks this often; each read is revalidated by ETag (304 while nothing changed). */
 export const TASK_POLL_MS = 4000;
 
-export function useTasks(plantId: string, options: { poll?: boolean } = {}) {
+export function useTasks(plantId: string, options: { poll?: boolean; initial?: ServerRead<TTask[]> | null } = {}) {
   return useQuery({
     queryKey: maintenanceKeys.tasks(plantId),
     queryFn: ({ signal }) => maintenanceClient.allTasks(plantId, {}, signal),
     refetchInterval: options.poll ? TASK_POLL_MS : false,
+    ...seeded(options.initial),
   });
 }
 
