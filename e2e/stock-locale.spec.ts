@@ -3,7 +3,7 @@
  * language (decimal comma), a plausibility question for a tenfold jump, a correction that names the
  * count it corrects, exponents refused, and the plant's short parts with their last count.
  */
-import { expect, expectAccessibleInBothThemes, saveScreenshotsAtBothSizes, test } from "./fixtures";
+import { expect, expectAccessible, expectAccessibleInBothThemes, saveScreenshot, saveScreenshotsAtBothSizes, test } from "./fixtures";
 import { allPages, type Page, type TPart } from "./helpers";
 
 interface HistoryEntry {
@@ -72,6 +72,40 @@ test("a Dutch planner types a decimal comma, is asked about a tenfold jump, and 
   expect(history.data[0]).toMatchObject({ quantity: small, remark: `Correction of the count of ${wrong.submittedAt} (1000000000 ${part.unit}): nine zeros too many` });
   await saveScreenshotsAtBothSizes(page, "stock-correction");
   await expectAccessibleInBothThemes(page);
+});
+
+test("cancelling a correction throws its draft away: starting it again begins empty", async ({ page, api }) => {
+  const parts = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=false");
+  const part = parts.filter((entry) => !["PCS", "SET", "BOX", "PAIR", "ROLL"].includes(entry.unit))[2]!;
+  // A count to correct, whatever the part's history held.
+  const counted = await api.raw.put(`/api/plants/RTM1/parts/${part.id}/stock-level`, { data: { id: part.id, quantity: 3, unit: part.unit, remark: "e2e cancel", isShort: false } });
+  expect(counted.ok()).toBeTruthy();
+  await page.goto(`/plants/RTM1/stock?part=${part.id}`);
+  const rows = page.getByTestId("stock-history").locator("tr");
+  await expect(rows.first()).toContainText("e2e cancel");
+  const correction = page.getByRole("region", { name: "Correct a count" });
+  const drafts = () => page.evaluate((prefix) => Object.keys(sessionStorage).filter((key) => key.startsWith(prefix)), `plantdesk:stock-count:RTM1:${part.id}:`);
+
+  await rows.first().getByRole("button", { name: /^Correct the count of/ }).click();
+  await correction.getByLabel("Correct quantity").fill(nl(2.5));
+  await correction.getByLabel("Why it was wrong").fill("typed, then thought better of it");
+  // What is typed is kept for an expired session…
+  await expect.poll(drafts).toHaveLength(1);
+  await correction.getByRole("button", { name: "Cancel correction" }).click();
+  await expect(page.getByRole("region", { name: "Record a count" })).toBeVisible();
+  // …and cancelling discards it, so the same correction starts empty, with no "draft is back".
+  expect(await drafts()).toEqual([]);
+  await rows.first().getByRole("button", { name: /^Correct the count of/ }).click();
+  await expect(correction.getByLabel("Correct quantity")).toHaveValue("");
+  await expect(correction.getByLabel("Why it was wrong")).toHaveValue("");
+  await expect(correction.getByTestId("form-draft")).toHaveCount(0);
+  await expectAccessible(page);
+  for (const width of [1440, 820, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(correction.getByLabel("Correct quantity")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no sideways scrolling at ${width}px`).toBe(true);
+    await saveScreenshot(page, `stock-correction-again-${width}`, { fullPage: false });
+  }
 });
 
 test("the plant's short parts are listed with their last count", async ({ page, api }) => {

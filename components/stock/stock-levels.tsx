@@ -296,71 +296,75 @@ function PartDetail({ plantId, part, format }: { plantId: string; part: TPart; f
             <>
               {/* Corrected counts were wrong: the line leaves them out (the table keeps them). */}
               <StockChart history={history.data.filter((entry) => !corrected.has(entry.submittedAt))} unit={part.unit} reorderLevel={part.reorderLevel} />
-              <table className="mt-4 w-full text-sm">
-                <caption className="sr-only">Latest counts of {part.name}</caption>
-                <thead className="text-left text-fg-muted">
-                  <tr>
-                    <th scope="col" className="py-1 pr-2 font-medium">
-                      When
-                    </th>
-                    <th scope="col" className="py-1 pr-2 text-right font-medium">
-                      Level
-                    </th>
-                    <th scope="col" className="py-1 pr-2 font-medium">
-                      Short
-                    </th>
-                    <th scope="col" className="py-1 pr-2 font-medium">
-                      Counted by
-                    </th>
-                    <th scope="col" className="py-1 pr-2 font-medium">
-                      Remark
-                    </th>
-                    {canSubmit ? (
-                      <th scope="col" className="py-1 font-medium">
-                        <span className="sr-only">Actions</span>
+              {/* On a phone the history is wider than the screen: it scrolls in its own box, not the page
+                  (`relative`: the visually hidden texts in it are placed, and clipped, inside the box). */}
+              <div className="relative mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label={`Latest counts of ${part.name}`}>
+                <table className="w-full text-sm">
+                  <caption className="sr-only">Latest counts of {part.name}</caption>
+                  <thead className="text-left text-fg-muted">
+                    <tr>
+                      <th scope="col" className="py-1 pr-2 font-medium">
+                        When
                       </th>
-                    ) : null}
-                  </tr>
-                </thead>
-                <tbody data-testid="stock-history">
-                  {rows.map((entry) => {
-                    const fixedBy = corrected.get(entry.submittedAt);
-                    return (
-                      <tr key={`${entry.submittedAt}-${entry.quantity}`} className={cn("border-t border-line", fixedBy && "text-fg-muted")} data-corrected={fixedBy ? "true" : undefined}>
-                        <td className="py-1.5 pr-2 whitespace-nowrap">{format.dateTime(entry.submittedAt)}</td>
-                        <td className={cn("py-1.5 pr-2 text-right whitespace-nowrap tabular-nums", fixedBy && "line-through")}>
-                          {format.number(entry.quantity)} {entry.unit}
-                        </td>
-                        <td className="py-1.5 pr-2">{entry.isShort ? "Yes" : "No"}</td>
-                        <td className="py-1.5 pr-2 wrap-anywhere">{entry.countedBy ? entry.countedBy.replace(/\s*<[^>]*>$/, "") : "—"}</td>
-                        <td className="py-1.5 pr-2 text-fg-muted wrap-anywhere">
-                          {fixedBy ? (
-                            <Badge tone="warning" className="mr-1">
-                              Corrected {format.dateTime(fixedBy.submittedAt)}
-                            </Badge>
-                          ) : null}
-                          {readableRemark(entry.remark, format.dateTime, format.number) ?? "—"}
-                        </td>
-                        {canSubmit ? (
-                          <td className="py-1.5 text-right">
-                            {fixedBy ? null : (
-                              <Button
-                                size="sm"
-                                variant="ghost"
-                                onClick={() => {
-                                  setOutcome(null);
-                                  setCorrecting(entry);
-                                }} aria-label={`Correct the count of ${format.dateTime(entry.submittedAt)}`}>
-                                Correct
-                              </Button>
-                            )}
+                      <th scope="col" className="py-1 pr-2 text-right font-medium">
+                        Level
+                      </th>
+                      <th scope="col" className="py-1 pr-2 font-medium">
+                        Short
+                      </th>
+                      <th scope="col" className="py-1 pr-2 font-medium">
+                        Counted by
+                      </th>
+                      <th scope="col" className="py-1 pr-2 font-medium">
+                        Remark
+                      </th>
+                      {canSubmit ? (
+                        <th scope="col" className="py-1 font-medium">
+                          <span className="sr-only">Actions</span>
+                        </th>
+                      ) : null}
+                    </tr>
+                  </thead>
+                  <tbody data-testid="stock-history">
+                    {rows.map((entry) => {
+                      const fixedBy = corrected.get(entry.submittedAt);
+                      return (
+                        <tr key={`${entry.submittedAt}-${entry.quantity}`} className={cn("border-t border-line", fixedBy && "text-fg-muted")} data-corrected={fixedBy ? "true" : undefined}>
+                          <td className="py-1.5 pr-2 whitespace-nowrap">{format.dateTime(entry.submittedAt)}</td>
+                          <td className={cn("py-1.5 pr-2 text-right whitespace-nowrap tabular-nums", fixedBy && "line-through")}>
+                            {format.number(entry.quantity)} {entry.unit}
                           </td>
-                        ) : null}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                          <td className="py-1.5 pr-2">{entry.isShort ? "Yes" : "No"}</td>
+                          <td className="py-1.5 pr-2 wrap-anywhere">{entry.countedBy ? entry.countedBy.replace(/\s*<[^>]*>$/, "") : "—"}</td>
+                          <td className="py-1.5 pr-2 text-fg-muted wrap-anywhere">
+                            {fixedBy ? (
+                              <Badge tone="warning" className="mr-1">
+                                Corrected {format.dateTime(fixedBy.submittedAt)}
+                              </Badge>
+                            ) : null}
+                            {readableRemark(entry.remark, format.dateTime, format.number) ?? "—"}
+                          </td>
+                          {canSubmit ? (
+                            <td className="py-1.5 text-right">
+                              {fixedBy ? null : (
+                                <Button
+                                  size="sm"
+                                  variant="ghost"
+                                  onClick={() => {
+                                    setOutcome(null);
+                                    setCorrecting(entry);
+                                  }} aria-label={`Correct the count of ${format.dateTime(entry.submittedAt)}`}>
+                                  Correct
+                                </Button>
+                              )}
+                            </td>
+                          ) : null}
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
               {history.data.length > HISTORY_SHOWN ? (
                 <Button size="sm" variant="ghost" className="mt-2" onClick={() => setShowAll((value) => !value)}>
                   {showAll ? "Show the latest only" : `Show all ${format.number(history.data.length)} counts`}
@@ -487,7 +491,15 @@ function StockLevelForm({
         }
         actions={
           correcting ? (
-            <Button size="sm" variant="ghost" onClick={onDone}>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                // Cancelling is deciding against it: the kept draft goes too, or it would come back.
+                draft.discard();
+                onDone();
+              }}
+            >
               Cancel correction
             </Button>
           ) : null
