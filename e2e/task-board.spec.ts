@@ -1,7 +1,7 @@
 /**
  * The task board: counts from the API; a planner creates a task end to end but cannot move one
- * (buttons hidden, API refuses); a supervisor approves a task, and a move the server refuses is
- * rolled back and explained in words; the first cards come in the page's HTML.
+ * (buttons hidden, API refuses); a supervisor approves a task, and a move or an assignment the
+ * server refuses as out of date is explained in words.
  */
 import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
 import { addDays, allPages, countOf, todayIso, type TTask } from "./helpers";
@@ -134,6 +134,42 @@ test.describe("supervisor", () => {
     await page.getByTestId(`task-card-${task.id}`).dragTo(page.getByRole("region", { name: /^Pending/ }));
     await expect(page.getByText(`${task.id} moved to Pending.`)).toBeVisible();
     expect((await api.get<TTask>(`/api/plants/RTM1/tasks/${task.id}`)).status).toBe("PENDING");
+  });
+
+  test("an assignment made on a task someone changed meanwhile is refused in words and the card refreshed", async ({ page, api }) => {
+    const pending = await allPages<TTask>(api.raw, "/api/plants/RTM1/tasks?taskStatus=PENDING");
+    const task = pending.find((entry) => entry.assignee === null) ?? pending[0]!;
+    // The board's poll must not see the other change before the select is used: its reads answer
+    // the list as it was until the assignment is sent (the order of a real race, made certain).
+    const before = await (await api.raw.get("/api/plants/RTM1/tasks?page=1&pageSize=1000")).text();
+    let frozen = true;
+    await page.route(/\/api\/plants\/RTM1\/tasks\?/, (route) => (frozen && route.request().method() === "GET" ? route.fulfill({ contentType: "application/json", body: before }) : route.continue()));
+    await page.route(/\/api\/plants\/RTM1\/tasks\/[^/?]+$/, (route) => {
+      if (route.request().method() === "PATCH") frozen = false;
+      return route.continue();
+    });
+    await page.goto(`/plants/RTM1/tasks?task=${task.id}`);
+    const drawer = page.getByRole("dialog", { name: task.taskTitle });
+    const select = drawer.getByLabel("Assignee");
+    await expect(select).toBeEnabled();
+    // Someone else assigns it to the planner meanwhile.
+    const elsewhere = await api.raw.patch(`/api/plants/RTM1/tasks/${task.id}`, { data: { assignee: { username: "planner@plantdesk.demo", firstname: "", lastname: "" } } });
+    expect(elsewhere.ok()).toBeTruthy();
+    await select.selectOption("supervisor@plantdesk.demo");
+    // Said in words, the other person's choice kept and shown.
+    const notice = drawer.getByTestId("drawer-notice");
+    await expect(notice).toContainText(`Someone else changed ${task.id} after it was shown here, so it was not assigned to Sam Supervisor`);
+    await expect(notice).toContainText("It is assigned to Pia Planner now.");
+    await expect(notice).not.toContainText("TASK_CHANGED");
+    await expect(select).toHaveValue("planner@plantdesk.demo");
+    expect((await api.get<TTask>(`/api/plants/RTM1/tasks/${task.id}`)).assignee?.username).toBe("planner@plantdesk.demo");
+    await expectAccessible(page);
+    for (const width of [1440, 820, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(notice).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no sideways scrolling at ${width}px`).toBe(true);
+      await saveScreenshot(page, `task-assign-stale-${width}`, { fullPage: false });
+    }
   });
 
   test("a move the server refuses is rolled back and explained", async ({ page, api }) => {

@@ -6,6 +6,7 @@
  * job-done record and takes the parts off stock (docs/api.md §3). Against a service without these
  * extensions (a task without `assignee`, a close-out answered FEATURE_UNAVAILABLE) they stay hidden.
  */
+import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { DraftNotice } from "@/components/ui/draft-notice";
@@ -14,7 +15,7 @@ import { ApiError, errorMessage } from "@/lib/client/api";
 import { todayIso } from "@/lib/client/dates";
 import { useFormDraft } from "@/lib/client/drafts";
 import { parseLocaleNumber, useFormat } from "@/lib/client/format";
-import { useParts, usePlantPeople, type LookupLabels } from "@/lib/client/maintenance";
+import { maintenanceKeys, useParts, usePlantPeople, type LookupLabels } from "@/lib/client/maintenance";
 import type { TTask } from "@/lib/contract/maintenance";
 import { COUNTED_UNITS } from "@/lib/contract/vocabulary";
 import { useCloseOutTask, useUpdateTask } from "./task-mutations";
@@ -24,10 +25,25 @@ export function personName(person: { firstname: string; lastname: string; userna
   return `${person.firstname} ${person.lastname}`.trim() || person.username;
 }
 
+/**
+ * A refused assignment in words. When the task changed after the drawer showed it (412
+ * TASK_CHANGED: the edit was made on an older version) the list has been read again, and `now` is
+ * the task as it is: its assignee is named, as a refused move names the status it is in.
+ */
+export function refusedAssignmentText(error: unknown, task: TTask, wanted: string, now: TTask | undefined): string {
+  if (error instanceof ApiError && error.code === "TASK_CHANGED") {
+    const current = !now || now.assignee === undefined ? "" : now.assignee ? ` It is assigned to ${personName(now.assignee)} now.` : " Nobody is assigned to it now.";
+    return `Someone else changed ${task.id} after it was shown here, so it was not ${wanted}.${current} The card now shows it as it is: choose again if you still want to.`;
+  }
+  if (error instanceof ApiError && error.code === "TASK_CLOSED") return `${task.id} was closed meanwhile, so it was not ${wanted}.`;
+  return `Could not assign ${task.id}: ${errorMessage(error)}`;
+}
+
 /** The assignee, and a select to change it for those who may edit tasks. */
 export function AssigneeControl({ plantId, task, canEdit, onDone }: { plantId: string; task: TTask; canEdit: boolean; onDone: (text: string, ok: boolean) => void }) {
   const people = usePlantPeople(plantId, canEdit);
   const update = useUpdateTask(plantId);
+  const queryClient = useQueryClient();
   if (task.assignee === undefined) return null; // the service does not keep assignees
   if (!canEdit || task.status === "CLOSED") return <span data-testid="task-assignee">{personName(task.assignee)}</span>;
   const options = (people.data ?? []).map((person) => ({ value: person.username, label: `${person.name} (${person.role})` }));
@@ -44,11 +60,19 @@ export function AssigneeControl({ plantId, task, canEdit, onDone }: { plantId: s
           options={options}
           onChange={(event) => {
             const username = event.target.value;
+            const wanted = username ? `assigned to ${options.find((option) => option.value === username)?.label ?? username}` : "unassigned";
+            // On the version shown, as every task edit is (task-edit-form.tsx): a change made by
+            // someone else since is refused, not overwritten.
+            const version = task.updatedAt ? { ifUpdatedAt: task.updatedAt } : {};
             update.mutate(
-              { taskId: task.id, update: { assignee: username ? { username, firstname: "", lastname: "" } : null } },
+              { taskId: task.id, update: { assignee: username ? { username, firstname: "", lastname: "" } : null, ...version } },
               {
-                onSuccess: () => onDone(username ? `${task.id} assigned to ${options.find((option) => option.value === username)?.label ?? username}.` : `${task.id} unassigned.`, true),
-                onError: (error) => onDone(`Could not assign ${task.id}: ${errorMessage(error)}`, false),
+                onSuccess: () => onDone(`${task.id} ${wanted}.`, true),
+                // useUpdateTask has read the list again by now (its onSettled is awaited first).
+                onError: (error) => {
+                  const now = queryClient.getQueryData<TTask[]>(maintenanceKeys.tasks(plantId))?.find((entry) => entry.id === task.id);
+                  onDone(refusedAssignmentText(error, task, wanted, now), false);
+                },
               },
             );
           }}
