@@ -15,6 +15,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { humanizeCode } from "@/lib/client/maintenance";
 import { MAINTENANCE_OPERATIONS } from "@/lib/contract/maintenance";
 import { openDashboardSql } from "@/lib/dashboard-store/database";
 import { upsertUser } from "@/lib/dashboard-store/users";
@@ -147,6 +148,12 @@ test("the console degrades against a service without the extensions: hidden or e
   await expect(drawer.getByTestId("task-assignee-select")).toHaveCount(0);
   await expect(drawer.getByRole("button", { name: "Edit task" })).toHaveCount(0);
   await expect(drawer.locator("[data-close-out]")).toHaveCount(0);
+  // The activity kind in words, though this service has no lookup values to name it (issue 25).
+  const served = asServed.data.find((entry) => entry.id === taskId)!;
+  const kind = drawer.locator("dt", { hasText: /^Activity kind$/ }).locator("xpath=following-sibling::dd[1]");
+  expect(String(served.activityKind)).toMatch(/^[A-Z]{4,}(_[A-Z]+)*$/);
+  await expect(kind).toHaveText(humanizeCode(String(served.activityKind)));
+  await expect(kind).not.toHaveText(String(served.activityKind));
   await saveScreenshot(page, "spec-only-task-drawer", { fullPage: false });
   await expectAccessible(page);
   // A move is an extension too: refused in words, not a raw code.
@@ -177,7 +184,9 @@ test("the console degrades against a service without the extensions: hidden or e
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/plants/RTM1/tasks?task=${encodeURIComponent(taskId)}`);
     await expect(page.getByRole("dialog")).toBeVisible();
+    await expect(page.getByRole("dialog").locator("dt", { hasText: /^Activity kind$/ })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no sideways scrolling at ${width}px`).toBe(true);
+    await saveScreenshot(page, `spec-only-task-drawer-${width}`, { fullPage: false });
   }
   expect(crashes, "uncaught errors in the page").toEqual([]);
   await context.close();

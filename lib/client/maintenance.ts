@@ -49,16 +49,30 @@ const REFERENCE_STALE_MS = 10 * 60_000;
 
 /**
  * The plant's lookup values (activityKind, assignedToRole, priority: each company's own codes) and
- * how people read them. One cached request serves every page; `label` falls back to the code for a
- * value the plant has not configured, or while the values load, or when the service lacks them.
+ * how people read them. One cached request serves every page; `label` falls back to the code in
+ * words (humanizeCode) for a value the plant has not configured, or while the values load, or when
+ * the service lacks them.
  */
 export interface LookupLabels {
-  /** The label of a code, the code itself when there is none; "—" for no code. */
+  /** The label of a code, the code in words when there is none; "—" for no code. */
   label(kind: TLookupKind, code: string | null | undefined): string;
   /** The configured values of a kind, in the company's order (priorities: most urgent first). */
   values(kind: TLookupKind): readonly TLookupValue[];
   isPending: boolean;
   error: Error | null;
+}
+
+/**
+ * A code as words, for a code without a label (a service without lookup values, one that follows
+ * only the spec, or a value the plant has not configured): "CORRECTIVE" → "Corrective",
+ * "MECH_TECH" → "Mech tech", "1-CRITICAL" → "1 critical". Words of up to three capitals stay as
+ * they are (PM, CAL: abbreviations), and so does anything not written as a code ("P1", "Pump crew").
+ */
+export function humanizeCode(code: string): string {
+  if (!/^[A-Z0-9]+(?:[_-][A-Z0-9]+)*$/.test(code)) return code;
+  const words = code.split(/[_-]/).map((word) => (/^[A-Z]{4,}$/.test(word) ? word.toLowerCase() : word));
+  const text = words.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function lookupLabels(values: readonly TLookupValue[] | undefined): Pick<LookupLabels, "label" | "values"> {
@@ -69,7 +83,7 @@ export function lookupLabels(values: readonly TLookupValue[] | undefined): Pick<
     if (entry.label.trim()) labels.set(`${entry.kind}\u0000${entry.value}`, entry.label);
   }
   return {
-    label: (kind, code) => (code ? (labels.get(`${kind}\u0000${code}`) ?? code) : "—"),
+    label: (kind, code) => (code ? (labels.get(`${kind}\u0000${code}`) ?? humanizeCode(code)) : "—"),
     values: (kind) => byKind.get(kind) ?? [],
   };
 }
