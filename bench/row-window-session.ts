@@ -1,15 +1,20 @@
 /**
- * row_window_session's cost (docs/api.md, LIMITS.sessionRows): the session fold over N rows a
- * second apart (one segment, the worst case) ÷ prev() over the same rows, on DuckDB and on
- * ClickHouse (chdb, in process). Prints the medians and the ratio per engine and size.
- *   npx tsx bench/row-window-session.ts [runs=5] [sizes=1000,5000,10000]
+ * row_window_session's cost (docs/api.md, LIMITS.sessionRows and LIMITS.sessionRunWork) ÷ prev()
+ * over the same rows, on DuckDB and on ClickHouse (chdb, in process). Cases per size N:
+ *   run      N rows a second apart, one run without a neighbour gap: only MaxDistanceFromFirst (1 h) splits it;
+ *   gaps     N rows a second apart with a 10-minute hole every 1,000 rows, Restart every 5,000 rows: many runs;
+ *   worst    N rows a second apart, MaxDistanceFromFirst 1 s: every row its own session inside one run
+ *            (the fold's work grows with rows × sessions; refused past LIMITS.sessionRunWork).
+ * Prints the medians and the ratio per engine, case and size.
+ *   npx tsx bench/row-window-session.ts [runs=5] [sizes=10000,100000] [worst=9000]
  */
 import { FIXTURE_SQL } from "../lib/kql/testing/fixture";
 import { createFixtureDatabase, runKql } from "../lib/kql/testing/duckdb.test-support";
 import { createClickHouseFixture, runKqlOnClickHouse } from "../lib/kql/testing/clickhouse.test-support";
 
 const runs = Number(process.argv[2] ?? 5);
-const sizes = (process.argv[3] ?? "1000,5000,10000").split(",").map(Number);
+const sizes = (process.argv[3] ?? "10000,100000").split(",").map(Number);
+const worst = Number(process.argv[4] ?? 9000);
 const duckdb = await createFixtureDatabase(FIXTURE_SQL);
 const clickhouse = await createClickHouseFixture(FIXTURE_SQL, "kql_bench_sessions");
 const engines = {
@@ -17,11 +22,19 @@ const engines = {
   clickhouse: (q: string) => runKqlOnClickHouse(clickhouse, q),
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const iso = (seconds: number) => new Date(Date.UTC(2026, 0, 1) + seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
 
-for (const n of sizes) {
-  const rows = `range T from datetime(${iso(0)}) to datetime(${iso(n - 1)}) step 1s | sort by T asc`;
-  const session = `${rows} | extend S = row_window_session(T, 1h, 5m) | summarize count(), dcount(S)`;
+const range = (n: number) => `range i from 0 to ${n - 1} step 1`;
+const cases: { name: string; n: number; rows: string; call: string }[] = [
+  ...sizes.flatMap((n) => [
+    { name: "run", n, rows: `${range(n)} | extend T = datetime(2026-01-01) + i * 1s`, call: "row_window_session(T, 1h, 5m)" },
+    { name: "gaps", n, rows: `${range(n)} | extend T = datetime(2026-01-01) + i * 1s + (i / 1000) * 10m`, call: "row_window_session(T, 1h, 5m, i % 5000 == 0)" },
+  ]),
+  { name: "worst", n: worst, rows: `${range(worst)} | extend T = datetime(2026-01-01) + i * 1s`, call: "row_window_session(T, 1s, 1h)" },
+];
+
+for (const c of cases) {
+  const rows = `${c.rows} | sort by i asc`;
+  const session = `${rows} | extend S = ${c.call} | summarize count(), dcount(S)`;
   const previous = `${rows} | extend S = prev(T) | summarize count(), dcount(S)`;
   for (const [engine, run] of Object.entries(engines)) {
     const times: Record<string, number[]> = { session: [], previous: [] };
@@ -33,7 +46,7 @@ for (const n of sizes) {
       }
     }
     const [s, p] = [median(times.session!), median(times.previous!)];
-    console.log(`${engine} ${n.toLocaleString("en-US")} rows: row_window_session ${s.toFixed(1)} ms, prev ${p.toFixed(1)} ms, ratio ${(s / p).toFixed(2)} (median of ${runs})`);
+    console.log(`${engine} ${c.name} ${c.n.toLocaleString("en-US")} rows: row_window_session ${s.toFixed(1)} ms, prev ${p.toFixed(1)} ms, ratio ${(s / p).toFixed(2)} (median of ${runs})`);
   }
 }
 await clickhouse.close();

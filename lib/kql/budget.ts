@@ -177,11 +177,23 @@ export const LIMITS = {
    */
   groupings: 16,
   /**
-   * Rows one row_window_session() reads: its session start is a fold over the rows in their order,
-   * held as one list whose copies grow with each step (sessions.ts); measured in docs/api.md.
+   * Rows one row_window_session() reads. The rows are cut into runs at the rows where a session
+   * certainly starts (a neighbour gap, Restart, a null Expr or the row after it); each run is one
+   * fold whose accumulator holds the sessions MaxDistanceFromFirst starts in it (sessions.ts), so
+   * the cost is linear in the rows plus `sessionRunWork` below; measured in docs/api.md.
    */
-  sessionRows: 10_000,
+  sessionRows: 100_000,
+  /**
+   * Per run of rows without such a certain start: the sum over its rows of the sessions
+   * MaxDistanceFromFirst started before the row (the fold copies its list of starts at each row; at
+   * most rows × sessions). 43,200 one-minute rows in 1 h sessions are 60 × (0 + … + 719) ≈ 15.5 M;
+   * every row its own session stops a run near 10,000 rows.
+   */
+  sessionRunWork: 50_000_000,
 };
 
 /** The engine's refusal when row_window_session() would read more rows (a SQL string literal's text). */
 export const SESSION_ROWS_EXCEEDED = `row_window_session reads at most ${n(LIMITS.sessionRows)} rows; filter or summarize the rows before it`;
+
+/** The engine's refusal when one run's rows × MaxDistanceFromFirst sessions would pass LIMITS.sessionRunWork (a SQL string literal's text). */
+export const SESSION_RUN_EXCEEDED = `row_window_session allows at most ${n(LIMITS.sessionRunWork)} rows × sessions in one run of rows without a gap of MaxDistanceBetweenNeighbors, a restart or a null; use a larger MaxDistanceFromFirst or fewer rows`;

@@ -4,8 +4,9 @@
  * function expresses, so each call in an extend, project or serialize item becomes:
  *   1. the current block plus the fold's operands per row (row number, Expr, the distances,
  *      Restart, the previous Expr: window functions over the serialized order);
- *   2. the dialect's fold over those rows in order (RowWindowSessionSpec), which passes the rows
- *      through with each one's session start under a hidden name;
+ *   2. the dialect's plan (RowWindowSessionSpec): the rows cut into runs where a session certainly
+ *      starts, one fold per run for the starts MaxDistanceFromFirst makes, the rows passed through
+ *      with each one's session start under a hidden name;
  *   3. the item, analysed with the call replaced by that hidden column.
  * The rows stay serialized, in the order of the row number the fold used (so prev() after it sees
  * the same order, ties included).
@@ -61,6 +62,7 @@ function stage(planner: OperatorPlanner, block: Block, call: Call, name: string)
     previous: alias("previous"),
     output,
     maxRows: LIMITS.sessionRows,
+    maxRunWork: LIMITS.sessionRunWork,
   });
   const next = planner.fromRelation(
     sessions,

@@ -133,19 +133,69 @@ describe("row_window_session", () => {
     { q: "datatable(T: datetime) [] | sort by T asc | extend S = row_window_session(T, 1h, 5m)", rows: [], columns: ["T", "S"], types: ["datetime", "datetime"] },
   ]);
 
-  // Bounded: the fold reads at most LIMITS.sessionRows rows; more is the engine's error, a 400.
+  /**
+   * Long inputs (the runs between certain starts, dialect.ts RowWindowSessionSpec), checked row by
+   * row against ADX's rule applied in order here: a row starts a session when there is none or its
+   * start is null, on Restart, when the row before has a null Expr, or when Expr >= start +
+   * MaxDistanceFromFirst or >= previous Expr + MaxDistanceBetweenNeighbors; a null Expr gets null.
+   */
+  const expected = (rows: readonly (readonly unknown[])[], first: number, neighbors: number) => {
+    let start: number | null = null;
+    let previous: number | null = null;
+    return rows.map((row, i) => {
+      const x = row[1] === null ? null : Date.parse(row[1] as string);
+      const restart = row[2] === true;
+      if (x === null) start = null;
+      else if (i === 0 || start === null || previous === null || restart || x >= start + first || x >= previous + neighbors) start = x;
+      previous = x;
+      return start === null ? null : new Date(start).toISOString();
+    });
+  };
+  const minute = 60_000;
+  for (const engine of ENGINES) {
+    it(`[${engine}] 20,000 rows: sessions broken by neighbour gaps, restarts, nulls and MaxDistanceFromFirst, Expr not monotonic`, async () => {
+      // A minute apart with a jitter of 0–150 s (so Expr sometimes falls), an 8-minute gap every 700 rows, a null every 1,013, a restart every 4,999.
+      const q =
+        "range i from 0 to 19999 step 1 | extend T = iff(i % 1013 == 500, datetime(null), datetime(2026-01-01) + i * 1m + (i % 7) * 25s + (i / 700) * 7m), R = i % 4999 == 0 " +
+        "| sort by i asc | extend S = row_window_session(T, 1h, 5m, R) | project i, T, R, S";
+      const rows = (await runOn(engine, q)).rows;
+      expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
+      const sessions = expected(rows, 60 * minute, 5 * minute);
+      expect(rows.map((r) => r[3])).toEqual(sessions);
+      expect(new Set(sessions).size).toBeGreaterThan(300);
+    });
+    it(`[${engine}] 30,000 rows in one run: only MaxDistanceFromFirst splits it`, async () => {
+      const q = "range i from 0 to 29999 step 1 | extend T = datetime(2026-01-01) + i * 1m | sort by i asc | extend S = row_window_session(T, 1h, 1h) | summarize Rows = count(), Sessions = dcount(S), Late = countif(T - S >= 1h), First = min(S), Last = max(S)";
+      expect((await runOn(engine, q)).rows).toEqual([[30_000, 500, 0, "2026-01-01T00:00:00.000Z", "2026-01-21T19:00:00.000Z"]]);
+    });
+  }
+
+  // Bounded: at most LIMITS.sessionRows rows, and per run LIMITS.sessionRunWork rows × sessions; more is the engine's error, a 400.
+  const refusal = async (engine: (typeof ENGINES)[number], q: string) => {
+    const error = await runOn(engine, q).then(() => undefined, (e: unknown) => e);
+    return engine === "duckdb" ? evaluationError(error) : clickhouseQueryError(error);
+  };
   for (const engine of ENGINES) {
     it(`[${engine}] refuses more than ${LIMITS.sessionRows} rows, naming the function and the limit`, async () => {
-      // 10,001 rows a second apart (00:00:00 … 02:46:40).
-      const q = `range T from datetime(2026-01-01 00:00:00) to datetime(2026-01-01 02:46:40) step 1s | sort by T asc | extend S = row_window_session(T, 1h, 5m)`;
-      const error = await runOn(engine, q).then(() => undefined, (e: unknown) => e);
-      const answer = engine === "duckdb" ? evaluationError(error) : clickhouseQueryError(error);
+      const q = `range i from 0 to ${LIMITS.sessionRows} step 1 | extend T = datetime(2026-01-01) + i * 1s | sort by i asc | extend S = row_window_session(T, 1h, 5m)`;
+      const answer = await refusal(engine, q);
       expect(answer?.code).toBe("INVALID_QUERY");
       expect(answer?.message).toContain(`row_window_session reads at most ${LIMITS.sessionRows.toLocaleString("en-US")} rows`);
     });
     it(`[${engine}] reads exactly ${LIMITS.sessionRows} rows`, async () => {
-      const q = `range T from datetime(2026-01-01 00:00:00) to datetime(2026-01-01 02:46:39) step 1s | sort by T asc | extend S = row_window_session(T, 1h, 5m) | summarize count(), dcount(S)`;
-      expect((await runOn(engine, q)).rows).toEqual([[LIMITS.sessionRows, 3]]);
+      // A 10-minute gap every 1,000 rows (100 runs), 1 h sessions within each.
+      const q = `range i from 0 to ${LIMITS.sessionRows - 1} step 1 | extend T = datetime(2026-01-01) + i * 1s + (i / 1000) * 10m | sort by i asc | extend S = row_window_session(T, 1h, 5m) | summarize count(), dcount(S)`;
+      expect((await runOn(engine, q)).rows).toEqual([[LIMITS.sessionRows, 100]]);
+    });
+    it(`[${engine}] refuses a run where every row is its own session past the work limit`, async () => {
+      const q = "range i from 0 to 14999 step 1 | extend T = datetime(2026-01-01) + i * 1s | sort by i asc | extend S = row_window_session(T, 1s, 1h) | summarize dcount(S)";
+      const answer = await refusal(engine, q);
+      expect(answer?.code).toBe("INVALID_QUERY");
+      expect(answer?.message).toContain(`row_window_session allows at most ${LIMITS.sessionRunWork.toLocaleString("en-US")} rows × sessions in one run`);
+    });
+    it(`[${engine}] every row its own session within the work limit`, async () => {
+      const q = "range i from 0 to 4999 step 1 | extend T = datetime(2026-01-01) + i * 1s | sort by i asc | extend S = row_window_session(T, 1s, 1h) | summarize count(), dcount(S), countif(S != T)";
+      expect((await runOn(engine, q)).rows).toEqual([[5000, 5000, 0]]);
     });
   }
 });

@@ -20,7 +20,7 @@ import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
-import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, VALUE_LIMITS } from "../budget";
+import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
 
@@ -204,22 +204,37 @@ class ClickHouseRenderer extends SqlRenderer {
   };
 
   /**
-   * The rows as one array of tuples in their order, a fold over it (the starts so far, the last one
-   * the current session's; times in microseconds), and both arrays joined back into rows.
+   * The plan of RowWindowSessionSpec (dialect.ts): runs by window functions, one arrayFold per run
+   * whose accumulator is (start, work, row numbers of the starts found) in microseconds, the run's
+   * rows arrayJoined with their flag, each row's start by a window.
    */
   rowWindowSession(spec: RowWindowSessionSpec): string {
     const q = (name: string) => this.quoteIdentifier(name);
-    const at = (tuple: string, name: string) => `tupleElement(${tuple}, ${spec.columns.indexOf(name) + 1})`;
-    const x = us(at("kql_e", spec.expr));
-    const last = "kql_a[-1]";
-    const start = `if(${at("kql_e", spec.restart)} OR isNull(${last}) OR isNull(${x}) OR ${x} >= ${last} + ${at("kql_e", spec.first)} OR ${x} >= ${us(at("kql_e", spec.previous))} + ${at("kql_e", spec.neighbors)}, ${x}, ${last})`;
-    const rows = `arraySort(kql_t -> ${at("kql_t", spec.rowNumber)}, groupArray(tuple(${spec.columns.map(q).join(", ")})))`;
-    const fold = `arrayPopFront(arrayFold((kql_a, kql_e) -> arrayPushBack(kql_a, ${start}), kql_rows, CAST([NULL] AS Array(Nullable(Int64)))))`;
-    const starts = `if(throwIf(length(kql_rows) > ${spec.maxRows}, '${SESSION_ROWS_EXCEEDED}') = 0, ${fold}, [])`;
-    return (
-      `SELECT ${spec.columns.map((c, i) => `tupleElement(tupleElement(kql_j, 1), ${i + 1}) AS ${q(c)}`).join(", ")}, ${fromUs("tupleElement(kql_j, 2)")} AS ${q(spec.output)} ` +
-      `FROM (SELECT arrayJoin(arrayZip(kql_rows, ${starts})) AS kql_j FROM (SELECT ${rows} AS kql_rows FROM (${spec.sql}) AS kql_in))`
-    );
+    const cols = spec.columns.map(q).join(", ");
+    const rn = q(spec.rowNumber);
+    const running = `OVER (ORDER BY ${rn} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
+    const x = us(q(spec.expr));
+    const certain = `coalesce(${q(spec.restart)}, false) OR isNull(${q(spec.expr)}) OR isNull(${q(spec.previous)}) OR coalesce(${x} >= ${us(q(spec.previous))} + ${q(spec.neighbors)}, false)`;
+    const marked = `SELECT ${cols}, ${x} AS kql_x, ${certain} AS kql_h, count() OVER () AS kql_n FROM (${spec.sql}) AS kql_in`;
+    const runs = `SELECT *, sum(toInt64(kql_h)) ${running} AS kql_run FROM (${marked})`;
+    const accumulator = "Tuple(Nullable(Int64), UInt64, Array(Int64))";
+    const [start, done, found] = [1, 2, 3].map((i) => `tupleElement(kql_a, ${i})`);
+    const [row, expr, first] = [1, 2, 3].map((i) => `tupleElement(kql_e, ${i})`);
+    const work = `${done} + length(${found})`;
+    const step =
+      `if(isNull(${start}), (${expr}, toUInt64(0), ${found}), if(throwIf(${work} > ${spec.maxRunWork}, '${SESSION_RUN_EXCEEDED}') = 0 AND ${expr} >= ${start} + ${first}, ` +
+      `(${expr}, ${work}, arrayPushBack(${found}, ${row})), (${start}, ${work}, ${found})))`;
+    const operands = `arraySort(kql_e -> tupleElement(kql_e, 1), groupArray(tuple(toInt64(${rn}), kql_x, ${q(spec.first)})))`;
+    const fold = `tupleElement(arrayFold((kql_a, kql_e) -> ${step}, ${operands}, CAST((NULL, 0, []) AS ${accumulator})), 3)`;
+    const rows = `arraySort(kql_t -> tupleElement(kql_t, ${spec.columns.indexOf(spec.rowNumber) + 1}), groupArray(tuple(${cols}, kql_x, kql_h)))`;
+    const grouped = `SELECT ${rows} AS kql_rows, if(throwIf(max(kql_n) > ${spec.maxRows}, '${SESSION_ROWS_EXCEEDED}') = 0 AND count() > 1, ${fold}, []) AS kql_p FROM (${runs}) GROUP BY kql_run`;
+    const at = (i: number) => `tupleElement(kql_r, ${i + 1})`;
+    const n = spec.columns.length;
+    const flagged =
+      `SELECT ${spec.columns.map((c, i) => `${at(i)} AS ${q(c)}`).join(", ")}, ${at(n)} AS kql_x, ${at(n + 1)} OR has(kql_p, toInt64(${at(spec.columns.indexOf(spec.rowNumber))})) AS kql_f ` +
+      `FROM (${grouped}) ARRAY JOIN kql_rows AS kql_r`;
+    const sessions = `SELECT *, sum(toInt64(kql_f)) ${running} AS kql_k FROM (${flagged})`;
+    return `SELECT ${cols}, ${fromUs(`max(if(kql_f, kql_x, NULL)) OVER (PARTITION BY kql_k)`)} AS ${q(spec.output)} FROM (${sessions})`;
   }
 
   unionAll(selects: string[]): string {

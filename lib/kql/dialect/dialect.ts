@@ -43,6 +43,11 @@ export interface MakeSeriesSpec {
  * `rowNumber`, plus `output`, each row's session start: one fold over the rows in that order, since a
  * session's start depends on the previous session's start. The other names are `sql`'s columns the
  * fold reads (rows.ts SessionInputs). More than `maxRows` input rows is the engine's error.
+ * Both dialects plan it alike: a row where a session certainly starts (Restart, a null Expr or
+ * previous Expr, Expr >= previous Expr + MaxDistanceBetweenNeighbors) begins a run; only inside a
+ * run does a start depend on the one before (Expr >= start + MaxDistanceFromFirst), so one fold per
+ * run (GROUP BY run) keeps just the current start and the row numbers of the starts it finds; each
+ * row then reads the Expr of the last start at or before it (window functions).
  */
 export interface RowWindowSessionSpec {
   sql: string;
@@ -55,6 +60,8 @@ export interface RowWindowSessionSpec {
   previous: string;
   output: string;
   maxRows: number;
+  /** Per run of rows between certain starts: the fold's work (Σ over its rows of the starts found so far) it may do. */
+  maxRunWork: number;
 }
 
 export interface SqlDialect {

@@ -15,7 +15,7 @@ import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
-import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, VALUE_LIMITS } from "../budget";
+import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
 import type { ColumnForm } from "../tables";
 import type { KqlType } from "../types";
 
@@ -141,22 +141,32 @@ class DuckDbRenderer extends SqlRenderer {
   };
 
   /**
-   * One list of the rows and one fold over their operands ([Expr, MaxDistanceFromFirst,
-   * MaxDistanceBetweenNeighbors, Restart, previous Expr] as microseconds), unnested side by side.
-   * list_reduce keeps one accumulator type: the starts so far, the last one the current session's.
+   * The plan of RowWindowSessionSpec (dialect.ts): runs by window functions, one list_reduce per run
+   * whose accumulator is [start, work, row numbers of the starts found…] (list_reduce keeps one
+   * accumulator type), the run's rows unnested with their flag, each row's start by a window.
    */
   rowWindowSession(spec: RowWindowSessionSpec): string {
     const q = (name: string) => this.quoteIdentifier(name);
-    const order = `ORDER BY ${q(spec.rowNumber)}`;
-    const operands = `[epoch_us(${q(spec.expr)}), ${q(spec.first)}, ${q(spec.neighbors)}, CAST(${q(spec.restart)} AS BIGINT), epoch_us(${q(spec.previous)})]`;
-    const start = "CASE WHEN kql_e[4] = 1 OR kql_a[-1] IS NULL OR kql_e[1] IS NULL OR kql_e[1] >= kql_a[-1] + kql_e[2] OR kql_e[1] >= kql_e[5] + kql_e[3] THEN kql_e[1] ELSE kql_a[-1] END";
-    const fold = `list_reduce(list(${operands} ${order}), lambda kql_a, kql_e: list_append(kql_a, ${start}), [NULL::BIGINT])[2:]`;
-    const starts = `CASE WHEN count(*) > ${spec.maxRows} THEN error('${SESSION_ROWS_EXCEEDED}') ELSE ${fold} END`;
-    const rows = `list({${spec.columns.map((c, i) => `'c${i}': ${q(c)}`).join(", ")}} ${order})`;
-    return (
-      `SELECT ${spec.columns.map((c, i) => `kql_r.c${i} AS ${q(c)}`).join(", ")}, make_timestamp(kql_s) AS ${q(spec.output)} ` +
-      `FROM (SELECT UNNEST(kql_rows) AS kql_r, UNNEST(kql_starts) AS kql_s FROM (SELECT ${rows} AS kql_rows, ${starts} AS kql_starts FROM (${spec.sql}) AS kql_in))`
-    );
+    const cols = spec.columns.map(q).join(", ");
+    const rn = q(spec.rowNumber);
+    const running = `OVER (ORDER BY ${rn} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
+    const x = `epoch_us(${q(spec.expr)})`;
+    const certain = `${q(spec.restart)} IS TRUE OR ${q(spec.expr)} IS NULL OR ${q(spec.previous)} IS NULL OR coalesce(${x} >= epoch_us(${q(spec.previous)}) + ${q(spec.neighbors)}, false)`;
+    const marked = `SELECT ${cols}, ${x} AS kql_x, CASE WHEN count(*) OVER () > ${spec.maxRows} THEN error('${SESSION_ROWS_EXCEEDED}') ELSE ${certain} END AS kql_h FROM (${spec.sql}) AS kql_in`;
+    const runs = `SELECT *, sum(CAST(kql_h AS BIGINT)) ${running} AS kql_run FROM (${marked})`;
+    // a: [current start, work so far, row numbers of the starts MaxDistanceFromFirst found]; e: [row number, Expr, MaxDistanceFromFirst].
+    const work = "kql_a[2] + len(kql_a) - 2";
+    const step =
+      `CASE WHEN kql_a[1] IS NULL THEN [kql_e[2], 0] WHEN ${work} > ${spec.maxRunWork} THEN error('${SESSION_RUN_EXCEEDED}') ` +
+      `WHEN kql_e[2] >= kql_a[1] + kql_e[3] THEN list_concat([kql_e[2], ${work}], kql_a[3:], [kql_e[1]]) ELSE list_concat([kql_a[1], ${work}], kql_a[3:]) END`;
+    const fold = `list_reduce(list([${rn}, kql_x, ${q(spec.first)}] ORDER BY ${rn}), lambda kql_a, kql_e: ${step}, [NULL, 0]::BIGINT[])[3:]`;
+    const rows = `list({${spec.columns.map((c, i) => `'c${i}': ${q(c)}`).join(", ")}, 'x': kql_x, 'h': kql_h} ORDER BY ${rn})`;
+    const grouped = `SELECT ${rows} AS kql_rows, CASE WHEN count(*) = 1 THEN []::BIGINT[] ELSE ${fold} END AS kql_p FROM (${runs}) GROUP BY kql_run`;
+    const flagged =
+      `SELECT ${spec.columns.map((c, i) => `kql_r.c${i} AS ${q(c)}`).join(", ")}, kql_r.x AS kql_x, kql_r.h OR list_contains(kql_p, kql_r.c${spec.columns.indexOf(spec.rowNumber)}) AS kql_f ` +
+      `FROM (SELECT UNNEST(kql_rows) AS kql_r, kql_p FROM (${grouped}))`;
+    const sessions = `SELECT *, sum(CAST(kql_f AS BIGINT)) ${running} AS kql_k FROM (${flagged})`;
+    return `SELECT ${cols}, make_timestamp(max(CASE WHEN kql_f THEN kql_x END) OVER (PARTITION BY kql_k)) AS ${q(spec.output)} FROM (${sessions})`;
   }
 
   unionAll(selects: string[]): string {
