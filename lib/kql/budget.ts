@@ -192,6 +192,13 @@ export const LIMITS = {
   sessionRunWork: 50_000_000,
 };
 
+/**
+ * row_window_session() steps from start to start (one scan of the run per session) instead of from row
+ * to row when the run's MaxDistanceFromFirst is one value and its sessions average at least this many
+ * rows by the bound span ÷ distance; below it the per-row fold costs no more (bench/row-window-session.ts).
+ */
+export const SESSION_JUMP_ROWS = 16;
+
 /** The engine's refusal when row_window_session() would read more rows (a SQL string literal's text). */
 export const SESSION_ROWS_EXCEEDED = `row_window_session reads at most ${n(LIMITS.sessionRows)} rows; filter or summarize the rows before it`;
 

@@ -139,14 +139,14 @@ describe("row_window_session", () => {
    * start is null, on Restart, when the row before has a null Expr, or when Expr >= start +
    * MaxDistanceFromFirst or >= previous Expr + MaxDistanceBetweenNeighbors; a null Expr gets null.
    */
-  const expected = (rows: readonly (readonly unknown[])[], first: number, neighbors: number) => {
+  const expected = (rows: readonly (readonly unknown[])[], firstOf: (row: readonly unknown[]) => number, neighbors: number) => {
     let start: number | null = null;
     let previous: number | null = null;
     return rows.map((row, i) => {
       const x = row[1] === null ? null : Date.parse(row[1] as string);
       const restart = row[2] === true;
       if (x === null) start = null;
-      else if (i === 0 || start === null || previous === null || restart || x >= start + first || x >= previous + neighbors) start = x;
+      else if (i === 0 || start === null || previous === null || restart || x >= start + firstOf(row) || x >= previous + neighbors) start = x;
       previous = x;
       return start === null ? null : new Date(start).toISOString();
     });
@@ -160,9 +160,18 @@ describe("row_window_session", () => {
         "| sort by i asc | extend S = row_window_session(T, 1h, 5m, R) | project i, T, R, S";
       const rows = (await runOn(engine, q)).rows;
       expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
-      const sessions = expected(rows, 60 * minute, 5 * minute);
+      const sessions = expected(rows, () => 60 * minute, 5 * minute);
       expect(rows.map((r) => r[3])).toEqual(sessions);
       expect(new Set(sessions).size).toBeGreaterThan(300);
+    });
+    it(`[${engine}] 20,000 rows with MaxDistanceFromFirst varying by row`, async () => {
+      // ClickHouse steps from start to start only when MaxDistanceFromFirst is the same on a run's rows; here it is not (50 or 60 minutes).
+      const q =
+        "range i from 0 to 19999 step 1 | extend T = iff(i % 1013 == 500, datetime(null), datetime(2026-01-01) + i * 1m + (i % 7) * 25s + (i / 700) * 7m), R = i % 4999 == 0, F = iff(i % 3 == 0, 50m, 1h) " +
+        "| sort by i asc | extend S = row_window_session(T, F, 5m, R) | project i, T, R, S, F";
+      const rows = (await runOn(engine, q)).rows;
+      expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 20_000 }, (_, i) => i));
+      expect(rows.map((r) => r[3])).toEqual(expected(rows, (row) => ((row[0] as number) % 3 === 0 ? 50 : 60) * minute, 5 * minute));
     });
     it(`[${engine}] 30,000 rows in one run: only MaxDistanceFromFirst splits it`, async () => {
       const q = "range i from 0 to 29999 step 1 | extend T = datetime(2026-01-01) + i * 1m | sort by i asc | extend S = row_window_session(T, 1h, 1h) | summarize Rows = count(), Sessions = dcount(S), Late = countif(T - S >= 1h), First = min(S), Last = max(S)";

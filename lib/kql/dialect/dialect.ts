@@ -46,8 +46,9 @@ export interface MakeSeriesSpec {
  * Both dialects plan it alike: a row where a session certainly starts (Restart, a null Expr or
  * previous Expr, Expr >= previous Expr + MaxDistanceBetweenNeighbors) begins a run; only inside a
  * run does a start depend on the one before (Expr >= start + MaxDistanceFromFirst), so one fold per
- * run (GROUP BY run) keeps just the current start and the row numbers of the starts it finds; each
- * row then reads the Expr of the last start at or before it (window functions).
+ * run (GROUP BY run) keeps just the current start and the row numbers of the starts it finds (or,
+ * with one MaxDistanceFromFirst over the run, steps from start to start); each row then reads the
+ * Expr of the last start at or before it (window functions).
  */
 export interface RowWindowSessionSpec {
   sql: string;

@@ -15,7 +15,7 @@ import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
-import { runtimeTooLarge, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
+import { runtimeTooLarge, SESSION_JUMP_ROWS, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
 import type { ColumnForm } from "../tables";
 import type { KqlType } from "../types";
 
@@ -159,9 +159,26 @@ class DuckDbRenderer extends SqlRenderer {
     const step =
       `CASE WHEN kql_a[1] IS NULL THEN [kql_e[2], 0] WHEN ${work} > ${spec.maxRunWork} THEN error('${SESSION_RUN_EXCEEDED}') ` +
       `WHEN kql_e[2] >= kql_a[1] + kql_e[3] THEN list_concat([kql_e[2], ${work}], kql_a[3:], [kql_e[1]]) ELSE list_concat([kql_a[1], ${work}], kql_a[3:]) END`;
-    const fold = `list_reduce(list([${rn}, kql_x, ${q(spec.first)}] ORDER BY ${rn}), lambda kql_a, kql_e: ${step}, [NULL, 0]::BIGINT[])[3:]`;
+    const fold = `list_reduce(kql_o, lambda kql_a, kql_e: ${step}, [NULL, 0]::BIGINT[])[3:]`;
+    // When MaxDistanceFromFirst is the same on all the run's rows, the fold steps from start to start
+    // instead (one step per session, bounded by the run's span ÷ the distance): the next start is the
+    // first later row with Expr >= start + MaxDistanceFromFirst; its work (steps × rows) is bounded too,
+    // and it is taken only when a session spans SESSION_JUMP_ROWS rows or more (else the row fold is cheaper).
+    // Its accumulator carries what it reads, [rows n, distance, Expr of rows 1…n, start positions…]:
+    // list_reduce's lambdas read no outer columns (over runs of different lengths those were misread).
+    const steps = "CASE WHEN kql_fmin > 0 THEN least(kql_c, kql_span // kql_fmin + 1) ELSE kql_c END";
+    const next = "coalesce(list_position(list_transform(kql_a[kql_a[-1] + 3:kql_a[1] + 2], lambda kql_v: kql_v >= kql_a[kql_a[-1] + 2] + kql_a[2]), true) + kql_a[-1], 0)";
+    const jumps =
+      `list_reduce(list_transform(range(${steps}), lambda kql_s: [kql_s]), lambda kql_a, kql_s: list_append(kql_a, CASE WHEN kql_a[-1] = 0 THEN 0 ELSE ${next} END), ` +
+      `list_concat([kql_c, kql_fmin], kql_xs, [1]))[kql_c + 3:]`;
+    const jumped = `list_transform(list_select(kql_o, list_filter(${jumps}, lambda kql_j: kql_j > 0)), lambda kql_e: kql_e[1])`;
+    const same = `kql_fmin = kql_fmax AND kql_fc = kql_c AND (${steps}) * ${SESSION_JUMP_ROWS} <= kql_c AND (${steps}) * kql_c <= ${spec.maxRunWork}`;
     const rows = `list({${spec.columns.map((c, i) => `'c${i}': ${q(c)}`).join(", ")}, 'x': kql_x, 'h': kql_h} ORDER BY ${rn})`;
-    const grouped = `SELECT ${rows} AS kql_rows, CASE WHEN count(*) = 1 THEN []::BIGINT[] ELSE ${fold} END AS kql_p FROM (${runs}) GROUP BY kql_run`;
+    const f = q(spec.first);
+    const aggregated =
+      `SELECT ${rows} AS kql_rows, list([${rn}, kql_x, ${f}] ORDER BY ${rn}) AS kql_o, list(kql_x ORDER BY ${rn}) AS kql_xs, ` +
+      `min(${f}) AS kql_fmin, max(${f}) AS kql_fmax, count(${f}) AS kql_fc, count(*) AS kql_c, max(kql_x) - min(kql_x) AS kql_span FROM (${runs}) GROUP BY kql_run`;
+    const grouped = `SELECT kql_rows, CASE WHEN kql_c = 1 THEN []::BIGINT[] WHEN ${same} THEN ${jumped} ELSE ${fold} END AS kql_p FROM (${aggregated})`;
     const flagged =
       `SELECT ${spec.columns.map((c, i) => `kql_r.c${i} AS ${q(c)}`).join(", ")}, kql_r.x AS kql_x, kql_r.h OR list_contains(kql_p, kql_r.c${spec.columns.indexOf(spec.rowNumber)}) AS kql_f ` +
       `FROM (SELECT UNNEST(kql_rows) AS kql_r, kql_p FROM (${grouped}))`;
