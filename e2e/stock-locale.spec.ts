@@ -122,3 +122,26 @@ test("the plant's short parts are listed with their last count", async ({ page, 
   await expect(page).toHaveURL(new RegExp(`part=${first.id}`));
   await expect(page.getByTestId("part-level")).toHaveText(nl(first.quantity));
 });
+
+test.describe("a part counted in whole items, in German", () => {
+  test.use({ locale: "de-DE", timezoneId: "America/New_York" });
+
+  test("the quantity's hint gives a whole example and the phone offers digits, so the hint never suggests what the check refuses", async ({ page, api }) => {
+    const parts = await allPages<TPart>(api.raw, "/api/plants/RTM1/parts?isShort=false");
+    const part = parts.find((entry) => entry.unit === "PCS")!;
+    await page.goto(`/plants/RTM1/stock?part=${part.id}`);
+    const form = page.getByRole("region", { name: "Record a count" });
+    const quantity = form.getByLabel("Quantity");
+    await expect(form.getByText("Whole items, for example 12", { exact: true })).toBeVisible();
+    await expect(form.getByText("For example 12,5")).toHaveCount(0);
+    await expect(quantity).toHaveAttribute("inputmode", "numeric");
+
+    await quantity.fill("2,5");
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(form.getByText("Enter a whole number: PCS are counted in whole items.")).toBeVisible();
+    await quantity.fill("1e3");
+    await form.getByRole("button", { name: "Save count" }).click();
+    await expect(form.getByText(/Enter a plain number, such as 12;/)).toBeVisible();
+    await expectAccessible(page);
+  });
+});

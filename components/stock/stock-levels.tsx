@@ -29,6 +29,7 @@ import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/contract/common";
 import type { TPart, TStockLevelEntry } from "@/lib/contract/maintenance";
+import { COUNTED_UNITS } from "@/lib/contract/vocabulary";
 import { ReorderForm } from "./reorder-form";
 import { correctionPrefix, corrections, plausibility, readableRemark, toStockLevel, validateStockForm, type Implausible, type StockFormErrors, type StockFormValues } from "./stock-form";
 
@@ -428,13 +429,16 @@ function StockLevelForm({
       ]),
   });
   const prefix = correcting ? correctionPrefix(correcting) : "";
-  const example = format.number(12.5);
+  // Counted items take whole numbers only (the shared schema refuses 2.5 PCS): the example and the
+  // phone's keyboard must not suggest a decimal the check then refuses.
+  const whole = COUNTED_UNITS.includes(part.unit);
+  const example = format.number(whole ? 12 : 12.5);
   // A correction is started from the history below: bring its form into view with the keyboard in it.
   const card = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!correcting) return;
     card.current?.scrollIntoView({ block: "center" });
-    card.current?.querySelector<HTMLInputElement>("input[inputmode=decimal]")?.focus({ preventScroll: true });
+    card.current?.querySelector<HTMLInputElement>("input[inputmode]")?.focus({ preventScroll: true });
   }, [correcting]);
 
   const set = (field: keyof StockFormValues) => (value: string) => {
@@ -517,8 +521,8 @@ function StockLevelForm({
             />
           </div>
         ) : null}
-        <Field label={correcting ? "Correct quantity" : "Quantity"} error={errors.quantity} hint={`For example ${example}`}>
-          {(control) => <Input {...control} inputMode="decimal" autoComplete="off" value={values.quantity} onChange={(event) => set("quantity")(event.target.value)} />}
+        <Field label={correcting ? "Correct quantity" : "Quantity"} error={errors.quantity} hint={whole ? `Whole items, for example ${example}` : `For example ${example}`}>
+          {(control) => <Input {...control} inputMode={whole ? "numeric" : "decimal"} autoComplete="off" value={values.quantity} onChange={(event) => set("quantity")(event.target.value)} />}
         </Field>
         <Field label="Unit" error={errors.unit} hint={`This part is always counted in ${part.unit}`}>
           {(control) => <Input {...control} readOnly aria-readonly="true" className="bg-surface-2" value={part.unit} />}
