@@ -124,7 +124,7 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
   function validate() {
     const found: Record<string, string> = {};
     const hoursValue = parseLocaleNumber(hours, format.locale);
-    if (hoursValue === null || hoursValue <= 0 || hoursValue > 10_000) found.hours = "Enter the hours worked, e.g. 2.5.";
+    if (hoursValue === null || hoursValue <= 0 || hoursValue > 10_000) found.hours = `Enter the hours worked, e.g. ${format.number(2.5)}.`;
     const peopleValue = Number(people);
     if (!Number.isInteger(peopleValue) || peopleValue < 1 || peopleValue > 100) found.people = "Enter how many people worked, 1 to 100.";
     lines.forEach((line, index) => {
