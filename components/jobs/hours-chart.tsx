@@ -11,7 +11,7 @@ export function HoursChart({ jobs, labelFor }: { jobs: readonly TJobDone[]; labe
   const format = useFormat();
   const { months, kinds } = hoursByMonth(jobs);
   const total = months.reduce((sum, month) => sum + month.total, 0);
-  const summary = `Hours per month by activity kind: ${formatHours(total)} in ${months.length} month${months.length === 1 ? "" : "s"}.`;
+  const summary = `Hours per month by activity kind: ${formatHours(total, format)} in ${months.length} month${months.length === 1 ? "" : "s"}.`;
   return (
     <figure aria-label={summary} className="h-72 w-full" data-testid="hours-chart">
       <ResponsiveContainer width="100%" height="100%">
@@ -22,7 +22,7 @@ export function HoursChart({ jobs, labelFor }: { jobs: readonly TJobDone[]; labe
           <Tooltip
             cursor={{ fill: "var(--pd-surface-2)" }}
             labelFormatter={(month) => format.month(String(month))}
-            formatter={(value, name) => [formatHours(Number(value)), name]}
+            formatter={(value, name) => [formatHours(Number(value), format), name]}
             contentStyle={{ background: chartTheme.tooltipBackground, borderColor: chartTheme.tooltipBorder, color: chartTheme.text, borderRadius: 8 }}
           />
           <Legend wrapperStyle={{ fontSize: 12, color: chartTheme.text }} />

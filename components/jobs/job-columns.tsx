@@ -27,7 +27,7 @@ export function jobColumns(labelFor: (kind: string) => string, format: Format): 
     helper.accessor("department", { header: "Department", meta: { wrap: true } }),
     helper.accessor((job) => job.asset.tagNumber, { id: "asset", header: "Asset", cell: (info) => <span className="font-mono text-xs">{info.getValue()}</span> }),
     helper.accessor((job) => `${job.carriedOutByUser.firstname} ${job.carriedOutByUser.lastname}`, { id: "carriedOutBy", header: "Carried out by", meta: { wrap: true } }),
-    helper.accessor((job) => jobHours(job), { id: "hours", header: "Hours", meta: { align: "right" }, cell: (info) => formatHours(info.getValue()) }),
+    helper.accessor((job) => jobHours(job), { id: "hours", header: "Hours", meta: { align: "right" }, cell: (info) => formatHours(info.getValue(), format) }),
     helper.accessor("requiredPersonCount", { header: "People", meta: { align: "right" } }),
     helper.accessor((job) => job.workOrder.id, { id: "workOrder", header: "Work order" }),
     helper.accessor("dueDate", { header: "Due", cell: (info) => <span className="whitespace-nowrap">{format.date(info.getValue())}</span> }),

@@ -43,7 +43,7 @@ export function JobDrawer({
               { label: "Due", value: format.date(job.dueDate) },
               { label: "Activity", value: <Badge tone="accent">{labelFor(job.activityKind)}</Badge> },
               { label: "Department", value: job.department },
-              { label: "Hours", value: formatHours(jobHours(job)) },
+              { label: "Hours", value: formatHours(jobHours(job), format) },
               { label: "People", value: job.requiredPersonCount },
               { label: "Final", value: job.isFinal ? "Yes" : "No" },
               {

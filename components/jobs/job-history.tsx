@@ -173,7 +173,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
               description={
                 processed ? (
                   <span data-testid="job-summary">
-                    {processed.length.toLocaleString("en")} jobs · {formatHours(totalHours)}
+                    {format.number(processed.length)} jobs · {formatHours(totalHours, format)}
                   </span>
                 ) : range.error ? (
                   "Not available"

@@ -1,4 +1,5 @@
 /** Figures derived from job records (hours are decimal strings in the spec). */
+import type { Format } from "@/lib/client/format";
 import type { TJobDone } from "@/lib/contract/maintenance";
 
 export function jobHours(job: Pick<TJobDone, "totalTimeUsedInHours">): number {
@@ -6,8 +7,9 @@ export function jobHours(job: Pick<TJobDone, "totalTimeUsedInHours">): number {
   return Number.isFinite(hours) ? hours : 0;
 }
 
-export function formatHours(hours: number): string {
-  return `${hours.toLocaleString("en", { maximumFractionDigits: 1 })} h`;
+/** Hours in the reader's language ("3.211,8 h" in German), one decimal at most. */
+export function formatHours(hours: number, format: Pick<Format, "number">): string {
+  return `${format.number(hours, { maximumFractionDigits: 1 })} h`;
 }
 
 export interface MonthlyHours {

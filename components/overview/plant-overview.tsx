@@ -69,7 +69,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
           href={jobsHref}
           linkLabel="Open job history for the last 30 days"
           query={jobs}
-          value={(rows) => rows.length.toLocaleString("en")}
+          value={(rows) => format.number(rows.length)}
         />
         <StatTile
           label="Hours worked"
@@ -77,7 +77,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
           href={jobsHref}
           linkLabel="Open job history for the last 30 days"
           query={jobs}
-          value={() => formatHours(hours ?? 0)}
+          value={() => formatHours(hours ?? 0, format)}
         />
         <StatTile
           label="Overdue planned jobs"
@@ -85,7 +85,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
           href={`${plantPath(plantId, "planned")}?overdue=1`}
           linkLabel="Open planned work, overdue only"
           query={overdue}
-          value={(count) => count.toLocaleString("en")}
+          value={(count) => format.number(count)}
           tone={(count) => (count > 0 ? "danger" : "success")}
         />
         <StatTile
@@ -94,7 +94,7 @@ export function PlantOverview({ plantId }: { plantId: string }) {
           href={`${plantPath(plantId, "stock")}?short=1`}
           linkLabel="Open stock levels, short parts only"
           query={short}
-          value={(count) => count.toLocaleString("en")}
+          value={(count) => format.number(count)}
           tone={(count) => (count > 0 ? "warning" : "success")}
         />
       </div>
@@ -164,6 +164,7 @@ function StatTile<T>({
 }
 
 function OpenTasks({ plantId, tasks }: { plantId: string; tasks: ReturnType<typeof useTasks> }) {
+  const format = useFormat();
   const counts = new Map<string, number>();
   for (const task of tasks.data ?? []) counts.set(task.status, (counts.get(task.status) ?? 0) + 1);
   const open = OPEN_STATUSES.reduce((sum, status) => sum + (counts.get(status) ?? 0), 0);
@@ -174,7 +175,7 @@ function OpenTasks({ plantId, tasks }: { plantId: string; tasks: ReturnType<type
       <CardHeader
         id="open-tasks-title"
         title="Open tasks by status"
-        description={tasks.data ? `${open.toLocaleString("en")} open of ${tasks.data.length.toLocaleString("en")} tasks` : "Loading…"}
+        description={tasks.data ? `${format.number(open)} open of ${format.number(tasks.data.length)} tasks` : "Loading…"}
         actions={
           <Link href={`${plantPath(plantId, "tasks")}?status=${OPEN_STATUSES.join(",")}`} className="text-sm font-medium text-accent hover:underline">
             Task board
