@@ -23,6 +23,8 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
   );
   const shown = data.valueColumns.filter((name) => !hidden.has(name));
   const numberText = (value: unknown) => format.number(Number(value), { maximumSignificantDigits: 6 });
+  // Whole values (counts of alarms, devices…) tick in whole numbers: "0,25 alarms" cannot happen.
+  const wholeValues = data.rows.every((row) => row.values.every((value) => value == null || Number.isInteger(value)));
   const summary = `${label}: ${data.rows.length} ${data.labelColumn} values${data.valueColumns.length > 1 ? `, ${data.valueColumns.join(", ")}` : `, ${data.valueColumns[0]}`}.`;
 
   if (kind === "pie") {
@@ -64,7 +66,7 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
             <CartesianGrid stroke="var(--pd-line)" strokeDasharray="3 3" horizontal={!horizontal} vertical={horizontal} />
             {horizontal ? (
               <>
-                <XAxis type="number" stroke="var(--pd-fg-muted)" tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }} tickFormatter={(value: number) => axisNumber(value, format)} />
+                <XAxis type="number" allowDecimals={!wholeValues} stroke="var(--pd-fg-muted)" tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }} tickFormatter={(value: number) => axisNumber(value, format)} />
                 <YAxis type="category" dataKey="label" width={160} stroke="var(--pd-fg-muted)" tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }} interval={0} />
               </>
             ) : (
@@ -72,6 +74,7 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
                 <XAxis type="category" dataKey="label" stroke="var(--pd-fg-muted)" tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }} interval="preserveStartEnd" />
                 <YAxis
                   type="number"
+                  allowDecimals={!wholeValues}
                   width={72}
                   stroke="var(--pd-fg-muted)"
                   tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
