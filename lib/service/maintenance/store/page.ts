@@ -67,16 +67,7 @@ function countTotals(sql: SqlExecutor): (text: string, params: Params) => Promis
 /** The pager of one store: its totals cache lives as long as the store. */
 export function createPager(engine: SqlDb): Pager {
   const countTotal = countTotals(engine);
-  return async function page<T>(
-    from: { table: string; assetJoin?: string },
-    where: string[],
-    params: Params,
-    columns: string,
-    orderBy: string,
-    request: PageRequest,
-    map: (rows: Row[]) => T[] | Promise<T[]>,
-    arrays = false,
-  ): Promise<TPage<T>> {
+  return async (from, where, params, columns, orderBy, request, map, arrays = false) => {
     const whereSql = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
     const joined = from.assetJoin ? `${from.table} ${from.assetJoin}` : from.table;
     const countFrom = where.some((condition) => condition.startsWith("a.")) ? joined : from.table;
