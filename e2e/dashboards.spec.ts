@@ -212,3 +212,22 @@ test.describe("planner", () => {
     await saveScreenshot(page, "dashboards-board-planner-390");
   });
 });
+
+test.describe("supervisor, first view", () => {
+  test.use({ role: "supervisor" });
+
+  test("Plant health's panels come with the page: the browser asks for none of the panels that need no variable", async ({ page }) => {
+    await page.goto("/plants/RTM1/dashboards");
+    const href = await page.getByRole("link", { name: /Plant health/ }).getAttribute("href");
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/telemetry/query") && request.method() === "POST") asked.push(String((request.postDataJSON() as { query?: string }).query));
+    });
+    await page.goto(href!);
+    await expect(page.getByRole("article", { name: "Devices reporting" }).getByText(/^\d+$/)).toBeVisible();
+    await expect(page.getByRole("article", { name: "Open alarms by severity" }).getByRole("img")).toBeVisible();
+    await expect(page.getByRole("article", { name: "Latest alarms" }).getByRole("table")).toBeVisible();
+    // The panels' own queries (the variables' option lists may still be asked for by the browser).
+    expect(asked.filter((query) => /dcount\(DeviceId\)|Alarms = count\(\)|take 20/.test(query))).toEqual([]);
+  });
+});

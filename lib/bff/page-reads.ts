@@ -22,22 +22,40 @@ export interface PageRead<T> {
   readAt: number;
 }
 
+export interface PageReadRequest {
+  method?: "GET" | "POST";
+  /** The query string's parameters. */
+  query?: Record<string, string>;
+  /** A POST's JSON body. */
+  body?: unknown;
+  /**
+   * How long the read may take; null: as long as the route's own limits allow (a dashboard panel's
+   * answer streams in after the page, so nothing waits for it).
+   */
+  timeoutMs?: number | null;
+  /** Larger answers are left to the browser to ask for (they would weigh down the page's HTML). */
+  maxBytes?: number;
+}
+
 /**
- * The JSON answer of `GET path?query` as the signed-in browser would get it, or null for anything
- * but 200 (no session, no access, a refusal, a timeout): the page then renders without it and the
- * browser's own fetch reports the problem in words, as it always has.
+ * The JSON answer of `path` as the signed-in browser would get it, or null for anything but 200
+ * (no session, no access, a refusal, a timeout, an answer over `maxBytes`): the page then renders
+ * without it and the browser's own fetch reports the problem in words, as it always has.
  */
-export async function readApiForPage<T>(path: string, query: Record<string, string> = {}): Promise<PageRead<T> | null> {
+export async function readApiForPage<T>(path: string, read: PageReadRequest = {}): Promise<PageRead<T> | null> {
   const request = await headers();
+  const timeoutMs = read.timeoutMs === undefined ? PAGE_READ_TIMEOUT_MS : read.timeoutMs;
   try {
     const { status, text } = await callApiInProcess({
-      method: "GET",
+      method: read.method ?? "GET",
       path,
-      query,
+      query: read.query,
+      body: read.body,
       headers: { cookie: request.get("cookie") ?? undefined, host: request.get("host") ?? undefined, "sec-fetch-site": request.get("sec-fetch-site") ?? undefined },
-      signal: AbortSignal.timeout(PAGE_READ_TIMEOUT_MS),
+      signal: timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs),
     });
-    return status === 200 ? { value: JSON.parse(text) as T, readAt: Date.now() } : null;
+    if (status !== 200 || (read.maxBytes !== undefined && text.length > read.maxBytes)) return null;
+    return { value: JSON.parse(text) as T, readAt: Date.now() };
   } catch {
     return null;
   }

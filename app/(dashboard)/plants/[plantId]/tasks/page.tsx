@@ -19,8 +19,8 @@ export default async function TaskBoardPage({ params }: { params: Promise<{ plan
   // The first page at the largest size, as the browser's own read asks for it (fetchAllPages).
   const firstPage = { page: "1", pageSize: String(PAGE_SIZE_MAX) };
   const [tasks, lookups] = await Promise.all([
-    readApiForPage<TPage<TTask>>(`${base}/tasks`, firstPage),
-    readApiForPage<TPage<TLookupValue>>(`${base}/lookup-values`, firstPage),
+    readApiForPage<TPage<TTask>>(`${base}/tasks`, { query: firstPage }),
+    readApiForPage<TPage<TLookupValue>>(`${base}/lookup-values`, { query: firstPage }),
   ]);
   const seed: BoardSeed = {
     tasks: tasks ? { data: tasks.value.data, complete: tasks.value.totalPages <= 1, readAt: tasks.readAt } : null,
