@@ -13,7 +13,8 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Input } from "@/components/ui/field";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { addDays, todayIso } from "@/lib/client/dates";
+import { addDays } from "@/lib/client/dates";
+import { useToday } from "@/lib/client/format";
 import { fetchAllPages } from "@/lib/client/api";
 import { maintenanceKeys, plantApiPath, useAssets, useLookupLabels } from "@/lib/client/maintenance";
 import type { TAsset, TPlannedJob } from "@/lib/contract/maintenance";
@@ -136,7 +137,7 @@ function AssetDetails({
   onPointsChange: (points: string[]) => void;
 }) {
   const me = useMe();
-  const [today] = useState(todayIso);
+  const today = useToday();
   const horizonEnd = addDays(today, HORIZON_DAYS);
   const planned = useQuery({
     queryKey: maintenanceKeys.jobsPlanned(plantId, "asset", tag, horizonEnd),

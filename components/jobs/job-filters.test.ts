@@ -22,12 +22,12 @@ describe("job history filters", () => {
 
   it("filters by kind and department and sorts stably, keeping the service order on ties", () => {
     const rows = [job("a", "2026-03-03", "PM", "Mech", "2"), job("b", "2026-03-02", "CM", "Mech", "1"), job("c", "2026-03-01", "PM", "Elec", "2")];
-    const byHours = parseJobFilters(new URLSearchParams("sort=hours.asc"));
+    const byHours = parseJobFilters(new URLSearchParams("sort=hours.asc"), "2026-06-30");
     expect(needsLocalProcessing(byHours)).toBe(true);
     expect(processLocally(rows, byHours).map((row) => row.id)).toEqual(["b", "a", "c"]);
-    const pm = parseJobFilters(new URLSearchParams("kind=PM&dept=Mech"));
+    const pm = parseJobFilters(new URLSearchParams("kind=PM&dept=Mech"), "2026-06-30");
     expect(processLocally(rows, pm).map((row) => row.id)).toEqual(["a"]);
-    const serviceOrder = parseJobFilters(new URLSearchParams("sort=doneDate.desc"));
+    const serviceOrder = parseJobFilters(new URLSearchParams("sort=doneDate.desc"), "2026-06-30");
     expect(needsLocalProcessing(serviceOrder)).toBe(false);
   });
 

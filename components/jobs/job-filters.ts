@@ -6,7 +6,7 @@
  */
 import type { ColumnVisibilityState, SortingState } from "@tanstack/react-table";
 import { parseHiddenColumns, parseSortParam, PAGE_SIZES } from "@/components/ui/data-table";
-import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
+import { addDays, isIsoDate } from "@/lib/client/dates";
 import { intParam } from "@/lib/client/url-state";
 import type { TJobDone } from "@/lib/contract/maintenance";
 import { jobHours } from "./job-math";
@@ -29,7 +29,8 @@ export interface JobFilters {
   job: string;
 }
 
-export function parseJobFilters(params: URLSearchParams, today = todayIso()): JobFilters {
+/** `today`: the reader's (useToday), the default end of the period. */
+export function parseJobFilters(params: URLSearchParams, today: string): JobFilters {
   const to = isIsoDate(params.get("to") ?? "") ? params.get("to")! : today;
   const from = isIsoDate(params.get("from") ?? "") ? params.get("from")! : addDays(to, -(DEFAULT_RANGE_DAYS - 1));
   const size = intParam(params.get("size"), DEFAULT_PAGE_SIZE, 1000);

@@ -16,8 +16,8 @@ import { Field, FilterSelect, Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
-import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
-import { useFormat } from "@/lib/client/format";
+import { addDays, isIsoDate } from "@/lib/client/dates";
+import { useFormat, useToday } from "@/lib/client/format";
 import { toCsv } from "@/lib/client/csv";
 import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
 import { useUrlState } from "@/lib/client/url-state";
@@ -42,7 +42,8 @@ const PRESETS = [
 
 export function JobHistory({ plantId }: { plantId: string }) {
   const { params, update } = useUrlState();
-  const filters = useMemo(() => parseJobFilters(new URLSearchParams(params.toString())), [params]);
+  const today = useToday();
+  const filters = useMemo(() => parseJobFilters(new URLSearchParams(params.toString()), today), [params, today]);
   // One message for a period that cannot be asked for; nothing is fetched or shown for it.
   const format = useFormat();
   const problem = periodProblem(new URLSearchParams(params.toString()), filters, format.date);
@@ -109,13 +110,12 @@ export function JobHistory({ plantId }: { plantId: string }) {
         <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
           <FilterSelect
             label="Period"
-            value={PRESETS.find((preset) => filters.from === addDays(filters.to, -(preset.days - 1)) && filters.to === todayIso())?.days.toString() ?? ""}
+            value={PRESETS.find((preset) => filters.from === addDays(filters.to, -(preset.days - 1)) && filters.to === today)?.days.toString() ?? ""}
             allLabel="Custom"
             options={PRESETS.map((preset) => ({ value: String(preset.days), label: preset.label }))}
             onChange={(days) => {
               if (!days) return;
-              const to = todayIso();
-              update({ from: addDays(to, -(Number(days) - 1)), to });
+              update({ from: addDays(today, -(Number(days) - 1)), to: today });
             }}
           />
           <Field label="From">

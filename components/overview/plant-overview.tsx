@@ -16,8 +16,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { ApiError, countRecords, errorMessage } from "@/lib/client/api";
-import { addDays, todayIso } from "@/lib/client/dates";
-import { useFormat } from "@/lib/client/format";
+import { addDays } from "@/lib/client/dates";
+import { useFormat, useToday } from "@/lib/client/format";
 import { maintenanceClient, maintenanceKeys, plantApiPath, useTasks } from "@/lib/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
 import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/status";
@@ -30,7 +30,7 @@ const SEVERITY_TONES: Record<string, BadgeTone> = { Critical: "danger", Major: "
 export function PlantOverview({ plantId }: { plantId: string }) {
   const me = useMe();
   const plant = me.data?.plants.find((entry) => entry.id === plantId);
-  const today = todayIso();
+  const today = useToday();
   const format = useFormat();
   const from = addDays(today, -29);
 

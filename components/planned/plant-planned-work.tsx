@@ -8,7 +8,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { plantPath } from "@/components/shell/nav-items";
 import { AssetPicker } from "@/components/ui/asset-picker";
 import { Badge } from "@/components/ui/badge";
@@ -21,8 +21,8 @@ import { Field, FilterSelect, Input } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { fetchAllPages } from "@/lib/client/api";
-import { addDays, isIsoDate, todayIso } from "@/lib/client/dates";
-import { useFormat, type Format } from "@/lib/client/format";
+import { addDays, isIsoDate } from "@/lib/client/dates";
+import { useFormat, useToday, type Format } from "@/lib/client/format";
 import { maintenanceKeys, plantApiPath, useLookupLabels } from "@/lib/client/maintenance";
 import { intParam, useUrlState } from "@/lib/client/url-state";
 import type { TPlannedJob } from "@/lib/contract/maintenance";
@@ -47,7 +47,7 @@ function usePlannedJobs(plantId: string, endDate: string) {
 export function PlantPlannedWork({ plantId, view }: { plantId: string; view: PlantView }) {
   const { params, get, update } = useUrlState();
   const format = useFormat();
-  const [today] = useState(todayIso);
+  const today = useToday();
   const lookups = useLookupLabels(plantId);
   const labelFor = useMemo(() => (kind: string | null | undefined) => lookups.label("activityKind", kind), [lookups]);
 

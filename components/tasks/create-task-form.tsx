@@ -7,8 +7,8 @@ import { DraftNotice } from "@/components/ui/draft-notice";
 import { Drawer } from "@/components/ui/drawer";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api";
-import { todayIso } from "@/lib/client/dates";
 import { useFormDraft } from "@/lib/client/drafts";
+import { useToday } from "@/lib/client/format";
 import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
 import { useLookupLabels } from "@/lib/client/maintenance";
 import type { TLookupKind } from "@/lib/contract/maintenance";
@@ -44,7 +44,7 @@ export function CreateTaskDrawer({
 }
 
 function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: string; onCancel: () => void; onCreated: (taskId: string) => void; initial?: Partial<TaskFormValues> }) {
-  const today = todayIso();
+  const today = useToday();
   // One attempt id per filled-in form: a double click or a retry after a lost answer creates one task.
   const draft = useFormDraft<TaskFormValues>(
     draftKey(plantId),
@@ -52,6 +52,14 @@ function CreateTaskForm({ plantId, onCancel, onCreated, initial }: { plantId: st
     (values) => Boolean(values.taskTitle || values.taskDescription || values.assetTagNumber),
   );
   const { values, setValues, attemptId } = draft;
+  // Opened from the URL (?new=1) the form is first rendered with UTC's today (the server's); once
+  // the reader's day is known, a created date nobody chose follows it.
+  const [firstToday] = useState(today);
+  useEffect(() => {
+    if (today !== firstToday) setValues((current) => (current.createdDate === firstToday ? { ...current, createdDate: today } : current));
+    // setValues is a new function each render; only a change of day matters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [today, firstToday]);
   const [errors, setErrors] = useState<TaskFormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   useEffect(preloadMaintenanceContract, []);

@@ -13,8 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/states";
 import { ApiError, errorMessage } from "@/lib/client/api";
-import { todayIso } from "@/lib/client/dates";
-import { useFormat } from "@/lib/client/format";
+import { useFormat, useToday } from "@/lib/client/format";
 import { useLookupLabels, useTasks, type LookupLabels, type ServerRead } from "@/lib/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
@@ -476,7 +475,7 @@ function BoardColumn({
   const [active, setActive] = useState(0);
   const shown = showAll ? tasks : tasks.slice(0, limit);
   const headingId = `column-${status}`;
-  const today = todayIso();
+  const today = useToday();
   const format = useFormat();
 
   return (

@@ -12,9 +12,8 @@ import { Button } from "@/components/ui/button";
 import { DraftNotice } from "@/components/ui/draft-notice";
 import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api";
-import { todayIso } from "@/lib/client/dates";
 import { useFormDraft } from "@/lib/client/drafts";
-import { parseLocaleNumber, useFormat } from "@/lib/client/format";
+import { parseLocaleNumber, useFormat, useServiceToday, useToday } from "@/lib/client/format";
 import { maintenanceKeys, useParts, usePlantPeople, type LookupLabels } from "@/lib/client/maintenance";
 import type { TTask } from "@/lib/contract/maintenance";
 import { COUNTED_UNITS } from "@/lib/contract/vocabulary";
@@ -253,11 +252,18 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
   );
 }
 
-/** A postponement's new due date: asked for before the move, not before today. */
+/**
+ * A postponement's new due date: asked for before the move, not before today — the reader's, and
+ * not before UTC's either, which the service checks (docs/api.md, Postponement): in a New York
+ * evening UTC's day is already the next one.
+ */
 export function PostponeDate({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
+  const readerToday = useToday();
+  const serviceToday = useServiceToday();
+  const today = readerToday > serviceToday ? readerToday : serviceToday;
   return (
     <Field label="New due date (for a postponement)" error={error} className="max-w-xs">
-      {(control) => <Input {...control} type="date" min={todayIso()} value={value} onChange={(event) => onChange(event.target.value)} data-testid="postpone-date" />}
+      {(control) => <Input {...control} type="date" min={today} value={value} onChange={(event) => onChange(event.target.value)} data-testid="postpone-date" />}
     </Field>
   );
 }

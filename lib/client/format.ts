@@ -11,6 +11,7 @@
  * in the reader's form right after hydration.
  */
 import { useMemo, useSyncExternalStore } from "react";
+import { dayInZone } from "@/lib/client/dates";
 
 const SERVER_LOCALE = "en-GB";
 
@@ -25,6 +26,22 @@ function useLocale(): string {
 export function useTimeZone(): string {
   return useSyncExternalStore(noSubscription, () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC", () => "UTC");
 }
+
+/**
+ * Today's calendar day (`YYYY-MM-DD`) in the reader's time zone: what "overdue", "due today" and
+ * the default end of a period mean to them. UTC's day before hydration (the server's render), the
+ * reader's right after, as `useTimeZone`.
+ */
+export function useToday(): string {
+  return useSyncExternalStore(noSubscription, () => dayInZone(Date.now(), Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"), utcToday);
+}
+
+/** UTC's calendar day: the "today" the service checks some dates against (docs/api.md). */
+export function useServiceToday(): string {
+  return useSyncExternalStore(noSubscription, utcToday, utcToday);
+}
+
+const utcToday = () => dayInZone(Date.now(), "UTC");
 
 export interface Format {
   locale: string;
