@@ -231,3 +231,23 @@ test.describe("supervisor, first view", () => {
     expect(asked.filter((query) => /dcount\(DeviceId\)|Alarms = count\(\)|take 20/.test(query))).toEqual([]);
   });
 });
+
+test.describe("supervisor, the chosen data point's unit", () => {
+  test.use({ role: "supervisor" });
+
+  test("the panel for the chosen data point takes its unit from the plant's catalogue, and follows the choice", async ({ page }) => {
+    await page.goto("/plants/RTM1/dashboards");
+    const href = await page.getByRole("link", { name: /Plant health/ }).getAttribute("href");
+    await page.goto(href!);
+    const panel = page.getByRole("article", { name: "Chosen data point of the chosen device" });
+    // Old main: no unit in the header and the axis said "no unit", although Temperature is in °C.
+    await expect(panel.getByText("in °C", { exact: true })).toBeVisible();
+    await expect(panel.getByTestId("time-series-chart").locator(".recharts-label").first()).toContainText("°C");
+    await page.getByLabel("Data point", { exact: true }).selectOption("Pressure");
+    await expect(page).toHaveURL(/var-point=Pressure/);
+    await expect(panel.getByText("in bar", { exact: true })).toBeVisible();
+    await expect(panel.getByTestId("time-series-chart").locator(".recharts-label").first()).toContainText("bar");
+    // The panels about counts stay without a unit.
+    await expect(page.getByRole("article", { name: "Devices reporting" }).getByText(/^in /)).toHaveCount(0);
+  });
+});

@@ -26,7 +26,8 @@ import { useCan } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
 import { BOARD_RANGES, BOARD_RANGE_LABEL, BOARD_REFRESH, BOARD_REFRESH_LABEL, type TBoardRange, type TBoardRefresh } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboard, TDashboardDefinition, TDashboardPanel } from "@/lib/contract/dashboards";
-import { optionsOf, panelQuery, parseBoardView, varParam, type BoardView, type VariableOptions } from "./board-state";
+import { unitLabel } from "@/components/telemetry/units";
+import { optionsOf, panelQuery, panelUnit, parseBoardView, varParam, type BoardView, type VariableOptions } from "./board-state";
 import { BoardSettings } from "./board-settings";
 import { PanelEditor } from "./panel-editor";
 import { PanelLoading, PanelView, preloadCharts, type EarlyPanelAnswer } from "./panel-view";
@@ -232,6 +233,7 @@ function Board({ plantId, board, early }: { plantId: string; board: TDashboard; 
               panel={panel}
               definition={definition}
               view={view}
+              units={catalogue.data?.units}
               timeZone={timeZone}
               early={early?.[panel.id]}
               editing={editing}
@@ -328,6 +330,7 @@ function PanelCard({
   panel,
   definition,
   view,
+  units,
   timeZone,
   early,
   editing,
@@ -339,6 +342,7 @@ function PanelCard({
   panel: TDashboardPanel;
   definition: TDashboardDefinition;
   view: BoardView;
+  units: ReadonlyMap<string, string> | undefined;
   timeZone: string;
   early: EarlyPanelAnswer | undefined;
   editing: boolean;
@@ -348,12 +352,14 @@ function PanelCard({
 }) {
   const titleId = `panel-${panel.id}-title`;
   const query = useMemo(() => panelQuery(panel, definition, view), [panel, definition, view]);
+  const { unit, followed } = useMemo(() => panelUnit(panel, definition, view, units), [panel, definition, view, units]);
+  const shown = useMemo(() => (unit === panel.unit ? panel : { ...panel, unit }), [panel, unit]);
   return (
     <Card as="article" aria-labelledby={titleId} className={cn("min-w-0", panel.width === "full" && "xl:col-span-2")}>
       <CardHeader
         id={titleId}
         title={panel.title}
-        description={panel.unit ? `in ${panel.unit}` : undefined}
+        description={unit ? `in ${unitLabel(unit)}` : undefined}
         actions={
           editing ? (
             <>
@@ -375,7 +381,7 @@ function PanelCard({
       />
       <CardBody>
         <Suspense fallback={<PanelLoading title={panel.title} />}>
-          <PanelView plantId={plantId} panel={panel} query={query} range={view.range} refresh={view.refresh} timeZone={timeZone} early={early} />
+          <PanelView plantId={plantId} panel={shown} unitFollowed={followed} query={query} range={view.range} refresh={view.refresh} timeZone={timeZone} early={early} />
         </Suspense>
       </CardBody>
     </Card>

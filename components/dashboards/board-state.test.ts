@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLANT_HEALTH } from "@/lib/dashboard-store/plant-health";
-import { newPanelId, panelQuery, parseBoardView } from "./board-state";
+import { newPanelId, panelQuery, panelUnit, parseBoardView } from "./board-state";
 
 const options = { devices: ["RTM1-PUMP-01", "RTM1-PUMP-02"], dataPoints: ["Pressure", "Temperature"] };
 
@@ -48,4 +48,39 @@ it("makes panel ids from titles, unique on the board", () => {
   expect(newPanelId("Peak vibration (mm/s)", [])).toBe("peak-vibration-mm-s");
   expect(newPanelId("Temperature", ["temperature", "temperature-2"])).toBe("temperature-3");
   expect(newPanelId("°°°", [])).toBe("panel");
+});
+
+describe("panelUnit", () => {
+  const units = new Map([
+    ["Temperature", "degC"],
+    ["Pressure", "bar"],
+  ]);
+  const view = (point: string) => ({ range: "24h" as const, refresh: "off" as const, values: { device: "RTM1-PUMP-01", point } });
+  const chosen = PLANT_HEALTH.panels.find((candidate) => candidate.id === "device-point")!;
+
+  it("follows the chosen data point when the panel's query is for the data point variable", () => {
+    expect(panelUnit(chosen, PLANT_HEALTH, view("Temperature"), units)).toEqual({ unit: "degC", followed: true });
+    expect(panelUnit(chosen, PLANT_HEALTH, view("Pressure"), units)).toEqual({ unit: "bar", followed: true });
+  });
+
+  it("stays without a unit while the catalogue is unknown or the data point has none", () => {
+    expect(panelUnit(chosen, PLANT_HEALTH, view("Temperature"), undefined)).toEqual({ unit: "", followed: false });
+    expect(panelUnit(chosen, PLANT_HEALTH, view("Running"), units)).toEqual({ unit: "", followed: false });
+  });
+
+  it("keeps the author's unit, and gives none to a panel not about the chosen data point", () => {
+    const temperature = PLANT_HEALTH.panels.find((candidate) => candidate.id === "temperature")!;
+    expect(panelUnit(temperature, PLANT_HEALTH, view("Pressure"), units)).toEqual({ unit: "°C", followed: false });
+    const devices = PLANT_HEALTH.panels.find((candidate) => candidate.id === "devices")!;
+    expect(panelUnit(devices, PLANT_HEALTH, view("Pressure"), units)).toEqual({ unit: "", followed: false });
+    // "$point" inside a string is text, not the variable.
+    const quoted = { ...chosen, query: 'States\n| where Name == "$point"\n| summarize Value = avg(todouble(Value)) by bin(Timestamp, $__bin)' };
+    expect(panelUnit(quoted, PLANT_HEALTH, view("Pressure"), units)).toEqual({ unit: "", followed: false });
+  });
+
+  it("follows nothing when the query compares two data point variables", () => {
+    const board = { ...PLANT_HEALTH, variables: [...PLANT_HEALTH.variables, { name: "other", label: "Other", kind: "dataPoint" as const, default: "Pressure" }] };
+    const both = { ...chosen, query: "States\n| where Name == $point or Name == $other\n| summarize Value = avg(todouble(Value)) by Name, bin(Timestamp, $__bin)" };
+    expect(panelUnit(both, board, { ...view("Temperature"), values: { point: "Temperature", other: "Pressure" } }, units)).toEqual({ unit: "", followed: false });
+  });
 });

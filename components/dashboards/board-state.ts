@@ -12,7 +12,7 @@ import {
   type TBoardRefresh,
 } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardDefinition, TDashboardPanel, TDashboardVariable } from "@/lib/contract/dashboards";
-import { binFor, substituteVariables } from "@/lib/kql/variables";
+import { binFor, substituteVariables, variablesUsed } from "@/lib/kql/variables";
 
 export interface BoardView {
   range: TBoardRange;
@@ -70,6 +70,22 @@ export function panelQuery(panel: TDashboardPanel, definition: TDashboardDefinit
   if (substituted.ok) return substituted;
   if (declared.has(substituted.problem.name)) return { ok: false, waiting: true };
   return { ok: false, waiting: false, message: `Line ${substituted.problem.line}, column ${substituted.problem.column}: ${substituted.problem.message}.` };
+}
+
+/**
+ * The unit of a panel's values: its author's when named; else, when the query is for one data point
+ * variable (`Name == $point`), the chosen data point's unit from the plant's catalogue (`units`:
+ * name → `DataMetadata.Unit`), which the author cannot fix in advance; else "". A followed unit
+ * goes only on columns that carry it (PanelView), never on counts.
+ */
+export function panelUnit(panel: TDashboardPanel, definition: TDashboardDefinition, view: BoardView, units: ReadonlyMap<string, string> | undefined): { unit: string; followed: boolean } {
+  if (panel.unit) return { unit: panel.unit, followed: false };
+  const pointVariables = new Set(definition.variables.filter((variable) => variable.kind === "dataPoint").map((variable) => variable.name));
+  const used = new Set(variablesUsed(panel.query).map((use) => use.name).filter((name) => pointVariables.has(name)));
+  if (used.size !== 1) return { unit: "", followed: false };
+  const value = view.values[[...used][0]!];
+  const unit = value === undefined ? "" : (units?.get(value) ?? "");
+  return { unit, followed: unit !== "" };
 }
 
 /** A panel id not yet on the board, from its title. */

@@ -12,7 +12,8 @@ import dynamic from "next/dynamic";
 import { use, useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
-import { isCountColumn } from "@/components/telemetry/axes";
+import { carriesUnit, isCountColumn } from "@/components/telemetry/axes";
+import { unitLabel } from "@/components/telemetry/units";
 import { categoryData } from "@/components/telemetry/chart-plan";
 import { ResultTable } from "@/components/telemetry/result-table";
 import { buildSeries, type QueryResult } from "@/components/telemetry/series";
@@ -77,9 +78,11 @@ export interface PanelViewProps {
   refresh: keyof typeof BOARD_REFRESH_MS;
   timeZone: string;
   early?: EarlyPanelAnswer;
+  /** `panel.unit` is the chosen data point's (board-state panelUnit), not the author's: only columns carrying it get it. */
+  unitFollowed?: boolean;
 }
 
-export function PanelView({ plantId, panel, query, range, refresh, timeZone, early }: PanelViewProps) {
+export function PanelView({ plantId, panel, query, range, refresh, timeZone, early, unitFollowed = false }: PanelViewProps) {
   const format = useFormat(timeZone);
   const text = query.ok ? query.query : null;
   // The server's answer for this very query and range (the page's first view); a changed variable or range asks anew.
@@ -118,7 +121,7 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone, ear
   const { result: rows, from, to, at } = result.data!;
   return (
     <div className="space-y-2">
-      <PanelBody panel={panel} result={rows} domain={[from, to]} format={format} timeZone={timeZone} />
+      <PanelBody panel={panel} unitFollowed={unitFollowed} result={rows} domain={[from, to]} format={format} timeZone={timeZone} />
       <p className="text-xs text-fg-muted" aria-live="polite">
         {result.error ? <span className="text-danger">Refresh failed ({errorMessage(result.error)}); showing the result of </span> : "Updated "}
         {format.time(at)}
@@ -141,23 +144,42 @@ function Note({ children, tone }: { children: React.ReactNode; tone?: "danger" }
   return <p className={tone === "danger" ? "text-sm text-danger wrap-anywhere" : "text-sm text-fg-muted"}>{children}</p>;
 }
 
-function PanelBody({ panel, result, domain, format, timeZone }: { panel: TDashboardPanel; result: QueryResult; domain: [number, number]; format: Format; timeZone: string }) {
+function PanelBody({
+  panel,
+  unitFollowed,
+  result,
+  domain,
+  format,
+  timeZone,
+}: {
+  panel: TDashboardPanel;
+  unitFollowed: boolean;
+  result: QueryResult;
+  domain: [number, number];
+  format: Format;
+  timeZone: string;
+}) {
   const plan = useMemo(() => (panel.chart === "line" ? buildSeries(result) : null), [panel.chart, result]);
   const categories = useMemo(() => (panel.chart === "column" || panel.chart === "bar" || panel.chart === "pie" ? categoryData(result) : null), [panel.chart, result]);
   if (result.rows.length === 0) return <Note>No data in this range.</Note>;
-  const label = `${panel.title}${panel.unit ? ` (${panel.unit})` : ""}`;
+  const label = `${panel.title}${panel.unit ? ` (${unitLabel(panel.unit)})` : ""}`;
 
   if (panel.chart === "line") {
     if (!plan!.ok) return <Fallback reason={`Cannot draw lines: ${plan!.reason}`} result={result} timeZone={timeZone} />;
     // The panel's author names the unit of what it measures; counts stay unitless on their own axis (axes.ts).
-    const series = plan!.series.map((s) => (s.column !== undefined && isCountColumn(s.column) ? { ...s, unit: "" } : { ...s, column: undefined, unit: panel.unit }));
+    // A unit followed from the chosen data point goes only on the columns that carry it (Value, avg …).
+    const series = plan!.series.map((s) =>
+      s.column !== undefined && isCountColumn(s.column)
+        ? { ...s, unit: "" }
+        : { ...s, column: undefined, unit: unitFollowed && s.column !== undefined && !carriesUnit(s.column) ? "" : panel.unit },
+    );
     return <TimeSeriesChart series={series} domain={domain} height={CHART_HEIGHT} label={label} timeZone={timeZone} />;
   }
   if (panel.chart === "column" || panel.chart === "bar" || panel.chart === "pie") {
     if ("reason" in categories!) return <Fallback reason={`Cannot draw a ${panel.chart} chart: ${categories!.reason}`} result={result} timeZone={timeZone} />;
     return <CategoryChart kind={panel.chart} data={categories!} label={label} timeZone={timeZone} height={CHART_HEIGHT} />;
   }
-  if (panel.chart === "stat") return <Stat panel={panel} result={result} format={format} />;
+  if (panel.chart === "stat") return <Stat panel={panel} unitFollowed={unitFollowed} result={result} format={format} />;
   return (
     <div className="min-w-0">
       <ResultTable result={result} timeZone={timeZone} />
@@ -177,7 +199,7 @@ function Fallback({ reason, result, timeZone }: { reason: string; result: QueryR
 }
 
 /** The first row's numbers, big: "Devices reporting 42". */
-function Stat({ panel, result, format }: { panel: TDashboardPanel; result: QueryResult; format: Format }) {
+function Stat({ panel, unitFollowed, result, format }: { panel: TDashboardPanel; unitFollowed: boolean; result: QueryResult; format: Format }) {
   const row = result.rows[0]!;
   const numbers = result.columns.flatMap((column, index) => (typeof row[index] === "number" ? [{ name: column.name, value: row[index] as number }] : [])).slice(0, 4);
   if (numbers.length === 0) return <Note>The first row has no number to show.</Note>;
@@ -188,7 +210,7 @@ function Stat({ panel, result, format }: { panel: TDashboardPanel; result: Query
           <dt className="text-sm text-fg-muted">{item.name}</dt>
           <dd className="text-3xl font-semibold tabular-nums">
             {format.number(item.value)}
-            {panel.unit && !isCountColumn(item.name) ? <span className="ml-1 text-base font-normal text-fg-muted">{panel.unit}</span> : null}
+            {panel.unit && !isCountColumn(item.name) && (!unitFollowed || carriesUnit(item.name)) ? <span className="ml-1 text-base font-normal text-fg-muted">{unitLabel(panel.unit)}</span> : null}
           </dd>
         </div>
       ))}
