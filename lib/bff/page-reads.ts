@@ -54,7 +54,7 @@ export async function readApiForPage<T>(path: string, read: PageReadRequest = {}
       headers: { cookie: request.get("cookie") ?? undefined, host: request.get("host") ?? undefined, "sec-fetch-site": request.get("sec-fetch-site") ?? undefined },
       signal: timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs),
     });
-    if (status !== 200 || (read.maxBytes !== undefined && text.length > read.maxBytes)) return null;
+    if (status !== 200 || (read.maxBytes !== undefined && Buffer.byteLength(text) > read.maxBytes)) return null;
     return { value: JSON.parse(text) as T, readAt: Date.now() };
   } catch {
     return null;
