@@ -42,6 +42,8 @@ const envSchema = z.object({
    * any client could send them.
    */
   TRUST_PROXY: flag(false),
+  /** `json`: one JSON object per log line (time, level, msg, requestId) and one access line per request; `text` (default): plain lines. */
+  LOG_FORMAT: z.preprocess((value) => (value === "" ? undefined : value), z.enum(["text", "json"], { message: "must be text or json" }).default("text")),
   /**
    * How many nice steps (0–19) below the request loop every other thread runs on Linux: DuckDB's
    * workers, the libuv pool, V8's helpers (lib/platform/thread-priority.ts). 0 leaves them be.

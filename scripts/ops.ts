@@ -9,6 +9,7 @@ import { maintenanceCommands } from "../lib/service/maintenance/ops";
 import { telemetryCommands } from "../lib/service/telemetry/ops";
 import { ingestCommands } from "../lib/service/telemetry/ingest/ops";
 import { userCommands } from "../lib/dashboard-store/ops";
+import { metricsCommands } from "../lib/dashboard-store/metrics-token";
 import { keepFilesPrivate } from "../lib/platform/private-files";
 
 keepFilesPrivate();
@@ -18,6 +19,7 @@ const COMMANDS: OpsCommand[] = [
   ...telemetryCommands, // customers, client create|list|revoke
   ...ingestCommands, // ingest status, device add|list
   ...userCommands, // user add|list|disable|enable
+  ...metricsCommands, // metrics token
 ];
 
 function help(): string {

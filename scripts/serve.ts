@@ -32,7 +32,6 @@ const path = await import("node:path");
 const { default: next } = await import("next");
 const { getConfig } = await import("../lib/config");
 const { MAX_DRAIN_BYTES, nodeListener } = await import("../lib/platform/http/node-adapter");
-const { normalizeRequestTarget, surfaceFor } = await import("../lib/platform/http/paths");
 const { announceStartup } = await import("../lib/dashboard-store/announce");
 const { getServiceRuntime } = await import("../lib/service/runtime");
 const { CLIENT_ADDRESS_HEADER, clientAddress } = await import("../lib/auth/client-address");
@@ -42,6 +41,7 @@ const { errorBody } = await import("../lib/contract/errors");
 
 const dev = process.argv.includes("--dev");
 const config = getConfig();
+if (config.LOG_FORMAT === "json") (await import("../lib/platform/log")).useJsonConsole();
 const { startupWarnings } = await import("../lib/config");
 for (const warning of startupWarnings(config)) console.warn(warning);
 keepRequestLoopFirst(config.WORKER_THREAD_NICE);
@@ -128,28 +128,32 @@ function prepareForNext(req: import("node:http").IncomingMessage): void {
   }
 }
 
-const server = http.createServer((req, res) => {
-  // One spelling of the path, before any decision; every surface, Next included, gets that spelling.
-  req.url = normalizeRequestTarget(req.url ?? "/");
-  const pathname = req.url.split("?")[0]!;
-  const surface = surfaceFor(pathname, req.headers);
-  if (surface === "service") {
-    // Remote mode serves no service of its own: a program's request still gets JSON, never a page.
-    if (handleService) handleService(req, res);
-    else refuse(res, 404, "NOT_FOUND", `No resource at ${pathname.slice(0, 200)}.`);
-  } else if (surface === "api") handleApi(req, res);
-  else {
-    if (!BODYLESS_METHODS.has(req.method ?? "GET")) {
-      const declared = req.headers["content-length"];
-      if (declared === undefined) return refuseBody(req, res, 411, "LENGTH_REQUIRED", "A sign-in request must declare its Content-Length.");
-      if (!/^\d+$/.test(declared) || Number(declared) > MAX_NEXT_BODY_BYTES) return refuseBody(req, res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
-    }
-    prepareForNext(req);
-    // Pages, assets and next-auth's answers: the common headers here, the pages' CSP in proxy.ts.
-    for (const [name, value] of Object.entries(SECURITY_HEADERS.common)) res.setHeader(name, value);
-    void handleNext(req, res);
+/** Next's surface: the body checks above, what Next may believe, the common headers (the pages' CSP is in proxy.ts). */
+function handleNextSurface(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): void {
+  if (!BODYLESS_METHODS.has(req.method ?? "GET")) {
+    const declared = req.headers["content-length"];
+    if (declared === undefined) return refuseBody(req, res, 411, "LENGTH_REQUIRED", "A sign-in request must declare its Content-Length.");
+    if (!/^\d+$/.test(declared) || Number(declared) > MAX_NEXT_BODY_BYTES) return refuseBody(req, res, 413, "PAYLOAD_TOO_LARGE", "The sign-in request is too large.");
   }
-});
+  prepareForNext(req);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS.common)) res.setHeader(name, value);
+  void handleNext(req, res);
+}
+
+const { createFrontDoor } = await import("./front-door");
+const { operatorProbes } = await import("./operator-probes");
+const probes = await operatorProbes(runtime);
+const server = http.createServer(
+  createFrontDoor({
+    service: handleService,
+    api: handleApi,
+    next: handleNextSurface,
+    readiness: probes.readiness,
+    metricsAllowed: probes.metricsAllowed,
+    trustProxy: config.TRUST_PROXY,
+    jsonLogs: config.LOG_FORMAT === "json",
+  }),
+);
 server.keepAliveTimeout = 65_000;
 // Backstops for what the JSON surfaces already bound themselves (the Node adapter answers a body
 // not received within 10 s with 408): headers within 10 s, a whole request within 30 s, on every

@@ -37,7 +37,33 @@ export interface ServiceRuntime {
   /** The running plant (demo, ingestion); null unless started with `live: true`. */
   live: { telemetry: LiveTelemetry; maintenance: MaintenanceRollForward | null } | null;
   handle(req: ServiceRequest): Promise<ServiceResponse>;
+  /** Whether each database and broker this instance needs answers now (`GET /readyz`, docs/operations in README). */
+  readiness(): Promise<ReadinessCheck[]>;
   close(): Promise<void>;
+}
+
+/** One dependency's answer to the readiness probe: its kind only, never an address or an error text. */
+export interface ReadinessCheck {
+  name: "service database" | "shared state" | "telemetry store" | "mqtt broker";
+  ok: boolean;
+}
+
+/** A probe that does not answer within this is a failed one (a load balancer asks every few seconds). */
+const READINESS_TIMEOUT_MS = 2_000;
+
+async function probe(name: ReadinessCheck["name"], check: () => Promise<unknown>): Promise<ReadinessCheck> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("timeout")), READINESS_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return { name, ok: true };
+  } catch {
+    return { name, ok: false };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface RuntimeOptions {
@@ -109,6 +135,18 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     telemetry,
     live,
     handle,
+    readiness() {
+      const checks = [probe("service database", () => sql.get("SELECT 1 AS one"))];
+      if (shared.kind === "redis") checks.push(probe("shared state", () => shared.redis.call((client) => client.ping())));
+      const clickhouse = telemetry.clickhouse;
+      if (clickhouse) checks.push(probe("telemetry store", () => clickhouse.executor.query("SELECT 1 FORMAT JSONCompact", {})));
+      // Only the instance holding the primary host role keeps a broker connection (standbys wait for the lease).
+      const mqtt = live?.telemetry.status().mqtt;
+      if (mqtt) checks.push(probe("mqtt broker", async () => {
+        if (!mqtt.connected) throw new Error("not connected");
+      }));
+      return Promise.all(checks);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../contract/errors";
+import { labelRoute } from "../metrics";
 import { SECURITY_HEADERS } from "./security-headers";
 import { bodyLength, MAX_BODY_BYTES, type ServiceRequest, type ServiceResponse } from "./types";
 
@@ -170,7 +171,9 @@ export function nodeListener(
         throw error;
       }
       try {
-        sendNodeResponse(res, await handle(request), request.method === "HEAD");
+        const response = await handle(request);
+        if (request.route) labelRoute(res, request.route);
+        sendNodeResponse(res, response, request.method === "HEAD");
         // The rest of an oversized body is not read: close once the 413 is out.
         if (res.getHeader("connection") === "close") res.once("finish", () => req.socket.destroy());
       } catch (error) {

@@ -46,6 +46,7 @@ export function createRouter(routes: Route[]): (req: ServiceRequest) => Promise<
         allowed.push(route.method);
         continue;
       }
+      req.route = route.pattern;
       const params: RouteParams = {};
       let malformed = false;
       route.names.forEach((name, i) => {

@@ -23,6 +23,8 @@ export interface ServiceRequest {
    * X-Forwarded-For entry): what per-address throttles count. Absent for in-process callers.
    */
   clientAddress?: string;
+  /** The pattern of the route that took the request, set by the router (metrics and logs label by it). */
+  route?: string;
 }
 
 export interface ServiceResponse {

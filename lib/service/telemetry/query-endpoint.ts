@@ -8,6 +8,7 @@
  */
 import { KqlError } from "@/lib/kql";
 import { ZTelemetryQueryRequest, ZTelemetryQueryResponse, type TTelemetryQueryRequest } from "@/lib/contract/telemetry";
+import { metrics } from "../../platform/metrics";
 import { ApiError, invalidInput, type ErrorCode } from "../../contract/errors";
 import { parseWith, readJsonBody } from "../../platform/http/body";
 import type { Route } from "../../platform/http/router";
@@ -117,19 +118,45 @@ export async function runTelemetryEngine(
   prepare: (customerPlants: readonly string[]) => EngineQuery,
   signal?: AbortSignal,
 ): Promise<EngineAnswer> {
+  const { telemetryQueries } = metrics();
+  try {
+    const answer = await runEngine(ctx, principal, prepare, signal);
+    telemetryQueries.inc({ outcome: "ok" });
+    return answer;
+  } catch (error) {
+    telemetryQueries.inc({ outcome: error instanceof ApiError ? error.code : "INTERNAL_ERROR" });
+    throw error;
+  }
+}
+
+/** Counts a settled query's cost (the metrics' `plantdesk_telemetry_query_cost_total`). */
+function charged<T extends { cost: number }>(settled: T): T {
+  metrics().telemetryCost.inc(settled.cost);
+  return settled;
+}
+
+async function runEngine(
+  ctx: QueryEndpointContext,
+  principal: QueryPrincipal,
+  prepare: (customerPlants: readonly string[]) => EngineQuery,
+  signal?: AbortSignal,
+): Promise<EngineAnswer> {
   const clock = ctx.now?.() ?? new Date();
   const customerPlants = ctx.plantsOf(principal.customerId);
   if (customerPlants.length === 0) throw new ApiError("FORBIDDEN", "This client's customer has no telemetry.");
 
   const admitted = await ctx.throttle.admit(principal.budgetKey, clock.getTime());
-  if ("refused" in admitted) throw budgetSpent(admitted.refused, 0, false);
+  if ("refused" in admitted) {
+    metrics().telemetryThrottled.inc({ throttle: "budget" });
+    throw budgetSpent(admitted.refused, 0, false);
+  }
   const { reservation } = admitted;
 
   let query: EngineQuery;
   try {
     query = prepare(customerPlants);
   } catch (error) {
-    const { cost, window } = await reservation.settle();
+    const { cost, window } = charged(await reservation.settle());
     if (error instanceof ApiError) error.headers["x-query-cost"] = costHeader(cost, window);
     throw error;
   }
@@ -139,6 +166,7 @@ export async function runTelemetryEngine(
   try {
     leave = await ctx.gate.enter(principal.budgetKey, principal.customerId, signal);
   } catch (error) {
+    if (error instanceof ApiError && error.code === "RATE_LIMITED") metrics().telemetryThrottled.inc({ throttle: "places" });
     const window = await reservation.cancel();
     if (error instanceof ApiError) error.headers["x-query-cost"] = costHeader(0, window);
     throw error;
@@ -161,13 +189,16 @@ export async function runTelemetryEngine(
       signal: stop.signal,
       ...(query.countScanned ? { countScanned: true } : {}),
     });
-    const { cost, window } = await reservation.settle(undefined, table.compileWork);
+    const { cost, window } = charged(await reservation.settle(undefined, table.compileWork));
     return { table, headers: { "x-query-cost": costHeader(cost, window) }, queueMs };
   } catch (error) {
     stillRunning = engineStopped(error);
     // A refused query is charged the compile work it caused as well.
-    const { cost, window } = await reservation.settle(undefined, error instanceof KqlError ? error.work : 0);
-    if (stop.signal.reason === BUDGET_SPENT) throw budgetSpent(window, cost, true);
+    const { cost, window } = charged(await reservation.settle(undefined, error instanceof KqlError ? error.work : 0));
+    if (stop.signal.reason === BUDGET_SPENT) {
+      metrics().telemetryThrottled.inc({ throttle: "budget" });
+      throw budgetSpent(window, cost, true);
+    }
     // The shared budget became unreachable while the query ran: it was stopped, 503.
     const failure = stop.signal.reason instanceof ApiError ? stop.signal.reason : error instanceof KqlError ? invalidQuery(error) : error;
     if (failure instanceof ApiError) failure.headers["x-query-cost"] = costHeader(cost, window);

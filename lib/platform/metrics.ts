@@ -1,0 +1,71 @@
+/**
+ * The server's Prometheus metrics (`GET /metrics`, README "Operating"): one prom-client registry
+ * per process (lib/process-wide.ts: the server and Next's bundles load this module twice, and
+ * both must count into the same registry). Labels are bounded: a route is the router's pattern
+ * (`/api/plants/{plantId}/tasks`), never the raw path, so a client cannot grow the series.
+ * Gauges of things owned above the kernel (ingest, monitors, pools) are read when scraped, through
+ * `addScrapeHook`, which the assembly (scripts/serve.ts) fills.
+ */
+import type { ServerResponse } from "node:http";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { processWide } from "../process-wide";
+
+function createMetrics() {
+  const registry = new Registry();
+  const hooks: (() => void | Promise<void>)[] = [];
+  const registers = [registry];
+  return {
+    registry,
+    hooks,
+    httpRequests: new Counter({ name: "plantdesk_http_requests_total", help: "HTTP requests answered, by surface, route pattern, method and status.", labelNames: ["surface", "route", "method", "status"], registers }),
+    httpDuration: new Histogram({
+      name: "plantdesk_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer, by surface and route pattern.",
+      labelNames: ["surface", "route", "method"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    admission: new Counter({ name: "plantdesk_admission_refused_total", help: "Requests refused at the front door (429) because their principal's pool was full, by pool kind.", labelNames: ["pool"], registers }),
+    telemetryQueries: new Counter({ name: "plantdesk_telemetry_queries_total", help: "Telemetry queries finished, by outcome (ok or the error code).", labelNames: ["outcome"], registers }),
+    telemetryCost: new Counter({ name: "plantdesk_telemetry_query_cost_total", help: "Cost units charged to telemetry budgets.", registers }),
+    telemetryThrottled: new Counter({ name: "plantdesk_telemetry_throttled_total", help: "Telemetry queries refused or stopped by a throttle, by which (budget, places).", labelNames: ["throttle"], registers }),
+    gauge(name: string, help: string, labelNames: string[] = []) {
+      return new Gauge({ name, help, labelNames, registers });
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function metrics(): Metrics {
+  return processWide("metrics", createMetrics);
+}
+
+/** Runs `hook` before each scrape (it sets gauges from the state it reads). */
+export function addScrapeHook(hook: () => void | Promise<void>): void {
+  metrics().hooks.push(hook);
+}
+
+/** The text exposition of every metric, after the scrape hooks; a failing hook leaves its gauges as they were. */
+export async function scrape(): Promise<{ contentType: string; text: string }> {
+  const { registry, hooks } = metrics();
+  await Promise.all(hooks.map(async (hook) => {
+    try {
+      await hook();
+    } catch {
+      // a source that cannot be read now keeps its last values
+    }
+  }));
+  return { contentType: registry.contentType, text: await registry.metrics() };
+}
+
+const routeOf = new WeakMap<ServerResponse, string>();
+
+/** Which route pattern answered a Node response (set by the routers' adapter, read by the request log). */
+export function labelRoute(res: ServerResponse, pattern: string): void {
+  routeOf.set(res, pattern);
+}
+
+export function routeLabel(res: ServerResponse): string | undefined {
+  return routeOf.get(res);
+}

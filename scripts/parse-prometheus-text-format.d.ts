@@ -1,0 +1,10 @@
+/** The test's reader of Prometheus' text format (the package ships no types). */
+declare module "parse-prometheus-text-format" {
+  interface MetricFamily {
+    name: string;
+    help: string;
+    type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED";
+    metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string; sum?: string }[];
+  }
+  export default function parsePrometheusTextFormat(text: string): MetricFamily[];
+}
