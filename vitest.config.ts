@@ -10,7 +10,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "components/**/*.test.tsx", "scripts/**/*.test.ts", "app/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "modules/**/*.test.ts", "modules/**/*.test.tsx", "components/**/*.test.ts", "components/**/*.test.tsx", "scripts/**/*.test.ts", "app/**/*.test.ts"],
     environment: "node",
     setupFiles: ["lib/testing/fast-check-seed.ts"],
     testTimeout: 30_000,

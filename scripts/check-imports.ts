@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { figures, isTest, readImportGraph, violations } from "./import-graph";
+import { featureOf, figures, isTest, readImportGraph, roomOf, violations } from "./import-graph";
 
 const root = path.resolve(import.meta.dirname, "..");
 const graph = readImportGraph(root);
@@ -20,6 +20,12 @@ console.log(`import graph: ${counted.files} files, ${counted.edges} imports betw
 console.log(`arrows up a floor (tests left out): ${counted.upwardArrows.length}${counted.upwardArrows.map((a) => `\n  ${a}`).join("")}`);
 console.log(`import loops between files: ${counted.fileCycles.length}${counted.fileCycles.map((c) => `\n  ${c.join(" ⇄ ")}`).join("")}`);
 console.log(`import loops between folders: ${counted.folderCycles.length}${counted.folderCycles.map((c) => `\n  ${c.join(" ⇄ ")}`).join("")}`);
+const features = new Map<string, Set<string>>();
+for (const file of graph.files) {
+  const feature = featureOf(file);
+  if (feature) features.set(feature, (features.get(feature) ?? new Set()).add(roomOf(file).split("/")[2] ?? "(root)"));
+}
+console.log(`features (modules/<feature>/, one folder each): ${features.size}${[...features].sort().map(([f, layers]) => `\n  ${f}: ${[...layers].sort().join(", ")}`).join("")}`);
 console.log(`largest files (tests left out): ${largest.map((l) => `${l.file} ${l.lines}`).join(", ")}`);
 
 if (!process.argv.includes("--figures")) {

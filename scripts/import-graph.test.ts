@@ -36,6 +36,12 @@ describe("the import check", () => {
     ["components-are-browser-code", { from: "components/tasks/task-board.tsx", pkg: "next-auth" }],
     ["components-are-browser-code", { from: "components/tasks/task-board.tsx", pkg: "node:fs" }],
     ["no-folder-loops", { from: "lib/platform/sql.ts", to: "lib/service/runtime.ts" }],
+    ["floors", { from: "lib/platform/sql.ts", to: "lib/service/runtime.ts" }],
+    // A feature's layers keep the floors (docs/architecture.md, "Features").
+    ["floors", { from: "modules/example/store/rows.ts", to: "modules/example/api/routes.ts" }],
+    ["components-are-browser-code", { from: "modules/example/components/view.tsx", to: "modules/example/store/rows.ts" }],
+    ["components-are-browser-code", { from: "modules/example/client/fetch.ts", pkg: "node:fs" }],
+    ["feature-contract-is-zod-only", { from: "modules/example/contract/schema.ts", to: "lib/platform/sql.ts" }],
     ["no-file-loops", { from: "lib/contract/vocabulary.ts", to: "lib/contract/common.ts" }],
     // The compiler's modules too: the analyzer's interface stands below the analyzer (analyzer-api.ts).
     ["no-file-loops", { from: "lib/kql/analyzer-api.ts", to: "lib/kql/analyze.ts" }],
@@ -47,6 +53,9 @@ describe("the import check", () => {
     expect(rulesBroken({ from: "lib/platform/rate-limit.ts", to: "lib/shared-state/fixed-window.ts" })).toEqual([]);
     expect(rulesBroken({ from: "components/auth/sign-out.ts", pkg: "next-auth/react" })).toEqual([]);
     expect(rulesBroken({ from: "lib/service/runtime.ts", to: "lib/platform/http/router.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "modules/example/api/routes.ts", to: "modules/example/store/rows.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "modules/example/components/view.tsx", to: "modules/example/contract/schema.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "lib/contract/api.ts", to: "modules/example/contract/schema.ts" })).toEqual([]);
   });
 
   it("counts loops between files and between folders, not a folder with its own subfolder", () => {

@@ -61,6 +61,8 @@ export const isTestSupport = (file: string) => isTest(file) || /(^|\/)testing\//
  */
 export function roomOf(file: string): string {
   const parts = file.split("/");
+  // A feature's room is one of its layers: `modules/monitors/store/…` → `modules/monitors/store`.
+  if (parts[0] === "modules") return parts.length > 3 ? parts.slice(0, 3).join("/") : parts.slice(0, 2).join("/");
   // Next's proxy (middleware) is part of the app; the tools' configuration files stand on top.
   if (parts.length === 1) return /\.config\.[cm]?ts$/.test(file) ? "(config)" : "app";
   if (parts[0] !== "lib") return parts[0]!;
@@ -84,7 +86,23 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["scripts", "bench", "e2e", "lib/testing", "lib/service/testing", "(config)"],
 ];
 
+/**
+ * A feature folder's layers (docs/architecture.md, "Features"), each on the floor of the room it
+ * replaces: a feature's contract is the contract's floor, its store the stores' floor, its service the
+ * assembly's (it may use the upstream, the stores and the kernel), its /api/ routes the dashboard API's,
+ * its client (the browser's fetch helpers and hooks) the clients' floor and its components the pages'.
+ */
+export const FEATURE_LAYERS: Readonly<Record<string, number>> = { contract: 0, store: 3, service: 4, client: 4, api: 5, components: 6 };
+
+/** The features, each one folder: `modules/<feature>/`. */
+export const featureOf = (file: string): string | undefined => (file.startsWith("modules/") ? file.split("/")[1] : undefined);
+
 export function floorOf(room: string): number {
+  const layer = /^modules\/[^/]+\/([^/]+)$/.exec(room)?.[1];
+  if (room.startsWith("modules/")) {
+    if (layer === undefined || !(layer in FEATURE_LAYERS)) throw new Error(`${room}: a feature's files live in one of its layers, modules/<feature>/{${Object.keys(FEATURE_LAYERS).join(",")}}/ (docs/architecture.md, "Features").`);
+    return FEATURE_LAYERS[layer]!;
+  }
   const floor = FLOORS.findIndex((rooms) => rooms.includes(room));
   if (floor < 0) throw new Error(`${room} is on no floor: add it to FLOORS in scripts/import-graph.ts.`);
   return floor;
@@ -183,9 +201,15 @@ const KERNEL_MAY_IMPORT = (to: string) =>
 const SERVER_ONLY_ROOMS = ["lib/platform", "lib/service", "lib/dashboard-store", "lib/dashboard", "lib/auth", "lib/bff", "lib/upstream", "lib/monitors", "lib/shared-state", "lib"];
 /** Packages (by name) that run only on a server; `next-auth/react`, next-auth's browser half, is not one of them. */
 const SERVER_ONLY_PACKAGES = new Set(["server-only", "pg", "better-sqlite3", "@duckdb/node-api", "ioredis", "mqtt", "nodemailer", "@clickhouse/client", "jose", "bcryptjs", "chdb"]);
-const isServerOnlyFile = (file: string) => SERVER_ONLY_ROOMS.includes(roomOf(file)) || roomOf(file).startsWith("lib/service/");
+/** A feature's layers that run only on the server. */
+const SERVER_ONLY_LAYERS = ["store", "service", "api"];
+const isServerOnlyFile = (file: string) =>
+  SERVER_ONLY_ROOMS.includes(roomOf(file)) || roomOf(file).startsWith("lib/service/") || (file.startsWith("modules/") && SERVER_ONLY_LAYERS.includes(file.split("/")[2]!));
 const isServerOnlyPackage = (specifier: string) =>
   specifier.startsWith("node:") || SERVER_ONLY_PACKAGES.has(packageName(specifier)) || specifier === "next-auth" || specifier.startsWith("next-auth/") && specifier !== "next-auth/react";
+
+/** Browser code: components/, and a feature's components/, client/ and contract/. */
+const isBrowserFile = (file: string) => file.startsWith("components/") || /^modules\/[^/]+\/(components|client|contract)\//.test(file);
 
 export interface Rule {
   name: string;
@@ -202,9 +226,10 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: "contract-is-zod-only",
-    because: "lib/contract is loaded by the browser and the server alike: plain data and zod schemas, nothing else.",
+    because: "lib/contract is loaded by the browser and the server alike: plain data and zod schemas (its own and the features' contracts), nothing else.",
     forbids: (e) =>
-      e.from.startsWith("lib/contract/") && !isTest(e.from) && (e.to !== undefined ? !e.to.startsWith("lib/contract/") : packageName(e.pkg!) !== "zod"),
+      e.from.startsWith("lib/contract/") && !isTest(e.from) &&
+      (e.to !== undefined ? !(e.to.startsWith("lib/contract/") || /^modules\/[^/]+\/contract\//.test(e.to)) : packageName(e.pkg!) !== "zod"),
   },
   {
     name: "service-apart-from-dashboard-store",
@@ -220,9 +245,16 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: "components-are-browser-code",
-    because: "components/ runs in the browser: no server-only module, no Node built-in, no database driver.",
+    because: "components/ (and a feature's components/, client/ and contract/) run in the browser: no server-only module, no Node built-in, no database driver.",
     forbids: (e) =>
-      e.from.startsWith("components/") && !isTest(e.from) && (e.to !== undefined ? isServerOnlyFile(e.to) : isServerOnlyPackage(e.pkg!)),
+      isBrowserFile(e.from) && !isTest(e.from) && (e.to !== undefined ? isServerOnlyFile(e.to) : isServerOnlyPackage(e.pkg!)),
+  },
+  {
+    name: "feature-contract-is-zod-only",
+    because: "a feature's contract/ is loaded by the browser and the server alike: zod and other contracts only.",
+    forbids: (e) =>
+      /^modules\/[^/]+\/contract\//.test(e.from) && !isTest(e.from) &&
+      (e.to !== undefined ? !(e.to.startsWith("lib/contract/") || /^modules\/[^/]+\/contract\//.test(e.to)) : packageName(e.pkg!) !== "zod"),
   },
 ];
 
@@ -241,6 +273,9 @@ export function violations(graph: ImportGraph): Violation[] {
     }
   }
   const counted = figures(graph);
+  for (const arrow of counted.upwardArrows) {
+    found.push({ rule: "floors", because: "a room imports its own floor and the floors below, never one above (docs/architecture.md, \"Floors and rooms\").", arrow });
+  }
   for (const loop of counted.folderCycles) {
     found.push({ rule: "no-folder-loops", because: "folders import each other in one direction only (a loop means neither can be read or moved alone).", arrow: loop.join(" ⇄ ") });
   }
