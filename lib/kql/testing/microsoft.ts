@@ -23,7 +23,11 @@ export interface ReferenceResult {
 }
 
 export function microsoftAnalysis(query: string): ReferenceResult {
-  const code = Kusto.Language.KustoCode.ParseAndAnalyze(query, globals);
+  return analyse(query, globals);
+}
+
+function analyse(query: string, state: unknown): ReferenceResult {
+  const code = Kusto.Language.KustoCode.ParseAndAnalyze(query, state);
   const diagnostics = code.GetDiagnostics();
   const errors: string[] = [];
   for (let i = 0; i < diagnostics.Count; i++) {
@@ -34,4 +38,19 @@ export function microsoftAnalysis(query: string): ReferenceResult {
   const result = code.ResultType;
   if (result?.Columns) for (let i = 0; i < result.Columns.Count; i++) columns.push({ name: result.Columns.getItem(i).Name, type: result.Columns.getItem(i).Type.Name });
   return { errors, columns };
+}
+
+/** The analysis with no database at all (GlobalState.Default): a query that binds here needs no table. */
+export function microsoftStandalone(query: string): ReferenceResult {
+  return analyse(query, Kusto.Language.GlobalState.Default);
+}
+
+/**
+ * Microsoft's catalogue: the public, non-obsolete scalar functions (Kusto.Language.Functions.All)
+ * and aggregates (Aggregates.All), by name.
+ */
+export function microsoftCatalogue(): { functions: string[]; aggregates: string[] } {
+  const names = (symbols: { Name: string; IsHidden: boolean; IsObsolete: boolean }[]) =>
+    [...new Set(symbols.filter((s) => !s.IsHidden && !s.IsObsolete).map((s) => s.Name))].sort();
+  return { functions: names(Kusto.Language.Functions.All), aggregates: names(Kusto.Language.Aggregates.All) };
 }

@@ -1,0 +1,72 @@
+/**
+ * `npm run conformance:docs [-- --json out.json] [-- --only <id-substring>]`: runs every example
+ * of Microsoft's KQL documentation kept in lib/kql/testing/docs-examples.json on both engines and
+ * prints the pass rates (overall and per category, per engine) and the failures grouped by cause.
+ * --write-passing rewrites the ratchet (lib/kql/testing/docs-passing.json) with today's passes:
+ * run it after making examples pass, never to hide a regression (the ratchet test refuses that).
+ */
+import fs from "node:fs";
+import { CATEGORIES, loadDocsExamples } from "@/lib/kql/testing/docs-examples";
+import { causeOf, ENGINES, openDocsEngines, type Outcome } from "@/lib/kql/testing/docs-runner.test-support";
+import { DOCS_PASSING_PATH, readPassing } from "@/lib/kql/testing/docs-passing";
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const file = loadDocsExamples();
+  const only = option("--only");
+  const examples = file.examples.filter((e) => !only || e.id.includes(only));
+  const engines = await openDocsEngines();
+  const outcomes: Outcome[] = [];
+  try {
+    for (const example of examples) for (const engine of ENGINES) outcomes.push(await engines.run(engine, example));
+  } finally {
+    await engines.close();
+  }
+  const byId = new Map(examples.map((e) => [e.id, e]));
+  const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : "-");
+  console.log(`Microsoft's KQL documentation, ${file.source.repository} @ ${file.source.commit.slice(0, 12)}: ${examples.length} examples`);
+  const rows: string[][] = [["category", "examples", ...ENGINES.map((e) => `${e} pass`)]];
+  for (const category of ["all", "functions-only (no evaluate, no graph)", ...CATEGORIES]) {
+    const inCategory = (o: Outcome) => {
+      const c = byId.get(o.id)!.category;
+      return category === "all" || (category.startsWith("functions-only") ? c === "functions" || c === "operators" : c === category);
+    };
+    const total = examples.filter((e) => inCategory({ id: e.id } as Outcome)).length;
+    rows.push([
+      category,
+      String(total),
+      ...ENGINES.map((engine) => {
+        const passed = outcomes.filter((o) => o.engine === engine && o.status === "pass" && inCategory(o)).length;
+        return `${passed} (${pct(passed, total)})`;
+      }),
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
+  for (const engine of ENGINES) {
+    const mine = outcomes.filter((o) => o.engine === engine);
+    const statuses = ["pass", "wrong", "refused", "error", "timeout"].map((s) => `${s} ${mine.filter((o) => o.status === s).length}`);
+    console.log(`\n${engine}: ${statuses.join(", ")}. Failures by cause:`);
+    const causes = new Map<string, string[]>();
+    for (const o of mine.filter((o) => o.status !== "pass")) causes.set(causeOf(o), [...(causes.get(causeOf(o)) ?? []), o.id]);
+    for (const [cause, ids] of [...causes].sort((a, b) => b[1].length - a[1].length).slice(0, Number(option("--causes") ?? 40))) {
+      console.log(`  ×${ids.length}  ${cause}  (${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ", …" : ""})`);
+    }
+  }
+  const ratchet = readPassing();
+  const regressions = ENGINES.flatMap((engine) => ratchet[engine].filter((id) => byId.has(id) && !outcomes.some((o) => o.id === id && o.engine === engine && o.status === "pass")).map((id) => `${engine} ${id}`));
+  if (regressions.length) console.log(`\nRegressions against ${DOCS_PASSING_PATH}: ${regressions.join(", ")}`);
+  const json = option("--json");
+  if (json) fs.writeFileSync(json, JSON.stringify(outcomes, null, 1));
+  if (process.argv.includes("--write-passing") && !only) {
+    const passing = Object.fromEntries(ENGINES.map((engine) => [engine, outcomes.filter((o) => o.engine === engine && o.status === "pass").map((o) => o.id).sort()]));
+    fs.writeFileSync(DOCS_PASSING_PATH, JSON.stringify(passing, null, 1) + "\n");
+    console.log(`wrote ${DOCS_PASSING_PATH}`);
+  }
+}
+
+await main();
