@@ -60,7 +60,7 @@ for (let index = 0; index < count; index += 1) {
 const ended = new Map<number, number[]>();
 const failed = new Map<number, number>();
 const scheduler = new MonitorScheduler(
-  { db, upstream: createEmbeddedUpstream(runtime), notifier: { smtpUrl: null, smtpFrom: "bench@localhost" } },
+  { db, upstream: createEmbeddedUpstream(runtime), notifier: { smtpUrl: null, smtpFrom: "bench@localhost", allowPrivateWebhooks: false } },
   {
     concurrency: config.dashboard.monitors.concurrency,
     pollMs: 1000,

@@ -211,6 +211,8 @@ const dashboardEnvSchema = z.object({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/, message: "must be an smtp:// or smtps:// URL" }).optional()),
   /** Sender of the monitors' e-mail. */
   SMTP_FROM: z.string().min(3).max(320).default("Plantdesk <plantdesk@localhost>"),
+  /** Monitors' webhooks may go to private, loopback, link-local, … addresses (an internal chat server); default: public addresses only. */
+  WEBHOOK_ALLOW_PRIVATE: flag(false),
   /** The monitors' schedule runs in this server (lib/monitors/scheduler.ts); 0 leaves it to other instances. */
   MONITORS_SCHEDULE: flag(true),
   /** Monitor evaluations running at once per instance. */
@@ -254,7 +256,7 @@ export interface DashboardConfig {
   timeouts: { maintenanceMs: number; queryMs: number };
   /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
   answerCacheChars: number;
-  monitors: { smtpUrl: string | null; smtpFrom: string; schedule: boolean; concurrency: number; pollMs: number };
+  monitors: { smtpUrl: string | null; smtpFrom: string; allowPrivateWebhooks: boolean; schedule: boolean; concurrency: number; pollMs: number };
   /** Largest answer of the remote service read, in bytes: reading stops there. */
   maxAnswerBytes: number;
 }
@@ -357,6 +359,7 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
     monitors: {
       smtpUrl: env.SMTP_URL ?? null,
       smtpFrom: env.SMTP_FROM,
+      allowPrivateWebhooks: env.WEBHOOK_ALLOW_PRIVATE,
       schedule: env.MONITORS_SCHEDULE,
       concurrency: env.MONITOR_CONCURRENCY,
       pollMs: env.MONITOR_POLL_MS,

@@ -23,6 +23,8 @@ import {
 import { checkMonitorDefinition, previewMonitor } from "@/lib/monitors/evaluate";
 import { monitorDeps } from "@/lib/monitors";
 import { runMonitor } from "@/lib/monitors/scheduler";
+import { checkDestination, RefusedDestination } from "@/lib/platform/outbound";
+import { getConfig } from "@/lib/config";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
 import type { ApiContext } from "./handler";
@@ -41,15 +43,30 @@ async function existing(context: ApiContext): Promise<StoredMonitor> {
   return monitor;
 }
 
+/**
+ * A webhook may go only where the notifier will send it (lib/platform/outbound.ts): a private,
+ * loopback, link-local, … destination in any spelling, or a name resolving to one, is refused at
+ * save as at send, in words that say nothing about the destination.
+ */
+async function checkWebhookDestination(url: string): Promise<void> {
+  try {
+    await checkDestination(url, { allowPrivate: getConfig().dashboard.monitors.allowPrivateWebhooks });
+  } catch (error) {
+    if (!(error instanceof RefusedDestination)) throw error;
+    throw new ApiError("INVALID_INPUT", "The webhook's address is a refused destination: only public addresses may be called.", [{ field: "notify.webhookUrl", problem: "refused destination" }]);
+  }
+}
+
 const mayWebhook = (context: ApiContext) => hasPermission(context.user.role, "monitors:webhook");
 
-/** A validated definition: schema, compiled query, key columns, and the webhook rule. */
-function definition(context: ApiContext, stored: StoredMonitor | null): TMonitorInput {
+/** A validated definition: schema, compiled query, key columns, and the webhook rules (who, and where to). */
+async function definition(context: ApiContext, stored: StoredMonitor | null): Promise<TMonitorInput> {
   const input = parseWith(ZMonitorInput, readJsonBody(context.req), "monitor");
   const webhook = input.notify?.webhookUrl;
   if (webhook !== undefined && webhook !== (stored?.webhookUrl ?? null) && !mayWebhook(context)) {
     throw forbidden("Only an admin may set a monitor's webhook.");
   }
+  if (webhook) await checkWebhookDestination(webhook);
   checkMonitorDefinition(input);
   context.audit.detail = { name: input.name, every: input.every, enabled: input.enabled, keyColumns: input.keyColumns.join(",").slice(0, 100) };
   return input;
@@ -69,7 +86,7 @@ export const monitorHandlers = {
   },
 
   async create(context: ApiContext) {
-    const input = definition(context, null);
+    const input = await definition(context, null);
     const db = await getDashboardDb();
     if ((await countMonitors(db, context.plant!.id)) >= MONITOR_LIMITS.maxPerPlant) {
       throw invalidInput(`A plant has at most ${MONITOR_LIMITS.maxPerPlant} monitors; delete one first.`, [{ field: "(body)", problem: "too many monitors" }]);
@@ -86,7 +103,7 @@ export const monitorHandlers = {
   async replace(context: ApiContext) {
     const stored = await existing(context);
     context.audit.target = String(stored.id);
-    const input = definition(context, stored);
+    const input = await definition(context, stored);
     const monitor = await replaceMonitor(await getDashboardDb(), context.plant!.id, stored.id, input);
     if (!monitor) throw new ApiError("NOT_FOUND", `No monitor ${stored.id} on plant ${context.plant!.id}.`);
     return json(await describe(context, monitor));

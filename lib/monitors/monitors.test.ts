@@ -33,6 +33,8 @@ const env = await vi.hoisted(async () => {
     DEMO_LIVE: "0",
     SMTP_URL: `smtp://127.0.0.1:${port}`,
     SMTP_FROM: "Plantdesk <alerts@plantdesk.test>",
+    // The webhook receiver listens on loopback: the operator's permission for private destinations.
+    WEBHOOK_ALLOW_PRIVATE: "1",
   });
   return { ...environment, demoPassword, smtp, mails };
 });

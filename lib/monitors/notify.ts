@@ -7,6 +7,7 @@ import "server-only";
  * returned as a sentence without the address (a webhook URL is a credential of the chat workspace).
  */
 import nodemailer from "nodemailer";
+import { checkDestination, postJsonTo, RefusedDestination, type DestinationPolicy } from "@/lib/platform/outbound";
 import type { StoredMonitor } from "@/lib/dashboard-store/monitors";
 import { valueText } from "../contract/monitor-template";
 import type { Evaluation } from "./evaluate";
@@ -20,6 +21,8 @@ const LISTED = 20;
 export interface NotifierConfig {
   smtpUrl: string | null;
   smtpFrom: string;
+  /** WEBHOOK_ALLOW_PRIVATE: webhooks may go to private, loopback, link-local … addresses. */
+  allowPrivateWebhooks: boolean;
 }
 
 export interface MonitorMessage {
@@ -53,37 +56,22 @@ export function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | 
   return { subject: `[Plantdesk] ${monitor.plantId} · ${monitor.name}: ${counts}`.replace(/\p{Cc}/gu, " "), text: lines.join("\n") };
 }
 
-/** POSTs `{ text }`; null when accepted, else why not (never the URL). */
-export async function postWebhook(url: string, text: string): Promise<string | null> {
-  let response: Response;
+/**
+ * POSTs `{ text }`; null when accepted, else why not (never the URL). A destination the policy
+ * refuses (lib/platform/outbound.ts) is never called and says only "refused destination".
+ */
+export async function postWebhook(url: string, text: string, policy: DestinationPolicy): Promise<string | null> {
+  let status: number;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ text: chatSafe(text) }),
-      redirect: "manual",
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
+    const destination = await checkDestination(url, policy);
+    status = await postJsonTo(destination, { text: chatSafe(text) }, { timeoutMs: WEBHOOK_TIMEOUT_MS, maxAnswerBytes: WEBHOOK_ANSWER_BYTES });
   } catch (error) {
-    return (error as Error).name === "TimeoutError" ? `webhook: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : "webhook: could not be reached";
+    if (error instanceof RefusedDestination) return "webhook: refused destination";
+    const name = (error as Error).name;
+    return name === "TimeoutError" || name === "AbortError" ? `webhook: no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : "webhook: could not be reached";
   }
-  // Read (and throw away) at most WEBHOOK_ANSWER_BYTES of the answer, so the connection is reusable and nothing large is held.
-  let read = 0;
-  const reader = response.body?.getReader();
-  try {
-    while (reader) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      read += value.byteLength;
-      if (read > WEBHOOK_ANSWER_BYTES) break;
-    }
-  } catch {
-    // the answer broke off: its status decides
-  } finally {
-    await reader?.cancel().catch(() => undefined);
-  }
-  if (response.status >= 300 && response.status < 400) return `webhook: answered a redirect (${response.status}), which is not followed`;
-  if (!response.ok) return `webhook: answered HTTP ${response.status}`;
+  if (status >= 300 && status < 400) return `webhook: answered a redirect (${status}), which is not followed`;
+  if (status < 200 || status >= 300) return `webhook: answered HTTP ${status}`;
   return null;
 }
 
@@ -112,7 +100,7 @@ export async function notifyEvaluation(config: NotifierConfig, monitor: StoredMo
   const message = describeEvaluation(monitor, evaluation);
   const problems = await Promise.all([
     monitor.emails.length > 0 ? sendEmail(config, monitor.emails, message) : null,
-    monitor.webhookUrl ? postWebhook(monitor.webhookUrl, message.text) : null,
+    monitor.webhookUrl ? postWebhook(monitor.webhookUrl, message.text, { allowPrivate: config.allowPrivateWebhooks }) : null,
   ]);
   const failed = problems.filter((problem): problem is string => problem !== null);
   return failed.length > 0 ? failed.join("; ") : null;

@@ -54,7 +54,7 @@ afterAll(async () => {
   env.remove();
 });
 
-const notifier = { smtpUrl: null, smtpFrom: "Plantdesk <plantdesk@localhost>" };
+const notifier = { smtpUrl: null, smtpFrom: "Plantdesk <plantdesk@localhost>", allowPrivateWebhooks: false };
 
 /** Two instances on `open()`'s connections: a monitor is evaluated once per tick between them. */
 function twoInstances(open: () => Promise<SqlDb>) {
