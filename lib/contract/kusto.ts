@@ -15,7 +15,7 @@ const MAX_PROPERTIES_LENGTH = 64 * 1024;
 /**
  * The client request properties, as the SDKs send them: `{ Options: {…}, Parameters: {…} }`,
  * either as an object or as that object's JSON text. Names are case-insensitive, unknown ones are
- * ignored (as ADX does); `Parameters` (query parameters) are not supported and are ignored too.
+ * ignored (as ADX does). `Parameters` are the values of the query's `declare query_parameters(…)`.
  */
 export const ZKustoRequestProperties = z
   .preprocess(
@@ -33,7 +33,8 @@ export const ZKustoRequestProperties = z
   .meta({
     id: "KustoRequestProperties",
     description:
-      "Client request properties `{ Options: { … } }` (object or JSON text; names case-insensitive; unknown ones ignored). " +
+      "Client request properties `{ Options: { … }, Parameters: { … } }` (object or JSON text; option names case-insensitive; unknown ones ignored). " +
+      "`Parameters` are the values of `declare query_parameters(…)` by name, as text (`ClientRequestProperties.setParameter`). " +
       "Honoured options: `servertimeout`, `truncationmaxrecords`, `query_now`, `query_datetimescope_from`, `query_datetimescope_to`, `query_datetimescope_column`.",
   });
 
@@ -60,6 +61,8 @@ export interface TKustoOptions {
   scopeFrom?: Date;
   scopeTo?: Date;
   scopeColumn?: string;
+  /** `Parameters`: the values of the query's `declare query_parameters(…)`, as text. */
+  parameters?: Record<string, string>;
 }
 
 /** ADX's timespan text `[-][d.]hh:mm:ss[.fffffff]`, or a KQL literal such as `30s`, `5m`, `1h`, `100ms`. */
@@ -101,6 +104,22 @@ export class KustoOptionError extends Error {
   }
 }
 
+/** Most query parameters one request may carry. */
+const MAX_PARAMETERS = 100;
+
+/** `Parameters`: names to text; a number, bool or JSON value an SDK passes through as it is becomes its text. */
+function readParameters(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || Array.isArray(value)) throw new KustoOptionError("Parameters", "must be an object of names to values");
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_PARAMETERS) throw new KustoOptionError("Parameters", `must hold at most ${MAX_PARAMETERS} parameters`);
+  const result: Record<string, string> = {};
+  for (const [name, raw] of entries) {
+    if (raw === null || raw === undefined) continue;
+    result[name] = typeof raw === "string" ? raw : typeof raw === "object" ? JSON.stringify(raw) : String(raw);
+  }
+  return result;
+}
+
 /** Reads the honoured options out of parsed properties; throws KustoOptionError for a bad value. */
 export function readKustoOptions(properties: Record<string, unknown> | undefined): TKustoOptions {
   const lower = (record: Record<string, unknown>) => new Map(Object.entries(record).map(([key, value]) => [key.toLowerCase(), value]));
@@ -140,6 +159,8 @@ export function readKustoOptions(properties: Record<string, unknown> | undefined
     if (typeof column !== "string" || column.trim() === "") throw new KustoOptionError("query_datetimescope_column", "must be a column name");
     result.scopeColumn = column.trim();
   }
+  const parameters = top.get("parameters");
+  if (parameters !== undefined && parameters !== null) result.parameters = readParameters(parameters);
   return result;
 }
 

@@ -17,6 +17,22 @@ const ZUtcInstant = z.iso
   .datetime({ offset: false, error: "must be an ISO 8601 UTC timestamp ending in Z, e.g. 2024-05-01T00:00:00.000Z" })
   .meta({ id: "UtcInstant", description: "ISO 8601 UTC instant ending in `Z`, e.g. `2024-05-01T00:00:00.000Z`." });
 
+/** Most query parameters one request may send (ADX's `declare query_parameters` names). */
+export const MAX_QUERY_PARAMETERS = 100;
+
+/**
+ * Values of the query's `declare query_parameters(…)`, as ADX's clients send them: text, read as a
+ * literal of the declared type (a string parameter takes the text as it is); numbers and bools are
+ * taken as their text. Names the query does not declare are ignored, as in ADX.
+ */
+export const ZQueryParameters = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, "must be a KQL name"),
+    z.union([z.string().max(MAX_QUERY_LENGTH), z.number(), z.boolean()]).transform(String),
+  )
+  .refine((values) => Object.keys(values).length <= MAX_QUERY_PARAMETERS, `must hold at most ${MAX_QUERY_PARAMETERS} parameters`)
+  .meta({ id: "QueryParameters", description: "Values of `declare query_parameters(…)` by name, e.g. `{ \"threshold\": \"90\", \"since\": \"datetime(2024-05-01)\" }`; never spliced into SQL." });
+
 /** The fields of a query request, shared by the service's endpoint and the dashboard's /api/ (lib/contract/explorer.ts). */
 export const TELEMETRY_QUERY_FIELDS = {
   query: z
@@ -31,6 +47,7 @@ export const TELEMETRY_QUERY_FIELDS = {
     .max(MAX_QUERY_PLANTS)
     .optional()
     .meta({ description: "Plants to query; omitted → every plant of the client's customer. A plant of another customer gives 400." }),
+  parameters: ZQueryParameters.optional(),
 };
 
 /** The range rule of a query request: end after start, at most MAX_QUERY_RANGE_DAYS later. */

@@ -135,8 +135,18 @@ export interface LetStatement {
   span: Span;
 }
 
+/** `set name [= value];`: a request option written in the query (compile.ts says which are honoured). */
+export interface SetStatement {
+  name: Name;
+  value?: Expr;
+  span: Span;
+}
+
 export interface QueryAst {
   lets: LetStatement[];
+  /** `declare query_parameters(…)`: names bound from the request's parameters (or their defaults). */
+  parameters: FunctionParam[];
+  sets: SetStatement[];
   /** The query statement (null while only `let` statements have been typed). */
   query: TabularExpr | null;
   span: Span;

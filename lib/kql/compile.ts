@@ -12,7 +12,8 @@
  * parameters), tabular values and functions are compiled where they are used. Every table
  * reference reads the scoped relation the caller passed in, so no statement can escape the scope.
  */
-import type { Assignment, Expr, LetStatement, Operator, SortKey, Span, TabularExpr, TabularSource } from "./ast";
+import type { Assignment, Expr, LetStatement, Operator, SetStatement, SortKey, Span, TabularExpr, TabularSource } from "./ast";
+import { bindQueryParameters, type QueryParameterValues } from "./query-parameters";
 import { Analyzer } from "./analyze";
 import type { Env, Scope } from "./analyzer-api";
 import { nameOf } from "./names";
@@ -38,6 +39,8 @@ export interface CompileOptions {
   /** The query's `now()`; defaults to the current time. One instant for the whole query, as in ADX. */
   now?: Date;
   dialect?: SqlDialect;
+  /** Values of the query's `declare query_parameters(…)`, as the request sent them (text; query-parameters.ts). */
+  parameters?: QueryParameterValues;
 }
 
 /** The `render` operator's hint: chart kind plus its `with (…)` properties. */
@@ -67,12 +70,12 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
     throw new KqlError(first?.message ?? "Query is empty", first?.line ?? 1, first?.column ?? 1, first?.from ?? 0, first?.to ?? 0);
   }
   const query = ast.query;
-  const analyzer = new Analyzer(text, (options.now ?? new Date()).getTime());
+  const analyzer = new Analyzer(text, queryNow(text, ast.sets, options.now ?? new Date()));
   if (ast.lets.length > COMPILE_LIMITS.lets) analyzer.error(ast.lets[COMPILE_LIMITS.lets]!.span, `A query may have at most ${COMPILE_LIMITS.lets} let statements`);
   try {
     return metered(analyzer.meter, () => {
       const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources);
-      let env: Env = new Map();
+      let env: Env = bindQueryParameters(analyzer, ast.parameters, options.parameters, new Map());
       for (const statement of ast.lets) env = planner.bindLet(statement, env);
       let render: RenderHint | undefined;
       const operators = query.operators;
@@ -95,6 +98,38 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
     if (refusal instanceof KqlError) refusal.work = analyzer.meter.work;
     throw refusal;
   }
+}
+
+/**
+ * `set` options that only tune how ADX runs a query (caches, fan-out, memory, consistency, request
+ * tags, truncation, which the service's own limits replace): accepted and ignored. `query_now` sets
+ * the query's `now()`; any other option changes an answer in ways not built here and is refused.
+ */
+const TUNING_OPTIONS = new Set([
+  "best_effort", "deferpartialqueryfailures", "materialized_view_shuffle", "max_memory_consumption_per_query_per_node",
+  "maxmemoryconsumptionperiterator", "maxoutputcolumns", "norequesttimeout", "notruncation", "push_selection_through_aggregation",
+  "query_datascope", "query_distribution_nodes_span", "query_fanout_nodes_percent", "query_fanout_threads_percent",
+  "query_force_row_level_security", "query_log_query_parameters", "query_max_entities_in_union", "query_results_cache_max_age",
+  "query_results_cache_per_shard", "query_results_progressive_row_count", "query_results_progressive_update_period",
+  "query_consistency", "queryconsistency", "query_weakconsistency_session_id", "request_app_name", "request_block_row_level_security",
+  "request_callout_disabled", "request_description", "request_external_table_disabled", "request_impersonation_disabled",
+  "request_readonly", "request_remote_entities_disabled", "request_sandboxed_execution_disabled", "request_user",
+  "results_error_reporting_placement", "results_progressive_enabled", "servertimeout", "truncationmaxrecords", "truncationmaxsize",
+  "truncation_max_records", "validatepermissions", "query_take_max_records", "hint.concurrency", "hint.distribution", "hint.strategy",
+]);
+
+/** The query's `now()` in epoch milliseconds: `set query_now = datetime(…)` or the caller's instant. */
+function queryNow(text: string, sets: SetStatement[], now: Date): number {
+  let millis = now.getTime();
+  for (const statement of sets) {
+    const name = statement.name.text;
+    if (name === "query_now") {
+      const value = statement.value?.kind === "literal" && statement.value.type === "datetime" ? statement.value.value : undefined;
+      if (typeof value !== "number") throw atSpan(text, statement.span, "set query_now needs a datetime literal");
+      millis = value;
+    } else if (!TUNING_OPTIONS.has(name.toLowerCase())) throw atSpan(text, statement.name.span, `The request option '${name}' is not supported in a set statement`);
+  }
+  return millis;
 }
 
 function atSpan(text: string, span: Span, message: string): KqlError {

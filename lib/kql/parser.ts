@@ -12,7 +12,7 @@
  * pipelines), operators.ts (what follows each `|`), expressions.ts, literals.ts, and cursor.ts
  * (the tokens, the position and the names in scope).
  */
-import type { Expr, FunctionParam, LetStatement, LetValue, Name, QueryAst, TabularExpr } from "./ast";
+import type { Expr, FunctionParam, LetStatement, LetValue, Name, QueryAst, SetStatement, TabularExpr } from "./ast";
 import { tokenize } from "./lexer";
 import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure, type Diagnostic } from "./parser/cursor";
 import { parseExpr } from "./parser/expressions";
@@ -25,7 +25,7 @@ export interface ParseResult {
   diagnostics: Diagnostic[];
 }
 
-const UNSUPPORTED_STATEMENTS = new Set(["set", "declare", "alias", "pattern", "restrict", "query_parameters"]);
+const UNSUPPORTED_STATEMENTS = new Set(["declare", "alias", "pattern", "restrict", "query_parameters"]);
 
 /** Converts an offset to 1-based line/column. */
 export function positionOf(text: string, offset: number): { line: number; column: number } {
@@ -53,7 +53,7 @@ export function parse(text: string): ParseResult {
     c.report(first, "Query is empty: expected a table name (States or Events)");
     return { ast: null, diagnostics };
   }
-  const ast: QueryAst = { lets: [], query: null, span: { from: first.from, to: text.length } };
+  const ast: QueryAst = { lets: [], parameters: [], sets: [], query: null, span: { from: first.from, to: text.length } };
   try {
     while (c.peek().kind !== "eof") {
       const token = c.peek();
@@ -64,6 +64,14 @@ export function parse(text: string): ParseResult {
       if (isWord(token, "let")) {
         const statement = parseLet(c);
         if (statement) ast.lets.push(statement);
+        continue;
+      }
+      if (isWord(token, "declare") && isWord(c.peek(1), "query_parameters")) {
+        statement(c, () => ast.parameters.push(...parseQueryParameters(c)));
+        continue;
+      }
+      if (isWord(token, "set") && isName(c.peek(1)) && !ast.query) {
+        statement(c, () => ast.sets.push(parseSet(c)));
         continue;
       }
       if (isName(token) && UNSUPPORTED_STATEMENTS.has(token.text) && isName(c.peek(1))) {
@@ -105,6 +113,39 @@ function parseLet(c: Cursor): LetStatement | null {
     c.skipTo([";"]);
     return null;
   }
+}
+
+/** Runs one statement's parser; a recoverable failure is reported and the statement skipped. */
+function statement(c: Cursor, read: () => void) {
+  try {
+    read();
+    if (c.peek().kind !== "eof") c.expectPunct(";");
+  } catch (error) {
+    if (!(error instanceof ParseFailure) || error.fatal) throw error;
+    c.report(error.token, error.message);
+    c.skipTo([";"]);
+  }
+}
+
+/** `declare query_parameters(name: type [= default], …)`: the names become scalars of the query. */
+function parseQueryParameters(c: Cursor): FunctionParam[] {
+  c.next();
+  c.next();
+  const params = parseParams(c);
+  for (const p of params) c.scalarNames.add(p.name.text);
+  return params;
+}
+
+/** `set name [= value]`. */
+function parseSet(c: Cursor): SetStatement {
+  const from = c.next().from;
+  const name = c.expectName("an option name after 'set'");
+  let value: Expr | undefined;
+  if (isPunct(c.peek(), "=")) {
+    c.next();
+    value = parseExpr(c);
+  }
+  return { name, value, span: c.spanFrom(from) };
 }
 
 function parseLetValue(c: Cursor, name: Name): LetValue {

@@ -20,6 +20,8 @@ export interface Case {
   rows: JsonValue[][];
   columns?: string[];
   types?: string[];
+  /** Values of the query's `declare query_parameters(…)`, as a request sends them. */
+  parameters?: Record<string, string>;
   /**
    * An engine that does not give this answer yet, and why: its case is reported as skipped (so the
    * gap shows in every run's count) until the defect is fixed. Never for a case that merely flakes.
@@ -67,7 +69,7 @@ function check(engine: Engine, c: Case): void {
   {
     const gap = c.knownGap?.[engine];
     (gap ? it.skip : it)(`${engine === "duckdb" ? c.q : `[clickhouse] ${c.q}`}${gap ? ` (known gap: ${gap})` : ""}`, async () => {
-      const result = await runOn(engine, c.q);
+      const result = await runOn(engine, c.q, c.parameters ? { parameters: c.parameters } : {});
       if (c.columns) expect(result.columns.map((col) => col.name)).toEqual(c.columns);
       if (c.types) expect(result.columns.map((col) => col.kqlType)).toEqual(c.types);
       let actual = result.rows;

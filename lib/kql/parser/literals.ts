@@ -108,11 +108,12 @@ function parseJsonValue(c: Cursor): unknown {
 }
 
 /**
- * Epoch milliseconds of a datetime literal: `2024-01-01`, `2024-01-01 10:00`, `2024-01-01T10:00:00.123Z`;
+ * Epoch milliseconds of a datetime literal: `2024-01-01`, `2024-1-1`, `2024-01-01 10:00`, `2024-01-01T10:00:00.123Z`;
  * without a zone the time is UTC (as in ADX).
  */
 export function parseDatetime(text: string): number | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  // ADX also reads the short forms: `1970-5-12`, `2024-01-01 9:05`.
+  const match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
   if (!match) return undefined;
   const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = match;
   const millis = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.floor(Number((frac + "000").slice(0, 3))));

@@ -69,6 +69,6 @@ export async function runCompiledOnClickHouse(
 }
 
 export async function runKqlOnClickHouse(fixture: ClickHouseFixture, query: string, options: Partial<CompileOptions> = {}): Promise<QueryOutput> {
-  const compiled = compileKql(query, { sources: options.sources ?? unscopedClickHouseSources(fixture.database), now: options.now, dialect: clickhouseDialect });
+  const compiled = compileKql(query, { sources: options.sources ?? unscopedClickHouseSources(fixture.database), now: options.now, dialect: clickhouseDialect, parameters: options.parameters });
   return runCompiledOnClickHouse(fixture.executor, compiled);
 }

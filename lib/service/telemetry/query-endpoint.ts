@@ -88,6 +88,8 @@ const BUDGET_SPENT = Symbol("budget spent");
 /** What one query asks of the engine, once its request has been read and checked. */
 export interface EngineQuery {
   kql: string;
+  /** Values of the query's `declare query_parameters(…)`. */
+  parameters?: Readonly<Record<string, string>>;
   scope: TelemetryScope;
   /** Tighter limits than the service's (a Kusto client's `servertimeout`, `truncationmaxrecords`); never looser. */
   limits?: Partial<TelemetryLimits>;
@@ -183,6 +185,7 @@ async function runEngine(
     const table = await ctx.store.query({
       customerId: principal.customerId,
       kql: query.kql,
+      ...(query.parameters ? { parameters: query.parameters } : {}),
       scope: query.scope,
       limits: tighter(ctx.limits, query.limits),
       now: query.now ?? clock,
@@ -247,6 +250,7 @@ export async function runTelemetryQuery(
       }
       return {
         kql: body.query,
+        ...(body.parameters ? { parameters: body.parameters } : {}),
         scope: {
           start: new Date(body.startTime),
           end: new Date(body.endTime),

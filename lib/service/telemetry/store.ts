@@ -24,6 +24,8 @@ export interface TelemetryLimits {
 export interface TelemetryQuery {
   customerId: string;
   kql: string;
+  /** Values of the query's `declare query_parameters(…)` (lib/kql/query-parameters.ts). */
+  parameters?: Readonly<Record<string, string>>;
   scope: TelemetryScope;
   limits: TelemetryLimits;
   /** The query's `now()`/`ago()` instant. */

@@ -347,6 +347,19 @@ describe("query results", () => {
     expect(res.body.data.render).toMatchObject({ kind: "timechart" });
   });
 
+  it("binds declare query_parameters from the body's parameters, and refuses a value of another type", async () => {
+    const text = "declare query_parameters(n:long, name:string, limit:long = 2);\nprint a = n * 2, b = name, c = limit";
+    const res = await query(acmeToken, { query: text, parameters: { n: "21", name: "it's | take 0" } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.rows).toEqual([[42, "it's | take 0", 2]]);
+    // A number in JSON is read as its text.
+    expect((await query(acmeToken, { query: text, parameters: { n: 4, limit: 7 } })).body.data.rows).toEqual([[8, "", 7]]);
+    const wrong = await query(acmeToken, { query: text, parameters: { n: "datetime(2024-01-01)" } });
+    expectError(wrong, 400, "INVALID_QUERY");
+    expect(wrong.body.message).toContain("Query parameter 'n' of type long could not be parsed");
+    expectError(await query(acmeToken, { query: text, parameters: { "not a name": "1" } }), 400, "INVALID_INPUT");
+  });
+
   it("refuses results over 500,000 rows or 64 MB", async () => {
     const rows = await query(acmeToken, { query: "States | project Value" });
     expectError(rows, 400, "QUERY_LIMIT_EXCEEDED");

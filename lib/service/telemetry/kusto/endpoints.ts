@@ -68,7 +68,7 @@ function readOptions(request: TKustoRequest): TKustoOptions {
   try {
     return readKustoOptions(request.properties);
   } catch (error) {
-    if (error instanceof KustoOptionError) throw invalidInput(error.message, [{ field: `properties.Options.${error.option}`, problem: error.problem }]);
+    if (error instanceof KustoOptionError) throw invalidInput(error.message, [{ field: error.option === "Parameters" ? "properties.Parameters" : `properties.Options.${error.option}`, problem: error.problem }]);
     throw error;
   }
 }
@@ -113,7 +113,13 @@ async function handle(kind: Kind, req: ServiceRequest, ctx: QueryEndpointContext
       }
       if (isCommand) throw notSupported("A management command on the query endpoint (send it to /v1/rest/mgmt)");
       kql = request.csl;
-      return { kql: request.csl, scope: scopeOf(options), limits, ...(options.queryNow ? { now: options.queryNow } : {}) };
+      return {
+        kql: request.csl,
+        scope: scopeOf(options),
+        limits,
+        ...(options.queryNow ? { now: options.queryNow } : {}),
+        ...(options.parameters ? { parameters: options.parameters } : {}),
+      };
     };
     const { table, headers } = await runTelemetryEngine(ctx, { customerId: token.customerId, budgetKey: token.clientId }, prepare, req.signal);
     const columns = command ? reportColumns(table.columns, command.reportedTypes) : table.columns;

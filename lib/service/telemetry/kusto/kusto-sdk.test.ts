@@ -186,6 +186,36 @@ describe("Kusto SDK: queries (v2)", () => {
     expect(syntax.body.error["@message"]).toMatch(/Syntax error: SYN0002: /);
   });
 
+  it("binds declare query_parameters from ClientRequestProperties.setParameter, defaults for the ones not sent, never as query text", async () => {
+    const properties = new ClientRequestProperties();
+    properties.setParameter("n", "41");
+    properties.setParameter("since", "datetime(2024-05-01)");
+    properties.setParameter("name", `x" | take 0; print "injected`);
+    properties.setParameter("ids", "dynamic([1, 2])");
+    properties.setParameter("day", "2024-5-2");
+    const query = "declare query_parameters(n:long, since:datetime, name:string, ids:dynamic, day:datetime, w:timespan = 1h, unset:string);\nprint a = n + 1, b = since + w, c = name, d = array_length(ids), e = day, f = isempty(unset)";
+    const result = await clientFor(acmeToken).execute("CUST-ACME", query, properties);
+    expect(result.primaryResults[0]!._rows).toEqual([[42, "2024-05-01T01:00:00.000Z", `x" | take 0; print "injected`, 2, "2024-05-02T00:00:00.000Z", true]]);
+
+    // The same filter written as a literal and bound as a parameter reads the same rows.
+    const literal = await clientFor(acmeToken).execute("CUST-ACME", 'States | where Name == "Temperature" | count');
+    const named = new ClientRequestProperties();
+    named.setParameter("point", "Temperature");
+    const bound = await clientFor(acmeToken).execute("CUST-ACME", "declare query_parameters(point:string);\nStates | where Name == point | count", named);
+    expect(bound.primaryResults[0]!._rows).toEqual(literal.primaryResults[0]!._rows);
+  });
+
+  it("refuses a query parameter that is not a literal of its declared type, as a semantic error", async () => {
+    for (const value of ["abc", "1.5", "datetime(2024-01-01)", "1 + 1"]) {
+      const properties = new ClientRequestProperties();
+      properties.setParameter("n", value);
+      const { status, body } = await failure(clientFor(acmeToken).execute("CUST-ACME", "declare query_parameters(n:long);\nprint n", properties));
+      expect(status).toBe(400);
+      expect(ZKustoError.parse(body).error).toMatchObject({ code: "General_BadRequest", innererror: { code: "SEM0100", "@line": "1" } });
+      expect(body.error["@message"]).toContain(`Query parameter 'n' of type long could not be parsed from its value '${value}'`);
+    }
+  });
+
   it("refuses a bad request property with ADX's error body", async () => {
     const properties = new ClientRequestProperties();
     properties.setOption("query_datetimescope_column", "IngestionTimestamp");

@@ -1,0 +1,37 @@
+/**
+ * Conformance: the statements before the query — `declare query_parameters(…)` bound from the
+ * request (query-parameters.ts) and `set` options (compile.ts) — on the examples of ADX's "Query
+ * parameters declaration statement" and "Set statement" pages, on the fixture's rows.
+ */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+describe("declare query_parameters", () => {
+  conformance([
+    // The page's example: a default when the request sends none, the request's value otherwise.
+    { q: "declare query_parameters(maxValue:long = 20);\nStates | where Value > maxValue | count", rows: [[5]], columns: ["Count"], types: ["long"] },
+    { q: "declare query_parameters(maxValue:long = 20);\nStates | where Value > maxValue | count", parameters: { maxValue: "30" }, rows: [[1]] },
+    { q: "declare query_parameters(n:string);\nStates | where Name == n | project DeviceId", parameters: { n: "running" }, rows: [["D3"]], columns: ["DeviceId"], types: ["string"] },
+    // A string parameter is the text as sent: quotes and pipes are characters, not query.
+    { q: "declare query_parameters(n:string);\nprint n", parameters: { n: "\"x\" | take 0" }, rows: [["\"x\" | take 0"]], types: ["string"] },
+    { q: "declare query_parameters(since:datetime);\nStates | where Timestamp >= since | count", parameters: { since: "datetime(2026-01-02)" }, rows: [[4]] },
+    { q: "declare query_parameters(since:datetime);\nStates | where Timestamp >= since | count", parameters: { since: "2026-1-2" }, rows: [[4]] },
+    { q: "declare query_parameters(birthday:datetime, courses:dynamic);\nprint age = datetime(1970-05-12) - birthday, n = array_length(courses)", parameters: { birthday: "datetime(1970-05-11)", courses: "dynamic(['Java', 'C++'])" }, rows: [["1.00:00:00", 2]], types: ["timespan", "long"] },
+    { q: "declare query_parameters(w:timespan = 1h, r:real, b:bool);\nprint w * 2, r / 2, not(b)", parameters: { r: "5", b: "true" }, rows: [["02:00:00", 2.5, false]], types: ["timespan", "real", "bool"] },
+    { q: "declare query_parameters(n:long, s:string);\nprint isnull(n), isempty(s)", rows: [[true, true]] },
+    { q: "declare query_parameters(k:long = 2);\nlet f = (x:long) { x * k };\nprint f(21)", parameters: { k: "-1" }, rows: [[-21]] },
+  ]);
+});
+
+describe("set statements", () => {
+  conformance([
+    { q: "set query_now = datetime(2020-01-01);\nprint now(), ago(1d)", rows: [["2020-01-01T00:00:00.000Z", "2019-12-31T00:00:00.000Z"]], types: ["datetime", "datetime"] },
+    { q: "set notruncation;\nset maxmemoryconsumptionperiterator = 68719476736;\nset query_results_cache_max_age = time(5m);\nStates | where DeviceId == \"D3\" | count", rows: [[2]] },
+  ]);
+});
+
+describe("datetime literals", () => {
+  conformance([
+    { q: "print datetime(1970-5-12), datetime(2024-1-2 3:04)", rows: [["1970-05-12T00:00:00.000Z", "2024-01-02T03:04:00.000Z"]], types: ["datetime", "datetime"] },
+  ]);
+});
