@@ -32,6 +32,14 @@ import { outputAliases, type Binding, type Block, type OperatorPlanner } from ".
 export interface KqlSource {
   sql: string;
   params: SqlParams;
+  /**
+   * Cheaper relations of the same rows, each with only some of the table's columns (the others are
+   * absent): where a read of the table uses only `columns`, the first that has them all replaces
+   * `sql` there. The storage decides what is cheaper (e.g. DuckDB's `States` without the join on its
+   * series table when no series column is read: docs/architecture.md, "Plans that read only what
+   * they need"). Same params as `sql`.
+   */
+  narrower?: readonly { columns: readonly string[]; sql: string }[];
 }
 
 export interface CompileOptions {
@@ -82,7 +90,7 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
       const last = operators[operators.length - 1];
       if (last?.kind === "render") render = { kind: last.chart.text, properties: renderProperties(analyzer, last) };
       const block = planner.tabular({ ...query, operators: last?.kind === "render" ? operators.slice(0, -1) : operators }, env);
-      const sql = planner.render(block);
+      const sql = planner.narrow(planner.render(block), text);
       return {
         tables: [...planner.tables],
         sql,
@@ -248,7 +256,7 @@ export class Planner implements OperatorPlanner {
         const scoped = this.sources[table];
         if (!scoped) analyzer.error(source.name.span, `Table '${table}' is not available`);
         this.tables.add(table);
-        return { ...this.sourceBlock(table, scoped!.sql), sourceName: table };
+        return { ...this.sourceBlock(table, scoped!), sourceName: table };
       }
       case "call":
         return this.tabularCall(source, env);
@@ -327,10 +335,42 @@ export class Planner implements OperatorPlanner {
     return this.fromRelation(this.dialect.range(start, stop, step, type, "value"), relation, [{ name: alias, alias: "value", type, nullable: false }]);
   }
 
-  sourceBlock(table: TableName, sql: string): Block {
+  /** Each read of a source with narrower forms, by its placeholder in the rendered SQL (`narrow`). */
+  private readonly reads = new Map<string, { table: TableName; source: KqlSource; relation: string }>();
+
+  /**
+   * The SQL of one read of a table: the source's own, or, when it has narrower forms, a placeholder
+   * that `narrow` replaces once the whole statement is rendered and the columns it reads are known.
+   */
+  private readOf(table: TableName, source: KqlSource, relation: string): string {
+    if (!source.narrower?.length) return source.sql;
+    const placeholder = `\u0000read${this.reads.size}\u0000`;
+    this.reads.set(placeholder, { table, source, relation });
+    return placeholder;
+  }
+
+  /**
+   * Every read placeholder → the narrowest form of its source that has every column the statement
+   * reads of it. The planner spells every column of a source as `"tN"."Column"` (sourceBlock's refs),
+   * so the columns read are exactly those spelled so. A query text holding the placeholder's
+   * character (it cannot, the lexer refuses it) keeps every full source.
+   */
+  narrow(sql: string, text: string): string {
+    if (!this.reads.size) return sql;
+    const q = (name: string) => this.dialect.quoteIdentifier(name);
+    let narrowed = sql;
+    for (const [placeholder, { table, source, relation }] of this.reads) {
+      const read = TABLES[table].columns.map((c) => c.name).filter((name) => sql.includes(`${q(relation)}.${q(name)}`));
+      const fits = text.includes("\u0000") ? undefined : source.narrower!.find((form) => read.every((name) => form.columns.includes(name)));
+      narrowed = narrowed.split(placeholder).join(fits?.sql ?? source.sql);
+    }
+    return narrowed;
+  }
+
+  sourceBlock(table: TableName, source: KqlSource): Block {
     const relation = this.nextAlias();
     return {
-      ...this.emptyBlock(this.dialect.subquery(sql, relation)),
+      ...this.emptyBlock(this.dialect.subquery(this.readOf(table, source, relation), relation)),
       columns: TABLES[table].columns.map((c) => ({
         name: c.name,
         expr: {

@@ -38,6 +38,26 @@ export function createTableSql(table: TableName): string {
   return `CREATE TABLE IF NOT EXISTS "${table}" (${columns.join(", ")})`;
 }
 
+/** `States`' columns computed from `StateValues` alone (alias `v`), after its own Timestamp and Value. */
+const VALUE_COLUMNS_SQL = `'state' AS MessageType,
+      v."Timestamp" + to_milliseconds(v.AgentDelayMs) AS AgentTimestamp,
+      v."Timestamp" + to_milliseconds(v.AgentDelayMs + v.IngestionDelayMs) AS IngestionTimestamp`;
+
+/** The `States` columns a read can have without `StateSeries`. */
+export const STATES_VALUE_COLUMNS = ["Timestamp", "Value", "MessageType", "AgentTimestamp", "IngestionTimestamp"] as const;
+
+/**
+ * `States` rows in a time range without the series join, for a query that reads no series column
+ * (`count`, a range's average of every value …): every reading probed the join's hash table for
+ * nothing (issue 38: 0.54 s of a 1.56 s count). `plantsIn`, when the scope names plants, is the
+ * `IN (…)` list of their ids: resolved to series ids once, before the scan, by a semi-join on the
+ * few hundred series rows.
+ */
+export function statesValuesOnlySql(start: string, end: string, plantsIn: string | null): string {
+  const plants = plantsIn === null ? "" : ` AND v.sid IN (SELECT sid FROM StateSeries WHERE PlantId IN (${plantsIn}))`;
+  return `SELECT v."Timestamp", v."Value", ${VALUE_COLUMNS_SQL} FROM StateValues v WHERE v."Timestamp" >= ${start} AND v."Timestamp" < ${end}${plants}`;
+}
+
 /** Every statement that creates an empty telemetry database. */
 export const CREATE_TELEMETRY_SCHEMA: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS StateSeries (
@@ -57,9 +77,7 @@ export const CREATE_TELEMETRY_SCHEMA: readonly string[] = [
   )`,
   `CREATE OR REPLACE VIEW States AS
     SELECT s.DeviceId, s.Name, v."Timestamp", v."Value", s.PlantId, s.DataMetadata, s.MessageMetadata,
-      'state' AS MessageType,
-      v."Timestamp" + to_milliseconds(v.AgentDelayMs) AS AgentTimestamp,
-      v."Timestamp" + to_milliseconds(v.AgentDelayMs + v.IngestionDelayMs) AS IngestionTimestamp
+      ${VALUE_COLUMNS_SQL}
     FROM StateValues v JOIN StateSeries s ON s.sid = v.sid`,
   createTableSql("Events"),
   `CREATE TABLE IF NOT EXISTS telemetry_meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,

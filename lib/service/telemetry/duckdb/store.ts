@@ -42,7 +42,7 @@ import type { DemoPlant } from "../../demo/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "../scoped-sources";
-import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "./schema";
+import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY, STATES_VALUE_COLUMNS, statesValuesOnlySql } from "./schema";
 import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "../store";
 
 export interface DuckDbStoreOptions {
@@ -119,7 +119,10 @@ export function bindParams(params: SqlParams): { values: Record<string, DuckDBVa
 
 /** The scoped relations a query reads from (the customer's own file: tables unqualified). */
 export function scopedSources(scope: TelemetryScope): Record<TableName, KqlSource> {
-  return scopedSourcesOf(scope, { param: (name) => `$${name}`, table: (name) => `"${name}"`, never: "FALSE" });
+  const sources = scopedSourcesOf(scope, { param: (name) => `$${name}`, table: (name) => `"${name}"`, never: "FALSE" });
+  const plantsIn = scope.plantIds ? (scope.plantIds.length ? scope.plantIds.map((_, i) => `$scope_plant${i}`).join(", ") : "NULL") : null;
+  const valuesOnly = { columns: STATES_VALUE_COLUMNS, sql: statesValuesOnlySql("$scope_start", "$scope_end", plantsIn) };
+  return { ...sources, States: { ...sources.States, narrower: [valuesOnly] } };
 }
 
 function queryLimitExceeded(message: string): ApiError {
