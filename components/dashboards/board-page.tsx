@@ -199,6 +199,7 @@ function Board({ plantId, board, early }: { plantId: string; board: TDashboard; 
                 key={panelEdit.index ?? "new"}
                 initial={panelEdit.panel}
                 definition={definition}
+                names={catalogue.data?.names}
                 onCancel={() => setPanelEdit(null)}
                 onApply={(panel) => {
                   const panels = [...definition.panels];

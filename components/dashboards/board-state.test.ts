@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLANT_HEALTH } from "@/lib/dashboard-store/plant-health";
-import { newPanelId, panelQuery, panelUnit, parseBoardView } from "./board-state";
+import { earlyPanelWidth, newPanelId, panelQuery, panelRequestWidth, panelUnit, parseBoardView, resolvesByWidth } from "./board-state";
 
 const options = { devices: ["RTM1-PUMP-01", "RTM1-PUMP-02"], dataPoints: ["Pressure", "Temperature"] };
 
@@ -82,5 +82,19 @@ describe("panelUnit", () => {
     const board = { ...PLANT_HEALTH, variables: [...PLANT_HEALTH.variables, { name: "other", label: "Other", kind: "dataPoint" as const, default: "Pressure" }] };
     const both = { ...chosen, query: "States\n| where Name == $point or Name == $other\n| summarize Value = avg(todouble(Value)) by Name, bin(Timestamp, $__bin)" };
     expect(panelUnit(both, board, { ...view("Temperature"), values: { point: "Temperature", other: "Pressure" } }, units)).toEqual({ unit: "", followed: false });
+  });
+});
+
+describe("a panel's resolution", () => {
+  it("asks for its plot's width rounded up to a step, and the server's first answer uses the step a laptop's panel measures", () => {
+    expect(panelRequestWidth(200)).toBe(400);
+    expect(panelRequestWidth(450)).toBe(800);
+    expect(panelRequestWidth(800)).toBe(800);
+    expect(panelRequestWidth(1000)).toBe(1600);
+    expect(panelRequestWidth(9000)).toBe(3200);
+    expect(earlyPanelWidth({ chart: "line", width: "half" })).toBe(800);
+    expect(earlyPanelWidth({ chart: "bar", width: "full" })).toBe(1600);
+    expect(earlyPanelWidth({ chart: "table", width: "full" })).toBeNull();
+    expect(["line", "column", "bar", "pie", "table", "stat"].filter((chart) => resolvesByWidth(chart as never))).toEqual(["line", "column", "bar"]);
   });
 });

@@ -10,6 +10,7 @@ import {
   DASHBOARD_LIMITS,
   type TBoardRange,
   type TBoardRefresh,
+  type TPanelChart,
 } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardDefinition, TDashboardPanel, TDashboardVariable } from "@/lib/contract/dashboards";
 import { binFor, substituteVariables, variablesUsed } from "@/lib/kql/variables";
@@ -66,7 +67,7 @@ export type PanelQuery = { ok: true; query: string } | { ok: false; waiting: tru
 /** The panel's query with the board's values in it, or why it cannot run yet. */
 export function panelQuery(panel: TDashboardPanel, definition: TDashboardDefinition, view: BoardView): PanelQuery {
   const declared = new Set(definition.variables.map((variable) => variable.name));
-  const substituted = substituteVariables(panel.query, Object.fromEntries(Object.entries(view.values).filter(([name]) => declared.has(name))), binFor(BOARD_RANGE_MS[view.range]));
+  const substituted = substituteVariables(panel.query, Object.fromEntries(Object.entries(view.values).filter(([name]) => declared.has(name))), binFor(BOARD_RANGE_MS[view.range]), BOARD_RANGE_MS[view.range]);
   if (substituted.ok) return substituted;
   if (declared.has(substituted.problem.name)) return { ok: false, waiting: true };
   return { ok: false, waiting: false, message: `Line ${substituted.problem.line}, column ${substituted.problem.column}: ${substituted.problem.message}.` };
@@ -99,4 +100,25 @@ export function newPanelId(title: string, taken: readonly string[]): string {
 /** A new empty board (what "New dashboard" saves). */
 export function emptyBoard(title: string): TDashboardDefinition {
   return { title, description: "", range: "24h", refresh: "off", variables: [], panels: [] };
+}
+
+/** Charts whose answer is brought within the plot's width (docs/explorer.md); tables, pies and big numbers keep their rows. */
+export function resolvesByWidth(chart: TPanelChart): boolean {
+  return chart === "line" || chart === "column" || chart === "bar";
+}
+
+/**
+ * The width a panel asks the server for: its plot's width rounded UP to a few steps, so a panel
+ * gets at least one point per pixel column, a small resize asks nothing again, and the server can
+ * ask for the page's first view at the width the panel will then measure (earlyPanelWidth).
+ */
+const PANEL_WIDTH_STEPS = [400, 800, 1600, 3200] as const;
+export function panelRequestWidth(plotPx: number): number {
+  return PANEL_WIDTH_STEPS.find((step) => step >= plotPx) ?? 3200;
+}
+
+/** The width a panel will most likely ask for on a laptop or tablet (a half panel's plot is 300–800 px, a full one's 800–1,600). */
+export function earlyPanelWidth(panel: Pick<TDashboardPanel, "chart" | "width">): number | null {
+  if (!resolvesByWidth(panel.chart)) return null;
+  return panel.width === "full" ? 1600 : 800;
 }

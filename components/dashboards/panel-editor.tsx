@@ -1,16 +1,26 @@
 "use client";
 /**
- * One panel's form while the board is edited: title, chart, unit, width and the KQL query. A `$name`
- * the board has no variable for is named at the query before the panel is applied (the server
- * checks it again at save).
+ * One panel's form while the board is edited: title, chart, unit, width and the KQL query, in the
+ * explorer's KQL editor (completion, error marks; the board's `$name`s and `$__bin`, `$__range`,
+ * `$__from`, `$__to` are completed after `$` and read as values). A query the editor marks invalid,
+ * or a `$name` the board has no variable for, is named before the panel is applied (the server
+ * checks the names again at save).
  */
-import { useState, type FormEvent } from "react";
+import dynamic from "next/dynamic";
+import { useMemo, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Select, Textarea } from "@/components/ui/field";
+import { Field, Input, Select } from "@/components/ui/field";
+import { Skeleton } from "@/components/ui/skeleton";
 import { PANEL_CHARTS, type TPanelChart } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardDefinition, TDashboardPanel } from "@/lib/contract/dashboards";
-import { variablesUsed } from "@/lib/kql/variables";
+import { BUILTIN_VARIABLES, isBuiltinVariable, variablesUsed } from "@/lib/kql/variables";
 import { newPanelId } from "./board-state";
+
+const KqlEditor = dynamic(() => import("@/components/telemetry/kql-editor"), {
+  ssr: false,
+  loading: () => <Skeleton className="h-28 w-full" />,
+});
+const NO_PROBLEMS: never[] = [];
 
 const CHART_LABEL: Record<TPanelChart, string> = { line: "Lines over time", column: "Columns", bar: "Bars", pie: "Pie", table: "Table", stat: "Big number" };
 const CHART_OPTIONS = PANEL_CHARTS.map((value) => ({ value, label: CHART_LABEL[value] }));
@@ -22,25 +32,38 @@ const WIDTH_OPTIONS = [
 export function PanelEditor({
   initial,
   definition,
+  names = [],
   onApply,
   onCancel,
 }: {
   initial: TDashboardPanel;
   definition: TDashboardDefinition;
+  /** The plant's data point names, offered inside strings (when the board has loaded them). */
+  names?: readonly string[];
   onApply: (panel: TDashboardPanel) => void;
   onCancel: () => void;
 }) {
   const [panel, setPanel] = useState(initial);
   const [errors, setErrors] = useState<{ title?: string; query?: string }>({});
   const isNew = initial.id === "";
+  const variables = useMemo(() => [...definition.variables.map((variable) => variable.name), ...BUILTIN_VARIABLES], [definition.variables]);
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     const declared = new Set(definition.variables.map((variable) => variable.name));
-    const unknown = variablesUsed(panel.query).find((use) => use.name !== "__bin" && !declared.has(use.name));
+    const unknown = variablesUsed(panel.query).find((use) => !isBuiltinVariable(use.name) && !declared.has(use.name));
+    // The editor's own check (its chunk is loaded by now): an invalid query would fail on the board.
+    const { diagnostics } = await import("@/components/telemetry/kql-services");
+    const [invalid] = panel.query.trim() && !unknown ? diagnostics(panel.query, variables) : [];
     const found = {
       title: panel.title.trim() ? undefined : "must not be empty",
-      query: !panel.query.trim() ? "must not be empty" : unknown ? `$${unknown.name} (line ${unknown.line}, column ${unknown.column}) is not a variable of this dashboard: add it under Variables` : undefined,
+      query: !panel.query.trim()
+        ? "must not be empty"
+        : unknown
+          ? `$${unknown.name} (line ${unknown.line}, column ${unknown.column}) is not a variable of this dashboard: add it under Variables`
+          : invalid
+            ? `${invalid.message} (marked in the query)`
+            : undefined,
     };
     setErrors(found);
     if (found.title || found.query) return;
@@ -49,7 +72,7 @@ export function PanelEditor({
   };
 
   return (
-    <form onSubmit={submit} className="space-y-3 rounded-md border border-line bg-surface-2 p-3" aria-label={isNew ? "New panel" : `Panel ${initial.title}`}>
+    <form onSubmit={(event) => void submit(event)} className="space-y-3 rounded-md border border-line bg-surface-2 p-3" aria-label={isNew ? "New panel" : `Panel ${initial.title}`}>
       <h3 className="text-sm font-semibold">{isNew ? "New panel" : `Edit panel “${initial.title}”`}</h3>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-4">
         <Field label="Panel title" error={errors.title}>
@@ -65,18 +88,27 @@ export function PanelEditor({
           {(control) => <Select {...control} value={panel.width} options={WIDTH_OPTIONS} onChange={(event) => setPanel({ ...panel, width: event.target.value as "half" | "full" })} />}
         </Field>
       </div>
-      <Field label="Query (KQL)" error={errors.query} hint='e.g. States | where DeviceId == $device | summarize avg(todouble(Value)) by bin(Timestamp, $__bin), Name'>
-        {(control) => (
-          <Textarea
-            {...control}
-            value={panel.query}
-            rows={6}
-            spellCheck={false}
-            className="font-mono text-xs"
-            onChange={(event) => setPanel({ ...panel, query: event.target.value })}
-          />
-        )}
-      </Field>
+      <div className="space-y-1">
+        <p className="text-sm font-medium">Query (KQL)</p>
+        <KqlEditor
+          value={panel.query}
+          onChange={(query) => setPanel((current) => ({ ...current, query }))}
+          onRun={() => undefined}
+          names={names}
+          problems={NO_PROBLEMS}
+          label="Query (KQL)"
+          variables={variables}
+        />
+        <p className="text-xs text-fg-muted">
+          e.g. <code>States | where DeviceId == $device | summarize avg(todouble(Value)) by bin(Timestamp, $__bin)</code>. Type <kbd>$</kbd> for the board&apos;s variables and{" "}
+          <code>$__bin</code>, <code>$__range</code>, <code>$__from</code>, <code>$__to</code>.
+        </p>
+        {errors.query ? (
+          <p role="alert" className="text-sm text-danger wrap-anywhere" data-testid="panel-query-error">
+            Query: {errors.query}
+          </p>
+        ) : null}
+      </div>
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="primary">
           {isNew ? "Add to board" : "Apply"}

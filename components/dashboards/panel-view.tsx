@@ -6,24 +6,33 @@
  * (`early`, asked for while the page rendered): the panel draws it without asking again. Loading,
  * waiting for a variable, no rows and failures are said in words; a failed refresh keeps the last
  * result and says it is stale.
+ *
+ * Lines, columns and bars send the plot's width and are brought within it like the explorer's
+ * charts (docs/explorer.md, "Automatic resolution"): a panel never refuses a range the explorer
+ * draws. "Show full resolution" is per panel and per query: a changed query (a variable, the range)
+ * returns to the automatic resolution.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import { use, useMemo } from "react";
+import { use, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { carriesUnit, isCountColumn } from "@/components/telemetry/axes";
 import { unitLabel } from "@/components/telemetry/units";
 import { categoryData } from "@/components/telemetry/chart-plan";
+import { columnTitle } from "@/components/telemetry/column-title";
 import { ResultTable } from "@/components/telemetry/result-table";
 import { buildSeries, type QueryResult } from "@/components/telemetry/series";
 import { fetchTelemetryQuery } from "@/components/telemetry/telemetry-api";
+import { ResolutionBanner } from "@/components/telemetry/resolution-banner";
+import { useChartWidth } from "@/components/telemetry/use-chart-width";
 import { errorMessage } from "@/lib/client/api";
 import { loadExplorerContract } from "@/lib/client/lazy-contract";
 import { useFormat, type Format } from "@/lib/client/format";
 import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardPanel } from "@/lib/contract/dashboards";
-import type { PanelQuery } from "./board-state";
+import type { TQueryResolution } from "@/lib/contract/explorer";
+import { panelRequestWidth, resolvesByWidth, type PanelQuery } from "./board-state";
 
 const loadTimeSeriesChart = () => import("@/components/telemetry/time-series-chart");
 const loadCategoryChart = () => import("@/components/telemetry/category-chart");
@@ -49,9 +58,10 @@ const CategoryChart = dynamic(() => loadCategoryChart().then((m) => m.CategoryCh
 
 const CHART_HEIGHT = 240;
 
-/** A panel's answer: the rows, the window they cover and when they were asked for (ms since the epoch). */
+/** A panel's answer: the rows, how they were reduced, the window they cover and when they were asked for (ms since the epoch). */
 export interface PanelAnswer {
   result: QueryResult;
+  resolution: TQueryResolution | null;
   from: number;
   to: number;
   at: number;
@@ -64,6 +74,8 @@ export interface PanelAnswer {
 export interface EarlyPanelAnswer {
   query: string;
   range: keyof typeof BOARD_RANGE_MS;
+  /** The width it was asked for (null: a chart that sends none); used while the panel's own is not measured yet. */
+  width: number | null;
   answer: Promise<PanelAnswer | null>;
 }
 
@@ -85,17 +97,25 @@ export interface PanelViewProps {
 export function PanelView({ plantId, panel, query, range, refresh, timeZone, early, unitFollowed = false }: PanelViewProps) {
   const format = useFormat(timeZone);
   const text = query.ok ? query.query : null;
-  // The server's answer for this very query and range (the page's first view); a changed variable or range asks anew.
-  const first = early && early.query === text && early.range === range ? use(early.answer) : null;
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useChartWidth(host);
+  const byWidth = resolvesByWidth(panel.chart);
+  // Until the panel is measured, the width the server's early answer was asked for stands in.
+  const width = !byWidth ? null : plot > 0 ? panelRequestWidth(plot) : (early?.width ?? 0);
+  const [fullFor, setFullFor] = useState<string | null>(null);
+  const full = byWidth && text !== null && fullFor === text;
+  // The server's answer for this very query, range and width (the page's first view); a changed variable or range asks anew.
+  const first = early && early.query === text && early.range === range && early.width === width && !full ? use(early.answer) : null;
   const result = useQuery({
-    queryKey: ["dashboard-panel", plantId, text, range],
-    enabled: text !== null,
+    queryKey: ["dashboard-panel", plantId, text, range, width, full],
+    enabled: text !== null && width !== 0,
     queryFn: async ({ signal }): Promise<PanelAnswer> => {
       // Whole seconds: every panel of a tick asks for the same window.
       const end = Math.floor(Date.now() / 1000) * 1000;
       const window = { startTime: new Date(end - BOARD_RANGE_MS[range]).toISOString(), endTime: new Date(end).toISOString() };
-      const outcome = await fetchTelemetryQuery({ query: text!, ...window, plantIds: [plantId] }, signal);
-      return { result: outcome.result, from: Date.parse(window.startTime), to: end, at: Date.now() };
+      const resolution = width === null ? {} : { resolution: { width, ...(full ? { full: true } : {}) } };
+      const outcome = await fetchTelemetryQuery({ query: text!, ...window, plantIds: [plantId], ...resolution }, signal);
+      return { result: outcome.result, resolution: outcome.meta?.resolution ?? null, from: Date.parse(window.startTime), to: end, at: Date.now() };
     },
     ...(first ? { initialData: first, initialDataUpdatedAt: first.at, staleTime: EARLY_FRESH_MS } : {}),
     refetchInterval: BOARD_REFRESH_MS[refresh] ?? false,
@@ -103,29 +123,82 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone, ear
     retry: false,
   });
 
-  if (!query.ok) {
-    return query.waiting ? <Note>Waiting for the board&apos;s variables: choose a value above.</Note> : <Note tone="danger">This panel cannot run. {query.message}</Note>;
-  }
-  if (result.isPending) return <PanelLoading title={panel.title} />;
-  if (result.error && !result.data) {
-    return (
-      <div role="alert" className="flex flex-col items-start gap-2 text-sm">
-        <p className="font-medium text-danger">The query failed.</p>
-        <p className="text-fg-muted wrap-anywhere">{errorMessage(result.error)}</p>
-        <Button size="sm" onClick={() => void result.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
-  const { result: rows, from, to, at } = result.data!;
+  // The measured element is always there, so the width is known before the first answer.
+  return (
+    <div ref={host} className="min-w-0">
+      {!query.ok ? (
+        query.waiting ? (
+          <Note>Waiting for the board&apos;s variables: choose a value above.</Note>
+        ) : (
+          <Note tone="danger">This panel cannot run. {query.message}</Note>
+        )
+      ) : result.isPending ? (
+        <PanelLoading title={panel.title} />
+      ) : result.error && !result.data ? (
+        <div role="alert" className="flex flex-col items-start gap-2 text-sm">
+          <p className="font-medium text-danger">The query failed.</p>
+          <p className="text-fg-muted wrap-anywhere">{errorMessage(result.error)}</p>
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" onClick={() => void result.refetch()}>
+              Try again
+            </Button>
+            {full ? (
+              <Button size="sm" onClick={() => setFullFor(null)}>
+                Fit to the panel
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      ) : (
+        <PanelResult
+          panel={panel}
+          unitFollowed={unitFollowed}
+          answer={result.data!}
+          stale={result.error}
+          fetching={result.isFetching}
+          byWidth={byWidth}
+          full={full}
+          onFull={(wanted) => setFullFor(wanted ? text : null)}
+          format={format}
+          timeZone={timeZone}
+        />
+      )}
+    </div>
+  );
+}
+
+function PanelResult({
+  panel,
+  unitFollowed,
+  answer,
+  stale,
+  fetching,
+  byWidth,
+  full,
+  onFull,
+  format,
+  timeZone,
+}: {
+  panel: TDashboardPanel;
+  unitFollowed: boolean;
+  answer: PanelAnswer;
+  stale: unknown;
+  fetching: boolean;
+  byWidth: boolean;
+  full: boolean;
+  onFull: (full: boolean) => void;
+  format: Format;
+  timeZone: string;
+}) {
+  const { result: rows, resolution, from, to, at } = answer;
   return (
     <div className="space-y-2">
+      {byWidth ? <ResolutionBanner resolution={resolution} full={full} onFull={onFull} /> : null}
       <PanelBody panel={panel} unitFollowed={unitFollowed} result={rows} domain={[from, to]} format={format} timeZone={timeZone} />
       <p className="text-xs text-fg-muted" aria-live="polite">
-        {result.error ? <span className="text-danger">Refresh failed ({errorMessage(result.error)}); showing the result of </span> : "Updated "}
+        {stale ? <span className="text-danger">Refresh failed ({errorMessage(stale)}); showing the result of </span> : "Updated "}
         {format.time(at)}
-        {result.isFetching ? " · refreshing…" : ""}
+        {fetching ? " · refreshing…" : ""}
       </p>
     </div>
   );
@@ -207,7 +280,7 @@ function Stat({ panel, unitFollowed, result, format }: { panel: TDashboardPanel;
     <dl className="flex flex-wrap gap-6" data-testid="panel-stat">
       {numbers.map((item) => (
         <div key={item.name}>
-          <dt className="text-sm text-fg-muted">{item.name}</dt>
+          <dt className="text-sm text-fg-muted">{columnTitle(item.name)}</dt>
           <dd className="text-3xl font-semibold tabular-nums">
             {format.number(item.value)}
             {panel.unit && !isCountColumn(item.name) && (!unitFollowed || carriesUnit(item.name)) ? <span className="ml-1 text-base font-normal text-fg-muted">{unitLabel(panel.unit)}</span> : null}

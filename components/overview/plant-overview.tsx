@@ -22,9 +22,10 @@ import { maintenanceClient, maintenanceKeys, plantApiPath, useTasks } from "@/li
 import { useCan, useMe } from "@/lib/client/me";
 import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/status";
 import { jobHours, formatHours } from "@/components/jobs/job-math";
+import { ALARM_SEVERITIES } from "@/lib/contract/vocabulary";
 
 export const ACTIVE_ALARMS_QUERY = "Events\n| where isnull(EndTime)\n| summarize Alarms = count() by Severity";
-const SEVERITY_ORDER = ["Critical", "Major", "Minor", "Warning"] as const;
+const SEVERITY_ORDER = ALARM_SEVERITIES;
 const SEVERITY_TONES: Record<string, BadgeTone> = { Critical: "danger", Major: "danger", Minor: "warning", Warning: "neutral" };
 
 export function PlantOverview({ plantId }: { plantId: string }) {

@@ -10,6 +10,7 @@ import { cn } from "@/components/ui/cn";
 import { axisNumber, useFormat } from "@/lib/client/format";
 import { SERIES_COLORS } from "./chart-colors";
 import { pieSlices, type CategoryData, type CategoryKind } from "./chart-plan";
+import { columnTitle } from "./column-title";
 
 const tooltipStyle = { background: "var(--pd-surface)", borderColor: "var(--pd-line)", color: "var(--pd-fg)", borderRadius: 8, fontSize: 12 };
 
@@ -25,7 +26,7 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
   const numberText = (value: unknown) => format.number(Number(value), { maximumSignificantDigits: 6 });
   // Whole values (counts of alarms, devices…) tick in whole numbers: "0,25 alarms" cannot happen.
   const wholeValues = data.rows.every((row) => row.values.every((value) => value == null || Number.isInteger(value)));
-  const summary = `${label}: ${data.rows.length} ${data.labelColumn} values${data.valueColumns.length > 1 ? `, ${data.valueColumns.join(", ")}` : `, ${data.valueColumns[0]}`}.`;
+  const summary = `${label}: ${data.rows.length} ${columnTitle(data.labelColumn)} values, ${data.valueColumns.map(columnTitle).join(", ")}.`;
 
   if (kind === "pie") {
     const slices = pieSlices(data);
@@ -44,7 +45,7 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
             </PieChart>
           </ResponsiveContainer>
         </div>
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label={`${data.valueColumns[0]} by ${data.labelColumn}`}>
+        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-label={`${columnTitle(data.valueColumns[0]!)} by ${columnTitle(data.labelColumn)}`}>
           {slices.map((slice, index) => (
             <li key={slice.label} className="inline-flex items-center gap-1.5">
               <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: SERIES_COLORS[index % SERIES_COLORS.length] }} />
@@ -79,13 +80,13 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
                   stroke="var(--pd-fg-muted)"
                   tick={{ fill: "var(--pd-fg-muted)", fontSize: 12 }}
                   tickFormatter={(value: number) => axisNumber(value, format)}
-                  label={data.valueColumns.length === 1 ? { value: data.valueColumns[0], angle: -90, position: "insideLeft", style: { fill: "var(--pd-fg)", fontSize: 12, textAnchor: "middle" } } : undefined}
+                  label={data.valueColumns.length === 1 ? { value: columnTitle(data.valueColumns[0]!), angle: -90, position: "insideLeft", style: { fill: "var(--pd-fg)", fontSize: 12, textAnchor: "middle" } } : undefined}
                 />
               </>
             )}
             <Tooltip formatter={(value) => numberText(value)} contentStyle={tooltipStyle} cursor={{ fill: "var(--pd-surface-2)" }} />
             {data.valueColumns.map((name, index) =>
-              hidden.has(name) ? null : <Bar key={name} dataKey={name} fill={SERIES_COLORS[index % SERIES_COLORS.length]} isAnimationActive={false} />,
+              hidden.has(name) ? null : <Bar key={name} dataKey={name} name={columnTitle(name)} fill={SERIES_COLORS[index % SERIES_COLORS.length]} isAnimationActive={false} />,
             )}
           </BarChart>
         </ResponsiveContainer>
@@ -111,7 +112,7 @@ export function CategoryChart({ kind, data, label, timeZone, height = 360 }: { k
                 className={cn("inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs", on ? "border-line bg-surface" : "border-dashed border-line text-fg-muted line-through")}
               >
                 <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: SERIES_COLORS[index % SERIES_COLORS.length] }} />
-                {name}
+                {columnTitle(name)}
               </button>
             );
           })}

@@ -131,3 +131,22 @@ describe("make-series results", () => {
     expect(expandSeries({ columns: [{ name: "Name", columnType: "string" }, { name: "n", columnType: "long" }], rows: [["a", 1]] })).toBeNull();
   });
 });
+
+describe("bars of alarm severities", () => {
+  it("come in the vocabulary's order (Critical, Major, Minor, Warning), not the query's", () => {
+    const bySeverity: QueryResult = {
+      columns: [
+        { name: "Severity", columnType: "string" },
+        { name: "Alarms", columnType: "long" },
+      ],
+      rows: [["Minor", 40], ["Major", 30], ["Critical", 5], ["Warning", 2]],
+    };
+    const data = categoryData(bySeverity);
+    if ("reason" in data) throw new Error(data.reason);
+    expect(data.rows.map((row) => row.label)).toEqual(["Critical", "Major", "Minor", "Warning"]);
+    // Other labels keep the query's order.
+    const other = categoryData({ ...bySeverity, rows: [["Pump", 1], ["Critical", 2]] });
+    if ("reason" in other) throw new Error(other.reason);
+    expect(other.rows.map((row) => row.label)).toEqual(["Pump", "Critical"]);
+  });
+});

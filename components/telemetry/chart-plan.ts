@@ -7,6 +7,7 @@
  * `make-series` result (arrays of values beside an array of times) is read as its expanded rows,
  * as `mv-expand` would give them, so it is charted directly. Pure.
  */
+import { ALARM_SEVERITIES } from "@/lib/contract/vocabulary";
 import { buildSeries, type QueryResult, type Series } from "./series";
 
 export type CategoryKind = "column" | "bar" | "pie";
@@ -57,7 +58,7 @@ export function categoryData(result: QueryResult): CategoryData | { reason: stri
   if (rows.length > MAX_CATEGORIES) return { reason: `${rows.length} categories are too many to compare as bars (at most ${MAX_CATEGORIES}); summarize further or use the table.` };
   // Other text columns join the label, so two rows never share one ("Pump 1 · Major").
   const extraLabels = columns.flatMap((column, index) => (column.columnType === "string" && index !== labelIndex && !valueIndexes.includes(index) ? [index] : []));
-  return {
+  const data = {
     labelColumn: columns[labelIndex]!.name,
     valueColumns: valueIndexes.map((index) => columns[index]!.name),
     labelsAreTimes: columns[labelIndex]!.columnType === "datetime",
@@ -69,6 +70,18 @@ export function categoryData(result: QueryResult): CategoryData | { reason: stri
       }),
     })),
   };
+  return bySeverity(data);
+}
+
+/**
+ * Bars of alarm severities in the vocabulary's order (Critical, Major, Minor, Warning), whatever
+ * order the query sorted them in: a count's order would put Minor before Critical. Other labels
+ * keep the query's order.
+ */
+function bySeverity(data: CategoryData): CategoryData {
+  const rank = (label: string) => (ALARM_SEVERITIES as readonly string[]).indexOf(label);
+  if (data.labelsAreTimes || data.rows.length === 0 || !data.rows.every((row) => rank(row.label) >= 0)) return data;
+  return { ...data, rows: [...data.rows].sort((a, b) => rank(a.label) - rank(b.label)) };
 }
 
 /**

@@ -16,10 +16,11 @@ import type { QueryProblem } from "./telemetry-api";
 
 /**
  * Something the page asks of the editor: put the cursor on a problem's line and column, or type a
- * name from the schema panel at the cursor. `id` changes with every request, so the same request
+ * name from the schema panel at the cursor, or close the completion list (a Run from the button).
+ * `id` changes with every request, so the same request
  * twice is carried out twice.
  */
-export type EditorCommand = { id: number } & ({ kind: "jump"; line: number; column: number } | { kind: "insert"; text: string });
+export type EditorCommand = { id: number } & ({ kind: "jump"; line: number; column: number } | { kind: "insert"; text: string } | { kind: "close" });
 
 export interface KqlEditorProps {
   value: string;
@@ -31,15 +32,17 @@ export interface KqlEditorProps {
   problems: readonly QueryProblem[];
   label: string;
   command?: EditorCommand | null;
+  /** A dashboard panel's `$name`s (without `$`): completed after `$`, read as values by the error marks. */
+  variables?: readonly string[];
 }
 
-export default function KqlEditor({ value, onChange, onRun, names, problems, label, command }: KqlEditorProps) {
+export default function KqlEditor({ value, onChange, onRun, names, problems, label, command, variables }: KqlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // Callbacks and names change between renders; the editor is built once and reads them here.
-  const latest = useRef({ onChange, onRun, names });
+  const latest = useRef({ onChange, onRun, names, variables });
   useEffect(() => {
-    latest.current = { onChange, onRun, names };
+    latest.current = { onChange, onRun, names, variables };
   });
 
   useEffect(() => {
@@ -66,7 +69,10 @@ export default function KqlEditor({ value, onChange, onRun, names, problems, lab
           closeBrackets(),
           placeholder("States | where Name == \"…\" | take 100"),
           keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
-          kqlSupport(() => latest.current.names),
+          kqlSupport(
+            () => latest.current.names,
+            () => latest.current.variables,
+          ),
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
           EditorView.updateListener.of((update) => {
@@ -103,6 +109,10 @@ export default function KqlEditor({ value, onChange, onRun, names, problems, lab
   useEffect(() => {
     const editor = view.current;
     if (!editor || !command) return;
+    if (command.kind === "close") {
+      closeCompletion(editor);
+      return;
+    }
     if (command.kind === "jump") {
       const { from } = problemRange(editor.state.doc, command.line, command.column);
       editor.dispatch({ selection: { anchor: from }, scrollIntoView: true });

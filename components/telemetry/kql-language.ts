@@ -7,6 +7,8 @@
  *   last run (a stale mark disappears as soon as the text changes);
  * - completion: `completionsAt` of `lib/kql` (tables, columns, operators, functions), and the plant's
  *   data point names inside string literals;
+ * - variables: a dashboard panel's `$name`s (its board's and `$__bin`, `$__range`, `$__from`,
+ *   `$__to`) are completed after `$` and read as values by the error marks;
  * - hover: the one-line documentation of the operator or function under the pointer (`hoverAt`).
  */
 import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
@@ -15,7 +17,7 @@ import { StateEffect, StateField, type Extension, type Text } from "@codemirror/
 import { Decoration, EditorView, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import { hoverAt } from "@/lib/kql/catalog";
 import { tokenize, type TokenKind } from "@/lib/kql/lexer";
-import { completions, diagnostics } from "./kql-services";
+import { completions, diagnostics, variableCompletions } from "./kql-services";
 
 const TOKEN_CLASSES: Partial<Record<TokenKind, string>> = {
   keyword: "cm-kql-keyword",
@@ -80,18 +82,22 @@ export function problemRange(doc: Text, line: number, column: number): { from: n
   return { from, to: Math.min(l.to, from + Math.max(1, word)) || from };
 }
 
-const kqlLinter = linter(
-  (view) => {
-    const local = diagnostics(view.state.doc.toString());
-    const remote = view.state.field(serverProblems);
-    // The server's mark only adds something when the local analysis missed the problem.
-    return local.length > 0 ? local : remote;
-  },
-  { delay: 250, needsRefresh: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setServerProblems))) },
-);
+const kqlLinter = (getVariables: () => readonly string[] | undefined) =>
+  linter(
+    (view) => {
+      const local = diagnostics(view.state.doc.toString(), getVariables());
+      const remote = view.state.field(serverProblems);
+      // The server's mark only adds something when the local analysis missed the problem.
+      return local.length > 0 ? local : remote;
+    },
+    { delay: 250, needsRefresh: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(setServerProblems))) },
+  );
 
-function kqlCompletions(getNames: () => readonly string[]) {
+function kqlCompletions(getNames: () => readonly string[], getVariables: () => readonly string[] | undefined) {
   return (context: CompletionContext): CompletionResult | null => {
+    const variables = getVariables();
+    const dollar = variables ? context.matchBefore(/\$[A-Za-z0-9_]*/) : null;
+    if (dollar) return { from: dollar.from, options: variableCompletions(variables!), validFor: /^\$[A-Za-z0-9_]*$/ };
     // Complete while typing a word or a string, or anywhere on Ctrl+Space.
     if (!context.explicit && !context.matchBefore(/[A-Za-z_][A-Za-z0-9_-]*|["'][^"'\n]*/)) return null;
     const result = completions(context.state.doc.toString(), context.pos, getNames());
@@ -146,13 +152,16 @@ const theme = EditorView.theme({
   ".cm-tooltip-autocomplete ul li[aria-selected]": { backgroundColor: "var(--pd-accent)", color: "var(--pd-accent-fg)" },
 });
 
-/** Everything KQL-specific the editor needs; `getNames` returns the plant's data point names. */
-export function kqlSupport(getNames: () => readonly string[]): Extension {
+/**
+ * Everything KQL-specific the editor needs; `getNames` returns the plant's data point names,
+ * `getVariables` a panel's `$name`s (undefined in the explorer, whose queries have none).
+ */
+export function kqlSupport(getNames: () => readonly string[], getVariables: () => readonly string[] | undefined = () => undefined): Extension {
   return [
     highlighter,
     serverProblems,
-    kqlLinter,
-    autocompletion({ override: [kqlCompletions(getNames)], activateOnTyping: true }),
+    kqlLinter(getVariables),
+    autocompletion({ override: [kqlCompletions(getNames, getVariables)], activateOnTyping: true }),
     kqlHover,
     theme,
   ];

@@ -6,9 +6,16 @@ import type { Completion as CmCompletion } from "@codemirror/autocomplete";
 import type { EditorView } from "@codemirror/view";
 import type { Diagnostic as CmDiagnostic } from "@codemirror/lint";
 import { completionsAt, diagnose, type Completion } from "@/lib/kql";
+import { maskVariables } from "@/lib/kql/variables";
 
-export function diagnostics(text: string): CmDiagnostic[] {
-  return diagnose(text).map((d) => ({
+/**
+ * The query's problems. With `variables` (a dashboard panel's query: its board's `$name`s), each
+ * `$name` is read as a value of its kind first (maskVariables keeps every offset), so only names
+ * the board does not have are marked.
+ */
+export function diagnostics(text: string, variables?: readonly string[]): CmDiagnostic[] {
+  const read = variables ? maskVariables(text, new Set(variables)) : text;
+  return diagnose(read).map((d) => ({
     from: Math.min(d.from, text.length),
     to: Math.min(Math.max(d.to, d.from + 1), text.length),
     severity: "error",
@@ -25,6 +32,11 @@ const CM_TYPES: Record<Completion["kind"], string> = {
   keyword: "keyword",
   value: "constant",
 };
+
+/** The `$name`s a panel's query may use, offered after a typed `$`: the board's variables, then its own. */
+export function variableCompletions(variables: readonly string[]): CmCompletion[] {
+  return variables.map((name) => ({ label: `$${name}`, type: "variable", detail: name.startsWith("__") ? "the board's" : "variable", boost: 3 }));
+}
 
 /** Completions at `pos`, or null when `lib/kql` has none. */
 export function completions(text: string, pos: number, dataPointNames: readonly string[]): { from: number; options: CmCompletion[] } | null {

@@ -8,6 +8,7 @@ import { useMemo, useState } from "react";
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
 import { Button } from "@/components/ui/button";
 import type { QueryResult } from "./series";
+import { columnTitle } from "./column-title";
 
 const features = tableFeatures({});
 type Row = unknown[];
@@ -57,7 +58,7 @@ export function ResultTable({ result, timeZone = "UTC", rowAction }: { result: Q
         id: `${index}:${column.name}`,
         header: () => (
           <span title={`${column.columnType} / ${column.dataType ?? ""}`}>
-            {column.name}
+            {columnTitle(column.name)}
             <span className="ml-1 font-normal text-fg-muted">
               {column.columnType}
               {column.columnType === "datetime" ? ` · ${timeZone}` : ""}

@@ -66,7 +66,7 @@ describe("buildSeries", () => {
       rows: [[t(0), "RTM1", 1.5, 3]],
     };
     const plan = buildSeries(result);
-    expect(plan.ok && plan.series.map((s) => s.key)).toEqual(["RTM1 · avg_Value", "RTM1 · max_Value"]);
+    expect(plan.ok && plan.series.map((s) => s.key)).toEqual(["RTM1 · Average Value", "RTM1 · Max Value"]);
   });
 
   it("explains why a result cannot be charted", () => {

@@ -6,6 +6,7 @@
  */
 import type { TTelemetryColumn, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import { carriesUnit } from "./axes";
+import { columnTitle } from "./column-title";
 import type { Point } from "@/lib/series/lttb";
 
 /** What the chart reads of a column: its name and KQL type (the .NET type name when known). */
@@ -74,7 +75,8 @@ export function buildSeries(result: QueryResult): ChartPlan {
     if (x > xMax) xMax = x;
     const group = groupColumns.map((i) => String(row[i] ?? "")).join(" · ");
     for (const v of valueColumns) {
-      const key = valueColumns.length > 1 ? (group ? `${group} · ${columns[v]!.name}` : columns[v]!.name) : group || columns[v]!.name;
+      const title = columnTitle(columns[v]!.name);
+      const key = valueColumns.length > 1 ? (group ? `${group} · ${title}` : title) : group || title;
       let points = byKey.get(key);
       if (!points) {
         byKey.set(key, (points = []));

@@ -240,10 +240,23 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     placeholderData: keepPreviousData,
   });
 
-  const run = () => {
+  // A query the editor marks invalid is not sent: the server would refuse it for the same reason.
+  const [localProblem, setLocalProblem] = useState<string | null>(null);
+  const run = async () => {
+    sendToEditor({ kind: "close" });
     if (draft.trim() === "") return;
+    const { diagnose } = await import("@/lib/kql/diagnose");
+    const [problem, ...more] = diagnose(draft);
+    if (problem) {
+      setLocalProblem(`Not run: line ${problem.line}, column ${problem.column}: ${problem.message}${more.length > 0 ? ` (and ${more.length} more marked in the editor)` : ""}`);
+      sendToEditor({ kind: "jump", line: problem.line, column: problem.column });
+      return;
+    }
+    setLocalProblem(null);
     setCancelledKey(null);
-    const next = { ...state, query: draft };
+    // Full resolution was asked for one query: a changed query starts at the automatic one again.
+    const { full: _, ...automatic } = state;
+    const next = { ...(draft === state.query ? state : automatic), query: draft };
     // Running the same absolute query again asks the server again.
     if (serializeExplorerState(next) === stateKey && state.range.kind === "absolute" && runAt !== null) void result.refetch();
     navigate(next, true);
@@ -335,9 +348,14 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               <PlantPicker plants={queryablePlants} selected={state.plants} onChange={setPlants} loading={me.isPending} />
             </div>
             <QueryTabBar tabs={tabs} active={activeTab} onSelect={selectTab} onAdd={addTab} onClose={closeTab} onRename={renameTabTo} />
-            <KqlEditor value={draft} onChange={setDraft} onRun={run} names={pointNames} problems={problems} label="KQL query" command={editorCommand} />
+            <KqlEditor value={draft} onChange={setDraft} onRun={() => void run()} names={pointNames} problems={problems} label="KQL query" command={editorCommand} />
+            {localProblem ? (
+              <p role="alert" className="text-sm text-danger wrap-anywhere" data-testid="local-problem">
+                {localProblem}
+              </p>
+            ) : null}
             <div className="flex flex-wrap items-center gap-3">
-              <Button variant="primary" onClick={run} disabled={result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
+              <Button variant="primary" onClick={() => void run()} disabled={result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
                 {result.isFetching ? "Running…" : "Run query"}
               </Button>
               {result.isFetching && (
@@ -449,7 +467,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               </EmptyState>
             ) : cancelled ? (
               <div data-testid="query-cancelled">
-                <EmptyState title="Query cancelled" action={<Button size="sm" onClick={run}>Run again</Button>}>
+                <EmptyState title="Query cancelled" action={<Button size="sm" onClick={() => void run()}>Run again</Button>}>
                   The query was cancelled before it finished, so there is no result for it; the previous result is not shown under it.
                 </EmptyState>
               </div>
@@ -483,7 +501,13 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
                       ? "Summarize the rows, or narrow the range or the plants."
                       : "Summarize the rows, narrow the range or the plants, or show them as a chart: a chart is reduced to what the screen can show."}
                   </p>
-                  {chartWanted ? null : (
+                  {chartWanted ? (
+                    state.full ? (
+                      <Button size="sm" onClick={() => setFull(false)}>
+                        Fit to the screen
+                      </Button>
+                    ) : null
+                  ) : (
                     <Button size="sm" onClick={() => setView("chart")}>
                       Show as a chart
                     </Button>

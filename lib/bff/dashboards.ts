@@ -20,7 +20,7 @@ import {
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/lib/dashboard-store/dashboards";
 import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/lib/dashboard-store/plant-health";
-import { variablesUsed } from "@/lib/kql/variables";
+import { isBuiltinVariable, variablesUsed } from "@/lib/kql/variables";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
 import type { SqlDb } from "@/lib/platform/sql";
@@ -53,7 +53,7 @@ function checkVariables(definition: TDashboardDefinition, prefix: string): void 
   const declared = new Set(definition.variables.map((variable) => variable.name));
   const problems = definition.panels.flatMap((panel, index) =>
     variablesUsed(panel.query)
-      .filter((use) => use.name !== "__bin" && !declared.has(use.name))
+      .filter((use) => !isBuiltinVariable(use.name) && !declared.has(use.name))
       .map((use) => ({ title: panel.title, field: `${prefix}panels.${index}.query`, problem: `$${use.name} (line ${use.line}, column ${use.column}) is not a variable of this dashboard` })),
   );
   if (problems.length > 0) {

@@ -16,7 +16,7 @@ export const DASHBOARD_LIMITS = {
 export const PANEL_CHARTS = ["line", "column", "bar", "pie", "table", "stat"] as const;
 export const VARIABLE_KINDS = ["device", "dataPoint", "text"] as const;
 /** The board's range: always ending now (a panel's drag-zoom is the explorer's job). */
-export const BOARD_RANGES = ["1h", "6h", "24h", "7d", "30d"] as const;
+export const BOARD_RANGES = ["1h", "6h", "24h", "7d", "30d", "90d", "365d"] as const;
 export const BOARD_REFRESH = ["off", "30s", "1m", "5m", "15m"] as const;
 
 /** `$name` in a query; `__` names are the board's own (`$__bin`), never a variable. */
@@ -28,7 +28,7 @@ export type TVariableKind = (typeof VARIABLE_KINDS)[number];
 export type TBoardRange = (typeof BOARD_RANGES)[number];
 export type TBoardRefresh = (typeof BOARD_REFRESH)[number];
 
-export const BOARD_RANGE_MS: Record<TBoardRange, number> = { "1h": 3_600_000, "6h": 6 * 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 };
-export const BOARD_RANGE_LABEL: Record<TBoardRange, string> = { "1h": "Last 1 hour", "6h": "Last 6 hours", "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" };
+export const BOARD_RANGE_MS: Record<TBoardRange, number> = { "1h": 3_600_000, "6h": 6 * 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000, "90d": 90 * 86_400_000, "365d": 365 * 86_400_000 };
+export const BOARD_RANGE_LABEL: Record<TBoardRange, string> = { "1h": "Last 1 hour", "6h": "Last 6 hours", "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days", "365d": "Last 365 days" };
 export const BOARD_REFRESH_MS: Record<TBoardRefresh, number | null> = { off: null, "30s": 30_000, "1m": 60_000, "5m": 300_000, "15m": 900_000 };
 export const BOARD_REFRESH_LABEL: Record<TBoardRefresh, string> = { off: "Off", "30s": "Every 30 s", "1m": "Every minute", "5m": "Every 5 minutes", "15m": "Every 15 minutes" };

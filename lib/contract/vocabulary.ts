@@ -57,3 +57,6 @@ export const PAGE_SIZE_DEFAULT = 100;
 
 /** The most rows a telemetry answer may have (docs/api.md §6); the explorer names it in its messages. */
 export const MAX_RESULT_ROWS = 500_000;
+
+/** The alarms' (`Events.Severity`) severities, most severe first: charts and lists order them so. */
+export const ALARM_SEVERITIES = ["Critical", "Major", "Minor", "Warning"] as const;

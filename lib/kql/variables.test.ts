@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { compileKql } from "./compile";
 import { unscopedSources } from "./testing/duckdb.test-support";
 import { tokenize } from "./lexer";
-import { binFor, kqlStringLiteral, substituteVariables, variablesUsed } from "./variables";
+import { binFor, kqlStringLiteral, maskVariables, substituteVariables, timespanLiteral, variablesUsed } from "./variables";
+import { diagnose } from "./diagnose";
 
 describe("kqlStringLiteral", () => {
   it("is one string token whose value is the text, for any text", () => {
@@ -66,5 +67,30 @@ describe("substituteVariables", () => {
     expect(binFor(30 * 86_400_000)).toBe("6h");
     expect(binFor(400 * 86_400_000)).toBe("1d");
     expect(() => substituteVariables("States", {}, "1h; drop")).toThrow();
+  });
+
+  it("replaces $__range, $__from and $__to from the board's range, and only when it is known", () => {
+    const text = "States | where Timestamp between ($__from .. $__to) | summarize count() by bin(Timestamp, $__range)";
+    expect(substituteVariables(text, {}, "1h", 30 * 86_400_000)).toEqual({
+      ok: true,
+      query: "States | where Timestamp between (ago(30d) .. now()) | summarize count() by bin(Timestamp, 30d)",
+    });
+    expect(substituteVariables(text, {}, "1h")).toMatchObject({ ok: false, problem: { name: "__from" } });
+    expect(timespanLiteral(6 * 3_600_000)).toBe("6h");
+    expect(timespanLiteral(90 * 60_000)).toBe("90m");
+  });
+});
+
+describe("maskVariables", () => {
+  it("gives the editor's diagnostics a valid query at the same offsets, and leaves unknown names to be reported", () => {
+    const text = "States\n| where DeviceId == $device and Name == $point and Timestamp > $__from\n| summarize avg(todouble(Value)) by bin(Timestamp, $__bin)";
+    const masked = maskVariables(text, new Set(["device", "point"]));
+    expect(masked.length).toBe(text.length);
+    expect(diagnose(text).length).toBeGreaterThan(0);
+    expect(diagnose(masked)).toEqual([]);
+    const unknown = maskVariables("States | where DeviceId == $devise", new Set(["device"]));
+    const problems = diagnose(unknown);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(unknown.slice(problems[0]!.from, problems[0]!.to)).toContain("devise");
   });
 });

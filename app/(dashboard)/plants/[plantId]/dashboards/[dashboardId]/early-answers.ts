@@ -5,13 +5,15 @@ import "server-only";
  * (lib/bff/page-reads.ts: the same checks and limits as the browser's request), so the answers
  * travel with the page instead of being asked for after it has loaded and hydrated. A panel whose
  * query cannot run yet (a variable waiting for the plant's devices), that fails, or whose answer is
- * large is left to ask for itself, as it always did.
+ * large is left to ask for itself, as it always did. A chart is asked for at the width the panel
+ * most likely measures (earlyPanelWidth); a panel that measures another asks again at its own.
  */
-import { panelQuery, parseBoardView } from "@/components/dashboards/board-state";
+import { earlyPanelWidth, panelQuery, parseBoardView } from "@/components/dashboards/board-state";
 import type { EarlyPanelAnswer, PanelAnswer } from "@/components/dashboards/panel-view";
 import { readApiForPage } from "@/lib/bff/page-reads";
 import { BOARD_RANGE_MS } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboard } from "@/lib/contract/dashboards";
+import { ZQueryResolution } from "@/lib/contract/explorer";
 
 /** Larger answers are not written into the page (the browser asks for them itself, as before). */
 const MAX_EARLY_ANSWER_BYTES = 512 * 1024;
@@ -25,18 +27,20 @@ export async function earlyAnswers(board: TDashboard, search: URLSearchParams): 
   for (const panel of board.definition.panels) {
     const query = panelQuery(panel, board.definition, view);
     if (!query.ok) continue;
-    const answer = readApiForPage<{ data?: { columns?: unknown; rows?: unknown } }>("/api/telemetry/query", {
+    const width = earlyPanelWidth(panel);
+    const answer = readApiForPage<{ data?: { columns?: unknown; rows?: unknown }; meta?: { resolution?: unknown } }>("/api/telemetry/query", {
       method: "POST",
-      body: { query: query.query, ...window, plantIds: [board.plantId] },
+      body: { query: query.query, ...window, plantIds: [board.plantId], ...(width === null ? {} : { resolution: { width } }) },
       timeoutMs: null,
       maxBytes: MAX_EARLY_ANSWER_BYTES,
     }).then((read): PanelAnswer | null => {
       // Anything else: the panel asks for itself and says what went wrong, in words.
       const data = read?.value.data;
       if (!read || !Array.isArray(data?.columns) || !Array.isArray(data.rows)) return null;
-      return { result: { columns: data.columns as PanelAnswer["result"]["columns"], rows: data.rows as unknown[][] }, from: Date.parse(window.startTime), to: end, at: read.readAt };
+      const resolution = ZQueryResolution.nullable().safeParse(read.value.meta?.resolution ?? null).data ?? null;
+      return { result: { columns: data.columns as PanelAnswer["result"]["columns"], rows: data.rows as unknown[][] }, resolution, from: Date.parse(window.startTime), to: end, at: read.readAt };
     });
-    early[panel.id] = { query: query.query, range: view.range, answer };
+    early[panel.id] = { query: query.query, range: view.range, width, answer };
   }
   return early;
 }
