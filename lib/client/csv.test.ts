@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, toCsv } from "./csv";
+import { csvCell } from "../contract/csv";
+import { toCsv } from "./csv";
 
 describe("csv", () => {
   it("quotes only cells that need it and doubles inner quotes", () => {
@@ -14,7 +15,13 @@ describe("csv", () => {
     expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell(-3)).toBe("-3");
-    expect(csvCell("-3 bar drop")).toBe("-3 bar drop");
+    // A text starting with "-" is neutralised like the others (issue 35: "-2+3+cmd|…" ran in Excel).
+    expect(csvCell("-3 bar drop")).toBe("'-3 bar drop");
+  });
+
+  it("neutralises every formula start in the job history's and the explorer's exports (= + - @ tab CR)", () => {
+    const text = toCsv([{ header: "Remark", value: (row: { remark: string }) => row.remark }], ["=1+1", "+1+1", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "\rx", "ok"].map((remark) => ({ remark })));
+    expect(text.split("\r\n").slice(1, -1)).toEqual(["'=1+1", "'+1+1", "'-2+3+cmd|' /C calc'!A0", "'@SUM(A1)", "'\tx", "\"'\rx\"", "ok"]);
   });
 
   it("writes a header row and CRLF line ends", () => {

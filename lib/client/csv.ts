@@ -1,20 +1,13 @@
 /**
- * CSV in RFC 4180 form (comma, CRLF, quotes doubled) with a header row. Cells that a spreadsheet
- * would run as a formula (starting with = + @ or a control character) get a leading apostrophe,
- * so an exported remark can never execute in Excel.
+ * CSV in RFC 4180 form (comma, CRLF, quotes doubled) with a header row. Each cell is the project's
+ * one `csvCell` (lib/contract/csv.ts): a text that a spreadsheet would run as a formula gets a
+ * leading apostrophe, so an exported remark can never execute in Excel.
  */
+import { csvCell } from "../contract/csv";
+
 export interface CsvColumn<T> {
   header: string;
   value: (row: T) => string | number | boolean | null | undefined;
-}
-
-const FORMULA_START = /^[=+@\t\r]/;
-
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  let text = String(value);
-  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function toCsv<T>(columns: readonly CsvColumn<T>[], rows: readonly T[]): string {

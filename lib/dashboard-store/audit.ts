@@ -4,6 +4,7 @@
  * Rows hold identifiers and outcomes only, never a request body or a credential.
  */
 import type { TAuditQuery } from "@/lib/contract/audit";
+import { csvCell } from "@/lib/contract/csv";
 import { auditActionLabel, auditDetailText, auditOutcomeLabel } from "@/lib/contract/audit-labels";
 import { invalidInput } from "@/lib/contract/errors";
 import { startOfDay, zonedIso } from "@/lib/contract/time-zone";
@@ -217,14 +218,6 @@ export async function queryAudit(db: SqlExecutor, filter: AuditFilter, page: num
 
 /** At most this many rows in one export: a bigger one is refused with words, never cut short. */
 export const AUDIT_CSV_MAX_ROWS = 100_000;
-
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let text = typeof value === "object" ? JSON.stringify(value) : String(value);
-  // A leading = + - @ would be read as a formula by spreadsheet programs.
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /**
  * Every row matching the filter, newest first, as CSV (RFC 4180, header line first) for people:
