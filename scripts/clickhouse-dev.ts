@@ -5,7 +5,8 @@
  * and the benchmarks talk to this instead; production uses a real server (README, "Scaling out").
  *
  * The subset `@clickhouse/client` uses: `POST /` (and `GET /?query=`) with the statement in the
- * body or in `query` (then the body is the data of an INSERT), `param_<name>` query parameters
+ * body or in `query` (then the body is the data of an INSERT), `param_<name>` query parameters (in
+ * the escaped form a server reads, see unescapeParameter)
  * (also as multipart/form-data parts), `database`, `default_format`, `query_id`, any other URL
  * parameter as a setting, gzip bodies both ways (`enable_http_compression=1`), `GET /ping`.
  * Errors answer ClickHouse's way: the status (400 for faults of the query, 404 unknown table or
@@ -75,6 +76,23 @@ function statusOf(code: number): number {
 
 const literal = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
+const ESCAPES: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", "0": "\0", a: "\x07", v: "\v", e: "\x1b" };
+
+/**
+ * A query parameter's value as a ClickHouse server reads it: in the escaped (TabSeparated) form, so
+ * `\\`, `\'`, `\t`, `\n`, `\xHH` … stand for one character, and a backslash before any other
+ * character stands for that character. @clickhouse/client escapes every parameter this way
+ * (`\` → `\\`, `'` → `\'`, tab → `\t`, newline → `\n`); chdb's queryBind takes values as they are, so
+ * without this a string literal with a backslash, quote, tab or newline arrived doubled.
+ */
+function unescapeParameter(value: string): string | null {
+  // `\N` alone is NULL (what the client sends for null); chdb takes JavaScript's null for it.
+  if (value === "\\N") return null;
+  return value.replace(/\\(x[0-9a-fA-F]{2}|[\s\S])/g, (_, escaped: string) =>
+    escaped.length === 3 ? String.fromCharCode(parseInt(escaped.slice(1), 16)) : (ESCAPES[escaped] ?? escaped),
+  );
+}
+
 /** The parts of a multipart/form-data body (the client sends large parameters this way). */
 function multipartParts(body: Buffer, contentType: string): Map<string, string> {
   const boundary = /boundary=("?)([^";]+)\1/.exec(contentType)?.[2];
@@ -103,7 +121,7 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer> {
 
 interface Statement {
   sql: string;
-  params: Record<string, string>;
+  params: Record<string, string | null>;
   settings: [string, string][];
   database: string | null;
   format: string;
@@ -115,13 +133,13 @@ interface Statement {
 
 /** The statement of a request: its text (with INSERT data inline or spooled), parameters, settings. */
 function statementOf(url: URL, body: Buffer, contentType: string): Statement {
-  const params: Record<string, string> = {};
+  const params: Record<string, string | null> = {};
   const settings: [string, string][] = [];
   let database: string | null = null;
   let format = "TabSeparated";
   let readonly = false;
   for (const [key, value] of url.searchParams) {
-    if (key.startsWith("param_")) params[key.slice(6)] = value;
+    if (key.startsWith("param_")) params[key.slice(6)] = unescapeParameter(value);
     else if (key === "database") {
       if (!/^[A-Za-z0-9_]{1,128}$/.test(value)) throw new ClickHouseError(81, "UNKNOWN_DATABASE", `Database ${value.slice(0, 64)} does not exist`);
       database = value;
@@ -135,7 +153,7 @@ function statementOf(url: URL, body: Buffer, contentType: string): Statement {
   let sql = url.searchParams.get("query");
   if (contentType.startsWith("multipart/form-data")) {
     const parts = multipartParts(body, contentType);
-    for (const [name, value] of parts) if (name.startsWith("param_")) params[name.slice(6)] = value;
+    for (const [name, value] of parts) if (name.startsWith("param_")) params[name.slice(6)] = unescapeParameter(value);
     sql = parts.get("query") ?? sql;
     body = Buffer.alloc(0);
   }
