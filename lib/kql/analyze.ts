@@ -12,7 +12,9 @@ import { inSerialOrder } from "./rows";
 import { NAME_PASSING, nameOf } from "./names";
 import { positionOf } from "./parser";
 import { KQL_TYPES, type KqlType, type SqlParamType, type SqlParams } from "./types";
-import { callExtension, multiAggregate, multiResult, EXTENSION_AGGREGATES, EXTENSION_SCALARS } from "./functions";
+import { callExtension, multiAggregate, multiResult } from "./functions/special-analysis";
+import { declaredCall } from "./functions/declared";
+import { AGGREGATE_FUNCTIONS, functionEntry } from "./functions/table";
 
 
 /** Literals per query (each one is a bound parameter). */
@@ -24,11 +26,8 @@ const WEEK_MICROS = 7 * 86_400_000_000;
 
 const CORE_SCALARS = [
   "ago", "now", "bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime", "isnull", "isnotnull",
-  "isempty", "isnotempty", "iff", "iif", "case", "strlen", "tolower", "toupper", "abs", "round", "sqrt", "log", "not",
+  "isempty", "isnotempty", "iff", "iif", "case", "strlen", "tolower", "toupper", "abs", "round", "not",
 ];
-const CORE_AGGREGATES = ["count", "countif", "sum", "avg", "min", "max", "dcount", "percentile", "arg_max", "arg_min", "any", "make_list"];
-export const SCALAR_FUNCTIONS: readonly string[] = [...CORE_SCALARS, ...EXTENSION_SCALARS];
-export const AGGREGATE_FUNCTIONS: readonly string[] = [...CORE_AGGREGATES, ...EXTENSION_AGGREGATES];
 const AGGREGATES = new Set<string>(AGGREGATE_FUNCTIONS);
 const SCALARS = new Set<string>(CORE_SCALARS);
 
@@ -516,6 +515,8 @@ export class Analyzer implements AnalyzerApi {
       const body = bound.body.expr;
       return this.withEnv(inner, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
+    const entry = functionEntry(name);
+    if (entry?.signatures) return declaredCall(this, entry, ast, scope, mode);
     if (!SCALARS.has(name)) {
       const extension = callExtension(this, ast, scope, mode);
       if (extension) return extension;
@@ -595,10 +596,6 @@ export class Analyzer implements AnalyzerApi {
         if (digits && digits.type === "real") this.error(ast.args[1]!.span, "round() takes a whole number of digits");
         return this.op("round", digits ? [value, digits] : [value], value.type, value.nullable);
       }
-      case "sqrt":
-      case "log":
-        arity(1);
-        return this.op(name, [this.numericArg(ast, a!)], "real", true);
       default:
         return this.error(ast.nameSpan, `Unknown function '${name}'`);
     }
@@ -714,6 +711,8 @@ export class Analyzer implements AnalyzerApi {
 
   private aggregateCall(ast: Extract<Expr, { kind: "call" }>, scope: Scope): TExpr {
     const name = ast.name;
+    const entry = functionEntry(name);
+    if (entry?.signatures) return declaredCall(this, entry, ast, scope, "aggregate", ast.args[0] ? (nameOf(ast.args[0]) ?? firstColumn(ast.args[0]) ?? "") : "");
     const operands = ast.args.map((a) => this.expr(a, scope, "inAggregate"));
     const argName = ast.args[0] ? (nameOf(ast.args[0]) ?? firstColumn(ast.args[0]) ?? "") : "";
     const arity = (min: number, max = min) => {

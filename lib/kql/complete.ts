@@ -4,7 +4,7 @@
  * operator), functions, metadata keys after `DataMetadata.`, and data point names inside a string
  * compared with `Name`.
  */
-import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
+import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./functions/table";
 import { functionDoc, OPERATOR_DOCS, STATEMENT_DOCS } from "./catalog";
 import { compileKql } from "./compile";
 import { SCHEMA_ONLY_SOURCES } from "./diagnose";

@@ -1,6 +1,6 @@
 /** The editor-facing API: tokens for highlighting, tolerant parsing, diagnostics and completions. */
 import { describe, expect, it } from "vitest";
-import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
+import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./functions/table";
 import { completionsAt, diagnose, FUNCTION_DOCS, hoverAt, parse, tokenize } from "./index";
 import { functionDoc } from "./catalog";
 

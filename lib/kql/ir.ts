@@ -21,7 +21,18 @@ export type Node =
   | { op: "subquery"; sql: string; mode: "scalar" | "list" }
   /** A window function over the block's rows (top-nested ranks, innerunique dedup). */
   | { op: "window"; fn: "row_number"; partition: TExpr[]; order: { expr: TExpr; desc: boolean }[] }
+  /** A declared function of the function table (functions/table.ts); `consts` holds its literal arguments' values. */
+  | CallNode
   | { op: string; args: TExpr[] };
+
+export interface CallNode {
+  op: "call";
+  fn: string;
+  args: TExpr[];
+  consts: readonly unknown[];
+  /** A different value on every call (rand, new_guid): never folded into a constant. */
+  volatile?: true;
+}
 
 export interface TExpr {
   type: KqlType;
@@ -45,7 +56,7 @@ export function isNumeric(type: KqlType): boolean {
 
 /** Whether the expression reads any column (otherwise it is the same for every row). */
 export function readsColumns(e: TExpr): boolean {
-  if (e.node.op === "ref" || e.node.op === "window" || e.node.op === "random" || isRowOrder(e)) return true;
+  if (e.node.op === "ref" || e.node.op === "window" || e.node.op === "random" || (e.node.op === "call" && (e.node as CallNode).volatile) || isRowOrder(e)) return true;
   if (e.node.op === "access") return readsColumns((e.node as { base: TExpr }).base);
   return args(e).some(readsColumns);
 }

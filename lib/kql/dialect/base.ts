@@ -9,7 +9,9 @@
 import type { JoinType, MakeSeriesSpec, RowWindowSessionSpec, SelectBlock, SqlDialect } from "./dialect";
 import type { FunctionNames } from "./function-names";
 import { chargeRender } from "../budget";
-import { args, type TExpr } from "../ir";
+import { args, type CallNode, type TExpr } from "../ir";
+import type { Engine, SpellInput } from "../functions/entry";
+import { functionEntry } from "../functions/table";
 import type { KqlType, SqlParamType } from "../types";
 
 /** A term of `has` is a maximal run of ASCII letters and digits (docs/api.md §6). */
@@ -90,6 +92,8 @@ interface Rendering {
 export abstract class SqlRenderer {
   /** For error messages: "DuckDB", "ClickHouse". */
   protected abstract readonly engine: string;
+  /** Which spelling of the function table's entries this renderer takes. */
+  protected abstract readonly key: Engine;
   protected abstract readonly sqlTypes: Record<KqlType, string>;
   /** The engine's names of semi and anti joins (the other join types are spelled alike). */
   protected abstract readonly semiJoins: { semi: string; anti: string };
@@ -150,12 +154,24 @@ export abstract class SqlRenderer {
     const same = known?.find((r) => r.type === e.type && r.nullable === e.nullable && r.dynamic === e.dynamic && r.predicate === predicate);
     if (same) return same.sql;
     const a = args(e);
-    const sql = this.special(e, a, predicate) ?? this.shared(e, a, predicate);
+    const sql = e.node.op === "call" ? this.declared(e) : (this.special(e, a, predicate) ?? this.shared(e, a, predicate));
     chargeRender(sql);
     const rendering = { type: e.type, nullable: e.nullable, dynamic: e.dynamic, predicate, sql };
     if (known) known.push(rendering);
     else this.renderings.set(e.node, [rendering]);
     return sql;
+  }
+
+  /** A declared function's call, spelled by its table entry for this engine (functions/entry.ts). */
+  private declared(e: TExpr): string {
+    const node = e.node as CallNode;
+    const entry = functionEntry(node.fn);
+    const spelling = entry?.sql?.[this.key];
+    if (spelling === undefined) throw new Error(`${this.engine} dialect: no spelling for '${node.fn}'`);
+    const input: SpellInput = { args: node.args.map((x) => this.expression(x, false)), types: node.args.map((x) => x.type), consts: node.consts, result: e.type };
+    const sql = typeof spelling === "string" ? spelling.replace(/\$(\d+|\*)/g, (_, i: string) => (i === "*" ? input.args.join(", ") : input.args[Number(i)] ?? "NULL")) : spelling(input);
+    // A string is never null in KQL (entry.ts NullRule).
+    return e.type === "string" && entry!.nulls !== "never" ? `coalesce(${sql}, '')` : sql;
   }
 
   /** The SQL of operand `i`. */
@@ -338,25 +354,8 @@ export abstract class SqlRenderer {
       }
       case "abs":
         return `abs(${s(0)})`;
-      case "sqrt":
-        return this.spell.orNull(`${s(0)} >= 0`, `sqrt(${s(0)})`);
-      case "log":
-      case "log10":
-      case "log2":
-        return this.spell.orNull(`${s(0)} > 0`, `${op === "log" ? "ln" : op}(${s(0)})`);
-      case "pow":
-        return `pow(${s(0)}, ${s(1)})`;
-      case "exp":
-        return `exp(${s(0)})`;
-      case "exp2":
-        return `pow(2, ${s(0)})`;
-      case "exp10":
-        return `pow(10, ${s(0)})`;
       case "ceiling":
         return e.type === "real" ? `ceil(${s(0)})` : s(0);
-      case "isnan":
-      case "isfinite":
-        return `coalesce(${op === "isnan" ? names.isNaN : names.isFinite}(${this.spell.toReal(s(0))}), false)`;
       case "min":
       case "max":
       case "any":

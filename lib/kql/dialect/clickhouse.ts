@@ -109,6 +109,7 @@ const DATE_PARTS: Record<string, (x: string) => string> = {
 
 class ClickHouseRenderer extends SqlRenderer {
   protected readonly engine = "ClickHouse";
+  protected readonly key = "clickhouse";
   protected readonly sqlTypes = SQL_TYPES;
   protected readonly semiJoins = { semi: "LEFT SEMI JOIN", anti: "LEFT ANTI JOIN" };
   protected readonly names = functionNames("clickhouse");

@@ -48,6 +48,7 @@ const ADX_ORIGIN = `TIMESTAMP '0001-01-01 00:00:00'`;
 
 class DuckDbRenderer extends SqlRenderer {
   protected readonly engine = "DuckDB";
+  protected readonly key = "duckdb";
   protected readonly sqlTypes = SQL_TYPES;
   protected readonly semiJoins = { semi: "SEMI JOIN", anti: "ANTI JOIN" };
   protected readonly names = functionNames("duckdb");

@@ -18,8 +18,6 @@ const FUNCTION_NAMES = {
   regexMatch: ["regexp_matches", "match"],
   regexReplace: ["regexp_replace", "replaceRegexpAll"],
   random: ["random", "randCanonical"],
-  isNaN: ["isnan", "isNaN"],
-  isFinite: ["isfinite", "isFinite"],
 } as const satisfies Record<string, readonly [duckdb: string, clickhouse: string]>;
 
 export type FunctionNames = Record<keyof typeof FUNCTION_NAMES, string>;

@@ -3,34 +3,27 @@
  * series (arrays from make-series) and the further aggregations. Each entry checks arguments and
  * result types as ADX documents them and yields typed IR; the dialect spells the SQL.
  */
-import type { Expr } from "./ast";
-import type { Analyzer, Mode, Scope } from "./analyzer-api";
-import { nameOf } from "./names";
-import { VALUE_LIMITS, valueTooLarge } from "./budget";
-import { isNumeric, type TExpr } from "./ir";
-import type { KqlType } from "./types";
-import { inSerialOrder, rowOrderCall } from "./rows";
-import { seriesScalar } from "./series";
+import type { Expr } from "../ast";
+import type { Analyzer, Mode, Scope } from "../analyzer-api";
+import { nameOf } from "../names";
+import { VALUE_LIMITS, valueTooLarge } from "../budget";
+import { isNumeric, type TExpr } from "../ir";
+import type { KqlType } from "../types";
+import { inSerialOrder, rowOrderCall } from "../rows";
+import { seriesScalar } from "../series";
 
 type Call = Extract<Expr, { kind: "call" }>;
 
-export const EXTENSION_SCALARS = [
+const EXTENSION_SCALARS = [
   "startofday", "startofweek", "startofmonth", "startofyear", "endofday", "endofweek", "endofmonth", "endofyear",
   "datetime_part", "hourofday", "dayofweek", "dayofmonth", "dayofyear", "monthofyear", "getyear", "getmonth", "weekofyear",
   "format_datetime", "format_timespan", "bin_at", "datetime_add", "datetime_diff", "totimespan", "totime", "tobool", "toboolean",
   "strcat", "strcat_delim", "split", "extract", "extract_all", "substring", "replace_string", "replace_regex", "trim", "trim_start",
-  "trim_end", "indexof", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "pow", "exp", "exp2", "exp10",
-  "log10", "log2", "max_of", "min_of", "hash", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
+  "trim_end", "indexof", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "max_of", "min_of", "hash", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
-  "ceiling", "isnan", "isfinite", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
+  "ceiling", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
   "series_decompose", "series_decompose_anomalies", "series_decompose_forecast", "series_outliers", "series_fit_line", "series_fit_2lines", "series_fit_2lines_dynamic", "series_periods_detect",
   "prev", "next", "row_number", "row_cumsum", "row_window_session",
-] as const;
-
-export const EXTENSION_AGGREGATES = [
-  "percentiles", "percentiles_array", "stdev", "stdevp", "variance", "variancep", "stdevif", "varianceif", "sumif", "avgif",
-  "dcountif", "minif", "maxif", "make_set", "make_set_if", "make_list_if", "make_bag", "take_any", "take_anyif", "anyif",
-  "count_distinct", "count_distinctif",
 ] as const;
 
 /** Named in the error so the user knows what is missing (rather than "Unknown function"). */
@@ -322,16 +315,6 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       if (type === "bool" || type === "dynamic") analyzer.error(ast.span, `${name}() cannot compare ${type} values`);
       return op(name === "max_of" ? "greatest" : "least", values.map((v) => analyzer.convertTo(v, type)), type, values.every((v) => v.nullable));
     }
-    case "pow":
-      arity(2);
-      return op("pow", [num(0), num(1)], "real");
-    case "exp":
-    case "exp2":
-    case "exp10":
-    case "log10":
-    case "log2":
-      arity(1);
-      return op(name, [num(0)], "real");
     case "sign":
       arity(1);
       return op("sign", [analyzer.convertTo(num(0), "real")], "real");
@@ -340,10 +323,6 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       const v = num(0);
       return op("ceiling", [v], v.type);
     }
-    case "isnan":
-    case "isfinite":
-      arity(1);
-      return op(name, [num(0)], "bool", false);
     case "hash":
       arity(1, 2);
       return op("hash", given((i) => operands[i]!, long), "long", false);
