@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./analyze";
+import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from "./functions/table";
 import { microsoftCatalogue } from "./testing/microsoft";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
