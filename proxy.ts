@@ -6,7 +6,7 @@
  *  - the first, optimistic sign-in gate: a page request without a session cookie goes to sign-in
  *    at once, remembering where it was headed. The real check — the cookie decrypts, is not
  *    expired, and names an enabled user — happens server-side in the dashboard layout
- *    (`requireSignedInUser`) and in every `/api/` route (`lib/bff/handler.ts`).
+ *    (`requireSignedInUser`) and in every `/api/` route (`lib/api-handler/handler.ts`).
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";

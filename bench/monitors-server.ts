@@ -9,7 +9,7 @@
  */
 import { register } from "node:module";
 
-// lib/monitors and lib/upstream are marked "server-only"; resolve it as the server does (scripts/serve.ts).
+// modules/monitors/service and lib/upstream are marked "server-only"; resolve it as the server does (scripts/serve.ts).
 register(
   "data:text/javascript," +
     encodeURIComponent(`export async function resolve(specifier, context, nextResolve) {
@@ -23,9 +23,9 @@ const { getConfig } = await import("../lib/config");
 const { nodeListener } = await import("../lib/platform/http/node-adapter");
 const { createServiceRuntime } = await import("../lib/service/runtime");
 const { openDashboardSql } = await import("../lib/dashboard-store/database");
-const { createMonitor } = await import("../lib/dashboard-store/monitors");
+const { createMonitor } = await import("@/modules/monitors/store/monitors");
 const { createEmbeddedUpstream } = await import("../lib/upstream/embedded");
-const { MonitorScheduler } = await import("../lib/monitors/scheduler");
+const { MonitorScheduler } = await import("@/modules/monitors/service/scheduler");
 
 const config = getConfig();
 const count = Number(process.env.BENCH_MONITORS ?? 200);

@@ -213,7 +213,7 @@ const dashboardEnvSchema = z.object({
   SMTP_FROM: z.string().min(3).max(320).default("Plantdesk <plantdesk@localhost>"),
   /** Monitors' webhooks may go to private, loopback, link-local, … addresses (an internal chat server); default: public addresses only. */
   WEBHOOK_ALLOW_PRIVATE: flag(false),
-  /** The monitors' schedule runs in this server (lib/monitors/scheduler.ts); 0 leaves it to other instances. */
+  /** The monitors' schedule runs in this server (modules/monitors/service/scheduler.ts); 0 leaves it to other instances. */
   MONITORS_SCHEDULE: flag(true),
   /** Monitor evaluations running at once per instance. */
   MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),

@@ -80,7 +80,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["lib", "lib/shared-state", "lib/kql", "lib/series"],
   ["lib/platform", "lib/service/platform"],
   ["lib/service/demo", "lib/service/maintenance", "lib/service/telemetry", "lib/dashboard-store", "lib/dashboard"],
-  ["lib/service", "lib/upstream", "lib/auth", "lib/monitors", "lib/client"],
+  ["lib/service", "lib/upstream", "lib/auth", "lib/client"],
+  ["lib/api-handler"],
   ["lib/bff"],
   ["components", "app"],
   ["scripts", "bench", "e2e", "lib/testing", "lib/service/testing", "(config)"],
@@ -92,7 +93,7 @@ export const FLOORS: readonly (readonly string[])[] = [
  * assembly's (it may use the upstream, the stores and the kernel), its /api/ routes the dashboard API's,
  * its client (the browser's fetch helpers and hooks) the clients' floor and its components the pages'.
  */
-export const FEATURE_LAYERS: Readonly<Record<string, number>> = { contract: 0, store: 3, service: 4, client: 4, api: 5, components: 6 };
+export const FEATURE_LAYERS: Readonly<Record<string, number>> = { contract: 0, store: 3, service: 4, client: 4, api: 5, components: 7 };
 
 /** The features, each one folder: `modules/<feature>/`. */
 export const featureOf = (file: string): string | undefined => (file.startsWith("modules/") ? file.split("/")[1] : undefined);
@@ -198,7 +199,7 @@ const KERNEL = "lib/platform/";
 const KERNEL_MAY_IMPORT = (to: string) =>
   to.startsWith(KERNEL) || to.startsWith("lib/contract/") || to === "lib/config.ts" || to === "lib/process-wide.ts" || to.startsWith("lib/shared-state/");
 /** Modules that only run on the server: a component (browser code) must not load them. */
-const SERVER_ONLY_ROOMS = ["lib/platform", "lib/service", "lib/dashboard-store", "lib/dashboard", "lib/auth", "lib/bff", "lib/upstream", "lib/monitors", "lib/shared-state", "lib"];
+const SERVER_ONLY_ROOMS = ["lib/platform", "lib/service", "lib/dashboard-store", "lib/dashboard", "lib/auth", "lib/api-handler", "lib/bff", "lib/upstream", "lib/shared-state", "lib"];
 /** Packages (by name) that run only on a server; `next-auth/react`, next-auth's browser half, is not one of them. */
 const SERVER_ONLY_PACKAGES = new Set(["server-only", "pg", "better-sqlite3", "@duckdb/node-api", "ioredis", "mqtt", "nodemailer", "@clickhouse/client", "jose", "bcryptjs", "chdb"]);
 /** A feature's layers that run only on the server. */

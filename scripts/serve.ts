@@ -68,7 +68,7 @@ await app.prepare();
 // After Next has set up its server environment: the sessions module reads `next/headers`, whose
 // request storage Next installs while it prepares.
 const { apiHandler } = await import("../lib/bff/routes");
-const { startMonitorSchedule } = await import("../lib/monitors");
+const { startMonitorSchedule } = await import("@/modules/monitors/service");
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
 /** The client's address for per-address throttles (token endpoint, sign-in): from a trusted proxy only with TRUST_PROXY. */
@@ -161,7 +161,7 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 10_000;
 server.requestTimeout = 30_000;
 
-// The monitors' schedule (lib/monitors/scheduler.ts): every instance runs one; claims in the shared store keep it to one evaluation per tick.
+// The monitors' schedule (modules/monitors/service/scheduler.ts): every instance runs one; claims in the shared store keep it to one evaluation per tick.
 let monitorSchedule: Awaited<ReturnType<typeof startMonitorSchedule>> = null;
 
 server.listen(config.PORT, config.HOST, () => {

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { WaitingForAccess } from "@/components/auth/waiting-for-access";
 import { AppShell } from "@/components/shell/app-shell";
 import { requireSignedInUser } from "@/lib/auth/session";
-import { describeUser } from "@/lib/bff/handler";
+import { describeUser } from "@/lib/api-handler/handler";
 import { getUpstream } from "@/lib/upstream";
 
 /**

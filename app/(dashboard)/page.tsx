@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { plantPath } from "@/components/shell/nav-items";
 import { EmptyState } from "@/components/ui/states";
 import { requireSignedInUser } from "@/lib/auth/session";
-import { reachablePlants } from "@/lib/bff/handler";
+import { reachablePlants } from "@/lib/api-handler/handler";
 import { getUpstream } from "@/lib/upstream";
 
 /** `/`: straight on to the overview of the user's first plant. */

@@ -5,7 +5,7 @@
  * and its telemetry with jobs, tasks and alarms on one time axis (`asset`, `search`, `range` or
  * `from`+`to`, `points`). Kept out of the planned page's first load (the list is what opens).
  */
-import { AssetMonitors } from "@/components/monitors/monitor-links";
+import { AssetMonitors } from "@/modules/monitors/components/monitor-links";
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";

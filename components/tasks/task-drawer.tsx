@@ -11,7 +11,7 @@ import { useFormat } from "@/lib/client/format";
 import type { LookupLabels } from "@/lib/client/maintenance";
 import type { TTask, TTaskStatus } from "@/lib/contract/maintenance";
 import { CLOSE_OUT_FROM, TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
-import { TaskMonitorOrigin } from "@/components/monitors/monitor-links";
+import { TaskMonitorOrigin } from "@/modules/monitors/components/monitor-links";
 import { STATUS_LABELS } from "./status";
 import { TaskActivity } from "./task-activity";
 import { PriorityBadge, RoleBadge, StatusBadge } from "./task-badges";

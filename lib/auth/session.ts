@@ -4,7 +4,7 @@ import "server-only";
  * session's row (not signed out, not ended by an admin, not idle too long, within its lifetime:
  * lib/dashboard-store/sessions.ts) → the user row. Both rows are read on every request, so a sign-out,
  * a disabled user or a changed role counts at once, and a copied cookie dies with its session.
- * Read from a Cookie header (the /api/ router, lib/bff/handler.ts) and, for pages, from Next's
+ * Read from a Cookie header (the /api/ router, lib/api-handler/handler.ts) and, for pages, from Next's
  * cookie store.
  */
 import { decode } from "next-auth/jwt";

@@ -26,7 +26,7 @@ import { json } from "@/lib/platform/http/respond";
 import type { SqlDb } from "@/lib/platform/sql";
 import { canReachPlant, hasPermission } from "@/lib/contract/roles";
 import type { DashboardUser } from "@/lib/dashboard-store/users";
-import type { ApiContext } from "./handler";
+import type { ApiContext } from "../api-handler/handler";
 
 const KIB = DASHBOARD_LIMITS.maxImportBytes / 1024;
 

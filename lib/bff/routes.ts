@@ -22,8 +22,8 @@ import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { conditionalGet } from "@/lib/platform/http/conditional";
 import { json } from "@/lib/platform/http/respond";
 import { createRouter, type Route } from "@/lib/platform/http/router";
-import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "./handler";
-import { monitorHandlers } from "./monitors";
+import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "../api-handler/handler";
+import { monitorHandlers } from "@/modules/monitors/api/routes";
 import { telemetryQuery } from "./telemetry-query";
 import { dashboardHandlers } from "./dashboards";
 

@@ -14,7 +14,7 @@ import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
 import type { ServiceResponse } from "@/lib/platform/http/types";
 import type { TelemetryAnswer } from "@/lib/upstream/types";
-import { reachablePlants, type ApiRouteSpec } from "./handler";
+import { reachablePlants, type ApiRouteSpec } from "../api-handler/handler";
 
 /** `consumed=<n>` of an `x-query-cost` header. */
 function costOf(headers: Record<string, string>): number | null {

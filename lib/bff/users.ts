@@ -17,7 +17,7 @@ import { listUsers, type DashboardUser } from "@/lib/dashboard-store/users";
 import { getConfig } from "@/lib/config";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
-import type { ApiContext, ApiRouteSpec } from "./handler";
+import type { ApiContext, ApiRouteSpec } from "../api-handler/handler";
 
 const PERMISSION: Permission = "users:manage";
 /** The users list is one page: a plant's staff, not a directory (bounded all the same). */

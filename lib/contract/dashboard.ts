@@ -121,7 +121,7 @@ export const DASHBOARD_ROUTES = {
   saveQuery: { method: "POST", path: "/api/telemetry/history" },
   updateQuery: { method: "PATCH", path: "/api/telemetry/history" },
   auditLog: { method: "GET", path: "/api/audit" },
-  // Condition monitoring (lib/contract/monitors.ts)
+  // Condition monitoring (modules/monitors/contract/monitors.ts)
   listMonitors: { method: "GET", path: "/api/plants/{plantId}/monitors" },
   createMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors" },
   previewMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors/preview" },

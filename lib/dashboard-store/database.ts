@@ -12,7 +12,7 @@ import { sqliteSql, type SqlDb } from "@/lib/platform/sql";
 import { openSqlite, type SqliteDatabase } from "@/lib/platform/sqlite";
 import usersAudit from "./migrations/001-users-audit";
 import signIn from "./migrations/010-sign-in";
-import monitors from "./migrations/020-monitors";
+import monitors from "@/modules/monitors/store/migrations/020-monitors";
 import dashboards from "./migrations/030-dashboards";
 import { processWideAsync, takeProcessWide } from "@/lib/process-wide";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MonitorsPage } from "@/components/monitors/monitors-page";
+import { MonitorsPage } from "@/modules/monitors/components/monitors-page";
 import { plantPage } from "../plant-page";
 
 export const metadata: Metadata = { title: "Monitors" };

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () =>
-  (await import("../bff/testing/environment")).setTestEnvironment("monitor-remote", { NEXTAUTH_SECRET: "remote-mode-test-secret-0123456789abcdef", DEMO_LIVE: "0" }),
+  (await import("@/lib/bff/testing/environment")).setTestEnvironment("monitor-remote", { NEXTAUTH_SECRET: "remote-mode-test-secret-0123456789abcdef", DEMO_LIVE: "0" }),
 );
 
 import { sessionCookie, startRemoteDashboard, type RemoteDashboard } from "@/lib/bff/testing/dashboards";

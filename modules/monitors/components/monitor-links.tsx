@@ -11,7 +11,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { plantPath } from "@/components/shell/nav-items";
 import { useFormat } from "@/lib/client/format";
-import { explorerLink, monitorKeys, monitorsApi, usePlantFirings } from "@/lib/client/monitors";
+import { explorerLink, monitorKeys, monitorsApi, usePlantFirings } from "@/modules/monitors/client/monitors";
 import { useCan } from "@/lib/client/me";
 import { FiringKey } from "./firing-key";
 import { MonitorStateBadge } from "./state-badge";

@@ -11,7 +11,7 @@ import { compileKql, KqlError, type ResultColumn } from "@/lib/kql";
 import { SCHEMA_ONLY_SOURCES } from "@/lib/kql/diagnose";
 import { getConfig } from "@/lib/config";
 import { ApiError, invalidInput } from "@/lib/contract/errors";
-import { MONITOR_LIMITS, timespanMs, type TMonitorInput, type TMonitorPreview, type TMonitorPreviewRequest, type TMonitorRun } from "@/lib/contract/monitors";
+import { MONITOR_LIMITS, timespanMs, type TMonitorInput, type TMonitorPreview, type TMonitorPreviewRequest, type TMonitorRun } from "@/modules/monitors/contract/monitors";
 import type { TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import {
   activeFirings,
@@ -21,10 +21,10 @@ import {
   setFiringOutcome,
   type StoredFiring,
   type StoredMonitor,
-} from "@/lib/dashboard-store/monitors";
+} from "@/modules/monitors/store/monitors";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { Upstream } from "@/lib/upstream";
-import { clip, fillTemplate, templateColumns } from "../contract/monitor-template";
+import { clip, fillTemplate, templateColumns } from "../contract/template";
 
 export interface MonitorDeps {
   db: SqlDb;

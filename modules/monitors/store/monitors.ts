@@ -1,10 +1,10 @@
 /**
  * The monitors of each plant, their firings and their schedule claims, in the dashboard's store
- * (SQLite or PostgreSQL through the one SQL interface). What a monitor does lives in lib/monitors;
+ * (SQLite or PostgreSQL through the one SQL interface). What a monitor does lives in ../service;
  * this module only keeps its rows. SQL is the same on both engines.
  */
 import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
-import { timespanMs, type TFiring, type TMonitor, type TMonitorInput, type TMonitorState, type TMonitorTaskTemplate } from "@/lib/contract/monitors";
+import { timespanMs, type TFiring, type TMonitor, type TMonitorInput, type TMonitorState, type TMonitorTaskTemplate } from "@/modules/monitors/contract/monitors";
 
 /** A monitor as the evaluator needs it (the webhook URL included: server only). */
 export interface StoredMonitor {

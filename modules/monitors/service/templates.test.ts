@@ -1,6 +1,6 @@
 /** Every template the monitor editor offers passes the save-time checks: it compiles, and its key and `{Column}` names are result columns. */
 import { describe, expect, it } from "vitest";
-import { MONITOR_TEMPLATES } from "@/components/monitors/templates";
+import { MONITOR_TEMPLATES } from "@/modules/monitors/components/templates";
 import { checkMonitorDefinition } from "./evaluate";
 
 describe("monitor templates", () => {

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { TMonitorState } from "@/lib/contract/monitors";
+import type { TMonitorState } from "@/modules/monitors/contract/monitors";
 
 const STATE_LABELS: Record<TMonitorState, { label: string; tone: BadgeTone }> = {
   ok: { label: "OK", tone: "success" },

@@ -3,7 +3,7 @@
  * per key from the moment it is returned until it is not, with the task it opened) and the claims
  * that let exactly one instance evaluate a monitor at each tick of its schedule.
  */
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "@/lib/platform/migration";
 
 const sql = `
 CREATE TABLE monitors (
@@ -17,7 +17,7 @@ CREATE TABLE monitors (
   every_ms             INTEGER NOT NULL,
   lookback             TEXT NOT NULL,
   lookback_ms          INTEGER NOT NULL,
-  -- JSON of the task template (lib/contract/monitors.ts ZMonitorTaskTemplate)
+  -- JSON of the task template (modules/monitors/contract/monitors.ts ZMonitorTaskTemplate)
   task                 TEXT NOT NULL,
   -- JSON array of addresses
   emails               TEXT NOT NULL,

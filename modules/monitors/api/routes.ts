@@ -6,7 +6,7 @@ import "server-only";
  */
 import { hasPermission } from "@/lib/contract/roles";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
-import { MONITOR_LIMITS, ZFiringQuery, ZMonitorInput, ZMonitorPreviewRequest, type TMonitorInput } from "@/lib/contract/monitors";
+import { MONITOR_LIMITS, ZFiringQuery, ZMonitorInput, ZMonitorPreviewRequest, type TMonitorInput } from "@/modules/monitors/contract/monitors";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import {
   countMonitors,
@@ -19,15 +19,15 @@ import {
   openFiringCounts,
   replaceMonitor,
   type StoredMonitor,
-} from "@/lib/dashboard-store/monitors";
-import { checkMonitorDefinition, previewMonitor } from "@/lib/monitors/evaluate";
-import { monitorDeps } from "@/lib/monitors";
-import { runMonitor } from "@/lib/monitors/scheduler";
+} from "@/modules/monitors/store/monitors";
+import { checkMonitorDefinition, previewMonitor } from "@/modules/monitors/service/evaluate";
+import { monitorDeps } from "@/modules/monitors/service";
+import { runMonitor } from "@/modules/monitors/service/scheduler";
 import { checkDestination, RefusedDestination } from "@/lib/platform/outbound";
 import { getConfig } from "@/lib/config";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
-import type { ApiContext } from "./handler";
+import type { ApiContext } from "@/lib/api-handler/handler";
 
 function monitorId(context: ApiContext): number {
   const text = context.params.monitorId ?? "";

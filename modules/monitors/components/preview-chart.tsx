@@ -6,7 +6,7 @@
  */
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useFormat } from "@/lib/client/format";
-import type { TMonitorPreview } from "@/lib/contract/monitors";
+import type { TMonitorPreview } from "@/modules/monitors/contract/monitors";
 
 const tooltipStyle = { background: "var(--pd-surface)", borderColor: "var(--pd-line)", color: "var(--pd-fg)", borderRadius: 8, fontSize: 12 };
 const QUIET = "var(--pd-fg-muted)";

@@ -3,12 +3,12 @@
  * schedule whose result rows are firings, each opening one maintenance task from a template.
  * No server-only import: the monitor editor validates with these too.
  */
-import { z } from "./zod";
-import { ZId } from "./common";
-import { MAX_QUERY_LENGTH } from "./telemetry";
-import { MONITOR_LIMITS, timespanMs } from "./monitor-limits";
+import { z } from "@/lib/contract/zod";
+import { ZId } from "@/lib/contract/common";
+import { MAX_QUERY_LENGTH } from "@/lib/contract/telemetry";
+import { MONITOR_LIMITS, timespanMs } from "./limits";
 
-export { MONITOR_LIMITS, timespanMs } from "./monitor-limits";
+export { MONITOR_LIMITS, timespanMs } from "./limits";
 
 function timespan(min: number, max: number, what: string) {
   return z

@@ -4,9 +4,9 @@
  * "Monitors") and the react-query keys the monitor pages share.
  */
 import { useQuery } from "@tanstack/react-query";
-import type { TFiring, TMonitor, TMonitorInput, TMonitorPreview, TMonitorRun } from "@/lib/contract/monitors";
-import { apiFetch, apiGet, apiSend } from "./api";
-import { plantApiPath } from "./maintenance";
+import type { TFiring, TMonitor, TMonitorInput, TMonitorPreview, TMonitorRun } from "@/modules/monitors/contract/monitors";
+import { apiFetch, apiGet, apiSend } from "@/lib/client/api";
+import { plantApiPath } from "@/lib/client/maintenance";
 
 const monitorPath = (plantId: string, id?: number, rest = "") => plantApiPath(plantId, `monitors${id === undefined ? "" : `/${id}`}${rest}`);
 

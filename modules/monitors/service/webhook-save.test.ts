@@ -8,10 +8,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-const env = await vi.hoisted(async () => (await import("../bff/testing/environment")).setTestEnvironment("webhook-save", { DEMO_PASSWORD: "demo-password-for-tests", DEMO_LIVE: "0" }));
+const env = await vi.hoisted(async () => (await import("@/lib/bff/testing/environment")).setTestEnvironment("webhook-save", { DEMO_PASSWORD: "demo-password-for-tests", DEMO_LIVE: "0" }));
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
-import type { TMonitorInput } from "@/lib/contract/monitors";
+import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
 
 let dashboard: EmbeddedDashboard;
 let admin: string;

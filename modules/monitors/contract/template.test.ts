@@ -1,6 +1,6 @@
 /** `{Column}` substitution in a monitor's task template: values as plain text, bounded, braces escapable. */
 import { describe, expect, it } from "vitest";
-import { fillTemplate, templateColumns, valueText } from "./monitor-template";
+import { fillTemplate, templateColumns, valueText } from "./template";
 
 describe("task templates", () => {
   it("replaces named columns with the row's values and leaves unknown names as written", () => {

@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () =>
-  (await import("../bff/testing/environment")).setTestEnvironment("monitor-schedule", { DEMO_PASSWORD: "demo-password-for-tests", DEMO_LIVE: "0" }),
+  (await import("@/lib/bff/testing/environment")).setTestEnvironment("monitor-schedule", { DEMO_PASSWORD: "demo-password-for-tests", DEMO_LIVE: "0" }),
 );
 
 import { getConfig } from "@/lib/config";
-import type { TMonitorInput } from "@/lib/contract/monitors";
+import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
 import { DASHBOARD_MIGRATIONS, DASHBOARD_MIGRATIONS_KEY, closeDashboardDb, openDashboardSql } from "@/lib/dashboard-store/database";
-import { createMonitor, getMonitor } from "@/lib/dashboard-store/monitors";
+import { createMonitor, getMonitor } from "@/modules/monitors/store/monitors";
 import { openPostgres } from "@/lib/platform/postgres";
 import type { SqlDb } from "@/lib/platform/sql";
 import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";

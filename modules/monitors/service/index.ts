@@ -2,7 +2,7 @@ import "server-only";
 /**
  * Condition monitoring in this process: the dependencies of an evaluation (the dashboard's store,
  * THE upstream, the notification settings) and the schedule the server starts. docs/api.md,
- * "Monitors", describes the behaviour; lib/dashboard-store/monitors.ts keeps the rows.
+ * "Monitors", describes the behaviour; modules/monitors/store/monitors.ts keeps the rows.
  */
 import { getConfig } from "@/lib/config";
 import { getDashboardDb } from "@/lib/dashboard-store/database";

@@ -1,4 +1,4 @@
-import { valueText } from "@/lib/contract/monitor-template";
+import { valueText } from "@/modules/monitors/contract/template";
 
 /** A firing's key as `Column value` pairs. */
 export function FiringKey({ value }: { value: Record<string, unknown> }) {

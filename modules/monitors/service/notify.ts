@@ -8,8 +8,8 @@ import "server-only";
  */
 import nodemailer from "nodemailer";
 import { checkDestination, postJsonTo, RefusedDestination, type DestinationPolicy } from "@/lib/platform/outbound";
-import type { StoredMonitor } from "@/lib/dashboard-store/monitors";
-import { valueText } from "../contract/monitor-template";
+import type { StoredMonitor } from "@/modules/monitors/store/monitors";
+import { valueText } from "../contract/template";
 import type { Evaluation } from "./evaluate";
 import { monitorLink } from "./evaluate";
 

@@ -28,7 +28,7 @@ const env = await vi.hoisted(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const port = (smtp.server.address() as import("node:net").AddressInfo).port;
   const demoPassword = "demo-password-for-tests";
-  const environment = (await import("../bff/testing/environment")).setTestEnvironment("monitors", {
+  const environment = (await import("@/lib/bff/testing/environment")).setTestEnvironment("monitors", {
     DEMO_PASSWORD: demoPassword,
     DEMO_LIVE: "0",
     SMTP_URL: `smtp://127.0.0.1:${port}`,
@@ -41,7 +41,7 @@ const env = await vi.hoisted(async () => {
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
-import type { TMonitorInput } from "@/lib/contract/monitors";
+import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
 
 const ENGINEER = "engineer@plantdesk.demo";
 const PLANNER = "planner@plantdesk.demo";

@@ -10,7 +10,7 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/contract/errors";
-import { claimTick, dueMonitors, nextTick, pruneClaims, recordEvaluation, type StoredMonitor } from "@/lib/dashboard-store/monitors";
+import { claimTick, dueMonitors, nextTick, pruneClaims, recordEvaluation, type StoredMonitor } from "@/modules/monitors/store/monitors";
 import { evaluateMonitor, firingProblems, type Evaluation, type MonitorDeps } from "./evaluate";
 import { notifyEvaluation, type NotifierConfig } from "./notify";
 
