@@ -112,8 +112,10 @@ async function issueToken(req: ServiceRequest, ctx: OAuthContext): Promise<Servi
   await throttle(ctx.throttle.perAddress, req.clientAddress ?? "in-process", "from this address");
   const form = readTokenForm(req);
   const named = namedClientId(req, form);
-  // Bounded key: an id longer than any real one is refused as unknown anyway.
-  if (named) await throttle(ctx.throttle.perClient, named.slice(0, 200), "for this client");
+  // Per (client, address): a stranger who knows a client id cannot use up that client's requests
+  // from elsewhere (issue 35); the per-address limit above bounds any one address. Bounded key: an
+  // id longer than any real one is refused as unknown anyway.
+  if (named) await throttle(ctx.throttle.perClient, `${named.slice(0, 200)}|${req.clientAddress ?? "in-process"}`, "for this client from this address");
   const grantType = form.get("grant_type");
   const scope = form.get("scope");
   if (!grantType) throw new OAuthError("invalid_request", "Parameter 'grant_type' is required.");
@@ -195,7 +197,7 @@ export const oauthApi: ApiContribution = {
         "Client authentication by `client_secret_post` (client_id and client_secret in the form) or `client_secret_basic` (HTTP Basic). " +
         "Errors use RFC 6749 §5.2's body, checked in this order: malformed request or missing parameter → `invalid_request` (400); " +
         "failed client authentication → `invalid_client` (401, `WWW-Authenticate: Basic`); another grant type → `unsupported_grant_type` (400); " +
-        "another scope → `invalid_scope` (400). Requests are throttled per client address and per client id " +
+        "another scope → `invalid_scope` (400). Requests are throttled per client address and per (client id, client address) " +
         "(`TOKEN_RATE_LIMIT_PER_ADDRESS_PER_MINUTE`, `TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE`): past the limit → `temporarily_unavailable` (429, `Retry-After`).",
       tag: "OAuth",
       security: [],
