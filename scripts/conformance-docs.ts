@@ -1,7 +1,9 @@
 /**
- * `npm run conformance:docs [-- --json out.json] [-- --only <id-substring>]`: runs every example
- * of Microsoft's KQL documentation kept in lib/kql/testing/docs-examples.json on both engines and
- * prints the pass rates (overall and per category, per engine) and the failures grouped by cause.
+ * `npm run conformance:docs [-- --json out.json] [-- --only <id-substring>] [-- --http]`: runs every
+ * example of Microsoft's KQL documentation kept in lib/kql/testing/docs-examples.json on both
+ * engines and prints the pass rates (overall and per category, per engine) and the failures grouped
+ * by cause. --http runs the ClickHouse engine over HTTP (@clickhouse/client, the store's HTTP
+ * executor) against `npm run clickhouse:dev` started for the run, as users run it, instead of chdb in process.
  * --write-passing rewrites the ratchet (lib/kql/testing/docs-passing.json) with today's passes:
  * run it after making examples pass, never to hide a regression (the ratchet test refuses that).
  */
@@ -9,6 +11,8 @@ import fs from "node:fs";
 import { CATEGORIES, loadDocsExamples } from "@/lib/kql/testing/docs-examples";
 import { causeOf, ENGINES, openDocsEngines, type Outcome } from "@/lib/kql/testing/docs-runner.test-support";
 import { DOCS_PASSING_PATH, readPassing } from "@/lib/kql/testing/docs-passing";
+import { httpExecutor } from "@/lib/service/telemetry/clickhouse/http-executor";
+import { startClickHouseDev } from "@/lib/service/telemetry/clickhouse/testing/clickhouse-dev";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -19,16 +23,20 @@ async function main(): Promise<void> {
   const file = loadDocsExamples();
   const only = option("--only");
   const examples = file.examples.filter((e) => !only || e.id.includes(only));
-  const engines = await openDocsEngines();
+  const dev = process.argv.includes("--http") ? await startClickHouseDev() : null;
+  const executor = dev ? httpExecutor({ url: dev.url, username: "default", password: "" }) : undefined;
+  const engines = await openDocsEngines({ clickhouse: executor });
   const outcomes: Outcome[] = [];
   try {
     for (const example of examples) for (const engine of ENGINES) outcomes.push(await engines.run(engine, example));
   } finally {
     await engines.close();
+    await executor?.close();
+    await dev?.stop();
   }
   const byId = new Map(examples.map((e) => [e.id, e]));
   const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : "-");
-  console.log(`Microsoft's KQL documentation, ${file.source.repository} @ ${file.source.commit.slice(0, 12)}: ${examples.length} examples`);
+  console.log(`Microsoft's KQL documentation, ${file.source.repository} @ ${file.source.commit.slice(0, 12)}: ${examples.length} examples; ClickHouse ${dev ? "over HTTP (clickhouse:dev)" : "in process (chdb)"}`);
   const rows: string[][] = [["category", "examples", ...ENGINES.map((e) => `${e} pass`)]];
   for (const category of ["all", "functions-only (no evaluate, no graph)", ...CATEGORIES]) {
     const inCategory = (o: Outcome) => {
@@ -62,7 +70,7 @@ async function main(): Promise<void> {
   if (regressions.length) console.log(`\nRegressions against ${DOCS_PASSING_PATH}: ${regressions.join(", ")}`);
   const json = option("--json");
   if (json) fs.writeFileSync(json, JSON.stringify(outcomes, null, 1));
-  if (process.argv.includes("--write-passing") && !only) {
+  if (process.argv.includes("--write-passing") && !only && !dev) {
     const passing = Object.fromEntries(ENGINES.map((engine) => [engine, outcomes.filter((o) => o.engine === engine && o.status === "pass").map((o) => o.id).sort()]));
     fs.writeFileSync(DOCS_PASSING_PATH, JSON.stringify(passing, null, 1) + "\n");
     console.log(`wrote ${DOCS_PASSING_PATH}`);

@@ -15,7 +15,7 @@ const byId = new Map(examples.map((e) => [e.id, e]));
 
 let engines: DocsEngines;
 beforeAll(async () => {
-  engines = await openDocsEngines(20_000, `kql_docs_ratchet_${process.pid}`);
+  engines = await openDocsEngines({ timeoutMs: 20_000, database: `kql_docs_ratchet_${process.pid}` });
 }, 60_000);
 afterAll(() => engines?.close());
 

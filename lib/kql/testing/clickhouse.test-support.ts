@@ -42,8 +42,7 @@ export function toClickHouseSql(sql: string, database: string): string {
     .replace(/"(States|Events|ScopedStates|ScopedEvents)"/g, `"${database}"."$1"`);
 }
 
-export async function createClickHouseFixture(fixtureSql: string[], database = FIXTURE_DATABASE): Promise<ClickHouseFixture> {
-  const executor = sharedChdb();
+export async function createClickHouseFixture(fixtureSql: string[], database = FIXTURE_DATABASE, executor: ClickHouseExecutor = sharedChdb()): Promise<ClickHouseFixture> {
   await executor.command(`DROP DATABASE IF EXISTS "${database}"`);
   // The fixture keeps its rows in insertion order (ORDER BY tuple()), as DuckDB's table does, so rows
   // that tie under a query's sort (or feed make_list) come out in the same order on both engines.

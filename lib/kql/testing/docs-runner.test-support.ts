@@ -9,6 +9,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { bindParams } from "@/lib/service/telemetry/duckdb/store";
 import { streamJsonRows } from "@/lib/service/telemetry/duckdb/json-rows";
 import { querySettings, rowsStatement, rowsToJsonArray } from "@/lib/service/telemetry/clickhouse/sql";
+import type { ClickHouseExecutor } from "@/lib/service/telemetry/clickhouse/executor";
 import { clickhouseDialect, clickhouseParams } from "../dialect/clickhouse";
 import { compileKql } from "../compile";
 import { KqlError } from "../errors";
@@ -38,8 +39,16 @@ export interface DocsEngines {
   close(): Promise<void>;
 }
 
-export async function openDocsEngines(timeoutMs = 10_000, database = `kql_docs_${process.pid}`): Promise<DocsEngines> {
-  const [duckdb, clickhouse]: [DuckDBConnection, ClickHouseFixture] = await Promise.all([createFixtureDatabase([]), createClickHouseFixture([], database)]);
+export interface DocsEngineOptions {
+  timeoutMs?: number;
+  database?: string;
+  /** The ClickHouse engine's executor: chdb in process by default, or HTTP to clickhouse:dev or a server. */
+  clickhouse?: ClickHouseExecutor;
+}
+
+export async function openDocsEngines(options: DocsEngineOptions = {}): Promise<DocsEngines> {
+  const { timeoutMs = 10_000, database = `kql_docs_${process.pid}` } = options;
+  const [duckdb, clickhouse]: [DuckDBConnection, ClickHouseFixture] = await Promise.all([createFixtureDatabase([]), createClickHouseFixture([], database, options.clickhouse)]);
 
   async function answer(engine: Engine, query: string): Promise<{ columns: string[]; rows: JsonValue[][] }> {
     if (engine === "duckdb") {
