@@ -37,7 +37,7 @@ function pick(body: unknown, fields: string[]): Record<string, unknown> | null {
   for (const field of fields) {
     const value =
       field === "assetTagNumber"
-        ? (source.asset as { tagNumber?: unknown } | undefined)?.tagNumber
+        ? ((source.asset as { tagNumber?: unknown } | undefined)?.tagNumber ?? source.assetTagNumber)
         : field === "assigneeUsername"
           ? (source.assignee as { username?: unknown } | null | undefined)?.username
           : source[field];
@@ -69,6 +69,12 @@ const MAINTENANCE_ROUTES: Record<MaintenanceOperationId, MaintenanceRoute> = {
   closeOutTask: { permission: "maintenance:read", auditAction: "task.close-out", auditFields: ["hoursWorked", "personCount", "failureCode"] },
   submitStockLevel: { permission: "stock:submit", auditAction: "stock-level.submit", auditFields: ["quantity", "unit", "isShort"] },
   updatePart: { permission: "parts:reorder", auditAction: "part.update", auditFields: ["reorderLevel", "reorderQuantity"] },
+  listMaintenancePlans: { permission: "maintenance:read" },
+  getMaintenancePlan: { permission: "maintenance:read" },
+  createMaintenancePlan: { permission: "plans:write", auditAction: "plan.create", auditFields: ["title", "assetTagNumber", "enabled"] },
+  updateMaintenancePlan: { permission: "plans:write", auditAction: "plan.update", auditFields: ["title", "assetTagNumber", "enabled"] },
+  deleteMaintenancePlan: { permission: "plans:write", auditAction: "plan.delete" },
+  runMaintenancePlan: { permission: "plans:write", auditAction: "plan.run" },
 };
 
 /** The writes the service keeps with whom they were done for (`by`): task history, stock history. */
@@ -146,7 +152,7 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
       async run(context) {
         const { plantId, ...params } = context.params;
         if (id === "closeOutTask") await checkCloseOutAllowed(context, plantId!, params.taskId!);
-        let sent = operation.method === "GET" ? undefined : readJsonBody(context.req);
+        let sent = "body" in operation ? readJsonBody(context.req) : undefined;
         if (id === "updateTask") sent = await resolvePerson(sent, plantId!, "assignee");
         if (id === "closeOutTask") sent = await resolvePerson(sent, plantId!, "carriedOutBy");
         const body = ATTRIBUTED.has(id) ? attributed(sent, context.user) : sent;

@@ -17,6 +17,7 @@ export const SERVICE_ERROR_STATUS = {
   PLANT_NOT_FOUND: 404,
   PART_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
+  PLAN_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   /** The request body did not arrive in time (answered by the server itself, before any route). */

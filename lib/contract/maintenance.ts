@@ -5,6 +5,7 @@
  */
 import { z } from "./zod";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
+import { ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
 import { COUNTED_UNITS, LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
 export { CLOSE_OUT_FROM, COUNTED_UNITS, LOOKUP_KINDS, OPEN_TASK_STATUSES, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
@@ -83,6 +84,7 @@ export const ZPlannedJob = ZPlantRecord
     recurrence: ZRecurrence.nullable(),
     asset: ZAssetRef,
     workOrder: ZWorkOrder.nullable(),
+    planId: z.string().nullish().meta({ description: "Extension: the maintenance plan this occurrence is of; null for planned jobs written otherwise." }),
   })
   .meta({ id: "PlannedJob" });
 
@@ -411,7 +413,7 @@ export type TAssetFilter = z.output<typeof ZAssetFilterQuery>;
  * may lack it, and the dashboard then hides the feature.
  */
 export interface MaintenanceOperation {
-  method: "GET" | "POST" | "PUT" | "PATCH";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Below the plant, with `{name}` path parameters, e.g. `/tasks/{taskId}`. */
   path: string;
   query?: z.ZodType;
@@ -436,6 +438,12 @@ export const MAINTENANCE_OPERATIONS = {
   listLookupValues: { method: "GET", path: "/lookup-values", query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values" },
   listParts: { method: "GET", path: "/parts", query: ZPartsQuery, response: ZPartPage, extension: "the parts list" },
   listStockLevels: { method: "GET", path: "/parts/{partId}/stock-levels", query: ZStockLevelsQuery, response: ZStockLevelEntryPage, extension: "stock-level history" },
+  listMaintenancePlans: { method: "GET", path: "/maintenance-plans", query: ZMaintenancePlansQuery, response: ZMaintenancePlanPage, extension: "maintenance plans" },
+  createMaintenancePlan: { method: "POST", path: "/maintenance-plans", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans" },
+  getMaintenancePlan: { method: "GET", path: "/maintenance-plans/{planId}", response: ZMaintenancePlan, extension: "maintenance plans" },
+  updateMaintenancePlan: { method: "PUT", path: "/maintenance-plans/{planId}", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans" },
+  deleteMaintenancePlan: { method: "DELETE", path: "/maintenance-plans/{planId}", response: ZWriteResult, extension: "maintenance plans" },
+  runMaintenancePlan: { method: "POST", path: "/maintenance-plans/{planId}/run", response: ZPlanRunResult, extension: "maintenance plans" },
 } as const satisfies Record<string, MaintenanceOperation>;
 
 export type MaintenanceOperationId = keyof typeof MAINTENANCE_OPERATIONS;

@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   "stock:submit",
   /** Set a part's reorder level and reorder quantity. */
   "parts:reorder",
+  /** Create, change, delete and run maintenance plans (docs/api.md, "Maintenance plans"). */
+  "plans:write",
   /** Telemetry queries (explorer and asset charts) and the user's own query history. */
   "telemetry:query",
   /** Read and export the audit log. */
@@ -44,7 +46,8 @@ const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "
 
 /**
  * planner: reads everything of their plants (telemetry included: the asset page shows a machine's
- * data beside its jobs), makes the everyday writes and plans (edits, assigns, reorder levels); supervisor: planner
+ * data beside its jobs), makes the everyday writes and plans (edits, assigns, reorder levels, the maintenance
+ * plans: planners and admins alone write those); supervisor: planner (but not its maintenance plans)
  * + task transitions (approval), close-out of any task and the plant's dashboards (the shift's view of
  * its lines); engineer: reads maintenance, uses the telemetry explorer, writes the plant's monitors
  * (the queries that open work) and dashboards, and raises work requests (anyone on site may: a new
@@ -52,7 +55,7 @@ const PLANNER: readonly Permission[] = ["maintenance:read", "telemetry:query", "
  * webhook targets included. Whoever a task is assigned to may close it out.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  planner: PLANNER,
+  planner: [...PLANNER, "plans:write"],
   supervisor: [...PLANNER, "tasks:transition", "tasks:close-out", "dashboards:write"],
   engineer: ["maintenance:read", "telemetry:query", "tasks:create", "monitors:read", "monitors:write", "dashboards:read", "dashboards:write"],
   admin: PERMISSIONS,

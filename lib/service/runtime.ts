@@ -19,6 +19,9 @@ import { openTelemetry, type TelemetryService } from "./telemetry";
 import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
 import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
 import { processWideAsync } from "@/lib/process-wide";
+import { createPlanStore } from "./maintenance/plans/store";
+import { createPlanScheduler, type PlanScheduler } from "./maintenance/plans/scheduler";
+import { METER_WINDOW_DAYS, type MeterReader } from "./maintenance/plans/meter";
 
 /** The telemetry half: one DuckDB file per customer, KQL queries, OAuth clients and tokens. */
 export type TelemetryRuntime = TelemetryService;
@@ -34,6 +37,8 @@ export interface ServiceRuntime {
   maintenanceContext: MaintenanceContext;
   plantTokens: PlantTokens;
   telemetry: TelemetryRuntime;
+  /** The maintenance plans' tick: on a timer in the server (`live`), called by hand elsewhere (tests, benchmarks). */
+  planScheduler: PlanScheduler;
   /** The running plant (demo, ingestion); null unless started with `live: true`. */
   live: { telemetry: LiveTelemetry; maintenance: MaintenanceRollForward | null } | null;
   handle(req: ServiceRequest): Promise<ServiceResponse>;
@@ -102,6 +107,9 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     tokens: plantTokens,
     limiter: createRateLimiter(config.MAINTENANCE_RATE_LIMIT_PER_MINUTE, createFixedWindowCounter(shared, "maintenance-requests", 60_000)),
     today,
+    now,
+    plans: createPlanStore(sql, maintenance),
+    meter: null,
   };
   let telemetry: TelemetryRuntime;
   try {
@@ -112,6 +120,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     throw error;
   }
 
+  maintenanceContext.meter = telemetryMeter(telemetry);
   const handle = createRouter(createServiceRoutes({ maintenance: maintenanceContext, telemetry: telemetry.routes }));
   let live: ServiceRuntime["live"] = null;
   if (options.live) {
@@ -124,6 +133,12 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
       maintenance: config.DEMO_LIVE ? startMaintenanceRollForward(sql, { seed: config.SEED, today, now, log, schedule }) : null,
     };
   }
+  const planScheduler = createPlanScheduler(maintenanceContext, {
+    tickMs: config.PLANS_TICK_MS,
+    shared,
+    log: (line) => console.warn(line),
+    schedule: options.live === true || (typeof options.live === "object" && options.live.schedule),
+  });
   let closed = false;
   return {
     config,
@@ -133,6 +148,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     maintenanceContext,
     plantTokens,
     telemetry,
+    planScheduler,
     live,
     handle,
     readiness() {
@@ -150,11 +166,31 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     async close() {
       if (closed) return;
       closed = true;
+      await planScheduler.stop();
       await live?.maintenance?.stop();
       await live?.telemetry.stop();
       await telemetry.close();
       await sql.close();
       await shared.close();
+    },
+  };
+}
+
+/**
+ * A meter plan's reading through the telemetry engine's own path (scope, budget, limits): its
+ * query over the plant's last METER_WINDOW_DAYS, under a cost budget per plant (`plans:<plantId>`).
+ */
+function telemetryMeter(telemetry: TelemetryRuntime): MeterReader {
+  return {
+    async read(plant, query, at) {
+      const answer = await telemetry.query(
+        { customerId: plant.customerId, budgetKey: `plans:${plant.id}` },
+        { query, startTime: new Date(at.getTime() - METER_WINDOW_DAYS * 86_400_000).toISOString(), endTime: at.toISOString(), plantIds: [plant.id] },
+      );
+      const { data } = JSON.parse(Buffer.concat(answer.body).toString("utf8")) as { data: { rows: unknown[][] } };
+      const value = data.rows[0]?.[0];
+      const reading = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+      return Number.isFinite(reading) ? reading : null;
     },
   };
 }

@@ -46,7 +46,7 @@ export interface RemoteDeps {
 }
 
 /** Not-found codes that are about a record, not a missing endpoint. */
-const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND"]);
+const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND", "PLAN_NOT_FOUND"]);
 /** Headers of the service's answer the browser may see. */
 const FORWARDED_HEADERS = ["retry-after", "x-query-cost"];
 

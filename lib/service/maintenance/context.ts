@@ -9,6 +9,8 @@ import { ApiError, invalidInput } from "../../contract/errors";
 import type { ServiceRequest } from "../../platform/http/types";
 import type { RateLimiter } from "../../platform/rate-limit";
 import type { MaintenanceStore, PlantRecord } from "./store";
+import type { MeterReader } from "./plans/meter";
+import type { PlanStore } from "./plans/store";
 
 export interface MaintenanceContext {
   store: MaintenanceStore;
@@ -17,6 +19,12 @@ export interface MaintenanceContext {
   limiter: RateLimiter;
   /** Today's date in UTC, `YYYY-MM-DD` (injectable so tests can pin it). */
   today(): string;
+  /** The clock of the plans' meter readings (tests pin it with `today`). */
+  now(): Date;
+  /** Maintenance plans (plans/): their rows, occurrences and planned jobs. */
+  plans: PlanStore;
+  /** Reads a meter plan's KQL over the plant's telemetry; null when the service has no telemetry to read. */
+  meter: MeterReader | null;
 }
 
 const CHALLENGE = 'Bearer realm="maintenance"';

@@ -17,11 +17,21 @@ import { authorizePlant, queryObject, type MaintenanceContext } from "./context"
 import type { Operation } from "./operation";
 import { reads } from "./reads";
 import { closeOutTask, createTask, submitStockLevel, transitionTask, updatePart, updateTask } from "./writes";
+import { PLAN_DOCS, planOperations } from "./plans/operations";
 
 import { MAINTENANCE_BASE } from "@/lib/contract/spec-paths";
 
 /** The domain function of every operation. */
-export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = { ...reads, createTask, transitionTask, updateTask, closeOutTask, submitStockLevel, updatePart };
+export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = {
+  ...reads,
+  createTask,
+  transitionTask,
+  updateTask,
+  closeOutTask,
+  submitStockLevel,
+  updatePart,
+  ...planOperations,
+};
 
 interface OperationDoc {
   summary: string;
@@ -39,6 +49,7 @@ const PATH_PARAMS = {
   plantId: { description: "Plant id; a malformed one gives 400 naming it.", schema: ZId },
   taskId: { description: "Task id.", schema: ZId },
   partId: { description: "Part id.", schema: ZId },
+  planId: { description: "Maintenance plan id.", schema: ZId },
 };
 
 const pageOf = (what: string) => `Paginated envelope of ${what}.`;
@@ -163,6 +174,7 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
     responseDescription: pageOf("stock-level submissions"),
     errors: ["PART_NOT_FOUND"],
   },
+  ...PLAN_DOCS,
 };
 
 export const maintenanceApi: ApiContribution = {

@@ -55,7 +55,7 @@ export function writeSuccess(data: unknown[] = []) {
 }
 
 /** The lookup-valued fields among `fields` whose value is not configured for the plant. */
-async function lookupProblems(ctx: MaintenanceContext, plantId: string, fields: [TLookupKind, string | null | undefined][]): Promise<FieldProblem[]> {
+export async function lookupProblems(ctx: MaintenanceContext, plantId: string, fields: [TLookupKind, string | null | undefined][]): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   for (const [kind, value] of fields) {
     if (value === null || value === undefined) continue;
@@ -272,6 +272,7 @@ export const closeOutTask: Operation = async (ctx, plant, input) => {
     key === undefined
       ? undefined
       : { key, requestHash, responseFor: (jobId, stock) => JSON.stringify(writeSuccess([{ id: task.id, from: task.status, to: "CLOSED", jobId, stock }])) },
+    (tx) => ctx.plans.atCloseOut(tx, task.id, doneDate),
   );
   if ("replay" in result) return replay(result.replay, requestHash);
   if ("stale" in result) {

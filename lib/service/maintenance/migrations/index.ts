@@ -3,5 +3,6 @@ import maintenance from "./001-maintenance";
 import demoState from "./005-demo-state";
 import taskTransitionActors from "./007-task-transition-actors";
 import workRecords from "./010-work-records";
+import maintenancePlans from "../plans/migration";
 
-export const MAINTENANCE_MIGRATIONS = [maintenance, demoState, taskTransitionActors, workRecords];
+export const MAINTENANCE_MIGRATIONS = [maintenance, demoState, taskTransitionActors, workRecords, maintenancePlans];

@@ -5,7 +5,7 @@
  * while it is still in `from`, and a part's move only while enough is in stock.
  */
 import type { TPerson, TTaskStatus } from "@/lib/contract/maintenance";
-import type { SqlDb } from "../../../platform/sql";
+import type { SqlDb, SqlExecutor } from "../../../platform/sql";
 import { IDEMPOTENCY_BY_KEY, keepIdempotentResponse, StoredElsewhere, type IdempotencyRecord } from "./idempotency";
 import { INSERT_TRANSITION, type Actor } from "./tasks";
 
@@ -50,6 +50,8 @@ export interface TaskCloseOut {
     remark: string | null,
     actor: Actor,
     idempotency?: { key: string; requestHash: string; responseFor: (jobId: string, stock: StockMove[]) => string },
+    /** More writes of the same transaction, after the job record (a plan's anchor, a follow-up task); what it throws rolls all back. */
+    alongside?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<CloseOutResult>;
 }
 
@@ -63,7 +65,7 @@ export function taskCloseOut(engine: SqlDb): TaskCloseOut {
     // One transaction: the task's move (UPDATE … WHERE status = <from> decides a race: the loser
     // changes nothing), the job-done record, the stock moves (each an UPDATE that only succeeds
     // while enough is in stock), their history rows and the idempotency key.
-    async closeOutTask(plantId, taskId, from, record, remark, actor, idempotency) {
+    async closeOutTask(plantId, taskId, from, record, remark, actor, idempotency, alongside) {
       const jobId = `${taskId}-J`;
       try {
         return await engine.transaction(async (tx): Promise<CloseOutResult> => {
@@ -102,6 +104,7 @@ export function taskCloseOut(engine: SqlDb): TaskCloseOut {
               remedyCode: record.remedyCode,
             },
           );
+          await alongside?.(tx);
           const stock: StockMove[] = [];
           for (const [index, line] of record.partsUsed.entries()) {
             // Rounded to a millionth: 2.3 − 0.1 stays 2.2 on both engines.

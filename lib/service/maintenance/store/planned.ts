@@ -1,4 +1,7 @@
-/** Planned jobs: the plant's maintenance plan, only read here (seed.ts and the demo's roll-forward, demo-roll-forward.ts, write it). */
+/**
+ * Planned jobs: the plant's maintenance plan, only read here. The maintenance plans write theirs
+ * (plans/store.ts, `planId`); seed.ts and the demo's roll-forward (demo-roll-forward.ts) the others.
+ */
 import type { TPage } from "@/lib/contract/common";
 import type { TJobsPlannedQuery, TPlannedJob } from "@/lib/contract/maintenance";
 import { ASSET_JOIN, ASSET_REF_COLUMNS, assetFilterSql, assetRef, dateRangeSql } from "./filters";
@@ -11,7 +14,7 @@ export interface PlannedJobReads {
 const PLANNED_JOB_COLUMNS = `j.id, j.plant_id AS "plantId", j.job_title AS "jobTitle", j.due_date AS "dueDate", j.activity_kind AS "activityKind",
   j.department, j.estimated_time_in_hours AS "estimatedTimeInHours", j.required_person_count AS "requiredPersonCount",
   j.recurrence_every AS "recurrenceEvery", j.recurrence_unit AS "recurrenceUnit", ${ASSET_REF_COLUMNS},
-  j.work_order_id AS "workOrderId", j.work_order_remark AS "workOrderRemark"`;
+  j.work_order_id AS "workOrderId", j.work_order_remark AS "workOrderRemark", j.plan_id AS "planId"`;
 
 function toPlannedJobs(rows: Row[]): TPlannedJob[] {
   return rows.map((row) => ({
@@ -29,6 +32,7 @@ function toPlannedJobs(rows: Row[]): TPlannedJob[] {
         : { every: row.recurrenceEvery as number, unit: row.recurrenceUnit as "DAY" | "WEEK" | "MONTH" },
     asset: assetRef(row),
     workOrder: row.workOrderId === null ? null : { id: row.workOrderId as string, remark: row.workOrderRemark as string | null },
+    planId: (row.planId as string | null) ?? null,
   }));
 }
 

@@ -5,7 +5,7 @@
  * only applies to the version of the row it read.
  */
 import type { TPerson, TTaskStatus } from "@/lib/contract/maintenance";
-import type { SqlDb, SqlEngine } from "../../../platform/sql";
+import type { SqlDb, SqlEngine, SqlExecutor } from "../../../platform/sql";
 import { IDEMPOTENCY_BY_KEY, keepIdempotentResponse, StoredElsewhere, type IdempotencyRecord } from "./idempotency";
 import type { Params } from "./page";
 import { INSERT_TRANSITION, type Actor } from "./tasks";
@@ -45,6 +45,8 @@ export interface TaskWrites {
     task: NewTask,
     actor: Actor,
     idempotency?: { key: string; requestHash: string; responseFor: (taskId: string) => string },
+    /** More writes of the same transaction (a plan's occurrence claim); what it throws rolls the task back. */
+    alongside?: (tx: SqlExecutor, taskId: string) => Promise<void>,
   ): Promise<{ taskId: string } | { replay: IdempotencyRecord }>;
   /**
    * Moves a task if it is still in `from`; false when another request moved it first. `dates`:
@@ -80,7 +82,7 @@ export function taskWrites(engine: SqlDb): TaskWrites {
   return {
     // The idempotency key is inserted in the same transaction as the task; a key stored first by
     // another writer (PostgreSQL: another instance) rolls the task back and answers the stored response.
-    async createTask(plantId, task, actor, idempotency) {
+    async createTask(plantId, task, actor, idempotency, alongside) {
       try {
         return await engine.transaction(async (tx) => {
           const plantWriteLock = PLANT_WRITE_LOCK[engine.engine];
@@ -100,6 +102,7 @@ export function taskWrites(engine: SqlDb): TaskWrites {
             { ...task, id: taskId, plantId, number, now },
           );
           await tx.run(INSERT_TRANSITION, { taskId, from: null, to: "NEED_APPROVAL", remark: null, now, ...actor });
+          await alongside?.(tx, taskId);
           if (idempotency) {
             await keepIdempotentResponse(tx, { plantId, key: idempotency.key, requestHash: idempotency.requestHash, responseBody: idempotency.responseFor(taskId), now });
           }
