@@ -13,7 +13,8 @@
  * Every limit it does not measure is lifted (UNTHROTTLED); any non-2xx answer is an error, and a
  * pair of runs with an error prints no ratio and fails the bench (bench/honest.ts).
  * Environment: BENCH_DIST_DIR (default .next-bench-bff), BENCH_NO_BUILD=1 to reuse that build,
- * BENCH_SECONDS per measurement (default 5).
+ * BENCH_SECONDS per measurement (default 5), BENCH_RUNS rounds of direct and /api/ alternated (default
+ * 3; each figure the median of the rounds).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -23,11 +24,12 @@ import { freePort } from "../lib/testing/free-port";
 import { buildInto } from "./next-build";
 import http from "node:http";
 import autocannon from "autocannon";
-import { ErrorLedger, expectOk, printMachine } from "./honest";
+import { ErrorLedger, expectOk, median, printMachine } from "./honest";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distDir = process.env.BENCH_DIST_DIR ?? ".next-bench-bff";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_RUNS ?? 3);
 const PASSWORD = "bench-bff-password";
 const SESSION_SECRET = "bench-bff-session-secret-0123456789abcdef";
 const PLANT = "RTM1";
@@ -215,8 +217,13 @@ async function measure(mode: Row["mode"], service: string, dashboard: string, pl
     }
     for (const connections of pair.connections) {
       const where = `${mode} ${pair.call} c=${connections}`;
-      const direct = await medianLatency(pair.direct, connections, where);
-      const api = await medianLatency(pair.api, connections, where);
+      // Direct and /api/ alternate, the order rotated each round; each figure the median of the rounds.
+      const rounds: { direct: Awaited<ReturnType<typeof medianLatency>>[]; api: Awaited<ReturnType<typeof medianLatency>>[] } = { direct: [], api: [] };
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const side of round % 2 ? (["api", "direct"] as const) : (["direct", "api"] as const)) rounds[side].push(await medianLatency(pair[side], connections, where));
+      }
+      const middle = (runs: { p50: number; rps: number; errors: number }[]) => ({ p50: median(runs.map((r) => r.p50)), rps: median(runs.map((r) => r.rps)), errors: runs.reduce((sum, r) => sum + r.errors, 0) });
+      const [direct, api] = [middle(rounds.direct), middle(rounds.api)];
       rows.push({
         mode,
         call: pair.call,

@@ -86,7 +86,7 @@ async function main() {
 
   const server = http.createServer((req, res) => {
     void (async () => {
-      const request = await fromNodeRequest(req, "http://127.0.0.1");
+      const request = await fromNodeRequest(req, "http://127.0.0.1", res);
       sendNodeResponse(res, await runtime.handle(request));
     })();
   });
