@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import type { TDashboard, TDashboardSummary } from "@/lib/contract/dashboards";
+import type { TDashboard, TDashboardSummary } from "@/modules/boards/contract/boards";
 import { expect, expectAccessibleInBothThemes, saveScreenshot, setTheme, test } from "./fixtures";
 
 const TITLE = `E2E line board ${Date.now()}`;

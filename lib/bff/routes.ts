@@ -25,7 +25,7 @@ import { createRouter, type Route } from "@/lib/platform/http/router";
 import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "../api-handler/handler";
 import { monitorHandlers } from "@/modules/monitors/api/routes";
 import { telemetryQuery } from "./telemetry-query";
-import { dashboardHandlers } from "./dashboards";
+import { dashboardHandlers } from "@/modules/boards/api/routes";
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 

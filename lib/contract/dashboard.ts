@@ -132,7 +132,7 @@ export const DASHBOARD_ROUTES = {
   listMonitorFirings: { method: "GET", path: "/api/plants/{plantId}/monitors/{monitorId}/firings" },
   listPlantFirings: { method: "GET", path: "/api/plants/{plantId}/monitor-firings" },
   plantPeople: { method: "GET", path: "/api/plants/{plantId}/people" },
-  // Dashboards (lib/contract/dashboards.ts)
+  // Dashboards (modules/boards/contract/boards.ts)
   listDashboards: { method: "GET", path: "/api/plants/{plantId}/dashboards" },
   createDashboard: { method: "POST", path: "/api/plants/{plantId}/dashboards" },
   importDashboard: { method: "POST", path: "/api/plants/{plantId}/dashboards/import" },

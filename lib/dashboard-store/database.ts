@@ -13,7 +13,7 @@ import { openSqlite, type SqliteDatabase } from "@/lib/platform/sqlite";
 import usersAudit from "./migrations/001-users-audit";
 import signIn from "./migrations/010-sign-in";
 import monitors from "@/modules/monitors/store/migrations/020-monitors";
-import dashboards from "./migrations/030-dashboards";
+import dashboards from "@/modules/boards/store/migrations/030-boards";
 import { processWideAsync, takeProcessWide } from "@/lib/process-wide";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";

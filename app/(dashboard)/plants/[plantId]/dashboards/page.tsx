@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DashboardsPage } from "@/components/dashboards/dashboards-page";
+import { DashboardsPage } from "@/modules/boards/components/boards-page";
 import { plantPage } from "../plant-page";
 
 export const metadata: Metadata = { title: "Dashboards" };

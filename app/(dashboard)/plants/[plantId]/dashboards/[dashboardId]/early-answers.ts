@@ -8,11 +8,11 @@ import "server-only";
  * large is left to ask for itself, as it always did. A chart is asked for at the width the panel
  * most likely measures (earlyPanelWidth); a panel that measures another asks again at its own.
  */
-import { earlyPanelWidth, panelQuery, parseBoardView } from "@/components/dashboards/board-state";
-import type { EarlyPanelAnswer, PanelAnswer } from "@/components/dashboards/panel-view";
+import { earlyPanelWidth, panelQuery, parseBoardView } from "@/modules/boards/components/board-state";
+import type { EarlyPanelAnswer, PanelAnswer } from "@/modules/boards/components/panel-view";
 import { readApiForPage } from "@/lib/bff/page-reads";
 import { BOARD_RANGE_MS } from "@/lib/contract/dashboard-vocabulary";
-import type { TDashboard } from "@/lib/contract/dashboards";
+import type { TDashboard } from "@/modules/boards/contract/boards";
 import { ZQueryResolution } from "@/lib/contract/explorer";
 
 /** Larger answers are not written into the page (the browser asks for them itself, as before). */

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { BoardPage } from "@/components/dashboards/board-page";
+import { BoardPage } from "@/modules/boards/components/board-page";
 import { PageSkeleton } from "@/components/ui/skeleton";
-import { dashboardForPage } from "@/lib/bff/dashboards";
+import { dashboardForPage } from "@/modules/boards/api/routes";
 import { requireSignedInUser } from "@/lib/auth/session";
 import { earlyAnswers } from "./early-answers";
 

@@ -4,7 +4,7 @@
  * open now, how many devices report, the machines vibrating most and the latest alarms. Written
  * against the demo data's data points; a variable for the device and one for the data point.
  */
-import type { TDashboardDefinition } from "@/lib/contract/dashboards";
+import type { TDashboardDefinition } from "@/modules/boards/contract/boards";
 
 export const PLANT_HEALTH_SEED = "plant-health";
 

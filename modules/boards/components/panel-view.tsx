@@ -30,7 +30,7 @@ import { errorMessage } from "@/lib/client/api";
 import { loadExplorerContract } from "@/lib/client/lazy-contract";
 import { useFormat, type Format } from "@/lib/client/format";
 import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocabulary";
-import type { TDashboardPanel } from "@/lib/contract/dashboards";
+import type { TDashboardPanel } from "@/modules/boards/contract/boards";
 import type { TQueryResolution } from "@/lib/contract/explorer";
 import { panelRequestWidth, resolvesByWidth, type PanelQuery } from "./board-state";
 

@@ -16,7 +16,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { plantPath } from "@/components/shell/nav-items";
 import { errorMessage } from "@/lib/client/api";
-import { dashboardKeys, dashboardsApi, useDashboards } from "@/lib/client/dashboards";
+import { dashboardKeys, dashboardsApi, useDashboards } from "@/modules/boards/client/boards";
 import { useFormat } from "@/lib/client/format";
 import { useCan } from "@/lib/client/me";
 import { DASHBOARD_LIMITS } from "@/lib/contract/dashboard-vocabulary";

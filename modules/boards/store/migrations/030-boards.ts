@@ -1,10 +1,10 @@
 /**
- * A plant's dashboards (docs/api.md, "Dashboards"): the definition as JSON (lib/contract/dashboards.ts
+ * A plant's dashboards (docs/api.md, "Dashboards"): the definition as JSON (modules/boards/contract/boards.ts
  * ZDashboardDefinition), a version that every save raises (the ETag a save must name, so two
  * people editing at once cannot overwrite each other), and the seed a demo board came from, so it
  * is seeded once per plant even when several instances start together or someone deletes it.
  */
-import type { Migration } from "../../platform/migration";
+import type { Migration } from "@/lib/platform/migration";
 
 const sql = `
 CREATE TABLE dashboards (

@@ -16,17 +16,17 @@ import {
   type TDashboard,
   type TDashboardDefinition,
   type TDashboardExport,
-} from "@/lib/contract/dashboards";
+} from "@/modules/boards/contract/boards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
-import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/lib/dashboard-store/dashboards";
-import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/lib/dashboard-store/plant-health";
+import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/modules/boards/store/boards";
+import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/modules/boards/store/plant-health";
 import { isBuiltinVariable, variablesUsed } from "@/lib/kql/variables";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
 import type { SqlDb } from "@/lib/platform/sql";
 import { canReachPlant, hasPermission } from "@/lib/contract/roles";
 import type { DashboardUser } from "@/lib/dashboard-store/users";
-import type { ApiContext } from "../api-handler/handler";
+import type { ApiContext } from "@/lib/api-handler/handler";
 
 const KIB = DASHBOARD_LIMITS.maxImportBytes / 1024;
 

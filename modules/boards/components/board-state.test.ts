@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PLANT_HEALTH } from "@/lib/dashboard-store/plant-health";
+import { PLANT_HEALTH } from "@/modules/boards/store/plant-health";
 import { earlyPanelWidth, newPanelId, panelQuery, panelRequestWidth, panelUnit, parseBoardView, resolvesByWidth } from "./board-state";
 
 const options = { devices: ["RTM1-PUMP-01", "RTM1-PUMP-02"], dataPoints: ["Pressure", "Temperature"] };

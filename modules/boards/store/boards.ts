@@ -5,7 +5,7 @@
  * second is refused and loses nothing: they reload and see the first one's change.
  */
 import type { SqlExecutor } from "@/lib/platform/sql";
-import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/lib/contract/dashboards";
+import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/modules/boards/contract/boards";
 
 interface DashboardRow {
   id: number;

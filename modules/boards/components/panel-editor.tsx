@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 import { Skeleton } from "@/components/ui/skeleton";
 import { PANEL_CHARTS, type TPanelChart } from "@/lib/contract/dashboard-vocabulary";
-import type { TDashboardDefinition, TDashboardPanel } from "@/lib/contract/dashboards";
+import type { TDashboardDefinition, TDashboardPanel } from "@/modules/boards/contract/boards";
 import { BUILTIN_VARIABLES, isBuiltinVariable, variablesUsed } from "@/lib/kql/variables";
 import { newPanelId } from "./board-state";
 

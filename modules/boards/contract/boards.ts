@@ -5,11 +5,11 @@
  * substituted as KQL string literals (lib/kql/variables.ts). Export/import is the definition in an
  * envelope that says what it is. No server-only import: the board's editor validates with these too.
  */
-import { z } from "./zod";
-import { MAX_QUERY_LENGTH } from "./telemetry";
-import { BOARD_RANGES, BOARD_REFRESH, DASHBOARD_EXPORT_FORMAT, DASHBOARD_LIMITS, PANEL_CHARTS, VARIABLE_KINDS, VARIABLE_NAME } from "./dashboard-vocabulary";
+import { z } from "@/lib/contract/zod";
+import { MAX_QUERY_LENGTH } from "@/lib/contract/telemetry";
+import { BOARD_RANGES, BOARD_REFRESH, DASHBOARD_EXPORT_FORMAT, DASHBOARD_LIMITS, PANEL_CHARTS, VARIABLE_KINDS, VARIABLE_NAME } from "@/lib/contract/dashboard-vocabulary";
 
-export * from "./dashboard-vocabulary";
+export * from "@/lib/contract/dashboard-vocabulary";
 
 
 const PANEL_ID = /^[a-z0-9][a-z0-9-]{0,39}$/;

@@ -5,9 +5,9 @@
  * person edited as `If-Match`; the server refuses it (EDIT_CONFLICT) when someone saved first.
  */
 import { useQuery } from "@tanstack/react-query";
-import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/lib/contract/dashboards";
-import { apiFetch, apiGet, apiSend } from "./api";
-import { plantApiPath } from "./maintenance";
+import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/modules/boards/contract/boards";
+import { apiFetch, apiGet, apiSend } from "@/lib/client/api";
+import { plantApiPath } from "@/lib/client/maintenance";
 
 const boardPath = (plantId: string, id?: number, rest = "") => plantApiPath(plantId, `dashboards${id === undefined ? "" : `/${id}`}${rest}`);
 

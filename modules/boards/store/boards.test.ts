@@ -11,8 +11,8 @@ import { afterAll, beforeAll, expect, it, describe } from "vitest";
 import type { SqlDb } from "@/lib/platform/sql";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
-import { openDashboardSql } from "./database";
-import { createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard } from "./dashboards";
+import { openDashboardSql } from "@/lib/dashboard-store/database";
+import { createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard } from "./boards";
 import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "./plant-health";
 
 function dashboardSuite(open: () => Promise<SqlDb>): void {

@@ -17,7 +17,7 @@ import {
   type TBoardRefresh,
   type TVariableKind,
 } from "@/lib/contract/dashboard-vocabulary";
-import type { TDashboardDefinition, TDashboardVariable } from "@/lib/contract/dashboards";
+import type { TDashboardDefinition, TDashboardVariable } from "@/modules/boards/contract/boards";
 
 const KIND_LABEL: Record<TVariableKind, string> = { device: "A device of the plant", dataPoint: "A data point", text: "Free text" };
 const NEW_LABEL: Record<TVariableKind, string> = { device: "Device", dataPoint: "Data point", text: "Value" };

@@ -12,7 +12,7 @@ import {
   type TBoardRefresh,
   type TPanelChart,
 } from "@/lib/contract/dashboard-vocabulary";
-import type { TDashboardDefinition, TDashboardPanel, TDashboardVariable } from "@/lib/contract/dashboards";
+import type { TDashboardDefinition, TDashboardPanel, TDashboardVariable } from "@/modules/boards/contract/boards";
 import { binFor, substituteVariables, variablesUsed } from "@/lib/kql/variables";
 
 export interface BoardView {

@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () => {
   const demoPassword = "demo-password-for-tests";
-  const environment = (await import("./testing/environment")).setTestEnvironment("dashboards", { DEMO_PASSWORD: demoPassword, DEMO_LIVE: "0" });
+  const environment = (await import("@/lib/bff/testing/environment")).setTestEnvironment("dashboards", { DEMO_PASSWORD: demoPassword, DEMO_LIVE: "0" });
   return { ...environment, demoPassword };
 });
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { findUser } from "@/lib/dashboard-store/users";
-import { dashboardForPage } from "./dashboards";
-import { DASHBOARD_LIMITS, type TDashboard, type TDashboardDefinition } from "@/lib/contract/dashboards";
+import { dashboardForPage } from "./routes";
+import { DASHBOARD_LIMITS, type TDashboard, type TDashboardDefinition } from "@/modules/boards/contract/boards";
 import { binFor, substituteVariables } from "@/lib/kql/variables";
 
 const ENGINEER = "engineer@plantdesk.demo";
