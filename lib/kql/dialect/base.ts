@@ -168,7 +168,11 @@ export abstract class SqlRenderer {
     const entry = functionEntry(node.fn);
     const spelling = entry?.sql?.[this.key];
     if (spelling === undefined) throw new Error(`${this.engine} dialect: no spelling for '${node.fn}'`);
-    const input: SpellInput = { args: node.args.map((x) => this.expression(x, false)), types: node.args.map((x) => x.type), consts: node.consts, result: e.type };
+    const args = node.args.map((x) => this.expression(x, false));
+    const types = node.args.map((x) => x.type);
+    const salt = node.volatile ? args.pop() : undefined;
+    if (salt !== undefined) types.pop();
+    const input: SpellInput = { args, types, consts: node.consts, result: e.type, ...(salt !== undefined ? { salt } : {}) };
     const sql = typeof spelling === "string" ? spelling.replace(/\$(\d+|\*)/g, (_, i: string) => (i === "*" ? input.args.join(", ") : input.args[Number(i)] ?? "NULL")) : spelling(input);
     // A string is never null in KQL (entry.ts NullRule).
     return e.type === "string" && entry!.nulls !== "never" ? `coalesce(${sql}, '')` : sql;

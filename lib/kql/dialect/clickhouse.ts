@@ -291,7 +291,6 @@ class ClickHouseRenderer extends SqlRenderer {
 
 const renderer = new ClickHouseRenderer(special);
 const expression = (e: TExpr, predicate: boolean) => renderer.expression(e, predicate);
-const dynamicText = (value: TExpr) => renderer.dynamicText(value);
 
 export const clickhouseDialect: SqlDialect = dialectOf(renderer);
 
@@ -463,12 +462,6 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return `${op}(${a.map((x) => (x.type === e.type ? expression(x, false) : `CAST(${expression(x, false)} AS Nullable(${SQL_TYPES[e.type]}))`)).join(", ")})`;
     case "sign":
       return e.type === "real" ? `toFloat64(sign(${s(0)}))` : `toInt64(sign(${s(0)}))`;
-    case "hash": {
-      // KQL's hash is engine-specific (ADX uses its own); values differ from the DuckDB store's.
-      const value = a[0]!.type === "dynamic" ? dynamicText(a[0]!) : s(0);
-      const hashed = `toInt64(xxHash64(${value}) % 9223372036854775807)`;
-      return a.length > 1 ? `if(${s(1)} > 0, ${hashed} % ${s(1)}, NULL)` : hashed;
-    }
     case "repeat": {
       return limited("repeat", a, ([value, count]) => {
         const item = `coalesce(${jsonText(a[0]!, value)}, 'null')`;

@@ -245,7 +245,6 @@ function numberJson(sql: string): string {
 
 const renderer = new DuckDbRenderer(special);
 const expression = (e: TExpr, predicate: boolean) => renderer.expression(e, predicate);
-const dynamicText = (value: TExpr) => renderer.dynamicText(value);
 
 export const duckdbDialect: SqlDialect = dialectOf(renderer);
 
@@ -391,11 +390,6 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return `${op}(${a.map((x) => expression(x, false)).join(", ")})`;
     case "sign":
       return `sign(${s(0)})`;
-    case "hash": {
-      const value = a[0]!.type === "dynamic" ? dynamicText(a[0]!) : s(0);
-      const hashed = `CAST(hash(${value}) % 9223372036854775807 AS BIGINT)`;
-      return a.length > 1 ? `CASE WHEN ${s(1)} > 0 THEN ${hashed} % ${s(1)} END` : hashed;
-    }
     case "repeat":
       return limited("repeat", a, ([item, count]) => [`(coalesce(strlen(CAST(${item} AS VARCHAR)), 4) + 1) * greatest(${count}, 0)`, `to_json(list_transform(range(0, CAST(${count} AS BIGINT)), lambda kql_i: ${item}))`], "dynamic");
     case "series_min":

@@ -1,5 +1,11 @@
 /** KQL's aggregates functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
-import { documented, type FunctionEntry } from "./entry";
+import { aggregate, documented, type FunctionEntry } from "./entry";
+
+/** `fn(args)` over the rows where the last argument holds: DuckDB's FILTER clause, ClickHouse's -If combinator. */
+const conditional = (duckdb: string, clickhouse: string, values: number) => ({
+  duckdb: `${duckdb}(${Array.from({ length: values }, (_, i) => `$${i}`).join(", ")}) FILTER (WHERE $${values})`,
+  clickhouse: `${clickhouse}If(${Array.from({ length: values + 1 }, (_, i) => `$${i}`).join(", ")})`,
+});
 
 export const AGGREGATES: readonly FunctionEntry[] = [
   documented("aggregate", "count", "count(): long — the number of rows"),
@@ -36,4 +42,12 @@ export const AGGREGATES: readonly FunctionEntry[] = [
   documented("aggregate", "anyif", "anyif(x, Predicate) — any value where the predicate is true"),
   documented("aggregate", "count_distinct", "count_distinct(x): long — exact distinct count"),
   documented("aggregate", "count_distinctif", "count_distinctif(x, Predicate): long — exact distinct count where the predicate is true"),
+  aggregate("covariance", { args: "x: real, y: real", result: "real", nulls: "may", sql: { duckdb: "covar_samp($0, $1)", clickhouse: "covarSamp($0, $1)" }, doc: "the sample covariance of x and y" }),
+  aggregate("covariancep", { args: "x: real, y: real", result: "real", nulls: "may", sql: { duckdb: "covar_pop($0, $1)", clickhouse: "covarPop($0, $1)" }, doc: "the population covariance of x and y" }),
+  aggregate("covarianceif", { args: "x: real, y: real, predicate: bool", result: "real", nulls: "may", sql: conditional("covar_samp", "covarSamp", 2), doc: "the sample covariance where the predicate is true" }),
+  aggregate("covariancepif", { args: "x: real, y: real, predicate: bool", result: "real", nulls: "may", sql: conditional("covar_pop", "covarPop", 2), doc: "the population covariance where the predicate is true" }),
+  aggregate("variancepif", { args: "x: real, predicate: bool", result: "real", nulls: "may", sql: conditional("var_pop", "varPop", 1), doc: "the population variance where the predicate is true" }),
+  aggregate("binary_all_and", { args: "x: long", result: "long", nulls: "may", sql: { duckdb: "bit_and($0)", clickhouse: "groupBitAnd($0)" }, doc: "the bitwise and of the values" }),
+  aggregate("binary_all_or", { args: "x: long", result: "long", nulls: "may", sql: { duckdb: "bit_or($0)", clickhouse: "groupBitOr($0)" }, doc: "the bitwise or of the values" }),
+  aggregate("binary_all_xor", { args: "x: long", result: "long", nulls: "may", sql: { duckdb: "bit_xor($0)", clickhouse: "groupBitXor($0)" }, doc: "the bitwise exclusive or of the values" }),
 ];

@@ -1,5 +1,24 @@
 /** KQL's datetime functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
-import { documented, type FunctionEntry } from "./entry";
+import { documented, scalar, type FunctionEntry } from "./entry";
+
+/** A count of microseconds since 1970 as a datetime, null outside KQL's years 1–9999 (ClickHouse's 1900–2299). */
+const fromMicros = {
+  duckdb: (us: string) => `CASE WHEN ${us} BETWEEN -62135596800000000 AND 253402300799999999 THEN make_timestamp(${us}) END`,
+  clickhouse: (us: string) => `if(${us} BETWEEN -2208988800000000 AND 10413791999999999, fromUnixTimestamp64Micro(${us}, 'UTC'), NULL)`,
+};
+
+/** unixtime_*_todatetime: a number of units since 1970; `scale` turns it into microseconds. */
+const unixtime = (name: string, scale: string, unit: string) =>
+  scalar(name, {
+    args: `${unit}: real`,
+    result: "datetime",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args }) => fromMicros.duckdb(`TRY_CAST(round(${args[0]} ${scale}) AS BIGINT)`),
+      clickhouse: ({ args }) => fromMicros.clickhouse(`accurateCastOrNull(round(${args[0]} ${scale}), 'Int64')`),
+    },
+    doc: `the datetime ${unit} after 1970-01-01 (UTC)`,
+  });
 
 export const DATETIME: readonly FunctionEntry[] = [
   documented("scalar", "ago", "ago(Timespan): datetime — now minus the span"),
@@ -25,4 +44,38 @@ export const DATETIME: readonly FunctionEntry[] = [
   documented("scalar", "format_timespan", "format_timespan(ts, \"d.hh:mm:ss\"): string — a timespan as text in the given format"),
   documented("scalar", "datetime_add", "datetime_add(\"Part\", Amount, t): datetime — a datetime moved by Amount periods"),
   documented("scalar", "datetime_diff", "datetime_diff(\"Part\", t1, t2): long — periods from t2 to t1"),
+  unixtime("unixtime_seconds_todatetime", "* 1000000", "seconds"),
+  unixtime("unixtime_milliseconds_todatetime", "* 1000", "milliseconds"),
+  unixtime("unixtime_microseconds_todatetime", "* 1", "microseconds"),
+  unixtime("unixtime_nanoseconds_todatetime", "/ 1000", "nanoseconds"),
+  scalar("make_datetime", {
+    args: ["year: long, month: long, day: long", "year: long, month: long, day: long, hour: long, minute: long", "year: long, month: long, day: long, hour: long, minute: long, second: real"],
+    result: "datetime",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args: [y, mo, d, h = "0", mi = "0", s = "0"] }) => `try(make_timestamp(${y}, ${mo}, ${d}, ${h}, ${mi}, ${s}))`,
+      // makeDateTime64 clamps what is out of range: the result stands only when it reads back the same.
+      clickhouse: ({ args: [y, mo, d, h = "0", mi = "0", s = "0"] }) => {
+        const made = `makeDateTime64(${y}, ${mo}, ${d}, ${h}, ${mi}, toUInt8(floor(${s})), toUInt32(round((${s} - floor(${s})) * 1000000)), 6, 'UTC')`;
+        return `if(${mo} BETWEEN 1 AND 12 AND ${d} BETWEEN 1 AND 31 AND ${h} BETWEEN 0 AND 23 AND ${mi} BETWEEN 0 AND 59 AND ${s} >= 0 AND ${s} < 60 AND toYear(${made}) = ${y} AND toMonth(${made}) = ${mo} AND toDayOfMonth(${made}) = ${d}, ${made}, NULL)`;
+      },
+    },
+    doc: "the datetime of a date and time of day (null when there is no such date)",
+  }),
+  scalar("make_timespan", {
+    args: ["hour: long, minute: long", "hour: long, minute: long, second: real", "day: long, hour: long, minute: long, second: real"],
+    result: "timespan",
+    sql: {
+      duckdb: ({ args }) => {
+        const [d, h, m, s] = args.length === 4 ? args : ["0", args[0]!, args[1]!, args[2] ?? "0"];
+        return `CAST(round(((((${d}) * 24 + ${h}) * 60 + ${m}) * 60 + ${s}) * 1000000) AS BIGINT)`;
+      },
+      clickhouse: ({ args }) => {
+        const [d, h, m, s] = args.length === 4 ? args : ["0", args[0]!, args[1]!, args[2] ?? "0"];
+        return `toInt64(round(((((${d}) * 24 + ${h}) * 60 + ${m}) * 60 + ${s}) * 1000000))`;
+      },
+    },
+    doc: "the timespan of days, hours, minutes and seconds",
+  }),
+  scalar("week_of_year", { args: "date: datetime", result: "int", sql: { duckdb: "CAST(weekofyear($0) AS INTEGER)", clickhouse: "toInt32(toISOWeek($0))" }, doc: "the ISO 8601 week number" }),
 ];

@@ -97,6 +97,9 @@ export function declaredCall(analyzer: Analyzer, entry: FunctionEntry, ast: Call
     }
     if (!fits) continue;
     const type = resultType(signature, converted);
+    // A volatile call gets a distinct hidden argument (SpellInput.salt): ClickHouse computes equal
+    // expressions once, so two new_guid() in one row would otherwise be the same.
+    if (entry.volatile) converted.push(analyzer.param("BIGINT", Object.keys(analyzer.params).length, "long"));
     const nulls = entry.nulls ?? "propagate";
     // A string is never null in KQL: the renderer spells a null string as '' (base.ts).
     const nullable = type === "string" || nulls === "never" ? false : nulls === "may" ? true : converted.some((v) => v.nullable);

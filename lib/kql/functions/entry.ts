@@ -43,6 +43,8 @@ export interface SpellInput {
   /** Per argument: its literal value for `constant` parameters, else undefined. */
   consts: readonly unknown[];
   result: KqlType;
+  /** A volatile function's distinct argument (a bound parameter): spell it into the call so that equal calls stay distinct. */
+  salt?: string;
 }
 
 /** A SQL template (`$0`, `$1`, … the arguments' SQL; `$*` all of them joined by ", ") or a function. */

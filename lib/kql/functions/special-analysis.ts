@@ -19,7 +19,7 @@ const EXTENSION_SCALARS = [
   "datetime_part", "hourofday", "dayofweek", "dayofmonth", "dayofyear", "monthofyear", "getyear", "getmonth", "weekofyear",
   "format_datetime", "format_timespan", "bin_at", "datetime_add", "datetime_diff", "totimespan", "totime", "tobool", "toboolean",
   "strcat", "strcat_delim", "split", "extract", "extract_all", "substring", "replace_string", "replace_regex", "trim", "trim_start",
-  "trim_end", "indexof", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "max_of", "min_of", "hash", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
+  "trim_end", "indexof", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "max_of", "min_of", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
   "ceiling", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
   "series_decompose", "series_decompose_anomalies", "series_decompose_forecast", "series_outliers", "series_fit_line", "series_fit_2lines", "series_fit_2lines_dynamic", "series_periods_detect",
@@ -323,9 +323,6 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       const v = num(0);
       return op("ceiling", [v], v.type);
     }
-    case "hash":
-      arity(1, 2);
-      return op("hash", given((i) => operands[i]!, long), "long", false);
     case "repeat": {
       arity(2);
       const count = ast.args[1]!;

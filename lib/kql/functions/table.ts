@@ -11,11 +11,12 @@ import { DYNAMIC } from "./dynamic";
 import { HASHES } from "./hashes";
 import { LOGIC } from "./logic";
 import { MATH } from "./math";
+import { NUMBERS } from "./numbers";
 import { ROWS } from "./rows";
 import { SERIES } from "./series";
 import { STRINGS } from "./strings";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, ROWS, SERIES, STRINGS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, NUMBERS, ROWS, SERIES, STRINGS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();

@@ -224,7 +224,7 @@ export function parsePrimary(c: Cursor): Expr {
     case "number": {
       c.next();
       const isReal = /[.eE]/.test(token.text);
-      if (!isReal && !Number.isSafeInteger(Number(token.text))) fail(token, `Number ${token.text} is out of range`);
+      if (!isReal && !exactLong(token.text)) fail(token, `Number ${token.text} is out of range`);
       return { kind: "literal", type: isReal ? "real" : "long", value: Number(token.text), span };
     }
     case "timespan":
@@ -297,4 +297,15 @@ function parseCall(c: Cursor): Expr {
 
 function binary(op: string, opToken: Token, left: Expr, right: Expr): Expr {
   return { kind: "binary", op, opSpan: { from: opToken.from, to: opToken.to }, left, right, span: { from: left.span.from, to: right.span.to } };
+}
+
+/**
+ * A whole-number literal the engine carries exactly: a long (64 bits) whose value a JavaScript
+ * number holds without rounding (every safe integer, and larger ones such as
+ * 1546300800000000000 nanoseconds, which ADX's documentation passes to unixtime_nanoseconds_todatetime).
+ */
+function exactLong(text: string): boolean {
+  if (!/^\d+$/.test(text)) return Number.isSafeInteger(Number(text));
+  const value = BigInt(text);
+  return value <= 9223372036854775807n && BigInt(Number(text)) === value;
 }

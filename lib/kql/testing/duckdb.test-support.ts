@@ -8,6 +8,7 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { bindParams } from "@/lib/service/telemetry/duckdb/store";
 import { streamJsonRows } from "@/lib/service/telemetry/duckdb/json-rows";
 import { createTableSql } from "@/lib/service/telemetry/duckdb/schema";
+import { registerKqlFunctions } from "@/lib/service/telemetry/duckdb/kql-functions";
 import { compileKql, type CompileOptions, type KqlSource } from "../compile";
 import { TABLE_NAMES, type TableName } from "../tables";
 import type { ResultColumn, SqlParams } from "../types";
@@ -16,6 +17,7 @@ import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support"
 export async function createFixtureDatabase(fixtureSql: string[]): Promise<DuckDBConnection> {
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
+  registerKqlFunctions(connection);
   for (const table of TABLE_NAMES) await connection.run(createTableSql(table));
   for (const sql of fixtureSql) await connection.run(sql);
   return connection;

@@ -43,6 +43,7 @@ import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "../scoped-sources";
 import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY, STATES_VALUE_COLUMNS, statesValuesOnlySql } from "./schema";
+import { registerKqlFunctions } from "./kql-functions";
 import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "../store";
 
 export interface DuckDbStoreOptions {
@@ -198,6 +199,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
         // covers the write-ahead log and spill files; scripts/serve.ts).
         fs.chmodSync(file, 0o600);
         const connection = await instance.connect();
+        registerKqlFunctions(connection);
         try {
           if (!readOnly)
             await prepareDatabase(connection, customer.plants, options, {

@@ -1,0 +1,91 @@
+/**
+ * Functions the DuckDB engine computes in JavaScript, registered on each DuckDB database as scalar
+ * functions (lib/service/telemetry/duckdb registers them; the tests' databases too), where DuckDB
+ * has no function with ADX's answer. ClickHouse spells the same functions with its own (the
+ * function table's entries name both). Pure: no DuckDB import here.
+ */
+
+const MASK = (1n << 64n) - 1n;
+const P1 = 0x9e3779b185ebca87n;
+const P2 = 0xc2b2ae3d27d4eb4fn;
+const P3 = 0x165667b19e3779f9n;
+const P4 = 0x85ebca77c2b2ae63n;
+const P5 = 0x27d4eb2f165667c5n;
+
+const rotl = (x: bigint, r: bigint) => ((x << r) | (x >> (64n - r))) & MASK;
+const round = (acc: bigint, input: bigint) => (rotl((acc + input * P2) & MASK, 31n) * P1) & MASK;
+const merge = (acc: bigint, value: bigint) => ((((acc ^ round(0n, value)) * P1) & MASK) + P4) & MASK;
+
+function read64(bytes: Uint8Array, at: number): bigint {
+  let v = 0n;
+  for (let i = 7; i >= 0; i--) v = (v << 8n) | BigInt(bytes[at + i]!);
+  return v;
+}
+
+function read32(bytes: Uint8Array, at: number): bigint {
+  return BigInt((bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) >>> 0) + BigInt(bytes[at + 3]!) * 0x1000000n;
+}
+
+/** XXH64 (seed 0) of the bytes, as an unsigned 64-bit number: ADX's hash() and hash_xxhash64(). */
+export function xxhash64(bytes: Uint8Array): bigint {
+  const length = bytes.length;
+  let at = 0;
+  let h: bigint;
+  if (length >= 32) {
+    let v1 = (P1 + P2) & MASK;
+    let v2 = P2;
+    let v3 = 0n;
+    let v4 = (MASK + 1n - P1) & MASK;
+    for (; at + 32 <= length; at += 32) {
+      v1 = round(v1, read64(bytes, at));
+      v2 = round(v2, read64(bytes, at + 8));
+      v3 = round(v3, read64(bytes, at + 16));
+      v4 = round(v4, read64(bytes, at + 24));
+    }
+    h = (rotl(v1, 1n) + rotl(v2, 7n) + rotl(v3, 12n) + rotl(v4, 18n)) & MASK;
+    h = merge(merge(merge(merge(h, v1), v2), v3), v4);
+  } else {
+    h = P5;
+  }
+  h = (h + BigInt(length)) & MASK;
+  for (; at + 8 <= length; at += 8) h = (((rotl(h ^ round(0n, read64(bytes, at)), 27n) * P1) & MASK) + P4) & MASK;
+  if (at + 4 <= length) {
+    h = (((rotl(h ^ ((read32(bytes, at) * P1) & MASK), 23n) * P2) & MASK) + P3) & MASK;
+    at += 4;
+  }
+  for (; at < length; at++) h = (rotl(h ^ ((BigInt(bytes[at]!) * P5) & MASK), 11n) * P1) & MASK;
+  h = ((h ^ (h >> 33n)) * P2) & MASK;
+  h = ((h ^ (h >> 29n)) * P3) & MASK;
+  return h ^ (h >> 32n);
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+/** CRC-32 (IEEE, as zlib's) of the bytes. */
+export function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const utf8 = new TextEncoder();
+
+/** A JavaScript function DuckDB calls per row: typed parameters, a typed result, null in → null out. */
+export interface DuckDbUdf {
+  name: string;
+  params: readonly ("VARCHAR" | "BIGINT" | "DOUBLE")[];
+  returns: "VARCHAR" | "BIGINT" | "DOUBLE";
+  fn: (...args: never[]) => string | bigint | number | null;
+}
+
+/** The signed reading of an unsigned 64-bit number (ADX's longs). */
+const signed = (u: bigint) => (u >= 1n << 63n ? u - (1n << 64n) : u);
+
+export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
+  { name: "kql_xxhash64", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => signed(xxhash64(utf8.encode(text))) },
+  { name: "kql_crc32", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => BigInt(crc32(utf8.encode(text))) },
+];
