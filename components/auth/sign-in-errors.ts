@@ -15,6 +15,7 @@ const MESSAGES: Record<string, string> = {
   [SIGN_IN_ERRORS.invitation]: "This invitation link is not valid any more: it was used, replaced or has expired. Ask an administrator for a new one.",
   [SIGN_IN_ERRORS.weakPassword]: "Choose a password of at least 8 characters.",
   [SIGN_IN_ERRORS.identity]: "Your identity provider's answer could not be accepted. Please try again, or ask an administrator.",
+  [SIGN_IN_ERRORS.unverifiedEmail]: "Your identity provider has not verified your e-mail address, so Plantdesk cannot set up your account with it. Verify it at your provider, or ask an administrator for an invitation.",
   [SIGN_IN_ERRORS.noEmail]: "Your identity provider did not share an e-mail address, which Plantdesk needs to set up your account. Ask an administrator.",
   [SIGN_IN_ERRORS.emailTaken]: "A Plantdesk user with your e-mail address already exists. Ask an administrator for an invitation link to connect your single sign-on account to it.",
   [SIGN_IN_ERRORS.disabled]: "Your Plantdesk account is disabled. Ask an administrator.",

@@ -51,8 +51,10 @@ const signIn: SignIn = async (provider, claims) => {
   const result = await options.callbacks!.signIn!({ user, account: { provider, type: "oauth", providerAccountId: user.id }, profile: claims } as never);
   return { result, user };
 };
-const entra = (oid: string, email: string, tid = "tenant-a") => signIn("azure-ad", { sub: `pairwise-${oid}`, oid, tid, email, name: "Someone" });
-const oidc = (sub: string, email: string, iss = "https://sso.example.com/realms/plant") => signIn("oidc", { iss, sub, email, name: "Kim Keycloak" });
+// Entra: the UPN (preferred_username) is the tenant's own address.
+const entra = (oid: string, email: string, tid = "tenant-a") => signIn("azure-ad", { sub: `pairwise-${oid}`, oid, tid, email, preferred_username: email, name: "Someone" });
+const oidc = (sub: string, email: string, iss = "https://sso.example.com/realms/plant", verified: unknown = true) =>
+  signIn("oidc", { iss, sub, email, ...(verified === "absent" ? {} : { email_verified: verified }), name: "Kim Keycloak" });
 
 describe("auth options", () => {
   it("uses secure cookies, the configured lifetime, every provider, and leaves AUTH_TRUST_HOST alone", () => {
@@ -77,7 +79,8 @@ describe("auth options", () => {
     const first = await entra("oid-2", "new@example.com");
     expect(first.result).toBe(true);
     const created = (await findUser(await getDashboardDb(), "new@example.com"))!;
-    expect(created).toMatchObject({ role: "engineer", plants: [], disabled: false });
+    // The least-privileged role while waiting (issue 35: it was engineer, who may write monitors).
+    expect(created).toMatchObject({ role: "planner", plants: [], disabled: false });
     expect(first.user.id).toBe(String(created.id));
     // The same person after a rename of their address: still the same user.
     const again = await entra("oid-2", "renamed@example.com");
@@ -93,6 +96,21 @@ describe("auth options", () => {
     expect((await oidc("kc-1", "kim@example.com")).result).toBe(true);
     expect((await oidc("kc-1", "kim@example.com", "https://elsewhere.example.com")).result).toBe("/signin?error=IdentityInvalid");
     expect((await signIn("oidc", { iss: "https://sso.example.com/realms/plant", email: "x@example.com" })).result).toBe("/signin?error=IdentityInvalid");
+  });
+
+  it("refuses a new identity whose provider has not verified its e-mail, and creates no user (issue 35)", async () => {
+    for (const verified of [false, "false", "absent"]) {
+      expect((await oidc(`kc-unverified-${String(verified)}`, "future.colleague@example.com", undefined, verified)).result).toBe("/signin?error=EmailUnverified");
+    }
+    expect(await findUser(await getDashboardDb(), "future.colleague@example.com")).toBeNull();
+    // Entra: an unverified-domain `email` does not count; the tenant's UPN does.
+    const outsider = await signIn("azure-ad", { sub: "p-9", oid: "oid-9", tid: "tenant-a", email: "ceo@victim.example", preferred_username: "guest9@tenant-a.example", name: "Guest" });
+    expect(outsider.result).toBe(true);
+    expect(await findUser(await getDashboardDb(), "ceo@victim.example")).toBeNull();
+    expect(await findUser(await getDashboardDb(), "guest9@tenant-a.example")).not.toBeNull();
+    const vouched = await signIn("azure-ad", { sub: "p-10", oid: "oid-10", tid: "tenant-a", email: "ten@tenant-a.example", xms_edov: true, preferred_username: "x10@tenant-a.onmicrosoft.com", name: "Ten" });
+    expect(vouched.result).toBe(true);
+    expect(await findUser(await getDashboardDb(), "ten@tenant-a.example")).not.toBeNull();
   });
 
   it("opens a server-side session at sign-in that sign-out ends for good", async () => {

@@ -77,11 +77,14 @@ export async function authOptionsFor(cookies: Map<string, string>): Promise<Auth
   return { ...options, callbacks: { ...options.callbacks, signIn: (params) => signInWithProvider(db, params, invitation) } };
 }
 
-/** An identity at an identity provider, from its verified ID token's claims. */
+/** An identity at an identity provider, from its verified ID token's claims (and its userinfo's). */
 interface Identity {
   issuer: string;
   subject: string;
+  /** An address the provider vouches for (OIDC: `email_verified`; Entra: its verified-domain claim or the UPN), else null. */
   email: string | null;
+  /** The provider named an address but did not vouch for it. */
+  unverifiedEmail: boolean;
   name: string;
 }
 
@@ -91,20 +94,29 @@ const claim = (claims: Claims, name: string) => (typeof claims[name] === "string
 function identityOf(provider: string, claims: Claims | undefined): Identity | null {
   if (!claims) return null;
   const { dashboard } = getConfig();
-  const email = claim(claims, "email") ?? (provider === "azure-ad" ? claim(claims, "preferred_username") : null);
-  const name = claim(claims, "name") ?? claim(claims, "preferred_username") ?? email ?? "";
+  // An address anyone can type into their profile at the provider must not claim a future
+  // colleague's account (issue 35): only one the provider says it verified counts.
+  const named = claim(claims, "email");
+  const vouched = claims.email_verified === true || claims.email_verified === "true";
   if (provider === "azure-ad") {
     // Entra ID: the tenant (tid) and the object id (oid) never change; sub differs per application.
+    // Its `email` is vouched for when the domain is the tenant's verified one (`xms_edov`); the UPN
+    // (preferred_username) is the tenant's own.
     const tid = claim(claims, "tid");
     const oid = claim(claims, "oid");
-    return tid && oid ? { issuer: `https://login.microsoftonline.com/${tid}/v2.0`, subject: oid, email, name } : null;
+    const entraVouched = vouched || claims.xms_edov === true || claims.xms_edov === "1" || claims.xms_edov === "true";
+    const email = (entraVouched ? named : null) ?? claim(claims, "preferred_username");
+    const name = claim(claims, "name") ?? claim(claims, "preferred_username") ?? email ?? "";
+    return tid && oid ? { issuer: `https://login.microsoftonline.com/${tid}/v2.0`, subject: oid, email, unverifiedEmail: false, name } : null;
   }
+  const email = vouched ? named : null;
+  const name = claim(claims, "name") ?? claim(claims, "preferred_username") ?? email ?? "";
   if (provider === OIDC_PROVIDER_ID && dashboard.oidc) {
     const issuer = claim(claims, "iss");
     const subject = claim(claims, "sub");
     // openid-client compared iss with the discovered issuer; this pins it to the configured one too.
     if (!issuer || !subject || issuer.replace(/\/+$/, "") !== dashboard.oidc.issuer) return null;
-    return { issuer: dashboard.oidc.issuer, subject, email, name };
+    return { issuer: dashboard.oidc.issuer, subject, email, unverifiedEmail: named !== null && !vouched, name };
   }
   return null;
 }
@@ -137,6 +149,7 @@ async function signInWithProvider(
     known = await findUserById(db, invited);
   }
   if (!known) {
+    if (identity.unverifiedEmail) return refuse("EMAIL_UNVERIFIED", SIGN_IN_ERRORS.unverifiedEmail);
     if (!identity.email) return refuse("NO_EMAIL", SIGN_IN_ERRORS.noEmail);
     known = await db.transaction(async (tx) => {
       const created = await createWaitingUser(tx, { email: identity.email!, name: identity.name });
@@ -150,6 +163,26 @@ async function signInWithProvider(
   user.id = String(known.id);
   await recordAudit(db, { userEmail: known.email, action: "auth.sign-in", target: provider, outcome: "SUCCESS", httpStatus: 200 });
   return true;
+}
+
+/**
+ * The ID token's claims, with `email`, `email_verified` and `name` from the userinfo endpoint when
+ * the ID token has no e-mail. Userinfo counts only for the ID token's own subject (OIDC Core
+ * §5.3.2); its failure leaves the ID token's claims, which then name no e-mail.
+ */
+async function claimsWithUserinfo(
+  tokens: { claims(): Record<string, unknown>; access_token?: string },
+  client: { userinfo(accessToken: string): Promise<Record<string, unknown>> },
+): Promise<Claims> {
+  const claims = tokens.claims() as Claims;
+  if (claim(claims, "email") || !tokens.access_token) return claims;
+  try {
+    const info = await client.userinfo(tokens.access_token);
+    if (info.sub !== claims.sub) return claims;
+    return { ...claims, email: info.email, email_verified: info.email_verified, name: claims.name ?? info.name } as Claims;
+  } catch {
+    return claims;
+  }
 }
 
 async function passwordSignIn(db: SqlDb, email: string, password: string, address: string): Promise<DashboardUser | null> {
@@ -264,7 +297,11 @@ async function buildAuthOptions(): Promise<AuthOptions> {
       authorization: { params: { scope: "openid email profile" } },
       checks: ["pkce", "state", "nonce"],
       idToken: true,
-      // Outbound calls to the provider (discovery, token, keys) end within this time.
+      // OIDC Core §5.4: a provider may keep the scopes' claims out of the ID token and answer them
+      // at userinfo (oidc-provider does by default); read it then, for this subject only.
+      // next-auth hands over openid-client's TokenSet (validated claims()), typed as its parameters.
+      userinfo: { request: ({ tokens, client }) => claimsWithUserinfo(tokens as unknown as Parameters<typeof claimsWithUserinfo>[0], client) },
+      // Outbound calls to the provider (discovery, token, keys, userinfo) end within this time.
       httpOptions: { timeout: 10_000 },
       profile: (profile: Claims) => ({ id: String(profile.sub), name: claim(profile, "name") ?? claim(profile, "preferred_username"), email: claim(profile, "email"), image: null }),
     });

@@ -18,6 +18,8 @@ export const SIGN_IN_ERRORS = {
   identity: "IdentityInvalid",
   /** A new identity without an e-mail address. */
   noEmail: "IdentityWithoutEmail",
+  /** A new identity whose provider does not vouch for its e-mail (`email_verified` not true). */
+  unverifiedEmail: "EmailUnverified",
   /** A new identity whose e-mail is already another user's: an invitation link binds it. */
   emailTaken: "EmailTaken",
   /** The user is disabled. */

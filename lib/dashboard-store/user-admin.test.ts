@@ -16,7 +16,7 @@ import { openDashboardSql } from "./database";
 import { consumeInvitation, peekInvitation } from "./invitations";
 import { checkSession, createSession } from "./sessions";
 import { addUser, CLI_ACTOR, endUserSessions, inviteUser, setUserEnabled, updateUser, UserAdminError, type UserAdminContext } from "./user-admin";
-import { findUser, listUsers } from "./users";
+import { bindIdentity, createWaitingUser, findUser, findUserByIdentity, listUsers } from "./users";
 
 const policy = { idleMs: 3_600_000, absoluteMs: 8 * 3_600_000 };
 
@@ -44,6 +44,23 @@ function userAdminSuite(open: () => Promise<SqlDb>): void {
       { action: "user.add", outcome: "SUCCESS", user_email: "(operator CLI)" },
       { action: "user.add", outcome: "INVALID_INPUT", user_email: "(operator CLI)" },
     ]);
+  });
+
+  it("lets an admin's invitation win over a waiting SSO user of that address: the SSO binding and its sessions end", async () => {
+    // Someone signed in by SSO with an address they merely claimed, and waits for access.
+    const waiting = (await createWaitingUser(db, { email: "new.hire@example.com", name: "Claimed" }))!;
+    await bindIdentity(db, "https://sso.example.com", "outsider", waiting.id);
+    const sid = await createSession(db, waiting.id, "oidc", policy);
+    const { token } = await inviteUser(cli, waiting.id);
+    expect(await findUserByIdentity(db, "https://sso.example.com", "outsider")).toBeNull();
+    expect(await checkSession(db, sid, policy)).toBeNull();
+    expect(await peekInvitation(db, token)).toBe(waiting.id);
+    // A user who was granted plants keeps their binding when invited again (a new link, nothing more).
+    const granted = (await createWaitingUser(db, { email: "granted@example.com", name: "Granted" }))!;
+    await bindIdentity(db, "https://sso.example.com", "granted", granted.id);
+    await updateUser(cli, granted.id, { plants: ["RTM1"] });
+    await inviteUser(cli, granted.id);
+    expect((await findUserByIdentity(db, "https://sso.example.com", "granted"))?.id).toBe(granted.id);
   });
 
   it("refuses bad input and unknown plants, changing nothing", async () => {

@@ -98,6 +98,7 @@ export async function addUser(ctx: UserAdminContext, input: NewUserInput, option
       throw new UserAdminError("The last admin keeps the admin role.", "invalid", "role");
     }
     const user = await upsertUser(ctx.db, { ...input, email });
+    if (options.invite && before) await invitationWins(ctx.db, before);
     const invitation = options.invite ? await createInvitation(ctx.db, user.id, ctx.actor.email) : null;
     return { user, existed: before !== null, invitation };
   });
@@ -159,12 +160,26 @@ export async function endUserSessions(ctx: UserAdminContext, id: number): Promis
   });
 }
 
+/**
+ * An admin's invitation for an address wins over a user still waiting for access (never granted
+ * a plant), whom an SSO sign-in made: whoever claimed the address at a provider loses the binding
+ * and their sessions, and only the invitation link binds an identity to this user again — so the
+ * role and plants the admin gives the invited person never reach someone else (issue 35).
+ */
+async function invitationWins(db: UserAdminContext["db"], user: DashboardUser): Promise<void> {
+  const waiting = user.role !== "admin" && user.plants !== "*" && user.plants.length === 0;
+  if (!waiting) return;
+  await db.run("DELETE FROM user_identities WHERE user_id = @id", { id: user.id });
+  await revokeUserSessions(db, user.id);
+}
+
 /** A new invitation link's token for the user (the previous one stops working). */
 export async function inviteUser(ctx: UserAdminContext, id: number): Promise<{ token: string; expiresAt: string }> {
   const before = await findUserById(ctx.db, id);
   return audited(ctx, "user.invite", before?.email ?? `#${id}`, null, async () => {
     const user = await existing(ctx, id);
     if (user.disabled) throw new UserAdminError("Enable the user before inviting them.", "invalid");
+    await invitationWins(ctx.db, user);
     return createInvitation(ctx.db, id, ctx.actor.email);
   });
 }

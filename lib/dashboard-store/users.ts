@@ -200,8 +200,9 @@ export async function bindIdentity(db: SqlExecutor, issuer: string, subject: str
 }
 
 /**
- * A user for the first sign-in of an unknown identity: an engineer with NO plants, so they see
- * nothing but "waiting for access" until an admin grants a role and plants. Returns null when the
+ * A user for the first sign-in of an unknown identity: the least-privileged role (planner: no
+ * monitors, no approvals, no dashboards to change) with NO plants, so they see nothing but
+ * "waiting for access" until an admin grants a role and plants. Returns null when the
  * e-mail already belongs to another user (that person needs an invitation link to bind this identity).
  */
 export async function createWaitingUser(db: SqlExecutor, input: { email: string; name: string }): Promise<DashboardUser | null> {
@@ -210,7 +211,7 @@ export async function createWaitingUser(db: SqlExecutor, input: { email: string;
   const now = new Date().toISOString();
   const result = await db.run(
     `INSERT INTO users (email, name, role, plants, password_hash, disabled, created_at, updated_at)
-     VALUES (@email, @name, 'engineer', '', NULL, 0, @now, @now) ON CONFLICT (email) DO NOTHING`,
+     VALUES (@email, @name, 'planner', '', NULL, 0, @now, @now) ON CONFLICT (email) DO NOTHING`,
     { email, name: input.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 120) || defaultName(email), now },
   );
   return result.changes > 0 ? findUser(db, email) : null;
