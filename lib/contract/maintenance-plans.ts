@@ -126,6 +126,34 @@ export const ZPlanRunResult = z
   })
   .meta({ id: "PlanRunResult", description: "Answer of POST maintenance-plans/{planId}/run." });
 
+/** One item of a close-out's `checklist` (POST tasks/{taskId}/close-out). */
+export const ZChecklistAnswer = z.object({
+  itemId: z.string().min(1, "must not be empty").max(20, "must be at most 20 characters"),
+  done: z.boolean(),
+  reading: z.number().finite().nullish(),
+  note: z.string().max(1000, "must be at most 1000 characters").nullish(),
+});
+
+/** A checklist item's result as the job record keeps it. */
+export const ZChecklistResult = z
+  .object({
+    itemId: z.string(),
+    text: z.string(),
+    kind: z.enum(CHECKLIST_ITEM_KINDS),
+    required: z.boolean(),
+    done: z.boolean(),
+    reading: z.number().nullable(),
+    unit: z.string().nullable(),
+    min: z.number().nullable(),
+    max: z.number().nullable(),
+    note: z.string().nullable(),
+    outOfRange: z.boolean().meta({ description: "A reading outside [min, max]: kept as read, and a follow-up task opened." }),
+    followUpTaskId: z.string().nullable().meta({ description: "The corrective task an out-of-range reading opened." }),
+  })
+  .meta({ id: "ChecklistResult" });
+
+export type TChecklistAnswer = z.infer<typeof ZChecklistAnswer>;
+export type TChecklistResult = z.infer<typeof ZChecklistResult>;
 export type TPlanTrigger = z.infer<typeof ZPlanTrigger>;
 export type TChecklistItem = z.infer<typeof ZChecklistItem>;
 export type TMaintenancePlanInput = z.input<typeof ZMaintenancePlanInput>;

@@ -5,7 +5,7 @@
  */
 import { z } from "./zod";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
-import { ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
+import { ZChecklistAnswer, ZChecklistItem, ZChecklistResult, ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
 import { COUNTED_UNITS, LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
 export { CLOSE_OUT_FROM, COUNTED_UNITS, LOOKUP_KINDS, OPEN_TASK_STATUSES, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
@@ -66,6 +66,8 @@ export const ZJobDone = ZPlantRecord
     failureCode: z.string().nullish().meta({ description: "Extension: failure code (lookup value `failureCode`) of the close-out." }),
     causeCode: z.string().nullish().meta({ description: "Extension: cause code (lookup value `causeCode`)." }),
     remedyCode: z.string().nullish().meta({ description: "Extension: remedy code (lookup value `remedyCode`)." }),
+    downtimeHours: ZDecimalString.nullish().meta({ description: "Extension: the asset's downtime the close-out gave (default its hours worked); null for other jobs." }),
+    checklist: z.array(ZChecklistResult).nullish().meta({ description: "Extension: the task's checklist as closed out; null when it had none." }),
   })
   .meta({ id: "JobDone" });
 
@@ -118,6 +120,8 @@ export const ZTask = ZPlantRecord
     assignee: ZPerson.nullish().meta({ description: "Extension: the person the task is assigned to; null when nobody is." }),
     proposedDueDate: ZDate.nullish().meta({ description: "Extension: the new due date a pending postponement asks for (status POSTPONEMENT_NEED_APPROVAL)." }),
     updatedAt: ZTimestamp.nullish().meta({ description: "Extension: when the task last changed (a move or an edit)." }),
+    planId: z.string().nullish().meta({ description: "Extension: the maintenance plan that opened the task; null for others." }),
+    checklist: z.array(ZChecklistItem).nullish().meta({ description: "Extension: the checklist to answer at close-out (the plan's when it opened the task); null when none." }),
   })
   .meta({ id: "Task" });
 
@@ -291,6 +295,18 @@ export const ZCloseOut = z
     note: z.string().max(4000, "must be at most 4000 characters").nullish().meta({ description: "Recorded as the job's workOrder.remark." }),
     doneDate: ZDate.nullish().meta({ description: "When the work was done; defaults to today (UTC), not after it." }),
     carriedOutBy: ZPerson.nullish().meta({ description: "Who did the work; defaults to the task's assignee (one of the two is required)." }),
+    downtimeHours: z
+      .number()
+      .finite()
+      .min(0, "must be at least 0")
+      .max(10_000, "must be at most 10000")
+      .nullish()
+      .meta({ description: "Hours the asset was down for this job (reliability's downtime); defaults to hoursWorked." }),
+    checklist: z
+      .array(ZChecklistAnswer)
+      .max(100, "must list at most 100 items")
+      .nullish()
+      .meta({ description: "The answers to the task's checklist, by itemId: every required item done, every required READING with a number." }),
     by: ZActingFor.nullish(),
   })
   .meta({ id: "CloseOut", description: "Body of POST tasks/{taskId}/close-out (extension)." });

@@ -25,6 +25,7 @@ import { quoteId } from "./context";
 import type { Operation, OperationResult } from "./operation";
 import { existingPart, existingTask } from "./reads";
 import type { TaskChanges } from "./store";
+import { checklistAtCloseOut } from "./plans/checklist";
 
 /** Printable ASCII, as most clients generate (UUIDs, ULIDs, random strings). */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -248,6 +249,9 @@ export const closeOutTask: Operation = async (ctx, plant, input) => {
       mismatches.push({ field: `${field}.unit`, problem: `part ${part.id} is counted in ${part.unit}, not ${line.unit}`, allowedValues: [part.unit] } as FieldProblem);
     }
   }
+  const assetId = (await ctx.store.findAssetIdByTag(plant.id, task.asset.tagNumber))!;
+  const checklist = checklistAtCloseOut(task, closeOut.checklist, { assetId, today, activityKinds: await ctx.store.allowedLookupValues(plant.id, "activityKind") });
+  problems.push(...checklist.problems);
   if (problems.length > 0) throw invalidInput(`Invalid close-out: ${problems[0]!.field}: ${problems[0]!.problem}`, problems);
   if (mismatches.length > 0) throw new ApiError("UNIT_MISMATCH", `Invalid close-out: ${mismatches[0]!.problem}.`, mismatches);
 
@@ -266,6 +270,8 @@ export const closeOutTask: Operation = async (ctx, plant, input) => {
       note: closeOut.note ?? null,
       doneDate,
       carriedOutBy: carriedOutBy!,
+      downtimeHours: closeOut.downtimeHours === null || closeOut.downtimeHours === undefined ? closeOut.hoursWorked : String(closeOut.downtimeHours),
+      checklist: checklist.entries,
     },
     closeOut.note ?? null,
     { by, client: input.client },

@@ -167,8 +167,8 @@ function plansSuite(engine: () => Record<string, string>) {
   it("FLOATING counts from the close-out's doneDate, FIXED from the schedule", async () => {
     clock.today = "2026-03-02";
     const trigger = { kind: "CALENDAR", every: 2, unit: "WEEK", startDate: "2026-03-03" };
-    const fixed = await create({ trigger, leadTimeDays: 1, schedule: "FIXED" });
-    const floating = await create({ trigger, leadTimeDays: 1, schedule: "FLOATING" });
+    const fixed = await create({ trigger, leadTimeDays: 1, schedule: "FIXED", checklist: [] });
+    const floating = await create({ trigger, leadTimeDays: 1, schedule: "FLOATING", checklist: [] });
     const [fixedTask] = await tasksOf(fixed.id);
     const [floatingTask] = await tasksOf(floating.id);
     expect(fixedTask.dueDate).toBe("2026-03-03");
@@ -194,6 +194,36 @@ function plansSuite(engine: () => Record<string, string>) {
     expect((await one.call("GET", `/tasks/${floatingRun.opened[0]}`)).body.dueDate).toBe("2026-04-03");
   });
 
+  it("a checklist at close-out: required items refused by name, an out-of-range reading kept, flagged and followed up in the same write", async () => {
+    clock.today = "2026-03-02";
+    const created = await create({ trigger: { kind: "CALENDAR", every: 1, unit: "MONTH", startDate: "2026-03-02" }, leadTimeDays: 0 });
+    const [task] = await tasksOf(created.id);
+    expect(task.planId).toBe(created.id);
+    expect(task.checklist.map((item: any) => [item.itemId, item.kind, item.required])).toEqual([["1", "CHECK", true], ["2", "READING", true]]);
+    const closeOut = (fields: Record<string, unknown>) => one.call("POST", `/tasks/${task.id}/close-out`, { hoursWorked: 2, personCount: 1, carriedOutBy: ANN, ...fields });
+    const tasksBefore = (await one.call("GET", `/tasks?pageSize=1000&assetTagNumber=${tag}`)).body.data.length;
+
+    const nothing = await closeOut({});
+    expectError(nothing, 400, "INVALID_INPUT");
+    expect(nothing.body.data.map((p: any) => p.field)).toEqual(["checklist.1", "checklist.2", "checklist.2.reading"]);
+    const noNumber = await closeOut({ checklist: [{ itemId: "1", done: true }, { itemId: "2", done: true }] });
+    expectError(noNumber, 400, "INVALID_INPUT");
+    expect(noNumber.body.message).toContain("Bearing temperature");
+    expectError(await closeOut({ checklist: [{ itemId: "1", done: true }, { itemId: "9", done: true, reading: 1 }, { itemId: "2", done: true, reading: 40 }] }), 400, "INVALID_INPUT");
+    expect((await one.call("GET", `/tasks/${task.id}`)).body.status).toBe("NEED_APPROVAL");
+    expect((await one.call("GET", `/tasks?pageSize=1000&assetTagNumber=${tag}`)).body.data.length).toBe(tasksBefore);
+
+    const closed = await closeOut({ downtimeHours: 3.5, checklist: [{ itemId: "1", done: true, note: "tensioned" }, { itemId: "2", done: true, reading: 84.5 }] });
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const job = (await one.call("GET", `/jobs-done?assetTagNumber=${tag}&pageSize=1000`)).body.data.find((j: any) => j.taskId === task.id);
+    expect(job.downtimeHours).toBe("3.5");
+    expect(job.checklist[0]).toMatchObject({ itemId: "1", done: true, note: "tensioned", outOfRange: false, followUpTaskId: null });
+    expect(job.checklist[1]).toMatchObject({ itemId: "2", reading: 84.5, unit: "degC", min: 10, max: 70, outOfRange: true });
+    const followUp = (await one.call("GET", `/tasks/${job.checklist[1].followUpTaskId}`)).body;
+    expect(followUp).toMatchObject({ asset: { tagNumber: tag }, activityKind: "CORRECTIVE", status: "NEED_APPROVAL", planId: null });
+    expect(followUp.taskDescription).toContain("84.5 degC");
+  });
+
   it("a meter plan reads its KQL over the plant's telemetry and opens one task at its due reading", async () => {
     clock.today = "2026-03-02";
     const meter = { kind: "METER", query: "datatable(Hours: real) [1300.0]\n| summarize max(Hours)", every: 250, unit: "h", startReading: 1000 };
@@ -205,7 +235,7 @@ function plansSuite(engine: () => Record<string, string>) {
     expect(tasks[0].dueDate).toBe("2026-03-02");
     expect((await one.call("POST", `/maintenance-plans/${fixed.id}/run`)).body).toMatchObject({ opened: [], nextDueReading: 1500 });
 
-    const floating = await create({ trigger: meter, schedule: "FLOATING" });
+    const floating = await create({ trigger: meter, schedule: "FLOATING", checklist: [] });
     const [open] = await tasksOf(floating.id);
     expect((await one.call("POST", `/tasks/${open.id}/close-out`, { hoursWorked: 1, personCount: 1, carriedOutBy: ANN })).status).toBe(200);
     // Closed out at a reading of 1300: the next is 1550, where the fixed schedule says 1500.

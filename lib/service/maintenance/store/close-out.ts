@@ -5,9 +5,11 @@
  * while it is still in `from`, and a part's move only while enough is in stock.
  */
 import type { TPerson, TTaskStatus } from "@/lib/contract/maintenance";
+import type { TChecklistResult } from "@/lib/contract/maintenance-plans";
 import type { SqlDb, SqlExecutor } from "../../../platform/sql";
 import { IDEMPOTENCY_BY_KEY, keepIdempotentResponse, StoredElsewhere, type IdempotencyRecord } from "./idempotency";
 import { INSERT_TRANSITION, type Actor } from "./tasks";
+import { insertTask, type NewTask } from "./task-writes";
 
 /** A close-out, checked: what the job-done record and the stock moves are written from. */
 export interface CloseOutRecord {
@@ -20,6 +22,10 @@ export interface CloseOutRecord {
   note: string | null;
   doneDate: string;
   carriedOutBy: TPerson;
+  /** The asset's downtime for this job (reliability), as a decimal string. */
+  downtimeHours: string;
+  /** The checklist's results; an out-of-range reading's follow-up task is opened with the job and named in its result. */
+  checklist: { result: Omit<TChecklistResult, "followUpTaskId">; followUp: NewTask | null }[] | null;
 }
 
 export interface StockMove {
@@ -104,6 +110,15 @@ export function taskCloseOut(engine: SqlDb): TaskCloseOut {
               remedyCode: record.remedyCode,
             },
           );
+          const results: TChecklistResult[] = [];
+          for (const { result, followUp } of record.checklist ?? []) {
+            results.push({ ...result, followUpTaskId: followUp ? await insertTask(tx, engine.engine, plantId, followUp, actor) : null });
+          }
+          await tx.run(`UPDATE jobs_done SET downtime_hours = @downtime, checklist_results = @checklist WHERE id = @jobId`, {
+            jobId,
+            downtime: record.downtimeHours,
+            checklist: record.checklist ? JSON.stringify(results) : null,
+          });
           await alongside?.(tx);
           const stock: StockMove[] = [];
           for (const [index, line] of record.partsUsed.entries()) {

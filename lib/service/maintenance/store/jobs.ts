@@ -17,7 +17,8 @@ export interface JobsDoneReads {
 const JOB_DONE_COLUMNS = `j.id, j.plant_id, j.job_title, j.done_date, j.due_date, j.activity_kind, j.department,
   j.total_time_used_in_hours, j.required_person_count, j.is_final, a.tag_number, a.serial_number,
   a.external_reference, j.work_order_id, j.work_order_remark, j.user_firstname, j.user_lastname, j.user_username,
-  j.task_id, j.failure_code, j.cause_code, j.remedy_code`;
+  j.task_id, j.failure_code, j.cause_code, j.remedy_code,
+  coalesce(j.downtime_hours, j.total_time_used_in_hours), j.checklist_results`;
 
 export function jobsDoneReads(engine: SqlDb, page: Pager): JobsDoneReads {
   // The jobs-done page is the hot path (100 records with nested objects): rows are read by position.
@@ -49,6 +50,8 @@ export function jobsDoneReads(engine: SqlDb, page: Pager): JobsDoneReads {
         failureCode: row[19] as string | null,
         causeCode: row[20] as string | null,
         remedyCode: row[21] as string | null,
+        downtimeHours: row[22] as string | null,
+        checklist: row[23] === null ? null : (JSON.parse(row[23] as string) as TJobDone["checklist"]),
       };
     });
     if (jobs.length > 0) {

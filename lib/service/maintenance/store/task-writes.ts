@@ -78,6 +78,28 @@ const PLANT_WRITE_LOCK: Record<SqlEngine, string | null> = {
   postgres: `SELECT 1 FROM plants WHERE id = @plantId FOR UPDATE`,
 };
 
+/**
+ * Inserts a task (status NEED_APPROVAL) with its first history row inside the caller's transaction,
+ * taking the plant's next task number under the plant lock; returns its id. Task creation and a
+ * close-out's follow-up tasks (close-out.ts) both write tasks this way.
+ */
+export async function insertTask(tx: SqlExecutor, engine: SqlEngine, plantId: string, task: NewTask, actor: Actor): Promise<string> {
+  const plantWriteLock = PLANT_WRITE_LOCK[engine];
+  if (plantWriteLock) await tx.run(plantWriteLock, { plantId });
+  const { number } = (await tx.get<{ number: number }>(`SELECT coalesce(max(number), 0) + 1 AS number FROM tasks WHERE plant_id = @plantId`, { plantId }))!;
+  const taskId = `${plantId}-T${String(number).padStart(6, "0")}`;
+  const now = new Date().toISOString();
+  await tx.run(
+    `INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role, priority,
+       status, created_date, due_date, incident_date, updated_at)
+     VALUES (@id, @plantId, @number, @assetId, @taskTitle, @taskDescription, @activityKind, @assignedToRole, @priority,
+       'NEED_APPROVAL', @createdDate, @dueDate, @incidentDate, @now)`,
+    { ...task, id: taskId, plantId, number, now },
+  );
+  await tx.run(INSERT_TRANSITION, { taskId, from: null, to: "NEED_APPROVAL", remark: null, now, ...actor });
+  return taskId;
+}
+
 export function taskWrites(engine: SqlDb): TaskWrites {
   return {
     // The idempotency key is inserted in the same transaction as the task; a key stored first by
@@ -91,17 +113,8 @@ export function taskWrites(engine: SqlDb): TaskWrites {
             const stored = await tx.get<IdempotencyRecord>(IDEMPOTENCY_BY_KEY, { plantId, key: idempotency.key });
             if (stored) return { replay: stored };
           }
-          const { number } = (await tx.get<{ number: number }>(`SELECT coalesce(max(number), 0) + 1 AS number FROM tasks WHERE plant_id = @plantId`, { plantId }))!;
-          const taskId = `${plantId}-T${String(number).padStart(6, "0")}`;
+          const taskId = await insertTask(tx, engine.engine, plantId, task, actor);
           const now = new Date().toISOString();
-          await tx.run(
-            `INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role, priority,
-               status, created_date, due_date, incident_date, updated_at)
-             VALUES (@id, @plantId, @number, @assetId, @taskTitle, @taskDescription, @activityKind, @assignedToRole, @priority,
-               'NEED_APPROVAL', @createdDate, @dueDate, @incidentDate, @now)`,
-            { ...task, id: taskId, plantId, number, now },
-          );
-          await tx.run(INSERT_TRANSITION, { taskId, from: null, to: "NEED_APPROVAL", remark: null, now, ...actor });
           await alongside?.(tx, taskId);
           if (idempotency) {
             await keepIdempotentResponse(tx, { plantId, key: idempotency.key, requestHash: idempotency.requestHash, responseBody: idempotency.responseFor(taskId), now });

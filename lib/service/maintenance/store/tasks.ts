@@ -31,7 +31,7 @@ const TASK_COLUMNS = `t.id, t.plant_id AS "plantId", t.task_title AS "taskTitle"
   t.activity_kind AS "activityKind", t.assigned_to_role AS "assignedToRole", t.priority, t.status,
   t.created_date AS "createdDate", t.due_date AS "dueDate", t.incident_date AS "incidentDate", ${ASSET_REF_COLUMNS},
   t.assignee_username AS "assigneeUsername", t.assignee_firstname AS "assigneeFirstname", t.assignee_lastname AS "assigneeLastname",
-  t.proposed_due_date AS "proposedDueDate", t.updated_at AS "updatedAt"`;
+  t.proposed_due_date AS "proposedDueDate", t.updated_at AS "updatedAt", t.plan_id AS "planId", t.checklist`;
 
 const TRANSITION_COLUMNS = `task_id AS "taskId", from_status AS "from", to_status AS "to", remark, at, by_name AS "by", client_id AS "client"`;
 
@@ -55,6 +55,8 @@ function toTask(row: Row): TTask {
         : { username: row.assigneeUsername as string, firstname: (row.assigneeFirstname as string | null) ?? "", lastname: (row.assigneeLastname as string | null) ?? "" },
     proposedDueDate: row.proposedDueDate as string | null,
     updatedAt: row.updatedAt as string,
+    planId: (row.planId as string | null) ?? null,
+    checklist: row.checklist === null || row.checklist === undefined ? null : (JSON.parse(row.checklist as string) as TTask["checklist"]),
   };
 }
 
