@@ -14,11 +14,12 @@ import usersAudit from "./migrations/001-users-audit";
 import signIn from "./migrations/010-sign-in";
 import monitors from "@/modules/monitors/store/migrations/020-monitors";
 import dashboards from "@/modules/boards/store/migrations/030-boards";
+import alerting from "@/modules/monitors/store/migrations/036-alerting";
 import { processWideAsync, takeProcessWide } from "@/lib/process-wide";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";

@@ -120,8 +120,8 @@ export const monitorHandlers = {
     const monitor = await existing(context);
     context.audit.target = String(monitor.id);
     const evaluation = await runMonitor(await monitorDeps(), monitor, Date.now());
-    context.audit.detail = { opened: evaluation.opened, resolved: evaluation.resolved };
-    return json({ evaluatedAt: evaluation.evaluatedAt, firings: evaluation.firings });
+    context.audit.detail = { opened: evaluation.opened, resolved: evaluation.resolved, ...(evaluation.muted ? { muted: true } : {}) };
+    return json({ evaluatedAt: evaluation.evaluatedAt, firings: evaluation.firings, ...(evaluation.muted ? { muted: true } : {}) });
   },
 
   async firings(context: ApiContext) {

@@ -18,8 +18,10 @@ import { monitorKeys, monitorsApi } from "@/modules/monitors/client/monitors";
 import { useCan } from "@/lib/client/me";
 import { MONITOR_LIMITS, timespanMs } from "@/modules/monitors/contract/limits";
 import type { TMonitor, TMonitorInput, TMonitorPreview } from "@/modules/monitors/contract/monitors";
+import { MONITOR_SEVERITIES, SEVERITY_LABEL, type MuteWindow, type TMonitorSeverity } from "@/modules/monitors/contract/mute-windows";
 import type { TLookupKind } from "@/lib/contract/maintenance";
 import type { QueryProblem } from "@/components/telemetry/telemetry-api";
+import { MuteWindowsEditor } from "./mute-windows-editor";
 import { MONITOR_TEMPLATES } from "./templates";
 
 const KqlEditor = dynamic(() => import("@/components/telemetry/kql-editor"), { ssr: false, loading: () => <Skeleton className="h-36 w-full" /> });
@@ -41,6 +43,8 @@ interface FormValues {
   emails: string;
   webhookUrl: string;
   enabled: boolean;
+  severity: TMonitorSeverity;
+  mutes: MuteWindow[];
 }
 
 /** The fields a template fills in: the same for a new monitor and for "Start from a template". */
@@ -69,6 +73,8 @@ function initialValues(monitor: TMonitor | null): FormValues {
       emails: "",
       webhookUrl: "",
       enabled: true,
+      severity: "warning",
+      mutes: [],
     };
   }
   return {
@@ -87,6 +93,8 @@ function initialValues(monitor: TMonitor | null): FormValues {
     emails: monitor.notify.emails.join(", "),
     webhookUrl: monitor.notify.webhookUrl ?? "",
     enabled: monitor.enabled,
+    severity: monitor.severity,
+    mutes: monitor.mutes,
   };
 }
 
@@ -116,6 +124,8 @@ function toInput(values: FormValues, mayWebhook: boolean, stored: TMonitor | nul
     // Only an admin sends the webhook; leaving it out keeps what an admin set.
     notify: { emails: list(values.emails), ...(mayWebhook ? { webhookUrl: webhook || (stored?.notify.webhookConfigured ? null : undefined) } : {}) },
     enabled: values.enabled,
+    severity: values.severity,
+    mutes: values.mutes,
   };
 }
 
@@ -323,6 +333,17 @@ export function MonitorEditor({ plantId, monitor, onDone }: { plantId: string; m
           ) : monitor?.notify.webhookConfigured ? (
             <p className="text-sm text-fg-muted">A webhook set by an admin receives this monitor&apos;s messages.</p>
           ) : null}
+          <Field label="Severity" hint="Routes its messages; shown in every message">
+            {(control) => (
+              <Select
+                {...control}
+                value={values.severity}
+                onChange={(event) => set("severity", event.target.value as TMonitorSeverity)}
+                options={MONITOR_SEVERITIES.map((value) => ({ value, label: SEVERITY_LABEL[value] }))}
+              />
+            )}
+          </Field>
+          <MuteWindowsEditor windows={values.mutes} onChange={(mutes) => set("mutes", mutes)} error={fieldErrors.mutes} />
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" checked={values.enabled} onChange={(event) => set("enabled", event.target.checked)} className="h-4 w-4 accent-accent" />
             Enabled (runs on its schedule)

@@ -25,7 +25,7 @@ import { useLookupLabels } from "@/lib/client/maintenance";
 import type { TMonitor, TMonitorRun } from "@/modules/monitors/contract/monitors";
 import { MonitorEditor } from "./monitor-editor";
 import { FiringKey } from "./firing-key";
-import { MonitorStateBadge } from "./state-badge";
+import { MonitorBadges } from "./state-badge";
 
 export function MonitorsPage({ plantId }: { plantId: string }) {
   const { get, update } = useUrlState();
@@ -85,7 +85,7 @@ export function MonitorsPage({ plantId }: { plantId: string }) {
                   >
                     <span className="flex items-center justify-between gap-2">
                       <span className="min-w-0 truncate font-medium">{monitor.name}</span>
-                      <MonitorStateBadge state={monitor.state} />
+                      <MonitorBadges monitor={monitor} />
                     </span>
                     <span className="text-xs text-fg-muted">
                       Last run {monitor.lastRunAt ? format.dateTime(monitor.lastRunAt) : "never"}
@@ -153,7 +153,7 @@ function MonitorDetail({ plantId, monitor, canWrite, format, onEdit, onDeleted }
           id="monitor-title"
           title={monitor.name}
           description={`Runs every ${monitor.every} over the last ${monitor.lookback}; one firing per ${monitor.keyColumns.join(" + ")}.`}
-          actions={<MonitorStateBadge state={monitor.state} />}
+          actions={<MonitorBadges monitor={monitor} />}
         />
         <CardBody className="space-y-4">
           {monitor.lastError ? (

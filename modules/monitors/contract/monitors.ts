@@ -8,7 +8,37 @@ import { ZId } from "@/lib/contract/common";
 import { MAX_QUERY_LENGTH } from "@/lib/contract/telemetry";
 import { MONITOR_LIMITS, timespanMs } from "./limits";
 
+import { clockMinutes, MONITOR_SEVERITIES, MUTE_LIMITS, WEEK_DAYS } from "./mute-windows";
+
 export { MONITOR_LIMITS, timespanMs } from "./limits";
+
+const ZInstant = z.iso.datetime({ offset: false, error: "must be an ISO 8601 UTC timestamp ending in Z" });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A time when a monitor opens and sends nothing (its firings are still recorded): one-off, or weekly. */
+export const ZMuteWindow = z
+  .discriminatedUnion("kind", [
+    z
+      .object({ kind: z.literal("once"), from: ZInstant, to: ZInstant, reason: z.string().max(MUTE_LIMITS.maxReason).nullish() })
+      .refine((value) => Date.parse(value.from) < Date.parse(value.to), { path: ["to"], message: "must be after from" }),
+    z.object({
+      kind: z.literal("weekly"),
+      days: z.array(z.enum(WEEK_DAYS)).min(1, "choose at least one day").max(7),
+      start: z.string().refine((text) => clockMinutes(text) !== null, "must be a time of day HH:MM"),
+      minutes: z.number().int().min(1).max(MUTE_LIMITS.maxWeeklyMinutes),
+      timeZone: z.string().max(64).refine(isTimeZone, "must be an IANA time zone such as Europe/Amsterdam"),
+      reason: z.string().max(MUTE_LIMITS.maxReason).nullish(),
+    }),
+  ])
+  .meta({ id: "MuteWindow" });
 
 function timespan(min: number, max: number, what: string) {
   return z
@@ -63,6 +93,10 @@ export const ZMonitorInput = z
     task: ZMonitorTaskTemplate,
     notify: ZMonitorNotify.nullish(),
     enabled: z.boolean(),
+    /** How bad a firing is; routes its message (critical, warning, info). Omitted: warning. */
+    severity: z.enum(MONITOR_SEVERITIES).default("warning"),
+    /** When the monitor opens and sends nothing (firings are still recorded). Omitted: none. */
+    mutes: z.array(ZMuteWindow).max(MUTE_LIMITS.maxWindows).default([]),
   })
   .meta({ id: "MonitorInput" });
 
@@ -85,6 +119,10 @@ export const ZMonitor = z
       webhookConfigured: z.boolean(),
     }),
     enabled: z.boolean(),
+    severity: z.enum(MONITOR_SEVERITIES),
+    mutes: z.array(ZMuteWindow),
+    /** Whether a mute window covers the moment the monitor was read. */
+    mutedNow: z.boolean(),
     state: z.enum(MONITOR_STATES),
     openFirings: z.number().int(),
     lastRunAt: z.string().nullable(),
@@ -104,7 +142,9 @@ export const ZFiringKey = z.record(z.string(), z.unknown());
 /** Answer of POST …/monitors/{id}/run. */
 export const ZMonitorRun = z.object({
   evaluatedAt: z.string(),
-  firings: z.array(z.object({ key: ZFiringKey, state: z.enum(["opened", "open", "resolved"]), taskId: z.string().nullable() })),
+  firings: z.array(z.object({ key: ZFiringKey, state: z.enum(["opened", "open", "resolved", "muted"]), taskId: z.string().nullable() })),
+  /** The mute window that covered the evaluation: firings were recorded, nothing opened or sent. */
+  muted: z.boolean().optional(),
 });
 
 export const ZFiring = z.object({
@@ -149,6 +189,8 @@ export const ZMonitorPreview = z.object({
 });
 
 export type TMonitorInput = z.output<typeof ZMonitorInput>;
+/** A MonitorInput as sent (severity and mutes may be left out). */
+export type TMonitorInputBody = z.input<typeof ZMonitorInput>;
 export type TMonitorTaskTemplate = z.output<typeof ZMonitorTaskTemplate>;
 export type TMonitor = z.infer<typeof ZMonitor>;
 export type TMonitorRun = z.infer<typeof ZMonitorRun>;
@@ -157,3 +199,4 @@ export type TFiringQuery = z.output<typeof ZFiringQuery>;
 export type TMonitorPreviewRequest = z.output<typeof ZMonitorPreviewRequest>;
 export type TMonitorPreview = z.infer<typeof ZMonitorPreview>;
 export type TMonitorState = (typeof MONITOR_STATES)[number];
+export type TMuteWindow = z.output<typeof ZMuteWindow>;

@@ -12,6 +12,7 @@ import { SCHEMA_ONLY_SOURCES } from "@/lib/kql/diagnose";
 import { getConfig } from "@/lib/config";
 import { ApiError, invalidInput } from "@/lib/contract/errors";
 import { MONITOR_LIMITS, timespanMs, type TMonitorInput, type TMonitorPreview, type TMonitorPreviewRequest, type TMonitorRun } from "@/modules/monitors/contract/monitors";
+import { mutedAt } from "@/modules/monitors/contract/mute-windows";
 import type { TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import {
   activeFirings,
@@ -223,6 +224,9 @@ export interface Evaluation extends TMonitorRun {
  */
 export async function evaluateMonitor(deps: MonitorDeps, monitor: StoredMonitor, at: number): Promise<Evaluation> {
   const evaluatedAt = new Date(at).toISOString();
+  // A mute window records what fired and opens nothing: its firings wait without a task, and the
+  // first evaluation after the window opens the work of those that still hold (docs/api.md, "Monitors").
+  const muted = mutedAt(monitor.mutes, at) !== null;
   const keys = keysOf(await queryWindow(deps, monitor, at, `monitors-${monitor.plantId}`), monitor.keyColumns);
   const active = new Map((await activeFirings(deps.db, monitor.id)).map((firing) => [firing.keyText, firing]));
   const firings: TMonitorRun["firings"] = [];
@@ -263,7 +267,12 @@ export async function evaluateMonitor(deps: MonitorDeps, monitor: StoredMonitor,
     }
   }
 
-  if (toOpen.length > 0) {
+  if (toOpen.length > 0 && muted) {
+    for (const item of toOpen) {
+      if (!active.get(item.keyText)) await openFiring(deps.db, monitor, { keyText: item.keyText, key: item.key, assetTag: null, openedAt: evaluatedAt, taskId: null, problem: null });
+      firings.push({ key: item.key, state: "muted", taskId: null });
+    }
+  } else if (toOpen.length > 0) {
     const assets = await assetsFor(deps, monitor, toOpen, at);
     for (const item of toOpen) {
       const retry = active.get(item.keyText);
@@ -282,7 +291,7 @@ export async function evaluateMonitor(deps: MonitorDeps, monitor: StoredMonitor,
       firings.push({ key: item.key, state: outcome.taskId ? "opened" : "open", taskId: outcome.taskId });
     }
   }
-  return { evaluatedAt, firings, opened, resolved };
+  return { evaluatedAt, firings, opened, resolved, ...(muted ? { muted: true } : {}) };
 }
 
 /** The firing problems of an evaluation, as the monitor shows them (null: none). */

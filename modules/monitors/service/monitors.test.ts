@@ -41,7 +41,7 @@ const env = await vi.hoisted(async () => {
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
-import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
+import type { TMonitorInputBody } from "@/modules/monitors/contract/monitors";
 
 const ENGINEER = "engineer@plantdesk.demo";
 const PLANNER = "planner@plantdesk.demo";
@@ -50,14 +50,14 @@ const ADMIN = "admin@plantdesk.demo";
 
 let dashboard: EmbeddedDashboard;
 const cookies: Record<string, string> = {};
-let template: TMonitorInput["task"];
+let template: TMonitorInputBody["task"];
 let webhook: { url: string; bodies: unknown[]; close(): Promise<void> };
 
 /** Two RTM1 temperature devices whose maximum is above `threshold` (every one is above −1000). */
 const twoDevicesAbove = (threshold: number) =>
   `States | where Name == "Temperature" | summarize MaxValue = max(todouble(Value)) by DeviceId | where MaxValue > ${threshold} | top 2 by DeviceId asc`;
 
-function monitorBody(overrides: Partial<TMonitorInput> = {}): TMonitorInput {
+function monitorBody(overrides: Partial<TMonitorInputBody> = {}): TMonitorInputBody {
   return {
     name: "Hot bearings",
     query: twoDevicesAbove(-1000),

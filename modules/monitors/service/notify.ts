@@ -10,6 +10,7 @@ import nodemailer from "nodemailer";
 import { checkDestination, postJsonTo, RefusedDestination, type DestinationPolicy } from "@/lib/platform/outbound";
 import type { StoredMonitor } from "@/modules/monitors/store/monitors";
 import { valueText } from "../contract/template";
+import { SEVERITY_LABEL } from "../contract/mute-windows";
 import type { Evaluation } from "./evaluate";
 import { monitorLink } from "./evaluate";
 
@@ -41,7 +42,7 @@ function keyLine(key: Record<string, unknown>): string {
     .join(", ");
 }
 
-export function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | "plantId">, evaluation: Evaluation): MonitorMessage {
+export function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | "plantId"> & Partial<Pick<StoredMonitor, "severity">>, evaluation: Evaluation): MonitorMessage {
   const opened = evaluation.firings.filter((firing) => firing.state === "opened");
   const resolved = evaluation.firings.filter((firing) => firing.state === "resolved");
   const counts = [opened.length ? `${opened.length} opened` : null, resolved.length ? `${resolved.length} resolved` : null].filter(Boolean).join(", ");
@@ -53,7 +54,9 @@ export function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | 
   const unlisted = Math.max(0, opened.length - LISTED) + Math.max(0, resolved.length - LISTED);
   if (unlisted > 0) lines.push(`… and ${unlisted} more.`);
   lines.push(monitorLink(monitor));
-  return { subject: `[Plantdesk] ${monitor.plantId} · ${monitor.name}: ${counts}`.replace(/\p{Cc}/gu, " "), text: lines.join("\n") };
+  const severity = monitor.severity ? `${SEVERITY_LABEL[monitor.severity]} · ` : "";
+  if (severity) lines[0] = `${severity}${lines[0]}`;
+  return { subject: `[Plantdesk] ${severity}${monitor.plantId} · ${monitor.name}: ${counts}`.replace(/\p{Cc}/gu, " "), text: lines.join("\n") };
 }
 
 /**
@@ -95,7 +98,8 @@ export async function sendEmail(config: NotifierConfig, to: readonly string[], m
  * otherwise, undefined when there was nothing to send.
  */
 export async function notifyEvaluation(config: NotifierConfig, monitor: StoredMonitor, evaluation: Evaluation): Promise<string | null | undefined> {
-  if (evaluation.opened === 0 && evaluation.resolved === 0) return undefined;
+  // A mute window sends nothing (its firings are recorded; docs/api.md, "Monitors").
+  if (evaluation.muted || (evaluation.opened === 0 && evaluation.resolved === 0)) return undefined;
   if (monitor.emails.length === 0 && !monitor.webhookUrl) return undefined;
   const message = describeEvaluation(monitor, evaluation);
   const problems = await Promise.all([

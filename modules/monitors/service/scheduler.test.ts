@@ -11,7 +11,7 @@ const env = await vi.hoisted(async () =>
 );
 
 import { getConfig } from "@/lib/config";
-import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
+import type { TMonitorInputBody } from "@/modules/monitors/contract/monitors";
 import { DASHBOARD_MIGRATIONS, DASHBOARD_MIGRATIONS_KEY, closeDashboardDb, openDashboardSql } from "@/lib/dashboard-store/database";
 import { createMonitor, getMonitor } from "@/modules/monitors/store/monitors";
 import { openPostgres } from "@/lib/platform/postgres";
@@ -25,7 +25,7 @@ import { MonitorScheduler, backoffUntil } from "./scheduler";
 
 let runtime: ServiceRuntime;
 let upstream: Upstream;
-let definition: TMonitorInput;
+let definition: TMonitorInputBody;
 
 beforeAll(async () => {
   runtime = await getServiceRuntime();

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 const env = await vi.hoisted(async () => (await import("@/lib/bff/testing/environment")).setTestEnvironment("webhook-save", { DEMO_PASSWORD: "demo-password-for-tests", DEMO_LIVE: "0" }));
 
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
-import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
+import type { TMonitorInputBody } from "@/modules/monitors/contract/monitors";
 
 let dashboard: EmbeddedDashboard;
 let admin: string;
-let body: TMonitorInput;
+let body: TMonitorInputBody;
 let receiver: http.Server;
 let port: number;
 let calls = 0;

@@ -4,7 +4,8 @@
  * this module only keeps its rows. SQL is the same on both engines.
  */
 import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
-import { timespanMs, type TFiring, type TMonitor, type TMonitorInput, type TMonitorState, type TMonitorTaskTemplate } from "@/modules/monitors/contract/monitors";
+import { timespanMs, type TFiring, type TMonitor, type TMonitorInputBody, type TMonitorState, type TMonitorTaskTemplate, type TMuteWindow } from "@/modules/monitors/contract/monitors";
+import { mutedAt, type TMonitorSeverity } from "@/modules/monitors/contract/mute-windows";
 
 /** A monitor as the evaluator needs it (the webhook URL included: server only). */
 export interface StoredMonitor {
@@ -21,6 +22,8 @@ export interface StoredMonitor {
   emails: string[];
   webhookUrl: string | null;
   enabled: boolean;
+  severity: TMonitorSeverity;
+  mutes: TMuteWindow[];
   nextRunAt: string | null;
   lastRunAt: string | null;
   lastError: string | null;
@@ -45,6 +48,8 @@ interface MonitorRow {
   emails: string;
   webhook_url: string | null;
   enabled: number;
+  severity: string;
+  mutes: string;
   next_run_at: string | null;
   last_run_at: string | null;
   last_error: string | null;
@@ -70,6 +75,8 @@ function toMonitor(row: MonitorRow): StoredMonitor {
     emails: JSON.parse(row.emails) as string[],
     webhookUrl: row.webhook_url,
     enabled: Number(row.enabled) === 1,
+    severity: row.severity as TMonitorSeverity,
+    mutes: JSON.parse(row.mutes) as TMuteWindow[],
     nextRunAt: row.next_run_at,
     lastRunAt: row.last_run_at,
     lastError: row.last_error,
@@ -87,7 +94,7 @@ export function nextTick(everyMs: number, now: number): number {
 }
 
 /** The monitor as `/api/` shows it; the webhook URL (a secret of the chat workspace) only to admins. */
-export function describeMonitor(monitor: StoredMonitor, openFirings: number, showWebhook: boolean): TMonitor {
+export function describeMonitor(monitor: StoredMonitor, openFirings: number, showWebhook: boolean, now = Date.now()): TMonitor {
   const state: TMonitorState = !monitor.enabled ? "disabled" : monitor.lastError ? "failing" : openFirings > 0 ? "firing" : "ok";
   return {
     id: monitor.id,
@@ -100,6 +107,9 @@ export function describeMonitor(monitor: StoredMonitor, openFirings: number, sho
     task: monitor.task,
     notify: { emails: monitor.emails, ...(showWebhook ? { webhookUrl: monitor.webhookUrl } : {}), webhookConfigured: monitor.webhookUrl !== null },
     enabled: monitor.enabled,
+    severity: monitor.severity,
+    mutes: monitor.mutes,
+    mutedNow: mutedAt(monitor.mutes, now) !== null,
     state,
     openFirings,
     lastRunAt: monitor.lastRunAt,
@@ -136,13 +146,13 @@ export async function openFiringCounts(db: SqlExecutor, plantId: string): Promis
   return new Map(rows.map((row) => [Number(row.monitor_id), Number(row.n)]));
 }
 
-export async function createMonitor(db: SqlExecutor, plantId: string, input: TMonitorInput, createdBy: string, now = Date.now()): Promise<StoredMonitor> {
+export async function createMonitor(db: SqlExecutor, plantId: string, input: TMonitorInputBody, createdBy: string, now = Date.now()): Promise<StoredMonitor> {
   const at = new Date(now).toISOString();
   const everyMs = timespanMs(input.every)!;
   const row = await db.get<MonitorRow>(
-    `INSERT INTO monitors (plant_id, name, query, key_columns, every, every_ms, lookback, lookback_ms, task, emails, webhook_url, enabled,
+    `INSERT INTO monitors (plant_id, name, query, key_columns, every, every_ms, lookback, lookback_ms, task, emails, severity, mutes, webhook_url, enabled,
        next_run_at, created_by, created_at, updated_at)
-     VALUES (@plantId, @name, @query, @keyColumns, @every, @everyMs, @lookback, @lookbackMs, @task, @emails, @webhookUrl, @enabled,
+     VALUES (@plantId, @name, @query, @keyColumns, @every, @everyMs, @lookback, @lookbackMs, @task, @emails, @severity, @mutes, @webhookUrl, @enabled,
        @nextRunAt, @createdBy, @at, @at) RETURNING *`,
     {
       plantId,
@@ -157,8 +167,8 @@ export async function createMonitor(db: SqlExecutor, plantId: string, input: TMo
   return toMonitor(row!);
 }
 
-/** The definition's columns, as both writes name them: @name … @emails. */
-function definitionValues(input: TMonitorInput): Record<string, string | number> {
+/** The definition's columns, as both writes name them: @name … @emails, @severity, @mutes. */
+function definitionValues(input: TMonitorInputBody): Record<string, string | number> {
   return {
     name: input.name,
     query: input.query,
@@ -169,6 +179,8 @@ function definitionValues(input: TMonitorInput): Record<string, string | number>
     lookbackMs: timespanMs(input.lookback)!,
     task: JSON.stringify(input.task),
     emails: JSON.stringify(input.notify?.emails ?? []),
+    severity: input.severity ?? "warning",
+    mutes: JSON.stringify(input.mutes ?? []),
   };
 }
 
@@ -177,11 +189,11 @@ function definitionValues(input: TMonitorInput): Record<string, string | number>
  * next run). `webhookUrl` undefined keeps the stored one. A changed schedule starts at its next tick,
  * and a changed definition clears the failure backoff.
  */
-export async function replaceMonitor(db: SqlExecutor, plantId: string, id: number, input: TMonitorInput, now = Date.now()): Promise<StoredMonitor | null> {
+export async function replaceMonitor(db: SqlExecutor, plantId: string, id: number, input: TMonitorInputBody, now = Date.now()): Promise<StoredMonitor | null> {
   const everyMs = timespanMs(input.every)!;
   const row = await db.get<MonitorRow>(
     `UPDATE monitors SET name = @name, query = @query, key_columns = @keyColumns, every = @every, every_ms = @everyMs, lookback = @lookback,
-       lookback_ms = @lookbackMs, task = @task, emails = @emails,
+       lookback_ms = @lookbackMs, task = @task, emails = @emails, severity = @severity, mutes = @mutes,
        webhook_url = CASE WHEN @setWebhookUrl = 1 THEN CAST(@webhookUrl AS TEXT) ELSE webhook_url END, enabled = @enabled,
        next_run_at = @nextRunAt, last_error = NULL, consecutive_failures = 0, updated_at = @now
      WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL RETURNING *`,
