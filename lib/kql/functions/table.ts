@@ -14,9 +14,10 @@ import { MATH } from "./math";
 import { NUMBERS } from "./numbers";
 import { ROWS } from "./rows";
 import { SERIES } from "./series";
+import { SERIES_ELEMENTWISE } from "./series-elementwise";
 import { STRINGS } from "./strings";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, NUMBERS, ROWS, SERIES, STRINGS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();
