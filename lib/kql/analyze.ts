@@ -3,7 +3,7 @@
  * scope, checks and infers KQL types, turns literals into parameters, and yields the typed tree
  * (ir.ts) the dialect renders. KQL's rules that decide types live here; SQL spelling does not.
  */
-import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
+import type { Expr, FunctionParam, LetStatement, Name, Span, TabularExpr } from "./ast";
 import type { Analyzer as AnalyzerApi, Env, LetBinding, Mode, Scope } from "./analyzer-api";
 import { COMPILE_LIMITS, extentOf, Meter, VALUE_LIMITS, WORK_SPENT } from "./budget";
 import { KqlError } from "./errors";
@@ -69,9 +69,11 @@ export class Analyzer implements AnalyzerApi {
   serialOrder: { expr: TExpr; desc: boolean; nullsFirst: boolean }[] | undefined;
   /** Compiles a tabular expression used as a value (set by the planner). */
   subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[] } = (_q, _e, span) => this.error(span, "Sub-queries are not available here");
+  /** Binds a function body's own `let` statements (set by the planner, which binds every `let`). */
+  bindLets: (lets: LetStatement[], env: Env) => Env = (lets) => this.error(lets[0]!.span, "let statements are not available here");
 
   constructor(
-    private readonly text: string,
+    readonly text: string,
     readonly nowMillis: number,
   ) {}
 
@@ -513,7 +515,8 @@ export class Analyzer implements AnalyzerApi {
       const inner = new Map(bound.env);
       this.bindParams(bound.params, args, ast.span, inner, bound.env);
       const body = bound.body.expr;
-      return this.withEnv(inner, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
+      const env = bound.body.lets ? this.bindLets(bound.body.lets, inner) : inner;
+      return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
     const entry = functionEntry(name);
     if (entry?.signatures) return declaredCall(this, entry, ast, scope, mode);

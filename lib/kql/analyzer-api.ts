@@ -4,7 +4,7 @@
  * with it. The class is analyze.ts's; this interface depends on nothing above the typed tree, so
  * those modules and analyze.ts import each other in one direction only (analyze.ts → them).
  */
-import type { Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
+import type { FunctionBody, Expr, FunctionParam, Name, Span, TabularExpr } from "./ast";
 import type { Meter } from "./budget";
 import type { TExpr } from "./ir";
 import type { KqlType, SqlParams, SqlParamType } from "./types";
@@ -16,7 +16,7 @@ export type LetBinding =
   | { kind: "scalar"; expr: TExpr }
   | { kind: "tabular"; query: TabularExpr; env: Env }
   | { kind: "relation"; sql: string; columns: { name: string; expr: TExpr }[] }
-  | { kind: "function"; params: FunctionParam[]; body: { kind: "scalar"; expr: Expr } | { kind: "tabular"; query: TabularExpr }; env: Env; span: Span };
+  | { kind: "function"; params: FunctionParam[]; body: FunctionBody; env: Env; span: Span };
 export type Env = ReadonlyMap<string, LetBinding>;
 
 /** Where an expression stands: a plain scalar, a summarize item, or inside an aggregate's arguments. */

@@ -103,7 +103,7 @@ export type Operator =
 /** Where a tabular expression's rows come from. */
 export type TabularSource =
   /** A table, or a name bound by `let` / `as`. */
-  | { kind: "name"; name: Name; span: Span }
+  | { kind: "name"; name: Name; span: Span; /** `database("d").T` / `cluster("c").database("d").T`: the database named. */ database?: Name }
   /** A tabular function defined by `let f = (…) { … }`, or `materialize(T)`. */
   | { kind: "call"; name: Name; args: Expr[]; tabularArgs: TabularExpr[]; span: Span }
   | { kind: "union"; options: UnionOptions; tables: TabularExpr[]; span: Span }
@@ -127,7 +127,10 @@ export interface FunctionParam {
 export type LetValue =
   | { kind: "scalar"; expr: Expr }
   | { kind: "tabular"; query: TabularExpr }
-  | { kind: "function"; params: FunctionParam[]; body: { kind: "scalar"; expr: Expr } | { kind: "tabular"; query: TabularExpr } };
+  | { kind: "function"; params: FunctionParam[]; body: FunctionBody };
+
+/** A function's body: `let` statements of its own, then its value (a scalar expression or a query). */
+export type FunctionBody = ({ kind: "scalar"; expr: Expr } | { kind: "tabular"; query: TabularExpr }) & { lets?: LetStatement[] };
 
 export interface LetStatement {
   name: Name;

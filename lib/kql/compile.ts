@@ -12,7 +12,7 @@
  * parameters), tabular values and functions are compiled where they are used. Every table
  * reference reads the scoped relation the caller passed in, so no statement can escape the scope.
  */
-import type { Assignment, Expr, LetStatement, Operator, SetStatement, SortKey, Span, TabularExpr, TabularSource } from "./ast";
+import type { Assignment, Expr, LetStatement, Name, Operator, SetStatement, SortKey, Span, TabularExpr, TabularSource } from "./ast";
 import { bindQueryParameters, type QueryParameterValues } from "./query-parameters";
 import { Analyzer } from "./analyze";
 import type { Env, Scope } from "./analyzer-api";
@@ -20,7 +20,7 @@ import { nameOf } from "./names";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";
 import { COMPILE_LIMITS, CompileLimitError, LIMITS, metered, tooLarge } from "./budget";
-import { KqlError } from "./errors";
+import { KqlError, KqlForbiddenError } from "./errors";
 import { readsColumns, type TExpr } from "./ir";
 import { parse, positionOf } from "./parser";
 import { isTableName, TABLES, type TableName } from "./tables";
@@ -49,6 +49,8 @@ export interface CompileOptions {
   dialect?: SqlDialect;
   /** Values of the query's `declare query_parameters(…)`, as the request sent them (text; query-parameters.ts). */
   parameters?: QueryParameterValues;
+  /** The caller's own database (its customer id): the only one `database("…")` may name. Any, when not given (the editor's schema-only compile). */
+  database?: string;
 }
 
 /** The `render` operator's hint: chart kind plus its `with (…)` properties. */
@@ -82,7 +84,7 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
   if (ast.lets.length > COMPILE_LIMITS.lets) analyzer.error(ast.lets[COMPILE_LIMITS.lets]!.span, `A query may have at most ${COMPILE_LIMITS.lets} let statements`);
   try {
     return metered(analyzer.meter, () => {
-      const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources);
+      const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources, options.database);
       let env: Env = bindQueryParameters(analyzer, ast.parameters, options.parameters, new Map());
       for (const statement of ast.lets) env = planner.bindLet(statement, env);
       let render: RenderHint | undefined;
@@ -172,12 +174,14 @@ export class Planner implements OperatorPlanner {
     readonly analyzer: Analyzer,
     readonly dialect: SqlDialect,
     private readonly sources: Partial<Record<TableName, KqlSource>>,
+    private readonly database?: string,
   ) {
     analyzer.subquery = (query, env, span) => {
       const block = this.tabular(query, env);
       if (!block.columns.length) analyzer.error(span, "The sub-query has no columns");
       return { sql: this.render(block), columns: block.columns.map((c) => c.expr) };
     };
+    analyzer.bindLets = (lets, env) => lets.reduce((bound, statement) => this.bindLet(statement, bound), env);
   }
 
   params(): SqlParams {
@@ -247,9 +251,12 @@ export class Planner implements OperatorPlanner {
         return this.tabular(source.query, env);
       case "name": {
         const name = source.name.text;
+        if (source.database) return this.databaseTable(source.database, source.name);
         const bound = env.get(name);
         if (bound?.kind === "tabular") return { ...this.tabular(bound.query, bound.env), sourceName: name };
         if (bound?.kind === "relation") return { ...this.relationBlock(bound.sql, bound.columns), sourceName: name };
+        // A view (`let V = view () { … }`) is read by its name.
+        if (bound?.kind === "function" && bound.body.kind === "tabular" && !bound.params.length) return { ...this.callTabular(bound, [], source.span), sourceName: name };
         if (bound) analyzer.error(source.name.span, `'${name}' is not a table`);
         if (!isTableName(name)) analyzer.error(source.name.span, `Unknown table '${name}': expected States or Events`);
         const table = name as TableName;
@@ -273,6 +280,19 @@ export class Planner implements OperatorPlanner {
     }
   }
 
+  /** `database("d").T`: a table of the caller's own database; naming any other is refused as ADX refuses it (403). */
+  private databaseTable(database: Name, table: Name): Block {
+    if (this.database !== undefined && database.text.toLowerCase() !== this.database.toLowerCase()) {
+      const { line, column } = positionOf(this.analyzer.text, database.span.from);
+      throw new KqlForbiddenError(database.text, line, column, database.span.from, database.span.to);
+    }
+    if (!isTableName(table.text)) this.analyzer.error(table.span, `Unknown table '${table.text}': expected States or Events`);
+    const scoped = this.sources[table.text as TableName];
+    if (!scoped) this.analyzer.error(table.span, `Table '${table.text}' is not available`);
+    this.tables.add(table.text as TableName);
+    return { ...this.sourceBlock(table.text as TableName, scoped!.sql), sourceName: table.text };
+  }
+
   private tabularCall(source: Extract<TabularSource, { kind: "call" }>, env: Env): Block {
     const name = source.name.text;
     if (name === "materialize" || name === "view") {
@@ -285,10 +305,16 @@ export class Planner implements OperatorPlanner {
     }
     if (source.tabularArgs.length) this.analyzer.error(source.span, "Tabular arguments of functions are not supported");
     const args = this.analyzer.withEnv(env, () => source.args.map((a) => this.analyzer.scalar(a, new Map())));
-    this.analyzer.charge(source.span, bound.env.size);
+    return this.callTabular(bound, args, source.span);
+  }
+
+  private callTabular(bound: Extract<LetBindingValue, { kind: "function" }>, args: TExpr[], span: Span): Block {
+    if (bound.body.kind !== "tabular") return this.analyzer.error(span, "Not a tabular function");
+    this.analyzer.charge(span, bound.env.size);
     const inner = new Map(bound.env);
-    this.analyzer.bindParams(bound.params, args, source.span, inner, bound.env);
-    return this.tabular(bound.body.query, inner);
+    this.analyzer.bindParams(bound.params, args, span, inner, bound.env);
+    const env = bound.body.lets ? this.analyzer.withEnv(inner, () => this.analyzer.bindLets(bound.body.lets!, inner)) : inner;
+    return this.tabular(bound.body.query, env);
   }
 
   private datatable(source: Extract<TabularSource, { kind: "datatable" }>): Block {

@@ -17,3 +17,11 @@ export class KqlError extends Error {
   /** Compile work spent before the refusal (budget.ts), so a refused query is charged too. */
   work = 0;
 }
+
+/** A query naming a database the caller may not read (`database("other").T`): 403, as the Kusto endpoints answer. */
+export class KqlForbiddenError extends KqlError {
+  constructor(database: string, line: number, column: number, from: number, to: number) {
+    super(`Principal is not authorized to read database '${database.slice(0, 100)}'.`, line, column, from, to);
+    this.name = "KqlForbiddenError";
+  }
+}

@@ -51,7 +51,7 @@ export { diagnose } from "./diagnose";
 export { compileKql, type CompileOptions, type CompiledQuery, type KqlSource, type RenderHint } from "./compile";
 export { completionsAt, type Completion, type CompletionResult } from "./complete";
 export { hoverAt, FUNCTION_DOCS, OPERATOR_DOCS } from "./catalog";
-export { KqlError } from "./errors";
+export { KqlError, KqlForbiddenError } from "./errors";
 export { COMPILE_LIMITS } from "./budget";
 export { TABLES, TABLE_NAMES, isTableName, type TableName, type TableSchema, type TableColumn } from "./tables";
 export { toResponseColumns, type JsonValue, type KqlType, type ResultColumn, type SqlParam, type SqlParams, type SqlParamType } from "./types";

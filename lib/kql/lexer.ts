@@ -221,6 +221,13 @@ export function tokenize(text: string): Token[] {
   }
 
   function readNumber(from: number) {
+    // `0xFF`: a hexadecimal long (its text is the token's; Number() reads it).
+    if (text[pos] === "0" && (text[pos + 1] === "x" || text[pos + 1] === "X") && /[0-9a-fA-F]/.test(text[pos + 2] ?? "")) {
+      pos += 2;
+      while (/[0-9a-fA-F]/.test(text[pos] ?? "")) pos++;
+      push("number", from, { value: text.slice(from, pos) });
+      return;
+    }
     while (isDigit(text[pos] ?? "")) pos++;
     if (text[pos] === "." && isDigit(text[pos + 1] ?? "")) {
       pos++;

@@ -150,12 +150,25 @@ function parseSet(c: Cursor): SetStatement {
 
 function parseLetValue(c: Cursor, name: Name): LetValue {
   // `let f = (a: long, b: string = "x") { body }`: a function.
-  if (isPunct(c.peek(), "(") && looksLikeParams(c)) {
+  // `let V = view () { T }`: a view is a function without parameters, used by its name.
+  const isView = isWord(c.peek(), "view") && isPunct(c.peek(1), "(");
+  if (isView) c.next();
+  if (isView || (isPunct(c.peek(), "(") && looksLikeParams(c))) {
     const params = parseParams(c);
     c.expectPunct("{");
     for (const p of params) c.scalarNames.add(p.name.text);
-    const body = c.startsTabular() ? { kind: "tabular" as const, query: parseTabular(c) } : { kind: "scalar" as const, expr: parseExpr(c) };
+    const lets: LetStatement[] = [];
+    while (isWord(c.peek(), "let")) {
+      const statement = parseLet(c);
+      if (statement) lets.push(statement);
+    }
+    const value = c.startsTabular() ? { kind: "tabular" as const, query: parseTabular(c) } : { kind: "scalar" as const, expr: parseExpr(c) };
+    const body = lets.length ? { ...value, lets } : value;
     c.expectPunct("}");
+    if (isView && !params.length && body.kind === "tabular") {
+      c.tabularNames.add(name.text);
+      return lets.length ? { kind: "function", params, body } : { kind: "tabular", query: body.query };
+    }
     if (body.kind === "tabular") c.tabularFunctions.add(name.text);
     else c.scalarNames.add(name.text);
     return { kind: "function", params, body };

@@ -30,8 +30,23 @@ describe("set statements", () => {
   ]);
 });
 
-describe("datetime literals", () => {
+describe("literals: hex, short datetimes, timespans and datetimes inside dynamic", () => {
   conformance([
+    { q: "print a = 0xFF, b = 0xfe + 1, c = -0x10, d = 0xFFFFFFFF", rows: [[255, 255, -16, 4294967295]], types: ["long", "long", "long", "long"] },
+    { q: "print d = dynamic({\"a\": 1d, \"b\": [time(1.5h), timespan(-30m), 100ms]})", rows: [[{ a: "1.00:00:00", b: ["01:30:00", "-00:30:00", "00:00:00.1000000"] }]], types: ["dynamic"] },
+    { q: "print d = dynamic([datetime(2020-01-01), datetime(1970-5-12)])", rows: [[["2020-01-01T00:00:00.000Z", "1970-05-12T00:00:00.000Z"]]], types: ["dynamic"] },
     { q: "print datetime(1970-5-12), datetime(2024-1-2 3:04)", rows: [["1970-05-12T00:00:00.000Z", "2024-01-02T03:04:00.000Z"]], types: ["datetime", "datetime"] },
+  ]);
+});
+
+describe("views, let inside function bodies, database()", () => {
+  conformance([
+    { q: "let V = view () { States | where DeviceId == \"D3\" };\nV | count", rows: [[2]], columns: ["Count"] },
+    { q: "let V = view () { let k = \"D2\"; States | where DeviceId == k };\nV | count", rows: [[3]] },
+    { q: "let f = (x:long) { let y = x * 2; y + 1 };\nprint f(20)", rows: [[41]] },
+    { q: "let g = (d:string) { let T = States | where DeviceId == d; T | count };\ng(\"D1\")", rows: [[5]] },
+    { q: "let g = (n:long) { range i from 1 to n step 1 };\ng(4) | count", rows: [[4]] },
+    { q: "database(\"anything\").States | where DeviceId == \"D3\" | count", rows: [[2]] },
+    { q: "cluster(\"https://help.kusto.windows.net\").database(\"db\").Events | count", rows: [[5]] },
   ]);
 });

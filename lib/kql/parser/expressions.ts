@@ -223,7 +223,7 @@ export function parsePrimary(c: Cursor): Expr {
       return { kind: "literal", type: "string", value: token.value ?? "", span };
     case "number": {
       c.next();
-      const isReal = /[.eE]/.test(token.text);
+      const isReal = !/^0[xX]/.test(token.text) && /[.eE]/.test(token.text);
       if (!isReal && !exactLong(token.text)) fail(token, `Number ${token.text} is out of range`);
       return { kind: "literal", type: isReal ? "real" : "long", value: Number(token.text), span };
     }

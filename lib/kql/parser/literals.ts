@@ -13,7 +13,7 @@ export function parseTypedLiteral(c: Cursor, name: Token): Expr | undefined {
   if (!TYPED_NULL_LITERALS.has(name.text)) return undefined;
   const inner = c.peek();
   const type = ({ double: "real", boolean: "bool", time: "timespan" } as Record<string, string>)[name.text] ?? name.text;
-  if (type === "dynamic" && (isPunct(inner, "[") || isPunct(inner, "{") || inner.kind === "string" || inner.kind === "number" || isWord(inner, "true") || isWord(inner, "false") || isPunct(inner, "-"))) {
+  if (type === "dynamic" && (isPunct(inner, "[") || isPunct(inner, "{") || inner.kind === "string" || inner.kind === "number" || inner.kind === "timespan" || inner.kind === "datetime" || isWord(inner, "true") || isWord(inner, "false") || isPunct(inner, "-"))) {
     const value = parseJsonValue(c);
     const close = c.expectPunct(")");
     return { kind: "literal", type: "dynamic", value: JSON.stringify(value), span: { from: name.from, to: close.to } };
@@ -95,6 +95,15 @@ function parseJsonValue(c: Cursor): unknown {
       c.next();
       return null;
     }
+    // A timespan inside dynamic is held as ADX's text for it, `[-][d.]hh:mm:ss[.fffffff]`.
+    if (token.kind === "timespan") return timespanText(timespanMicros(c.next().text)!);
+    if ((isWord(token, "time") || isWord(token, "timespan")) && isPunct(c.peek(1), "(") && c.peek(2).kind === "timespan" && isPunct(c.peek(3), ")")) {
+      c.next();
+      c.next();
+      const micros = timespanMicros(c.next().text)!;
+      c.next();
+      return timespanText(micros);
+    }
     if (token.kind === "datetime") {
       c.next();
       const millis = parseDatetime((token.value ?? "").replace(/^["'](.*)["']$/, "$1"));
@@ -105,6 +114,17 @@ function parseJsonValue(c: Cursor): unknown {
   } finally {
     c.leave();
   }
+}
+
+/** ADX's text of a timespan: `1.02:03:04.5000000`, `00:00:01`, `-00:30:00`. */
+export function timespanText(micros: number): string {
+  const sign = micros < 0 ? "-" : "";
+  let rest = Math.abs(Math.round(micros));
+  const fraction = (rest % 1_000_000) * 10;
+  rest = Math.floor(rest / 1_000_000);
+  const [days, hours, minutes, seconds] = [Math.floor(rest / 86_400), Math.floor(rest / 3600) % 24, Math.floor(rest / 60) % 60, rest % 60];
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${sign}${days ? `${days}.` : ""}${pad(hours)}:${pad(minutes)}:${pad(seconds)}${fraction ? `.${String(fraction).padStart(7, "0")}` : ""}`;
 }
 
 /**

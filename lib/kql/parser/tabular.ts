@@ -83,6 +83,10 @@ function parseSource(c: Cursor): TabularSource {
         return { kind: "range", column, from: start, to: end, step, span: c.spanFrom(from) };
       }
       break;
+    case "cluster":
+    case "database":
+      if (isPunct(c.peek(1), "(")) return parseQualifiedTable(c);
+      break;
     default:
       break;
   }
@@ -101,6 +105,24 @@ function parseSource(c: Cursor): TabularSource {
     return { kind: "call", name, args, tabularArgs, span: c.spanFrom(from) };
   }
   return { kind: "name", name, span: name.span };
+}
+
+/** `[cluster("c").]database("d").Table`: the table of a named database (compile.ts allows only the caller's own). */
+function parseQualifiedTable(c: Cursor): TabularSource {
+  const from = c.peek().from;
+  const nameArg = (word: string): Name => {
+    c.expectWord(word);
+    c.expectPunct("(");
+    const token = c.next();
+    if (token.kind !== "string") fail(token, `${word}() takes the name as a string literal`);
+    c.expectPunct(")");
+    c.expectPunct(".");
+    return { text: token.value ?? "", span: { from: token.from, to: token.to } };
+  };
+  if (isWord(c.peek(), "cluster")) nameArg("cluster");
+  const database = nameArg("database");
+  const name = c.expectName("a table name");
+  return { kind: "name", name, database, span: c.spanFrom(from) };
 }
 
 function parseDatatable(c: Cursor): TabularSource {

@@ -6,7 +6,7 @@
  * budget runs out while it runs). The time range and plants are applied beneath the query by the
  * store. docs/architecture.md ("Telemetry under load") explains the admission control.
  */
-import { KqlError } from "@/lib/kql";
+import { KqlError, KqlForbiddenError } from "@/lib/kql";
 import { ZTelemetryQueryRequest, ZTelemetryQueryResponse, type TTelemetryQueryRequest } from "@/lib/contract/telemetry";
 import { metrics } from "../../platform/metrics";
 import { ApiError, invalidInput, type ErrorCode } from "../../contract/errors";
@@ -284,6 +284,7 @@ async function handleQuery(req: ServiceRequest, ctx: QueryEndpointContext): Prom
 }
 
 function invalidQuery(error: KqlError): ApiError {
+  if (error instanceof KqlForbiddenError) return new ApiError("FORBIDDEN", error.detail);
   return new ApiError("INVALID_QUERY", `${error.detail} (line ${error.line}, column ${error.column})`, [
     { line: error.line, column: error.column, message: error.detail },
   ]);

@@ -79,7 +79,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
       const database = databaseOf(request.customerId);
-      const compiled = compileKql(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect, parameters: request.parameters });
+      const compiled = compileKql(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect, parameters: request.parameters, database: request.customerId });
       const compiledAt = performance.now();
       const { limits } = request;
       // Read-only, bounded in time (max_execution_time, querySettings) and memory; the row limit is

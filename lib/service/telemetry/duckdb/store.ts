@@ -327,7 +327,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
       const sources = scopedSources(request.scope);
-      const compiled = compileKql(request.kql, { sources, now: request.now, parameters: request.parameters });
+      const compiled = compileKql(request.kql, { sources, now: request.now, parameters: request.parameters, database: request.customerId });
       const compileMs = performance.now() - started;
       const table = await execute(request.customerId, compiled, { limits: request.limits, signal: request.signal, started });
       const timings = { ...table.timings!, compileMs };

@@ -340,6 +340,16 @@ describe("Kusto SDK: refusals", () => {
       expect(status).toBe(403);
       expect(ZKustoError.parse(body).error.code).toBe("Forbidden");
     }
+    // database("…") and cluster(…).database("…") inside the query: the caller's own database reads, any other is refused alike.
+    const own = await clientFor(acmeToken).execute("CUST-ACME", 'cluster("https://example.kusto.windows.net").database("cust-acme").States | count');
+    const plain = await clientFor(acmeToken).execute("CUST-ACME", "States | count");
+    expect(own.primaryResults[0]!._rows).toEqual(plain.primaryResults[0]!._rows);
+    for (const query of ['database("CUST-NORDIC").States | take 1', 'States | union (cluster("c").database("CUST-NORDIC").Events) | take 1']) {
+      const { status, body } = await failure(clientFor(acmeToken).execute("CUST-ACME", query));
+      expect(status).toBe(403);
+      expect(ZKustoError.parse(body).error).toMatchObject({ code: "Forbidden" });
+      expect(body.error["@message"]).toContain("Principal is not authorized to read database 'CUST-NORDIC'.");
+    }
   });
 
   it("429 (the SDK's ThrottlingError) when the client's cost budget is spent", async () => {
