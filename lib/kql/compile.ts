@@ -290,7 +290,7 @@ export class Planner implements OperatorPlanner {
     const scoped = this.sources[table.text as TableName];
     if (!scoped) this.analyzer.error(table.span, `Table '${table.text}' is not available`);
     this.tables.add(table.text as TableName);
-    return { ...this.sourceBlock(table.text as TableName, scoped!.sql), sourceName: table.text };
+    return { ...this.sourceBlock(table.text as TableName, scoped!), sourceName: table.text };
   }
 
   private tabularCall(source: Extract<TabularSource, { kind: "call" }>, env: Env): Block {
