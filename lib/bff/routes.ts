@@ -75,6 +75,7 @@ const MAINTENANCE_ROUTES: Record<MaintenanceOperationId, MaintenanceRoute> = {
   updateMaintenancePlan: { permission: "plans:write", auditAction: "plan.update", auditFields: ["title", "assetTagNumber", "enabled"] },
   deleteMaintenancePlan: { permission: "plans:write", auditAction: "plan.delete" },
   runMaintenancePlan: { permission: "plans:write", auditAction: "plan.run" },
+  getReliability: { permission: "maintenance:read" },
 };
 
 /** The writes the service keeps with whom they were done for (`by`): task history, stock history. */

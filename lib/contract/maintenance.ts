@@ -6,6 +6,7 @@
 import { z } from "./zod";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
 import { ZChecklistAnswer, ZChecklistItem, ZChecklistResult, ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
+import { ZReliability, ZReliabilityQuery } from "./reliability";
 import { COUNTED_UNITS, LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
 export { CLOSE_OUT_FROM, COUNTED_UNITS, LOOKUP_KINDS, OPEN_TASK_STATUSES, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
@@ -459,6 +460,7 @@ export const MAINTENANCE_OPERATIONS = {
   getMaintenancePlan: { method: "GET", path: "/maintenance-plans/{planId}", response: ZMaintenancePlan, extension: "maintenance plans" },
   updateMaintenancePlan: { method: "PUT", path: "/maintenance-plans/{planId}", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans" },
   deleteMaintenancePlan: { method: "DELETE", path: "/maintenance-plans/{planId}", response: ZWriteResult, extension: "maintenance plans" },
+  getReliability: { method: "GET", path: "/reliability", query: ZReliabilityQuery, response: ZReliability, extension: "reliability" },
   runMaintenancePlan: { method: "POST", path: "/maintenance-plans/{planId}/run", response: ZPlanRunResult, extension: "maintenance plans" },
 } as const satisfies Record<string, MaintenanceOperation>;
 

@@ -20,6 +20,7 @@ import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
 import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
 import { processWideAsync } from "@/lib/process-wide";
 import { createPlanStore } from "./maintenance/plans/store";
+import { createReliabilityReads } from "./maintenance/reliability/store";
 import { createPlanScheduler, type PlanScheduler } from "./maintenance/plans/scheduler";
 import { METER_WINDOW_DAYS, type MeterReader } from "./maintenance/plans/meter";
 
@@ -110,6 +111,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     now,
     plans: createPlanStore(sql, maintenance),
     meter: null,
+    reliability: createReliabilityReads(sql),
   };
   let telemetry: TelemetryRuntime;
   try {

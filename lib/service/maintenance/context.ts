@@ -11,6 +11,7 @@ import type { RateLimiter } from "../../platform/rate-limit";
 import type { MaintenanceStore, PlantRecord } from "./store";
 import type { MeterReader } from "./plans/meter";
 import type { PlanStore } from "./plans/store";
+import type { ReliabilityReads } from "./reliability/store";
 
 export interface MaintenanceContext {
   store: MaintenanceStore;
@@ -25,6 +26,8 @@ export interface MaintenanceContext {
   plans: PlanStore;
   /** Reads a meter plan's KQL over the plant's telemetry; null when the service has no telemetry to read. */
   meter: MeterReader | null;
+  /** The reliability record's reads (reliability/). */
+  reliability: ReliabilityReads;
 }
 
 const CHALLENGE = 'Bearer realm="maintenance"';

@@ -18,6 +18,7 @@ import type { Operation } from "./operation";
 import { reads } from "./reads";
 import { closeOutTask, createTask, submitStockLevel, transitionTask, updatePart, updateTask } from "./writes";
 import { PLAN_DOCS, planOperations } from "./plans/operations";
+import { RELIABILITY_DOCS, reliabilityOperations } from "./reliability/reliability";
 
 import { MAINTENANCE_BASE } from "@/lib/contract/spec-paths";
 
@@ -31,6 +32,7 @@ export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = {
   submitStockLevel,
   updatePart,
   ...planOperations,
+  ...reliabilityOperations,
 };
 
 interface OperationDoc {
@@ -175,6 +177,7 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
     errors: ["PART_NOT_FOUND"],
   },
   ...PLAN_DOCS,
+  getReliability: { ...RELIABILITY_DOCS.getReliability, errors: [...RELIABILITY_DOCS.getReliability.errors] },
 };
 
 export const maintenanceApi: ApiContribution = {

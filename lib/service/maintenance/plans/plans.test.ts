@@ -224,6 +224,53 @@ function plansSuite(engine: () => Record<string, string>) {
     expect(followUp.taskDescription).toContain("84.5 degC");
   });
 
+  it("reliability: figures equal those computed from the job records, an asset counting its components' jobs", async () => {
+    clock.today = "2026-03-02";
+    const assets = (await one.call("GET", "/assets?pageSize=1000")).body.data as any[];
+    const machine = assets.find((a) => a.assetType !== "AREA" && a.assetType !== "LINE" && assets.some((c) => c.parentTagNumber === a.tagNumber));
+    const component = assets.find((c) => c.parentTagNumber === machine.tagNumber);
+    const values = (await one.call("GET", "/lookup-values?pageSize=1000")).body.data as any[];
+    const codes = values.filter((v) => v.kind === "failureCode").map((v) => v.value);
+    const failures: [string, string, string, number | null, number][] = [
+      [machine.tagNumber, "2026-01-10", codes[0], 4, 2],
+      [machine.tagNumber, "2026-01-20", codes[1], null, 1.5],
+      [component.tagNumber, "2026-02-03", codes[0], 6.25, 3],
+      [component.tagNumber, "2026-02-27", codes[0], 0, 1],
+    ];
+    for (const [assetTag, doneDate, failureCode, downtimeHours, hoursWorked] of failures) {
+      const created = await one.call("POST", "/tasks", { taskTitle: "Breakdown", activityKind: lookups.activityKind, priority: lookups.priority, createdDate: "2026-01-05", asset: { tagNumber: assetTag } });
+      const closed = await one.call("POST", `/tasks/${created.body.data[0].id}/close-out`, { hoursWorked, personCount: 1, carriedOutBy: ANN, doneDate, failureCode, downtimeHours });
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    }
+    // A job without a failure code is no failure.
+    const other = await one.call("POST", "/tasks", { taskTitle: "Inspection", activityKind: lookups.activityKind, priority: lookups.priority, createdDate: "2026-01-05", asset: { tagNumber: machine.tagNumber } });
+    expect((await one.call("POST", `/tasks/${other.body.data[0].id}/close-out`, { hoursWorked: 9, personCount: 1, carriedOutBy: ANN, doneDate: "2026-01-11" })).status).toBe(200);
+
+    const window = "startDate=2026-01-01&endDate=2026-02-28";
+    const res = await one.call("GET", `/reliability?${window}&assetTagNumber=${machine.tagNumber}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The expected figures, from the job records as the API lists them.
+    const jobs = (await one.call("GET", `/jobs-done?${window}&assetTagNumber=${machine.tagNumber}&includeComponents=true&pageSize=1000`)).body.data.filter((j: any) => j.failureCode);
+    const hours = 59 * 24;
+    const downtime = jobs.reduce((sum: number, j: any) => sum + Number(j.downtimeHours), 0);
+    expect(jobs).toHaveLength(4);
+    expect(downtime).toBe(4 + 1.5 + 6.25 + 0);
+    expect(res.body.windowHours).toBe(hours);
+    expect(res.body.plant).toMatchObject({ failures: 4, downtimeHours: downtime, mttrHours: downtime / 4, mtbfHours: (hours - downtime) / 4, availability: (hours - downtime) / hours });
+    expect(res.body.plant.failureCodes[0]).toEqual({ code: codes[0], count: 3 });
+    const componentRow = res.body.assets.find((a: any) => a.assetTagNumber === component.tagNumber);
+    expect(componentRow).toMatchObject({ failures: 2, downtimeHours: 6.25 });
+    expect(res.body.assets[0]).toMatchObject({ assetTagNumber: machine.tagNumber, failures: 4 });
+    expect(res.body.months.map((m: any) => [m.month, m.failures, m.windowHours])).toEqual([["2026-01", 2, 31 * 24], ["2026-02", 2, 28 * 24]]);
+    expect(res.body.months[1].mtbfHours).toBe((28 * 24 - 6.25) / 2);
+
+    const plantWide = (await one.call("GET", `/reliability?${window}`)).body;
+    expect(plantWide.plant.failures).toBeGreaterThanOrEqual(4);
+    expect(plantWide.assets.find((a: any) => a.assetTagNumber === machine.parentTagNumber).failures).toBeGreaterThanOrEqual(4);
+    expectError(await one.call("GET", `/reliability?startDate=2026-03-01&endDate=2026-01-01`), 400, "INVALID_INPUT");
+    expectError(await one.call("GET", `/reliability?${window}&assetTagNumber=NOPE`), 412, "ASSET_NOT_FOUND");
+  });
+
   it("a meter plan reads its KQL over the plant's telemetry and opens one task at its due reading", async () => {
     clock.today = "2026-03-02";
     const meter = { kind: "METER", query: "datatable(Hours: real) [1300.0]\n| summarize max(Hours)", every: 250, unit: "h", startReading: 1000 };
