@@ -61,3 +61,11 @@ describe("text checks and ids", () => {
     { q: 'print isascii("abc"), isascii("äbc"), strlen(new_guid()), new_guid() != new_guid()', rows: [[true, false, 36, true]] },
   ]);
 });
+
+describe("dynamic arrays and URLs", () => {
+  conformance([
+    { q: 'print arr = dynamic(["this", "is", "an", "example"]) | project r = array_reverse(arr)', rows: [[["example", "an", "is", "this"]]] },
+    { q: "print a = dynamic([1, 2, 3]), b = dynamic([4, 5]) | project c = array_concat(a, b), d = array_concat(a, dynamic(['x']), b), n = array_concat(a, dynamic({}))", rows: [[[1, 2, 3, 4, 5], [1, 2, 3, "x", 4, 5], null]] },
+    { q: "print url_decode(@'https%3a%2f%2fwww.bing.com%2f'), url_decode('a+b%20c'), isutf8('abc')", rows: [["https://www.bing.com/", "a b c", true]] },
+  ]);
+});

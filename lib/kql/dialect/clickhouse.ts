@@ -300,12 +300,6 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
   const op = node.op;
   const sub = (operands: TExpr[], i: number, predicate = false) => expression(operands[i]!, predicate);
   const s = (i: number, predicate = false) => expression(a[i]!, predicate);
-  if (op.startsWith("dt_add_part:")) return addPart(op.slice(12), s(0), s(1));
-  if (op.startsWith("dt_diff_part:")) {
-    const part = op.slice(13);
-    if (part === "nanosecond") return `(dateDiff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
-    return `dateDiff('${part}', ${s(1)}, ${s(0)})`;
-  }
   if (op.startsWith("row:")) return rowOrderSql("clickhouse", op, a.map((x) => expression(x, false)), (sql) => `CAST(${sql} AS ${SQL_TYPES[e.type]})`);
   if (op.startsWith("series_stage:")) return stageValueSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
@@ -769,22 +763,6 @@ const PERIODS: Record<string, { start: (x: string, n: string) => string }> = {
   month: { start: (x, n) => `addMonths(${dt6(`toStartOfMonth(${x})`)}, ${n})` },
   year: { start: (x, n) => `addYears(${dt6(`toStartOfYear(${x})`)}, ${n})` },
 };
-
-const CALENDAR_ADD: Record<string, (x: string, n: string) => string> = {
-  year: (x, n) => `addYears(${dt6(x)}, ${n})`,
-  quarter: (x, n) => `addMonths(${dt6(x)}, 3 * ${n})`,
-  month: (x, n) => `addMonths(${dt6(x)}, ${n})`,
-  week: (x, n) => `addDays(${dt6(x)}, 7 * ${n})`,
-  day: (x, n) => `addDays(${dt6(x)}, ${n})`,
-};
-
-const MICROS_PER: Record<string, string> = { hour: "3600000000", minute: "60000000", second: "1000000", millisecond: "1000", microsecond: "1" };
-
-function addPart(part: string, n: string, x: string): string {
-  if (CALENDAR_ADD[part]) return CALENDAR_ADD[part](x, n);
-  if (part === "nanosecond") return fromUs(`(${us(x)} + intDiv(${n}, 1000))`);
-  return fromUs(`(${us(x)} + ${n} * ${MICROS_PER[part]})`);
-}
 
 /** strftime (the analyzer's form of a .NET format) → Joda, which has .NET's unpadded fields. */
 function jodaFormat(format: string): string {

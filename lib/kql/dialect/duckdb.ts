@@ -254,12 +254,6 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
   const op = node.op;
   const sub = (operands: TExpr[], i: number, predicate = false) => expression(operands[i]!, predicate);
   const s = (i: number, predicate = false) => expression(a[i]!, predicate);
-  if (op.startsWith("dt_add_part:")) return `(${s(1)} + ${ADD_SQL[op.slice(12)]!(s(0))})`;
-  if (op.startsWith("dt_diff_part:")) {
-    const part = op.slice(13);
-    if (part === "nanosecond") return `(date_diff('microsecond', ${s(1)}, ${s(0)}) * 1000)`;
-    return `date_diff('${part}', ${s(1)}, ${s(0)})`;
-  }
   if (op.startsWith("row:")) return rowOrderSql("duckdb", op, a.map((x) => expression(x, false)), (sql) => `CAST(${sql} AS ${SQL_TYPES[e.type]})`);
   if (op.startsWith("series_stage:")) return stageValueSql(LISTS, op, a.map((x) => expression(x, false)));
   if (op.startsWith("series_inline:")) return inlineSeriesSql(LISTS, op, a.map((x) => expression(x, false)));
@@ -612,20 +606,6 @@ const PERIODS: Record<string, { start: (x: string, n: string) => string }> = {
   week: { start: (x, n) => `(date_trunc('day', ${x}) - to_days(CAST(dayofweek(${x}) AS INTEGER)) + to_days(CAST(7 * ${n} AS INTEGER)))` },
   month: { start: (x, n) => `(date_trunc('month', ${x}) + to_months(CAST(${n} AS INTEGER)))` },
   year: { start: (x, n) => `(date_trunc('year', ${x}) + to_years(CAST(${n} AS INTEGER)))` },
-};
-
-const ADD_SQL: Record<string, (n: string) => string> = {
-  year: (n) => `to_years(CAST(${n} AS INTEGER))`,
-  quarter: (n) => `to_months(CAST(3 * ${n} AS INTEGER))`,
-  month: (n) => `to_months(CAST(${n} AS INTEGER))`,
-  week: (n) => `to_days(CAST(7 * ${n} AS INTEGER))`,
-  day: (n) => `to_days(CAST(${n} AS INTEGER))`,
-  hour: (n) => `to_hours(${n})`,
-  minute: (n) => `to_minutes(${n})`,
-  second: (n) => `to_seconds(${n})`,
-  millisecond: (n) => `to_milliseconds(${n})`,
-  microsecond: (n) => `to_microseconds(${n})`,
-  nanosecond: (n) => `to_microseconds(${n} // 1000)`,
 };
 
 /** make_list/make_set (and their _if forms) as a JSON list; `order`: a serialized input's order (make_list only). */

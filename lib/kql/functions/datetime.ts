@@ -7,6 +7,35 @@ const fromMicros = {
   clickhouse: (us: string) => `if(${us} BETWEEN -2208988800000000 AND 10413791999999999, fromUnixTimestamp64Micro(${us}, 'UTC'), NULL)`,
 };
 
+/** datetime_add's and datetime_diff's periods (the part is a literal, checked when the query is analysed). */
+const PARTS = ["year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond", "nanosecond"] as const;
+const partOf = (part: unknown) => String(part).toLowerCase();
+const checkPart = (part: unknown) => ((PARTS as readonly string[]).includes(partOf(part)) ? undefined : `Unknown datetime part '${partOf(part)}'`);
+
+const DUCKDB_ADD: Record<string, (n: string) => string> = {
+  year: (n) => `to_years(CAST(${n} AS INTEGER))`,
+  quarter: (n) => `to_months(CAST(3 * ${n} AS INTEGER))`,
+  month: (n) => `to_months(CAST(${n} AS INTEGER))`,
+  week: (n) => `to_days(CAST(7 * ${n} AS INTEGER))`,
+  day: (n) => `to_days(CAST(${n} AS INTEGER))`,
+  hour: (n) => `to_hours(${n})`,
+  minute: (n) => `to_minutes(${n})`,
+  second: (n) => `to_seconds(${n})`,
+  millisecond: (n) => `to_milliseconds(${n})`,
+  microsecond: (n) => `to_microseconds(${n})`,
+  nanosecond: (n) => `to_microseconds(${n} // 1000)`,
+};
+
+const CLICKHOUSE_CALENDAR_ADD: Record<string, string> = { year: "addYears", quarter: "addQuarters", month: "addMonths", week: "addWeeks", day: "addDays" };
+const CLICKHOUSE_MICROS_PER: Record<string, string> = { hour: "3600000000", minute: "60000000", second: "1000000", millisecond: "1000", microsecond: "1" };
+
+function clickhouseAdd(part: string, n: string, x: string): string {
+  const calendar = CLICKHOUSE_CALENDAR_ADD[part];
+  if (calendar) return `${calendar}(toDateTime64(${x}, 6, 'UTC'), ${n})`;
+  const us = `toUnixTimestamp64Micro(${x})`;
+  return fromMicros.clickhouse(part === "nanosecond" ? `(${us} + intDiv(${n}, 1000))` : `(${us} + ${n} * ${CLICKHOUSE_MICROS_PER[part]})`);
+}
+
 /** unixtime_*_todatetime: a number of units since 1970; `scale` turns it into microseconds. */
 const unixtime = (name: string, scale: string, unit: string) =>
   scalar(name, {
@@ -42,8 +71,26 @@ export const DATETIME: readonly FunctionEntry[] = [
   documented("scalar", "weekofyear", "weekofyear(t): int — ISO 8601 week"),
   documented("scalar", "format_datetime", "format_datetime(t, \"yyyy-MM-dd HH:mm:ss.fff\"): string — a datetime as text in the given format"),
   documented("scalar", "format_timespan", "format_timespan(ts, \"d.hh:mm:ss\"): string — a timespan as text in the given format"),
-  documented("scalar", "datetime_add", "datetime_add(\"Part\", Amount, t): datetime — a datetime moved by Amount periods"),
-  documented("scalar", "datetime_diff", "datetime_diff(\"Part\", t1, t2): long — periods from t2 to t1"),
+  scalar("datetime_add", {
+    args: "part: const string, amount: long, datetime: datetime",
+    result: "datetime",
+    checkConsts: ([part]) => checkPart(part),
+    sql: {
+      duckdb: ({ args: [, n, x], consts: [part] }) => `(${x} + ${DUCKDB_ADD[partOf(part)]!(n!)})`,
+      clickhouse: ({ args: [, n, x], consts: [part] }) => clickhouseAdd(partOf(part), n!, x!),
+    },
+    doc: "a datetime moved by amount periods (year, quarter, month, week, day, hour, minute, second, millisecond, microsecond, nanosecond)",
+  }),
+  scalar("datetime_diff", {
+    args: "part: const string, datetime1: datetime, datetime2: datetime",
+    result: "long",
+    checkConsts: ([part]) => checkPart(part),
+    sql: {
+      duckdb: ({ args: [, a, b], consts: [part] }) => (partOf(part) === "nanosecond" ? `(date_diff('microsecond', ${b}, ${a}) * 1000)` : `date_diff('${partOf(part)}', ${b}, ${a})`),
+      clickhouse: ({ args: [, a, b], consts: [part] }) => (partOf(part) === "nanosecond" ? `(dateDiff('microsecond', ${b}, ${a}) * 1000)` : `dateDiff('${partOf(part)}', ${b}, ${a})`),
+    },
+    doc: "the number of period boundaries from datetime2 to datetime1",
+  }),
   unixtime("unixtime_seconds_todatetime", "* 1000000", "seconds"),
   unixtime("unixtime_milliseconds_todatetime", "* 1000", "milliseconds"),
   unixtime("unixtime_microseconds_todatetime", "* 1", "microseconds"),

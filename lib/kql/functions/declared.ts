@@ -96,6 +96,8 @@ export function declaredCall(analyzer: Analyzer, entry: FunctionEntry, ast: Call
       }
     }
     if (!fits) continue;
+    const problem = entry.checkConsts?.(consts);
+    if (problem) analyzer.error(ast.span, problem);
     const type = resultType(signature, converted);
     // A volatile call gets a distinct hidden argument (SpellInput.salt): ClickHouse computes equal
     // expressions once, so two new_guid() in one row would otherwise be the same.

@@ -1,5 +1,14 @@
 /** KQL's dynamic functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
-import { documented, type FunctionEntry } from "./entry";
+import { documented, scalar, type FunctionEntry } from "./entry";
+
+/**
+ * An array function over the elements' JSON: DuckDB's JSON[] lists, ClickHouse's raw element texts;
+ * null when an argument is not an array (ADX).
+ */
+const duckdbArrays = (args: string[], body: (lists: string[]) => string) =>
+  `CASE WHEN ${args.map((a) => `json_type(${a}) = 'ARRAY'`).join(" AND ")} THEN to_json(${body(args.map((a) => `CAST(${a} AS JSON[])`))}) END`;
+const clickhouseArrays = (args: string[], body: (lists: string[]) => string) =>
+  `if(${args.map((a) => `JSONType(${a}) = 'Array'`).join(" AND ")}, concat('[', arrayStringConcat(${body(args.map((a) => `JSONExtractArrayRaw(ifNull(${a}, 'null'))`))}, ','), ']'), NULL)`;
 
 export const DYNAMIC: readonly FunctionEntry[] = [
   documented("scalar", "parse_json", "parse_json(s): dynamic — text parsed as JSON"),
@@ -12,4 +21,18 @@ export const DYNAMIC: readonly FunctionEntry[] = [
   documented("scalar", "pack_array", "pack_array(a, b, …): dynamic — the values as an array"),
   documented("scalar", "bag_pack", "bag_pack(Key, Value, …): dynamic — a property bag of keys and values"),
   documented("scalar", "pack", "pack(Key, Value, …): dynamic — a property bag of keys and values"),
+  scalar("array_reverse", {
+    args: "array: dynamic",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: ({ args }) => duckdbArrays(args, ([l]) => `list_reverse(${l})`), clickhouse: ({ args }) => clickhouseArrays(args, ([l]) => `arrayReverse(${l})`) },
+    doc: "the array's elements in reverse order",
+  }),
+  scalar("array_concat", {
+    args: "array...: dynamic",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: ({ args }) => duckdbArrays(args, (ls) => `flatten([${ls.join(", ")}])`), clickhouse: ({ args }) => clickhouseArrays(args, (ls) => `arrayConcat(${ls.join(", ")})`) },
+    doc: "the arrays' elements in one array",
+  }),
 ];

@@ -67,6 +67,8 @@ export interface FunctionEntry {
   column?: (argName: string) => string;
   /** A different value on every call (rand, new_guid). */
   volatile?: true;
+  /** Checks the literal arguments' values: an error message for the user, or undefined. */
+  checkConsts?: (consts: readonly unknown[]) => string | undefined;
 }
 
 export interface Signature {
@@ -96,6 +98,7 @@ interface Declared {
   nulls?: NullRule;
   column?: (argName: string) => string;
   volatile?: true;
+  checkConsts?: (consts: readonly unknown[]) => string | undefined;
 }
 
 /** The result type as the documentation writes it. */
@@ -117,6 +120,7 @@ function declared(kind: FunctionEntry["kind"], name: string, d: Declared): Funct
     sql,
     column: d.column,
     ...(d.volatile ? { volatile: true as const } : {}),
+    ...(d.checkConsts ? { checkConsts: d.checkConsts } : {}),
   };
 }
 

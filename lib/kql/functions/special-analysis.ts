@@ -17,7 +17,7 @@ type Call = Extract<Expr, { kind: "call" }>;
 const EXTENSION_SCALARS = [
   "startofday", "startofweek", "startofmonth", "startofyear", "endofday", "endofweek", "endofmonth", "endofyear",
   "datetime_part", "hourofday", "dayofweek", "dayofmonth", "dayofyear", "monthofyear", "getyear", "getmonth", "weekofyear",
-  "format_datetime", "format_timespan", "bin_at", "datetime_add", "datetime_diff", "totimespan", "totime", "tobool", "toboolean",
+  "format_datetime", "format_timespan", "bin_at", "totimespan", "totime", "tobool", "toboolean",
   "strcat", "strcat_delim", "split", "extract", "extract_all", "substring", "replace_string", "replace_regex", "trim", "trim_start",
   "trim_end", "indexof", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "max_of", "min_of", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
@@ -36,7 +36,6 @@ const REFUSED: Record<string, string> = {
 };
 
 const DATE_PARTS = new Set(["year", "quarter", "month", "week_of_year", "week", "day", "dayofyear", "hour", "minute", "second", "millisecond", "microsecond", "nanosecond"]);
-const ADD_PARTS = new Set(["year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond", "microsecond", "nanosecond"]);
 
 /** `series_stats(x)` → `series_stats_x_min`, … in this order (ADX). */
 const SERIES_STATS = ["min", "min_idx", "max", "max_idx", "avg", "stdev", "variance"] as const;
@@ -193,18 +192,6 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
       if (isNumeric(v.type) && isNumeric(size!.type) && isNumeric(at!.type)) return { ...op("bin_at_num", [v, size!, at!], v.type === "real" || size!.type === "real" || at!.type === "real" ? "real" : "long"), hint: nameOf(ast.args[0]!) };
       if (v.type === "timespan" && size!.type === "timespan" && at!.type === "timespan") return { ...op("bin_at_num", [v, size!, at!], "timespan"), hint: nameOf(ast.args[0]!) };
       return analyzer.error(ast.span, `bin_at() cannot bin a ${v.type} by a ${size!.type} at a ${at!.type}`);
-    }
-    case "datetime_add": {
-      arity(3);
-      const part = literalText(analyzer, ast, 0, "a part name").toLowerCase();
-      if (!ADD_PARTS.has(part)) analyzer.error(ast.args[0]!.span, `Unknown datetime part '${part}'`);
-      return op(`dt_add_part:${part}`, [long(1), dt(2)], "datetime");
-    }
-    case "datetime_diff": {
-      arity(3);
-      const part = literalText(analyzer, ast, 0, "a part name").toLowerCase();
-      if (!ADD_PARTS.has(part)) analyzer.error(ast.args[0]!.span, `Unknown datetime part '${part}'`);
-      return op(`dt_diff_part:${part}`, [dt(1), dt(2)], "long");
     }
     case "totimespan":
     case "totime":
@@ -418,7 +405,7 @@ function measure(analyzer: Analyzer, e: TExpr): number | undefined {
 
 /** Arguments read as literals only (their text, not a value): datetime_part's part, formats. */
 function argIsLiteralOnly(name: string, index: number): boolean {
-  return (index === 0 && (name === "datetime_part" || name === "datetime_add" || name === "datetime_diff")) || (index === 1 && (name === "format_datetime" || name === "format_timespan")) || (index === 3 && name === "extract") || ((name === "series_fir" && index === 1) || (name.startsWith("series_fill") && index === 1 && name !== "series_fill_const"));
+  return (index === 0 && name === "datetime_part") || (index === 1 && (name === "format_datetime" || name === "format_timespan")) || (index === 3 && name === "extract") || ((name === "series_fir" && index === 1) || (name.startsWith("series_fill") && index === 1 && name !== "series_fill_const"));
 }
 
 function typeofArg(analyzer: Analyzer, arg: Expr): KqlType {

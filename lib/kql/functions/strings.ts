@@ -53,4 +53,6 @@ export const STRINGS: readonly FunctionEntry[] = [
     sql: { duckdb: "CAST(uuid() AS VARCHAR)", clickhouse: ({ salt }) => `toString(generateUUIDv4(${salt}))` },
     doc: "a new random GUID, as text",
   }),
+  scalar("isutf8", { args: "text: string", result: "bool", nulls: "never", sql: { duckdb: "($0 IS NOT NULL OR true)", clickhouse: "isValidUTF8($0)" }, doc: "whether the text is valid UTF-8 (DuckDB's text always is)" }),
+  scalar("url_decode", { args: "encoded: string", result: "string", sql: { duckdb: "url_decode(replace($0, '+', ' '))", clickhouse: "decodeURLFormComponent($0)" }, doc: "URL-encoded text decoded ('+' is a space)" }),
 ];
