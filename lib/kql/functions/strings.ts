@@ -21,7 +21,7 @@ export const STRINGS: readonly FunctionEntry[] = [
   documented("scalar", "countof", "countof(s, Lookup): long — how often Lookup occurs in the text"),
   documented("scalar", "strrep", "strrep(s, N [, Delimiter]): string — the text repeated N times"),
   documented("scalar", "string_size", "string_size(s): long — bytes"),
-  scalar("strcmp", { args: "string1: string, string2: string", result: "int", nulls: "never", sql: "CASE WHEN $0 < $1 THEN -1 WHEN $0 > $1 THEN 1 ELSE 0 END", doc: "-1, 0 or 1 as string1 sorts before, with or after string2 (ordinal)" }),
+  scalar("strcmp", { args: "string1: string, string2: string", result: "long", nulls: "never", sql: { duckdb: "CAST(CASE WHEN $0 < $1 THEN -1 WHEN $0 > $1 THEN 1 ELSE 0 END AS BIGINT)", clickhouse: "toInt64(CASE WHEN $0 < $1 THEN -1 WHEN $0 > $1 THEN 1 ELSE 0 END)" }, doc: "-1, 0 or 1 as string1 sorts before, with or after string2 (ordinal)" }),
   scalar("translate", {
     args: "searchList: string, replacementList: string, source: string",
     result: "string",

@@ -59,19 +59,6 @@ export function xxhash64(bytes: Uint8Array): bigint {
   return h ^ (h >> 32n);
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-/** CRC-32 (IEEE, as zlib's) of the bytes. */
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 const utf8 = new TextEncoder();
 
 /** A JavaScript function DuckDB calls per row: typed parameters, a typed result, null in → null out. */
@@ -87,5 +74,4 @@ const signed = (u: bigint) => (u >= 1n << 63n ? u - (1n << 64n) : u);
 
 export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_xxhash64", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => signed(xxhash64(utf8.encode(text))) },
-  { name: "kql_crc32", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => BigInt(crc32(utf8.encode(text))) },
 ];
