@@ -48,7 +48,7 @@ function Text({ children }: { children?: string }) {
     <>
       {parts.map((part, i) =>
         part.startsWith("`") ? (
-          <code key={i} className="rounded bg-surface-2 px-1 py-0.5 font-mono text-[0.85em]">
+          <code key={i} className="rounded bg-surface-2 px-1 py-0.5 font-mono text-[0.85em] wrap-anywhere">
             {part.slice(1, -1)}
           </code>
         ) : part.startsWith("**") ? (
@@ -194,7 +194,7 @@ function Schema({ name, schema }: { name: string; schema: Json }) {
   const required = new Set((schema.required ?? []) as string[]);
   return (
     <section id={`schema-${name}`} className="scroll-mt-4 space-y-2">
-      <h3 className="font-mono font-semibold">{name}</h3>
+      <h3 className="font-mono font-semibold break-all">{name}</h3>
       {schema.description && (
         <p className="text-sm text-fg-muted">
           <Text>{schema.description}</Text>
@@ -229,7 +229,8 @@ export default function ApiReferencePage() {
   const tags = [...new Set(operations.map(({ op }) => op.tags[0] as string))];
   const [intro, ...notes] = (doc.info.description as string).split("\n\n");
   return (
-    <main className="mx-auto max-w-5xl space-y-10 px-4 py-8">
+    // min-w-0 and wrap-anywhere: long paths and codes break inside the page at 390 px instead of widening it.
+    <main className="mx-auto max-w-5xl min-w-0 space-y-10 px-4 py-8 wrap-anywhere">
       <header className="space-y-3">
         <p className="text-sm text-fg-muted">Plantdesk · API reference · version {doc.info.version}</p>
         <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
@@ -255,9 +256,9 @@ export default function ApiReferencePage() {
                 .filter(({ op }) => op.tags[0] === tag)
                 .map(({ path, method, op }) => (
                   <li key={op.operationId}>
-                    <a href={`#${op.operationId}`} className="hover:underline">
-                      <span className="inline-block w-16 uppercase">{method}</span>
-                      {path}
+                    <a href={`#${op.operationId}`} className="flex gap-2 hover:underline">
+                      <span className="w-16 shrink-0 uppercase">{method}</span>
+                      <span className="min-w-0 break-all">{path}</span>
                     </a>
                   </li>
                 ))}

@@ -105,7 +105,9 @@ async function handle(kind: Kind, req: ServiceRequest, ctx: QueryEndpointContext
         ...(options.truncationMaxRecords !== undefined ? { maxRows: options.truncationMaxRecords } : {}),
       };
       const isCommand = request.csl.trimStart().startsWith(".");
-      if (kind === "mgmt") {
+      // ADX also runs a command sent to v1's query path (Grafana's ADX data source tests its connection
+      // with `.show databases schema` there); v2's query path stays for queries.
+      if (kind === "mgmt" || (kind === "v1" && isCommand)) {
         if (!isCommand) throw notSupported("A query on the management endpoint (send it to /v2/rest/query)");
         command = commandQuery(request.csl.trimStart(), { customerId: token.customerId, database });
         kql = command.kql;

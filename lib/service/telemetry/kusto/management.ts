@@ -128,6 +128,19 @@ function commandTable(command: string, context: CommandContext): CommandTable {
     if (name.toLowerCase() !== own.toLowerCase()) throw refused(name.slice(0, 100));
     return { columns: [["DatabaseSchema", "string"]], rows: [[JSON.stringify({ Databases: { [own]: databaseSchema(own) } })]] };
   }
+  if (/^\.show databases? schema$/i.test(words) || ((m = /^\.show database (\S+) schema$/i.exec(words)) && unquote(m[1]!).toLowerCase() === own.toLowerCase())) {
+    // ADX's flat form: a row for the database, one per table, one per column (Grafana's ADX data source tests its connection with it).
+    const rows: (string | boolean)[][] = [[own, "", "", "", false, false, own, "v1.0", "", ""]];
+    for (const table of TABLE_NAMES) {
+      rows.push([own, table, "", "", false, false, "", "", "", ""]);
+      for (const column of tableSchema(table).OrderedColumns) rows.push([own, table, column.Name, column.Type, false, false, "", "", "", ""]);
+    }
+    return {
+      columns: [["DatabaseName", "string"], ["TableName", "string"], ["ColumnName", "string"], ["ColumnType", "string"], ["IsDefaultTable", "bool"], ["IsDefaultColumn", "bool"], ["PrettyName", "string"], ["Version", "string"], ["Folder", "string"], ["DocString", "string"]],
+      rows,
+    };
+  }
+  if ((m = /^\.show database (\S+) schema$/i.exec(words))) throw refused(unquote(m[1]!).slice(0, 100));
   if (/^\.show databases schema as json$/i.test(words)) {
     return { columns: [["DatabaseSchema", "string"]], rows: [[JSON.stringify({ Databases: { [own]: databaseSchema(own) } })]] };
   }
