@@ -168,7 +168,8 @@ export const QUERIES: BenchQuery[] = [
     name: "count (30d)",
     days: 30,
     kql: "States | count",
-    sql: `SELECT count(*) AS "Count" FROM States WHERE ${RANGE}`,
+    // Straight on the readings: a count reads no series column (docs/architecture.md, "Plans that read only what they need").
+    sql: `SELECT count(*) AS "Count" FROM StateValues WHERE ${RANGE}`,
     columns: [{ name: "Count", kqlType: "long" }],
   },
 ];
