@@ -16,8 +16,9 @@ import { ROWS } from "./rows";
 import { SERIES } from "./series";
 import { SERIES_ELEMENTWISE } from "./series-elementwise";
 import { STRINGS } from "./strings";
+import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();
