@@ -24,6 +24,7 @@ const { nodeListener } = await import("../lib/platform/http/node-adapter");
 const { createServiceRuntime } = await import("../lib/service/runtime");
 const { openDashboardSql } = await import("../lib/dashboard-store/database");
 const { createMonitor } = await import("@/modules/monitors/store/monitors");
+const { upsertUser } = await import("@/lib/dashboard-store/users");
 const { createEmbeddedUpstream } = await import("../lib/upstream/embedded");
 const { MonitorScheduler } = await import("@/modules/monitors/service/scheduler");
 
@@ -36,6 +37,8 @@ const token = (await runtime.plantTokens.issue("RTM1")).token;
 // Most monitors look for something that is not there (a threshold nobody crosses); one in ten
 // fires on two devices, so the run also opens tasks once and then checks them at every tick.
 const plants = ["RTM1", "HOU1", "OUL1"];
+// A monitor acts as its author (modules/monitors/service/author.ts): the bench's author is an engineer of every plant.
+await upsertUser(db, { email: "bench@plantdesk.test", role: "engineer", plants: "*" });
 for (let index = 0; index < count; index += 1) {
   const plantId = plants[index % plants.length]!;
   const store = runtime.maintenance;

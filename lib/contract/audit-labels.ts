@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "monitor.update": "Monitor changed",
   "monitor.delete": "Monitor deleted",
   "monitor.run": "Monitor run",
+  "monitor.pause": "Monitor paused (its author lost the rights)",
 };
 
 /** Outcomes worth filtering by: success, and the refusals an administrator looks into. */

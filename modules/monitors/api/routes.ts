@@ -104,7 +104,7 @@ export const monitorHandlers = {
     const stored = await existing(context);
     context.audit.target = String(stored.id);
     const input = await definition(context, stored);
-    const monitor = await replaceMonitor(await getDashboardDb(), context.plant!.id, stored.id, input);
+    const monitor = await replaceMonitor(await getDashboardDb(), context.plant!.id, stored.id, input, Date.now(), context.user.email);
     if (!monitor) throw new ApiError("NOT_FOUND", `No monitor ${stored.id} on plant ${context.plant!.id}.`);
     return json(await describe(context, monitor));
   },

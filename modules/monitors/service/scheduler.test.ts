@@ -14,6 +14,7 @@ import { getConfig } from "@/lib/config";
 import type { TMonitorInputBody } from "@/modules/monitors/contract/monitors";
 import { DASHBOARD_MIGRATIONS, DASHBOARD_MIGRATIONS_KEY, closeDashboardDb, openDashboardSql } from "@/lib/dashboard-store/database";
 import { createMonitor, getMonitor } from "@/modules/monitors/store/monitors";
+import { upsertUser } from "@/lib/dashboard-store/users";
 import { openPostgres } from "@/lib/platform/postgres";
 import type { SqlDb } from "@/lib/platform/sql";
 import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
@@ -61,6 +62,8 @@ function twoInstances(open: () => Promise<SqlDb>) {
   return async () => {
     const [first, second] = [await open(), await open()];
     try {
+      // A monitor acts as its author (author.ts): an engineer of RTM1 in this store.
+      await upsertUser(first, { email: "engineer@plantdesk.demo", role: "engineer", plants: ["RTM1"] });
       const created = await createMonitor(first, "RTM1", definition, "engineer@plantdesk.demo", Date.UTC(2026, 0, 1));
       const evaluated: { instance: string; tickAt: number; ok: boolean }[] = [];
       const scheduler = (db: SqlDb, instance: string) =>
@@ -104,6 +107,7 @@ describe("the monitors' schedule", () => {
     const db = await openDashboardSql({ dataDir: getConfig().dataDir });
     try {
       // Every data point of every device: more distinct keys than a monitor may open at once.
+      await upsertUser(db, { email: "engineer@plantdesk.demo", role: "engineer", plants: ["RTM1"] });
       const created = await createMonitor(db, "RTM1", { ...definition, name: "Too broad", query: "States | summarize count() by DeviceId, Name", keyColumns: ["DeviceId", "Name"] }, "engineer@plantdesk.demo", Date.now() - 120_000);
       const outcomes: boolean[] = [];
       const scheduler = new MonitorScheduler({ db, upstream, notifier }, { concurrency: 1, pollMs: 60_000, onEvaluated: (event) => outcomes.push(event.ok) });

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/contract/errors";
 import { claimTick, dueMonitors, nextTick, pruneClaims, recordEvaluation, type StoredMonitor } from "@/modules/monitors/store/monitors";
 import { evaluateMonitor, firingProblems, type Evaluation, type MonitorDeps } from "./evaluate";
+import { authorProblem, pauseForAuthor } from "./author";
 import { notifyEvaluation, type NotifierConfig } from "./notify";
 
 const BACKOFF_CAP_MS = 3_600_000;
@@ -40,6 +41,9 @@ function describeFailure(error: unknown): string {
 export async function runMonitor(deps: RunDeps, monitor: StoredMonitor, at: number, clock: () => number = Date.now): Promise<Evaluation> {
   let evaluation: Evaluation;
   try {
+    // It acts as its author: with the author's rights gone it pauses instead of running.
+    const problem = await authorProblem(deps.db, monitor);
+    if (problem) throw new ApiError("FORBIDDEN", await pauseForAuthor(deps.db, monitor, problem));
     evaluation = await evaluateMonitor(deps, monitor, at);
   } catch (error) {
     if (!(error instanceof ApiError)) console.error(`Monitor ${monitor.id} failed:`, error);

@@ -187,15 +187,17 @@ function definitionValues(input: TMonitorInputBody): Record<string, string | num
 /**
  * Replaces a monitor's definition; its firings stay (a tightened threshold resolves them at the
  * next run). `webhookUrl` undefined keeps the stored one. A changed schedule starts at its next tick,
- * and a changed definition clears the failure backoff.
+ * and a changed definition clears the failure backoff. With `author`, whoever saved it becomes its
+ * author: it acts as them from now on (a paused monitor is taken over this way).
  */
-export async function replaceMonitor(db: SqlExecutor, plantId: string, id: number, input: TMonitorInputBody, now = Date.now()): Promise<StoredMonitor | null> {
+export async function replaceMonitor(db: SqlExecutor, plantId: string, id: number, input: TMonitorInputBody, now = Date.now(), author?: string): Promise<StoredMonitor | null> {
   const everyMs = timespanMs(input.every)!;
   const row = await db.get<MonitorRow>(
     `UPDATE monitors SET name = @name, query = @query, key_columns = @keyColumns, every = @every, every_ms = @everyMs, lookback = @lookback,
        lookback_ms = @lookbackMs, task = @task, emails = @emails, severity = @severity, mutes = @mutes,
        webhook_url = CASE WHEN @setWebhookUrl = 1 THEN CAST(@webhookUrl AS TEXT) ELSE webhook_url END, enabled = @enabled,
-       next_run_at = @nextRunAt, last_error = NULL, consecutive_failures = 0, updated_at = @now
+       next_run_at = @nextRunAt, last_error = NULL, consecutive_failures = 0, updated_at = @now,
+       created_by = COALESCE(CAST(@author AS TEXT), created_by)
      WHERE plant_id = @plantId AND id = @id AND deleted_at IS NULL RETURNING *`,
     {
       ...definitionValues(input),
@@ -204,6 +206,7 @@ export async function replaceMonitor(db: SqlExecutor, plantId: string, id: numbe
       enabled: input.enabled ? 1 : 0,
       nextRunAt: new Date(nextTick(everyMs, now)).toISOString(),
       now: new Date(now).toISOString(),
+      author: author ?? null,
       plantId,
       id,
     },
