@@ -11,12 +11,12 @@ const env = await vi.hoisted(async () => (await import("@/lib/bff/testing/enviro
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "@/lib/bff/testing/dashboards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { setUserDisabled, upsertUser } from "@/lib/dashboard-store/users";
-import type { TMonitorInput } from "@/modules/monitors/contract/monitors";
+import type { TMonitorInputBody } from "@/modules/monitors/contract/monitors";
 import { monitorDeps } from "./index";
 import { MonitorScheduler } from "./scheduler";
 
 let dashboard: EmbeddedDashboard;
-let body: TMonitorInput;
+let body: TMonitorInputBody;
 
 beforeAll(async () => {
   dashboard = await startEmbeddedDashboard(env, "demo-password-for-tests");
