@@ -92,7 +92,7 @@ function taskOf(plan: StoredPlan, today: string, dueDate: string) {
  * lead time; meter: the reading at or past the due reading), then writes its planned jobs again.
  * A disabled plan opens nothing and plans nothing.
  */
-export async function evaluatePlan(ctx: MaintenanceContext, plant: Pick<PlantRecord, "id" | "customerId">, plan: StoredPlan): Promise<TPlanRunResult> {
+export async function evaluatePlan(ctx: MaintenanceContext, plant: Pick<PlantRecord, "id" | "customerId">, plan: StoredPlan, options: { saved?: boolean } = {}): Promise<TPlanRunResult> {
   const today = ctx.today();
   const opened: string[] = [];
   let current = plan;
@@ -124,7 +124,7 @@ export async function evaluatePlan(ctx: MaintenanceContext, plant: Pick<PlantRec
     }
   }
   const fresh = (await ctx.plans.getPlan(plan.plantId, plan.id)) ?? current;
-  await ctx.plans.replacePlannedJobs(fresh, plannedOccurrences(fresh, today));
+  await ctx.plans.replacePlannedJobs(fresh, plannedOccurrences(fresh, today), options.saved === true);
   const answer = planAnswer(fresh, today);
   return { opened, nextDueDate: answer.nextDueDate, nextDueReading: answer.nextDueReading };
 }

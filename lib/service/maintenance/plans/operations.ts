@@ -51,14 +51,14 @@ export const planOperations = {
     const id = newPlanId();
     await ctx.plans.insertPlan(plant.id, id, plan, assetId, ctx.today(), ctx.now().toISOString());
     // The first evaluation reads the meter, opens what is already due and writes the planned jobs.
-    await evaluatePlan(ctx, plant, (await ctx.plans.getPlan(plant.id, id))!);
+    await evaluatePlan(ctx, plant, (await ctx.plans.getPlan(plant.id, id))!, { saved: true });
     return { value: writeSuccess([planAnswer((await ctx.plans.getPlan(plant.id, id))!, ctx.today())]) };
   },
   updateMaintenancePlan: async (ctx, plant, input) => {
     const existing = await existingPlan(ctx, plant.id, input.params);
     const { plan, assetId } = await checkedPlan(ctx, plant, input.body());
     if (!(await ctx.plans.updatePlan(plant.id, existing.id, plan, assetId, ctx.now().toISOString()))) await existingPlan(ctx, plant.id, input.params);
-    await evaluatePlan(ctx, plant, (await ctx.plans.getPlan(plant.id, existing.id))!);
+    await evaluatePlan(ctx, plant, (await ctx.plans.getPlan(plant.id, existing.id))!, { saved: true });
     return { value: writeSuccess([planAnswer((await ctx.plans.getPlan(plant.id, existing.id))!, ctx.today())]) };
   },
   deleteMaintenancePlan: async (ctx, plant, { params }) => {

@@ -147,8 +147,12 @@ export interface PlanStore {
    * Null when the occurrence was already open (by this instance or another): nothing is written.
    */
   openOccurrence(plan: StoredPlan, occurrence: { key: string; dueDate: string | null; dueReading: number | null }, task: NewTask, actor: Actor): Promise<string | null>;
-  /** The plan's planned jobs are these occurrences from now on (replacing the ones written before). */
-  replacePlannedJobs(plan: StoredPlan, occurrences: PlannedOccurrence[]): Promise<void>;
+  /**
+   * The plan's planned jobs are these occurrences from now on (replacing the ones written before).
+   * Unless `force` (the plan was saved), nothing is written when the same dates are there already:
+   * a tick rewrites a plan's jobs once a day (its horizon moves), not every minute.
+   */
+  replacePlannedJobs(plan: StoredPlan, occurrences: PlannedOccurrence[], force: boolean): Promise<void>;
   /**
    * In a close-out's transaction (writes.ts): a FLOATING plan counts its next occurrence from the
    * close-out of its task — its doneDate, and the meter's latest reading.
@@ -245,7 +249,14 @@ export function createPlanStore(engine: SqlDb, tasks: Pick<MaintenanceStore, "cr
       );
     },
 
-    async replacePlannedJobs(plan, occurrences) {
+    async replacePlannedJobs(plan, occurrences, force) {
+      if (!force) {
+        const held = await engine.get<{ first: string | null; last: string | null; n: number }>(
+          `SELECT min(due_date) AS first, max(due_date) AS last, count(*) AS n FROM planned_jobs WHERE plan_id = @planId`,
+          { planId: plan.id },
+        );
+        if (held && Number(held.n) === occurrences.length && (held.first ?? null) === (occurrences[0]?.dueDate ?? null) && (held.last ?? null) === (occurrences.at(-1)?.dueDate ?? null)) return;
+      }
       await engine.transaction(async (tx) => {
         // Two instances writing one plan's jobs at once: the plan's row lock makes them take turns
         // (SQLite's BEGIN IMMEDIATE already does), so neither inserts an id the other just wrote.
