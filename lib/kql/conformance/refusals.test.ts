@@ -10,7 +10,12 @@ import { unscopedSources } from "../testing/duckdb.test-support";
 
 const cases: [string, number, number, RegExp][] = [
   ["States | mv-apply x = dynamic([1]) on (take 1)", 1, 10, /'mv-apply' is not supported/],
-  ["States | evaluate bag_unpack(DataMetadata)", 1, 10, /'evaluate' is not supported/],
+  ["States | evaluate bag_unpack(DataMetadata)", 1, 19, /Plugin 'bag_unpack' of 'evaluate' is not supported/],
+  ["States | evaluate http_request_post(\"https://example.com\")", 1, 19, /Plugin 'http_request_post' is refused: it sends an HTTP request out of the service/],
+  ["evaluate sql_request(\"Server=x\", \"select 1\")", 1, 10, /Plugin 'sql_request' is refused: it queries a database outside the service/],
+  ["States | evaluate hint.distribution = per_node python(typeof(*), \"result = df\")", 1, 48, /Plugin 'python' is refused: it runs code written in the query/],
+  ["States | evaluate ai_chat_completion(\"x\", \"y\")", 1, 19, /Plugin 'ai_chat_completion' is refused: it calls an AI service/],
+  ["evaluate execute_show_command(\"c\", \".show tables\")", 1, 10, /Plugin 'execute_show_command' is refused: it runs another query or a management command/],
   ["States\n| make-graph DeviceId --> Name with Events on DeviceId", 2, 3, /'make-graph' is not supported/],
   ["States | scan with (step s: true;)", 1, 10, /'scan' is not supported; use prev\(\), next\(\) or row_cumsum\(\) over a sorted row set/],
   ["States | top-hitters 3 of Name", 1, 10, /'top-hitters' is not supported/],

@@ -50,3 +50,14 @@ describe("views, let inside function bodies, database()", () => {
     { q: "cluster(\"https://help.kusto.windows.net\").database(\"db\").Events | count", rows: [[5]] },
   ]);
 });
+
+describe("hints that only tune ADX, and evaluate preview", () => {
+  conformance([
+    { q: "States | join hint.strategy=broadcast (Events | project DeviceId, EventId) on DeviceId | count", rows: [[5]] },
+    { q: "States | join kind=inner hint.remote=left hint.shufflekey=DeviceId (Events | project DeviceId, EventId) on DeviceId | count", rows: [[15]] },
+    { q: "States | summarize hint.shufflekey=DeviceId c = count() by DeviceId | order by DeviceId asc", rows: [["D1", 5], ["D2", 3], ["D3", 2], ["D4", 2]] },
+    { q: "States | distinct hint.strategy=shuffle DeviceId | count", rows: [[4]] },
+    { q: "States | as hint.materialized=true T | where DeviceId == \"D3\" | count", rows: [[2]] },
+    { q: "States | sort by Timestamp asc | evaluate preview(3) | count", rows: [[3]] },
+  ]);
+});

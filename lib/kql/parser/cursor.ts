@@ -134,7 +134,7 @@ export class Cursor {
     const options = new Map<string, { value: Name; span: Span }>();
     for (;;) {
       const token = this.peek();
-      if (!isName(token) || !isPunct(this.peek(1), "=")) return options;
+      if (!isName(token) || !(isPunct(this.peek(1), "=") || (token.text === "hint" && isPunct(this.peek(1), ".")))) return options;
       let key = token.text;
       let end = 2;
       // hint.strategy, hint.shufflekey, …: dotted option names.

@@ -11,7 +11,7 @@ import { parseSearchOperator } from "./search";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
-  "evaluate", "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "invoke",
+  "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "invoke",
   "reduce", "sample-distinct", "top-hitters", "parse-kv", "parse-where", "project-smart", "project-by-names",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
@@ -23,6 +23,8 @@ export function parseOperator(c: Cursor): Operator {
   const word = isName(token) ? token.text : "";
   if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported${word === "scan" ? "; use prev(), next() or row_cumsum() over a sorted row set (sort, then serialize or extend)" : ""}`);
   switch (word) {
+    case "evaluate":
+      return parseEvaluate(c, from);
     case "search":
       return parseSearchOperator(c, from);
     case "where":
@@ -79,6 +81,7 @@ export function parseOperator(c: Cursor): Operator {
     case "sample":
       return { kind: "sample", count: parseExpr(c), span: c.spanFrom(from) };
     case "distinct": {
+      c.readOptions(new Set());
       if (isPunct(c.peek(), "*")) {
         c.next();
         return { kind: "distinct", columns: "*", span: c.spanFrom(from) };
@@ -169,6 +172,45 @@ function parseNamePattern(c: Cursor): Name {
 
 function parseNamePatterns(c: Cursor): Name[] {
   return c.commaList(() => parseNamePattern(c));
+}
+
+/**
+ * Plugins that reach out of the service or run code of their own: a query here reads only its own
+ * database and runs no foreign code (docs/api.md §6), so these are refused with the reason.
+ */
+const REFUSED_PLUGINS: [RegExp, string][] = [
+  [/^http_request(_post)?$/, "sends an HTTP request out of the service"],
+  [/^(sql|mysql|postgresql|cosmosdb_sql|azure_digital_twins_query)_request$/, "queries a database outside the service"],
+  [/^(python|r|csharp)$/, "runs code written in the query"],
+  [/^ai_/, "calls an AI service outside the service"],
+  [/^execute_(query|show_command|script)$|^execute_/, "runs another query or a management command built as text"],
+  [/^(external_datatable|infer_storage_schema\w*)$/, "reads storage outside the service"],
+];
+
+/** `evaluate plugin(…)` as a query's source (`evaluate http_request(…)`): refused, with the reason for an outbound plugin. */
+export function refuseSourcePlugin(c: Cursor): never {
+  c.next();
+  const plugin = c.peek();
+  const refused = REFUSED_PLUGINS.find(([pattern]) => pattern.test(plugin.text));
+  if (refused) fail(plugin, `Plugin '${plugin.text}' is refused: it ${refused[1]}; a query here reads only its own database and runs no outside code`);
+  return fail(plugin, `Plugin '${plugin.text}' of 'evaluate' is not supported`);
+}
+
+/** `evaluate [hint.* = …] plugin(args)`: `preview(N)` reads the first N rows (ADX's first result); other plugins are refused by name. */
+function parseEvaluate(c: Cursor, from: number): Operator {
+  c.readOptions(new Set());
+  const plugin = c.peek();
+  if (!isName(plugin)) fail(plugin, `Expected a plugin name after 'evaluate' but found ${describe(plugin)}`);
+  const refused = REFUSED_PLUGINS.find(([pattern]) => pattern.test(plugin.text));
+  if (refused) fail(plugin, `Plugin '${plugin.text}' is refused: it ${refused[1]}; a query here reads only its own database and runs no outside code`);
+  if (plugin.text === "preview") {
+    c.next();
+    c.expectPunct("(");
+    const count = parseExpr(c);
+    c.expectPunct(")");
+    return { kind: "take", count, span: c.spanFrom(from) };
+  }
+  return fail(plugin, `Plugin '${plugin.text}' of 'evaluate' is not supported`);
 }
 
 function parseJoin(c: Cursor, word: "join" | "lookup", from: number): Operator {

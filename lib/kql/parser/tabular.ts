@@ -5,7 +5,7 @@
 import type { Expr, Name, TabularExpr, TabularSource } from "../ast";
 import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure } from "./cursor";
 import { parseAssignments, parseExpr } from "./expressions";
-import { parseOperator, parseUnionArgs, UNSUPPORTED_OPERATORS } from "./operators";
+import { parseOperator, parseUnionArgs, refuseSourcePlugin, UNSUPPORTED_OPERATORS } from "./operators";
 import { parseSearchSource } from "./search";
 
 /** A source then `| operator`s. At the top level a broken operator is reported and skipped. */
@@ -54,6 +54,7 @@ function parseSource(c: Cursor): TabularSource {
     return { kind: "paren", query, span: c.spanFrom(from) };
   }
   if (!isName(token)) fail(token, `Expected a table name (States or Events) but found ${describe(token)}`);
+  if (token.text === "evaluate" && isName(c.peek(1))) refuseSourcePlugin(c);
   if (UNSUPPORTED_OPERATORS.has(token.text)) fail(token, `'${token.text}' is not supported`);
   switch (token.text) {
     case "search":
