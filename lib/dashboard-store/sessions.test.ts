@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sqliteSql } from "@/lib/platform/sql";
 import { openDashboardDatabase } from "./database";
 import { activeSessionCounts, checkSession, createSession, revokeSession, revokeUserSessions } from "./sessions";
-import { upsertUser } from "./users";
+import { addUser, CLI_ACTOR } from "./user-admin";
+import { setPassword, upsertUser } from "./users";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-sessions-"));
 const db = sqliteSql(openDashboardDatabase(dataDir));
@@ -53,6 +54,25 @@ describe("sessions", () => {
     expect(await revokeUserSessions(db, id, 3 * MINUTE)).toBe(1);
     expect(await checkSession(db, two, policy, 4 * MINUTE)).toBeNull();
     expect(await checkSession(db, three, policy, 4 * MINUTE)).toBe(bystander);
+  });
+
+  it("end when the password is reset (an invitation's new password) or changed by the operator; other users' stay (issue 35)", async () => {
+    const now = Date.now();
+    const id = await userId("reset@example.com");
+    const bystander = await userId("bystander2@example.com");
+    const [stolen, mine, theirs] = [await createSession(db, id, "credentials", policy, now), await createSession(db, id, "oidc", policy, now), await createSession(db, bystander, "credentials", policy, now)];
+    await setPassword(db, id, "a-brand-new-password");
+    expect(await checkSession(db, stolen, policy, now + MINUTE)).toBeNull();
+    expect(await checkSession(db, mine, policy, now + MINUTE)).toBeNull();
+    expect(await checkSession(db, theirs, policy, now + MINUTE)).toBe(bystander);
+    const again = await createSession(db, id, "credentials", policy, Date.now());
+    const cli = { db, actor: CLI_ACTOR, servedPlants: ["RTM1", "HOU1"] };
+    await addUser(cli, { email: "reset@example.com", role: "planner", plants: ["RTM1"], password: "another-new-password" }, { replace: true });
+    expect(await checkSession(db, again, policy, Date.now() + MINUTE)).toBeNull();
+    // Changing role or plants without a password keeps the sessions.
+    const kept = await createSession(db, id, "credentials", policy, Date.now());
+    await addUser(cli, { email: "reset@example.com", role: "planner", plants: ["RTM1", "HOU1"] }, { replace: true });
+    expect(await checkSession(db, kept, policy, Date.now() + MINUTE)).toBe(id);
   });
 
   it("keep only a hash of the id, and refuse an unknown one", async () => {

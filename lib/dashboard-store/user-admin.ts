@@ -98,6 +98,8 @@ export async function addUser(ctx: UserAdminContext, input: NewUserInput, option
       throw new UserAdminError("The last admin keeps the admin role.", "invalid", "role");
     }
     const user = await upsertUser(ctx.db, { ...input, email });
+    // A new password for an existing user (the operator's `user add --password-stdin`) ends their sessions.
+    if (before && input.password !== undefined) await revokeUserSessions(ctx.db, user.id);
     if (options.invite && before) await invitationWins(ctx.db, before);
     const invitation = options.invite ? await createInvitation(ctx.db, user.id, ctx.actor.email) : null;
     return { user, existed: before !== null, invitation };

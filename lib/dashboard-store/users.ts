@@ -8,6 +8,7 @@ import type { SqlExecutor } from "@/lib/platform/sql";
 import { isRole, type PlantScope, type Role } from "../contract/roles";
 import { ID_PATTERN } from "../contract/vocabulary";
 import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from "./passwords";
+import { revokeUserSessions } from "./sessions";
 
 export interface DashboardUser {
   id: number;
@@ -163,7 +164,10 @@ export async function verifyCredentials(db: SqlExecutor, email: string, password
   return toUser(row);
 }
 
-/** Sets a user's password (an accepted invitation); the hash runs in the pool's queue. */
+/**
+ * Sets a user's password (an accepted invitation: the reset path); the hash runs in the pool's
+ * queue. Every session the user had ends (issue 35): whoever held one with the old password is out.
+ */
 export async function setPassword(db: SqlExecutor, userId: number, password: string): Promise<void> {
   validatePassword(password);
   await db.run("UPDATE users SET password_hash = @passwordHash, updated_at = @now WHERE id = @userId", {
@@ -171,6 +175,7 @@ export async function setPassword(db: SqlExecutor, userId: number, password: str
     now: new Date().toISOString(),
     userId,
   });
+  await revokeUserSessions(db, userId);
 }
 
 export function validatePassword(password: string): void {
