@@ -1,7 +1,7 @@
 /**
  * Every refusal of the service keeps its status and code all the way through `/api/` on the server
  * as `npm start` starts it. A page is opened first: server-rendered pages and the `/api/` router
- * then share the process-wide service runtime and upstream client, which is how a refusal once
+ * then share the process's one service runtime and upstream client, which is how a refusal once
  * turned into a 500 (an error class recognised by identity across two module copies).
  */
 import { expect, test } from "./fixtures";

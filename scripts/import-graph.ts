@@ -14,6 +14,19 @@ export interface ImportEdge {
   from: string;
   to?: string;
   pkg?: string;
+  /** Only types are imported (`import type`, `export type … from`): nothing of the module is loaded or bundled. */
+  typeOnly?: boolean;
+}
+
+/** The specifiers a file imports for types only (every import of them is `import type` / `export type`). */
+function typeOnlySpecifiers(text: string): Set<string> {
+  const typeOnly = new Set<string>();
+  const valued = new Set<string>();
+  for (const [, kind, spec] of text.matchAll(/^\s*(import type|export type|import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gms)) {
+    (kind === "import type" || kind === "export type" ? typeOnly : valued).add(spec!);
+  }
+  for (const spec of valued) typeOnly.delete(spec);
+  return typeOnly;
 }
 
 export interface ImportGraph {
@@ -33,10 +46,11 @@ export function readImportGraph(root: string): ImportGraph {
   for (const file of files) {
     const text = ts.sys.readFile(path.join(root, file)) ?? "";
     const { importedFiles } = ts.preProcessFile(text, true, true);
+    const typeOnly = typeOnlySpecifiers(text);
     for (const { fileName: specifier } of importedFiles) {
       const resolved = ts.resolveModuleName(specifier, path.join(root, file), options, host).resolvedModule;
       const target = resolved ? path.relative(root, resolved.resolvedFileName).split(path.sep).join("/") : undefined;
-      if (target && !target.startsWith("node_modules/") && !target.startsWith("..")) edges.push({ from: file, to: target });
+      if (target && !target.startsWith("node_modules/") && !target.startsWith("..")) edges.push({ from: file, to: target, ...(typeOnly.has(specifier) ? { typeOnly: true } : {}) });
       else edges.push({ from: file, pkg: builtinModules.includes(packageName(specifier).replace(/^node:/, "")) && !specifier.startsWith("node:") ? `node:${specifier}` : specifier });
     }
   }
@@ -77,7 +91,7 @@ export function roomOf(file: string): string {
  */
 export const FLOORS: readonly (readonly string[])[] = [
   ["lib/contract"],
-  ["lib", "lib/shared-state", "lib/kql", "lib/series"],
+  ["lib", "lib/shared-state", "lib/kql", "lib/series", "packages"],
   ["lib/platform", "lib/service/platform"],
   ["lib/service/demo", "lib/service/maintenance", "lib/service/telemetry", "lib/dashboard-store", "lib/dashboard"],
   ["lib/service", "lib/upstream", "lib/auth", "lib/client"],
@@ -195,9 +209,9 @@ export function figures(graph: ImportGraph): GraphFigures {
 }
 
 const KERNEL = "lib/platform/";
-/** What the kernel stands on: the contract, the configuration, shared state (and the process-wide bridge beside it). */
+/** What the kernel stands on: the contract, the configuration, shared state. */
 const KERNEL_MAY_IMPORT = (to: string) =>
-  to.startsWith(KERNEL) || to.startsWith("lib/contract/") || to === "lib/config.ts" || to === "lib/process-wide.ts" || to.startsWith("lib/shared-state/");
+  to.startsWith(KERNEL) || to.startsWith("lib/contract/") || to === "lib/config.ts" || to.startsWith("lib/shared-state/");
 /** Modules that only run on the server: a component (browser code) must not load them. */
 const SERVER_ONLY_ROOMS = ["lib/platform", "lib/service", "lib/dashboard-store", "lib/dashboard", "lib/auth", "lib/api-handler", "lib/bff", "lib/upstream", "lib/shared-state", "lib"];
 /** Packages (by name) that run only on a server; `next-auth/react`, next-auth's browser half, is not one of them. */
@@ -249,6 +263,11 @@ export const RULES: readonly Rule[] = [
     because: "components/ (and a feature's components/, client/ and contract/) run in the browser: no server-only module, no Node built-in, no database driver.",
     forbids: (e) =>
       isBrowserFile(e.from) && !isTest(e.from) && (e.to !== undefined ? isServerOnlyFile(e.to) : isServerOnlyPackage(e.pkg!)),
+  },
+  {
+    name: "pages-reach-the-server-through-its-interface",
+    because: "app/ gets the server from plantdesk-host (app/page-server.ts) and imports server modules for their types only, so Next bundles no second copy of them (docs/architecture.md, \"One server in the process\").",
+    forbids: (e) => e.from.startsWith("app/") && !isTest(e.from) && e.to !== undefined && !e.typeOnly && isServerOnlyFile(e.to),
   },
   {
     name: "feature-contract-is-zod-only",

@@ -9,7 +9,6 @@ import { userFromCookieHeader } from "../lib/auth/session";
 import { getDashboardDb } from "../lib/dashboard-store/database";
 import { isMetricsToken } from "../lib/dashboard-store/metrics-token";
 import { addScrapeHook, metrics } from "../lib/platform/metrics";
-import { processWide } from "../lib/process-wide";
 import type { ReadinessCheck, ServiceRuntime } from "../lib/service/runtime";
 
 export interface OperatorProbes {
@@ -81,9 +80,12 @@ function registerGauges(runtime: ServiceRuntime | null): void {
   }
 }
 
+let gaugesRegistered = false;
+
 export async function operatorProbes(runtime: ServiceRuntime | null): Promise<OperatorProbes> {
   // Once per process: a metric's name can be registered once.
-  processWide("operatorGauges", () => registerGauges(runtime));
+  if (!gaugesRegistered) registerGauges(runtime);
+  gaugesRegistered = true;
   return {
     async readiness() {
       return [...(runtime ? await runtime.readiness() : []), await dashboardStoreCheck()];

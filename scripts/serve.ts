@@ -68,6 +68,10 @@ await app.prepare();
 // After Next has set up its server environment: the sessions module reads `next/headers`, whose
 // request storage Next installs while it prepares.
 const { apiHandler } = await import("../lib/bff/routes");
+// The pages' one way to the server (docs/architecture.md, "One server in the process"): Next requires
+// plantdesk-host at run time (serverExternalPackages), so its pages get this interface, not a copy of lib/.
+const { provideServer } = await import("plantdesk-host");
+provideServer((await import("../lib/bff/page-server")).createPageServer());
 const { startMonitorSchedule } = await import("@/modules/monitors/service");
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;

@@ -1,9 +1,7 @@
 import type { ReactNode } from "react";
 import { WaitingForAccess } from "@/components/auth/waiting-for-access";
 import { AppShell } from "@/components/shell/app-shell";
-import { requireSignedInUser } from "@/lib/auth/session";
-import { describeUser } from "@/lib/api-handler/handler";
-import { getUpstream } from "@/lib/upstream";
+import { requireSignedInUser, server } from "@/app/page-server";
 
 /**
  * Every dashboard page: signed-in users only (others go to sign-in), inside the app's frame. The
@@ -14,5 +12,5 @@ import { getUpstream } from "@/lib/upstream";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireSignedInUser();
   if (user.role !== "admin" && user.plants !== "*" && user.plants.length === 0) return <WaitingForAccess name={user.name} email={user.email} />;
-  return <AppShell initialMe={describeUser(user, await getUpstream())}>{children}</AppShell>;
+  return <AppShell initialMe={await server().describeUser(user)}>{children}</AppShell>;
 }

@@ -11,14 +11,14 @@ import { ApiError } from "@/lib/contract/errors";
 import { createRateLimiter, type RateLimiter } from "@/lib/platform/rate-limit";
 import { getSharedState } from "@/lib/shared-state";
 import { createFixedWindowCounter } from "@/lib/shared-state/fixed-window";
-import { processWide } from "@/lib/process-wide";
 
-/** One limiter per process (lib/process-wide.ts, like the shared state it uses). */
+let processLimiter: RateLimiter | undefined;
+
+/** One limiter per process, like the shared state it uses. */
 function limiter(): RateLimiter {
   const config = getConfig();
-  return processWide("apiRateLimiter", () =>
-    createRateLimiter(config.DASHBOARD_RATE_LIMIT_PER_MINUTE, createFixedWindowCounter(getSharedState(config), "dashboard-requests", 60_000)),
-  );
+  processLimiter ??= createRateLimiter(config.DASHBOARD_RATE_LIMIT_PER_MINUTE, createFixedWindowCounter(getSharedState(config), "dashboard-requests", 60_000));
+  return processLimiter;
 }
 
 /** Spends one call of the user's window, or throws 429 saying how long to wait. */

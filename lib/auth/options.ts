@@ -40,7 +40,7 @@ import {
   verifyCredentials,
   type DashboardUser,
 } from "@/lib/dashboard-store/users";
-import { safeCallbackPath } from "./callback-url";
+import { safeCallbackPath } from "../contract/callback-url";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { sessionPolicy, userOfSession } from "./session";
 import { getSignInThrottle } from "./sign-in-throttle";

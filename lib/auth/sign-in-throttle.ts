@@ -26,7 +26,6 @@ import { createHash } from "node:crypto";
 import { getConfig } from "../config";
 import { getSharedState, type SharedState } from "../shared-state";
 import { luaScript, type SharedRedis } from "../shared-state/redis";
-import { processWide } from "@/lib/process-wide";
 
 /** Failures allowed without delay, per key. */
 export const PAIR_FREE = 5;
@@ -224,7 +223,10 @@ function createRedisSignInThrottle(redis: SharedRedis): SignInThrottle {
   };
 }
 
-/** The process's throttle (lib/process-wide.ts: the server and Next's bundles share one), in memory or Redis. */
+let throttle: SignInThrottle | undefined;
+
+/** The process's throttle, in memory or Redis. */
 export function getSignInThrottle(): SignInThrottle {
-  return processWide("signInThrottle", () => createSignInThrottle(getSharedState(getConfig())));
+  throttle ??= createSignInThrottle(getSharedState(getConfig()));
+  return throttle;
 }

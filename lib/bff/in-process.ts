@@ -3,7 +3,7 @@ import "server-only";
  * The dashboard's own API called from a page's server component, in process: the request goes
  * through the same route as the browser's (lib/api-handler/handler.ts: session, same-site check, the
  * per-user rate limit, role, plant, audit), and the limits behind it are the process's one set
- * (lib/process-wide.ts), so a page that asks while it renders gets what its browser would have got
+ * (docs/architecture.md, "One server in the process"), so a page that asks while it renders gets what its browser would have got
  * a moment later, no more. Nothing is sent over the network and no token is minted.
  */
 import { bodyText } from "@/lib/platform/http/types";

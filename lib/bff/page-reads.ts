@@ -7,7 +7,6 @@ import "server-only";
  * the session, the per-user rate limit, the role's permission, the plant and the upstream call (in
  * process, or to the remote service with the token held here) are the route's, not a copy of them.
  */
-import { headers } from "next/headers";
 import { callApiInProcess } from "./in-process";
 
 /**
@@ -37,13 +36,19 @@ export interface PageReadRequest {
   maxBytes?: number;
 }
 
+/** The page's own request, as far as the /api/ route needs it (the page reads them from next/headers). */
+export interface PageRequestHeaders {
+  cookie: string | null;
+  host: string | null;
+  secFetchSite: string | null;
+}
+
 /**
  * The JSON answer of `path` as the signed-in browser would get it, or null for anything but 200
  * (no session, no access, a refusal, a timeout, an answer over `maxBytes`): the page then renders
  * without it and the browser's own fetch reports the problem in words, as it always has.
  */
-export async function readApiForPage<T>(path: string, read: PageReadRequest = {}): Promise<PageRead<T> | null> {
-  const request = await headers();
+export async function readApiForPage<T>(path: string, read: PageReadRequest, request: PageRequestHeaders): Promise<PageRead<T> | null> {
   const timeoutMs = read.timeoutMs === undefined ? PAGE_READ_TIMEOUT_MS : read.timeoutMs;
   try {
     const { status, text } = await callApiInProcess({
@@ -51,7 +56,7 @@ export async function readApiForPage<T>(path: string, read: PageReadRequest = {}
       path,
       query: read.query,
       body: read.body,
-      headers: { cookie: request.get("cookie") ?? undefined, host: request.get("host") ?? undefined, "sec-fetch-site": request.get("sec-fetch-site") ?? undefined },
+      headers: { cookie: request.cookie ?? undefined, host: request.host ?? undefined, "sec-fetch-site": request.secFetchSite ?? undefined },
       signal: timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs),
     });
     if (status !== 200 || (read.maxBytes !== undefined && Buffer.byteLength(text) > read.maxBytes)) return null;

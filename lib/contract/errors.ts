@@ -71,23 +71,7 @@ export interface FieldProblem {
   problem: string;
 }
 
-/**
- * Recognised by this brand, not by class: the server's and Next's bundles each hold a copy of this
- * module (lib/process-wide.ts says why). Spelled here rather than taken from there: the contract
- * imports only zod.
- */
-const BRAND = Symbol.for("plantdesk.ApiError");
-
 export class ApiError extends Error {
-  /**
-   * Recognised by a brand in the global symbol registry, not by class identity: the production
-   * server and Next's bundles each load their own copy of this module, and an error made by one
-   * copy (say, inside the process-wide service runtime) is caught by code of the other.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && (value as { [BRAND]?: true })[BRAND] === true;
-  }
-
   /** An error someone else answered with (a remote service, the dashboard seen from the browser): its status as received. */
   static received(status: number, code: string, message: string, data: unknown[] = [], headers: Record<string, string> = {}): ApiError {
     const error = new ApiError(code as ErrorCode, message, data, headers);
@@ -95,7 +79,6 @@ export class ApiError extends Error {
     return error;
   }
 
-  readonly [BRAND] = true;
   readonly status: number;
   /** Known codes are typed; a remote service may send others, kept as received. */
   readonly code: ErrorCode | (string & {});

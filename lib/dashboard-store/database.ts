@@ -15,7 +15,6 @@ import signIn from "./migrations/010-sign-in";
 import monitors from "@/modules/monitors/store/migrations/020-monitors";
 import dashboards from "@/modules/boards/store/migrations/030-boards";
 import alerting from "@/modules/monitors/store/migrations/036-alerting";
-import { processWideAsync, takeProcessWide } from "@/lib/process-wide";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
@@ -35,14 +34,21 @@ export async function openDashboardSql(config: { dataDir: string; DATABASE_URL?:
 }
 
 /**
- * The process-wide dashboard store, opened on first use: one connection for the custom server and
- * Next's page bundles, which each load their own copy of this module (lib/process-wide.ts).
+ * The process's dashboard store, opened on first use: one connection for the `/api/` routes and the
+ * pages (which reach it through the server, lib/bff/page-server.ts).
  */
+let dashboardDb: Promise<SqlDb> | null = null;
+
 export function getDashboardDb(): Promise<SqlDb> {
-  return processWideAsync("dashboardDatabase", () => openDashboardSql(getConfig()));
+  dashboardDb ??= openDashboardSql(getConfig()).catch((error: unknown) => {
+    dashboardDb = null;
+    throw error;
+  });
+  return dashboardDb;
 }
 
 export async function closeDashboardDb(): Promise<void> {
-  const db = takeProcessWide<Promise<SqlDb>>("dashboardDatabase");
+  const db = dashboardDb;
+  dashboardDb = null;
   await (await db?.catch(() => undefined))?.close();
 }

@@ -10,7 +10,6 @@ import path from "node:path";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { PlantScope, Role } from "../contract/roles";
 import { countUsers, upsertUser } from "./users";
-import { processWideAsync } from "@/lib/process-wide";
 
 export const DEMO_USERS: readonly { email: string; name: string; role: Role; plants: PlantScope }[] = [
   { email: "planner@plantdesk.demo", name: "Pia Planner", role: "planner", plants: ["RTM1", "HOU1"] },
@@ -63,9 +62,15 @@ export async function ensureDemoUsers(db: SqlDb, dataDir: string, demoPassword: 
 }
 
 /**
- * ensureDemoUsers once per process: the server does it at start (and announces it), and Next's
- * bundles then find it done (lib/process-wide.ts) instead of hashing the passwords again.
+ * ensureDemoUsers once per process: the server does it at start (and announces it), and sign-in
+ * then finds it done instead of hashing the passwords again.
  */
+let demoUsers: Promise<DemoUsersOutcome> | null = null;
+
 export function ensureDemoUsersOnce(db: SqlDb, dataDir: string, demoPassword: string | null): Promise<DemoUsersOutcome> {
-  return processWideAsync("demoUsers", () => ensureDemoUsers(db, dataDir, demoPassword));
+  demoUsers ??= ensureDemoUsers(db, dataDir, demoPassword).catch((error: unknown) => {
+    demoUsers = null;
+    throw error;
+  });
+  return demoUsers;
 }

@@ -7,13 +7,13 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { format } from "node:util";
-import { processWide } from "../process-wide";
 
 interface RequestScope {
   requestId: string;
 }
 
-const scopes = () => processWide("logScopes", () => new AsyncLocalStorage<RequestScope>());
+const requestScopes = new AsyncLocalStorage<RequestScope>();
+const scopes = () => requestScopes;
 
 /** Runs `fn` (a request's handling) so that every line it logs carries `requestId`. */
 export function withRequestId<T>(requestId: string, fn: () => T): T {
@@ -33,8 +33,12 @@ export function jsonLine(level: Level, msg: string, extra: Record<string, unknow
 }
 
 /** Makes console.log/info/warn/error/debug write JSON lines (once per process). */
+let jsonConsole = false;
+
 export function useJsonConsole(): void {
-  processWide("jsonConsole", () => {
+  if (jsonConsole) return;
+  jsonConsole = true;
+  {
     const write = (stream: NodeJS.WriteStream, level: Level) => (...args: unknown[]) => {
       stream.write(`${jsonLine(level, format(...args))}\n`);
     };
@@ -43,6 +47,5 @@ export function useJsonConsole(): void {
     console.debug = write(process.stdout, "debug");
     console.warn = write(process.stderr, "warn");
     console.error = write(process.stderr, "error");
-    return true;
-  });
+  }
 }

@@ -1,14 +1,12 @@
 /**
  * The server's Prometheus metrics (`GET /metrics`, README "Operating"): one prom-client registry
- * per process (lib/process-wide.ts: the server and Next's bundles load this module twice, and
- * both must count into the same registry). Labels are bounded: a route is the router's pattern
+ * per process. Labels are bounded: a route is the router's pattern
  * (`/api/plants/{plantId}/tasks`), never the raw path, so a client cannot grow the series.
  * Gauges of things owned above the kernel (ingest, monitors, pools) are read when scraped, through
  * `addScrapeHook`, which the assembly (scripts/serve.ts) fills.
  */
 import type { ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { processWide } from "../process-wide";
 
 function createMetrics() {
   const registry = new Registry();
@@ -37,8 +35,11 @@ function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+let processMetrics: Metrics | undefined;
+
 export function metrics(): Metrics {
-  return processWide("metrics", createMetrics);
+  processMetrics ??= createMetrics();
+  return processMetrics;
 }
 
 /** Runs `hook` before each scrape (it sets gauges from the state it reads). */

@@ -1,8 +1,8 @@
 /**
  * The embedded service in one object: its databases, its request handler and how to close it.
- * `getServiceRuntime()` is the process-wide instance (lib/process-wide.ts), so that the custom server
- * (run by tsx) and Next.js's bundled route code share ONE database connection (pool) and ONE set of
- * DuckDB files; `createServiceRuntime(config)` makes a private one (tests, benchmarks).
+ * `getServiceRuntime()` is the process's one instance (ONE database connection pool, ONE set of
+ * DuckDB files; the pages reach it through the server, docs/architecture.md "One server in the
+ * process"); `createServiceRuntime(config)` makes a private one (tests, benchmarks).
  */
 import { getConfig, type AppConfig } from "@/lib/config";
 import { createPlantTokens, type PlantTokens } from "./maintenance/plant-tokens";
@@ -18,7 +18,6 @@ import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "./database"
 import { openTelemetry, type TelemetryService } from "./telemetry";
 import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
 import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
-import { processWideAsync } from "@/lib/process-wide";
 import { createPlanStore } from "./maintenance/plans/store";
 import { createReliabilityReads } from "./maintenance/reliability/store";
 import { createPlanScheduler, type PlanScheduler } from "./maintenance/plans/scheduler";
@@ -197,7 +196,13 @@ function telemetryMeter(telemetry: TelemetryRuntime): MeterReader {
   };
 }
 
-/** The process-wide runtime (lib/process-wide.ts), created on first use from the environment's configuration. */
+let processRuntime: Promise<ServiceRuntime> | null = null;
+
+/** The process's runtime, created on first use from the environment's configuration (a failure is not kept). */
 export function getServiceRuntime(): Promise<ServiceRuntime> {
-  return processWideAsync("serviceRuntime", () => createServiceRuntime(getConfig(), { live: true }));
+  processRuntime ??= createServiceRuntime(getConfig(), { live: true }).catch((error: unknown) => {
+    processRuntime = null;
+    throw error;
+  });
+  return processRuntime;
 }

@@ -7,7 +7,6 @@
  */
 import type { AppConfig } from "../config";
 import { openRedis, type SharedRedis } from "./redis";
-import { processWide } from "@/lib/process-wide";
 
 export type SharedState = { kind: "memory"; close(): Promise<void> } | { kind: "redis"; redis: SharedRedis; close(): Promise<void> };
 
@@ -19,8 +18,11 @@ export function openSharedState(config: Pick<AppConfig, "REDIS_URL" | "REDIS_KEY
 
 /**
  * The dashboard's shared state (sign-in throttle, remote upstream's token), one per process
- * (lib/process-wide.ts: the server and Next's bundles share it). The service runtime opens its own.
+ * (the pages reach it through the server, lib/bff/page-server.ts). The service runtime opens its own.
  */
+let shared: SharedState | undefined;
+
 export function getSharedState(config: Pick<AppConfig, "REDIS_URL" | "REDIS_KEY_PREFIX">): SharedState {
-  return processWide("sharedState", () => openSharedState(config));
+  shared ??= openSharedState(config);
+  return shared;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 /**
- * THE upstream of this process, built on first use from the configuration and shared (through
- * lib/process-wide.ts, like the service runtime) by the `/api/` router and Next's page bundles. Remote mode
+ * THE upstream of this process, built on first use from the configuration and shared by the `/api/`
+ * router and the pages (which reach it through the server's page interface, lib/bff/page-server.ts). Remote mode
  * opens nothing of the embedded service.
  */
 import { getConfig, type AppConfig } from "@/lib/config";
@@ -11,12 +11,18 @@ import { createEmbeddedUpstream } from "./embedded";
 import { createRemoteUpstream } from "./remote";
 import { httpTransport } from "./transport";
 import type { Upstream } from "./types";
-import { processWideAsync } from "@/lib/process-wide";
 
 export type { MaintenanceCall, PlantInfo, QueryCaller, Upstream, UpstreamAnswer } from "./types";
 
+let upstream: Promise<Upstream> | null = null;
+
+/** The process's upstream, built on first use (a failure is not kept: the next caller tries again). */
 export function getUpstream(): Promise<Upstream> {
-  return processWideAsync("upstream", () => buildUpstream(getConfig()));
+  upstream ??= buildUpstream(getConfig()).catch((error: unknown) => {
+    upstream = null;
+    throw error;
+  });
+  return upstream;
 }
 
 export async function buildUpstream(config: AppConfig): Promise<Upstream> {

@@ -4,7 +4,7 @@ import { UserAdmin } from "@/components/users/user-admin";
 import { PageSkeleton } from "@/components/ui/skeleton";
 import { EmptyState } from "@/components/ui/states";
 import { hasPermission } from "@/lib/contract/roles";
-import { requireSignedInUser } from "@/lib/auth/session";
+import { requireSignedInUser } from "@/app/page-server";
 
 export const metadata: Metadata = { title: "Users" };
 

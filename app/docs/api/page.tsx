@@ -5,7 +5,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { ERROR_STATUS } from "@/lib/contract/errors";
-import { getServiceOpenApiDocument } from "@/lib/service/openapi";
+import { server } from "@/app/page-server";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -221,8 +221,11 @@ function Schema({ name, schema }: { name: string; schema: Json }) {
   );
 }
 
+// Rendered per request: the document comes from the running server (app/page-server.ts), which a build has not.
+export const dynamic = "force-dynamic";
+
 export default function ApiReferencePage() {
-  const doc = getServiceOpenApiDocument() as Json;
+  const doc = server().serviceOpenApiDocument() as Json;
   const operations = Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
     Object.entries(methods as Json).map(([method, op]) => ({ path, method, op: op as Json })),
   );

@@ -1,19 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { InvitationForm } from "@/components/auth/invitation-form";
-import { getConfig } from "@/lib/config";
-import { getDashboardDb } from "@/lib/dashboard-store/database";
-import { peekInvitation } from "@/lib/dashboard-store/invitations";
-import { findUserById } from "@/lib/dashboard-store/users";
+import { server } from "@/app/page-server";
 
 export const metadata: Metadata = { title: "Your invitation", referrer: "no-referrer" };
 
 /** An invitation link (lib/dashboard-store/invitations.ts): set a password, or connect a single sign-on account. */
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const userId = await peekInvitation(await getDashboardDb(), token);
-  const user = userId === null ? null : await findUserById(await getDashboardDb(), userId);
-  const { dashboard } = getConfig();
+  const user = await server().invitedUser(token);
+  const { entraId, oidcName } = server().signInChoices();
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm rounded-xl border border-line bg-surface p-8 shadow-sm">
@@ -22,9 +18,9 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
           <>
             <p className="mt-2 text-sm text-fg-muted">
               Set a password for <strong className="wrap-anywhere text-fg">{user.email}</strong>
-              {dashboard.oidc || dashboard.azureAd ? ", or sign in with your company account" : ""}. This link works once.
+              {oidcName !== null || entraId ? ", or sign in with your company account" : ""}. This link works once.
             </p>
-            <InvitationForm token={token} email={user.email} entraId={dashboard.azureAd !== null} oidcName={dashboard.oidc?.name ?? null} />
+            <InvitationForm token={token} email={user.email} entraId={entraId} oidcName={oidcName} />
           </>
         ) : (
           <>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { EmptyState } from "@/components/ui/states";
 import { canReachPlant } from "@/lib/contract/roles";
-import { requireSignedInUser } from "@/lib/auth/session";
+import { requireSignedInUser } from "@/app/page-server";
 
 /** A plant's pages: only for users whose plant list holds it (the API refuses the rest anyway). */
 export default async function PlantLayout({ children, params }: { children: ReactNode; params: Promise<{ plantId: string }> }) {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { TaskBoard, type BoardSeed } from "@/components/tasks/task-board";
-import { readApiForPage } from "@/lib/bff/page-reads";
+import { readApiForPage } from "@/app/page-server";
 import { API_PLANT_BASE } from "@/lib/contract/api";
 import type { TPage } from "@/lib/contract/common";
 import type { TLookupValue, TTask } from "@/lib/contract/maintenance";

@@ -10,7 +10,7 @@ import "server-only";
  */
 import { earlyPanelWidth, panelQuery, parseBoardView } from "@/modules/boards/components/board-state";
 import type { EarlyPanelAnswer, PanelAnswer } from "@/modules/boards/components/panel-view";
-import { readApiForPage } from "@/lib/bff/page-reads";
+import { readApiForPage } from "@/app/page-server";
 import { BOARD_RANGE_MS } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboard } from "@/modules/boards/contract/boards";
 import { ZQueryResolution } from "@/lib/contract/explorer";

@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { BoardPage } from "@/modules/boards/components/board-page";
 import { PageSkeleton } from "@/components/ui/skeleton";
-import { dashboardForPage } from "@/modules/boards/api/routes";
-import { requireSignedInUser } from "@/lib/auth/session";
+import { requireSignedInUser, server } from "@/app/page-server";
 import { earlyAnswers } from "./early-answers";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -19,7 +18,7 @@ export default async function DashboardPage({ params, searchParams }: { params: 
   const [{ plantId, dashboardId }, user, search] = await Promise.all([params, requireSignedInUser(), searchParams]);
   const plant = decodeURIComponent(plantId);
   const id = decodeURIComponent(dashboardId);
-  const board = await dashboardForPage(user, plant, id);
+  const board = await server().boardForPage(user, plant, id);
   const early = board ? await earlyAnswers(board, toSearch(search)) : undefined;
   return (
     <Suspense fallback={<PageSkeleton label="Loading the dashboard" />}>
