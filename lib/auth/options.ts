@@ -16,8 +16,8 @@ import "server-only";
  */
 import type { AuthOptions, Profile, User } from "next-auth";
 import type { Account } from "next-auth";
-import AzureADProvider from "next-auth/providers/azure-ad";
-import CredentialsProvider from "next-auth/providers/credentials";
+import AzureADModule from "next-auth/providers/azure-ad";
+import CredentialsModule from "next-auth/providers/credentials";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
@@ -43,6 +43,15 @@ import {
 import { safeCallbackPath } from "../contract/callback-url";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { sessionPolicy, userOfSession } from "./session";
+
+/**
+ * next-auth's providers are CommonJS modules exporting `default`: a bundler unwraps it, Node's import
+ * of CommonJS (the server runs lib/ through tsx, docs/architecture.md "One server in the process")
+ * hands the whole exports object. Either way, the provider function.
+ */
+const cjsDefault = <T>(module: T): T => (module as { default?: T }).default ?? module;
+const AzureADProvider = cjsDefault(AzureADModule);
+const CredentialsProvider = cjsDefault(CredentialsModule);
 import { getSignInThrottle } from "./sign-in-throttle";
 import { SIGN_IN_ERRORS } from "../contract/sign-in-errors";
 

@@ -8,8 +8,6 @@ import "server-only";
  * cookie store.
  */
 import { decode } from "next-auth/jwt";
-import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { resolveSessionSecret } from "@/lib/dashboard-store/session-secret";
@@ -108,16 +106,4 @@ export async function userFromCookies(cookies: Map<string, string>): Promise<Das
 /** The signed-in user of a request, from its `Cookie` header. */
 export function userFromCookieHeader(header: string | null | undefined): Promise<DashboardUser | null> {
   return userFromCookies(parseCookieHeader(header ?? null));
-}
-
-/**
- * For server components (the dashboard layout): the signed-in user, or a redirect to sign-in.
- * The proxy already sends cookie-less visitors away; this also catches expired or forged cookies
- * and disabled users.
- */
-export async function requireSignedInUser(): Promise<DashboardUser> {
-  const store = await cookies();
-  const user = await userFromCookies(new Map(store.getAll().map((cookie) => [cookie.name, cookie.value])));
-  if (!user) redirect("/signin");
-  return user;
 }
