@@ -10,7 +10,7 @@ describe("Kusto request properties", () => {
     const asText = ZKustoRequest.parse({ db: "CUST-ACME", csl: "States", properties: '{"options":{"SERVERTIMEOUT":"00:00:30","Unknown":true}}' });
     expect(readKustoOptions(asText.properties)).toEqual({ servertimeoutMs: 30_000 });
     const asObject = ZKustoRequest.parse({ db: "CUST-ACME", csl: "States", properties: { Options: { TruncationMaxRecords: "10", query_now: "2024-05-01T00:00:00Z" }, Parameters: { x: 1 } } });
-    expect(readKustoOptions(asObject.properties)).toEqual({ truncationMaxRecords: 10, queryNow: new Date("2024-05-01T00:00:00Z") });
+    expect(readKustoOptions(asObject.properties)).toEqual({ truncationMaxRecords: 10, queryNow: new Date("2024-05-01T00:00:00Z"), parameters: { x: "1" } });
     expect(readKustoOptions({ query_datetimescope_from: "datetime(2024-05-01)", query_datetimescope_column: "Timestamp" })).toEqual({
       scopeFrom: new Date("2024-05-01T00:00:00Z"),
       scopeColumn: "Timestamp",
