@@ -69,7 +69,7 @@ function TypeOf({ schema }: { schema: Json | undefined }): ReactNode {
   if (schema.$ref) {
     const name = refName(schema.$ref);
     return (
-      <a href={`#schema-${name}`} className="text-accent underline-offset-2 hover:underline">
+      <a href={`#schema-${name}`} className="text-accent underline underline-offset-2">
         {name}
       </a>
     );

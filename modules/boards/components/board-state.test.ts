@@ -93,7 +93,8 @@ describe("a panel's resolution", () => {
     expect(panelRequestWidth(1000)).toBe(1600);
     expect(panelRequestWidth(9000)).toBe(3200);
     expect(earlyPanelWidth({ chart: "line", width: "half" })).toBe(800);
-    expect(earlyPanelWidth({ chart: "bar", width: "full" })).toBe(1600);
+    expect(earlyPanelWidth({ chart: "bar", width: "full" })).toBe(60);
+    expect(panelRequestWidth(1000, "column")).toBe(60);
     expect(earlyPanelWidth({ chart: "table", width: "full" })).toBeNull();
     expect(["line", "column", "bar", "pie", "table", "stat"].filter((chart) => resolvesByWidth(chart as never))).toEqual(["line", "column", "bar"]);
   });

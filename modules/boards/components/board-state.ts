@@ -113,12 +113,17 @@ export function resolvesByWidth(chart: TPanelChart): boolean {
  * ask for the page's first view at the width the panel will then measure (earlyPanelWidth).
  */
 const PANEL_WIDTH_STEPS = [400, 800, 1600, 3200] as const;
-export function panelRequestWidth(plotPx: number): number {
+const BAR_REQUEST_WIDTH = 60;
+export function panelRequestWidth(plotPx: number, chart: TPanelChart = "line"): number {
+  // Bars are read one by one: at most MAX_CATEGORIES (60, components/telemetry/chart-plan.ts) can be
+  // drawn, so columns and bars ask for that many bins whatever the width (73 hourly bins at 390 px fell back to a table).
+  if (chart === "column" || chart === "bar") return BAR_REQUEST_WIDTH;
   return PANEL_WIDTH_STEPS.find((step) => step >= plotPx) ?? 3200;
 }
 
 /** The width a panel will most likely ask for on a laptop or tablet (a half panel's plot is 300–800 px, a full one's 800–1,600). */
 export function earlyPanelWidth(panel: Pick<TDashboardPanel, "chart" | "width">): number | null {
   if (!resolvesByWidth(panel.chart)) return null;
+  if (panel.chart !== "line") return BAR_REQUEST_WIDTH;
   return panel.width === "full" ? 1600 : 800;
 }

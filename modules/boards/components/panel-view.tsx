@@ -101,7 +101,7 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone, ear
   const plot = useChartWidth(host);
   const byWidth = resolvesByWidth(panel.chart);
   // Until the panel is measured, the width the server's early answer was asked for stands in.
-  const width = !byWidth ? null : plot > 0 ? panelRequestWidth(plot) : (early?.width ?? 0);
+  const width = !byWidth ? null : plot > 0 ? panelRequestWidth(plot, panel.chart) : (early?.width ?? 0);
   const [fullFor, setFullFor] = useState<string | null>(null);
   const full = byWidth && text !== null && fullFor === text;
   // The server's answer for this very query, range and width (the page's first view); a changed variable or range asks anew.
