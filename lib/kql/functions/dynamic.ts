@@ -35,4 +35,44 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     sql: { duckdb: ({ args }) => duckdbArrays(args, (ls) => `flatten([${ls.join(", ")}])`), clickhouse: ({ args }) => clickhouseArrays(args, (ls) => `arrayConcat(${ls.join(", ")})`) },
     doc: "the arrays' elements in one array",
   }),
+  scalar("array_slice", {
+    args: "array: dynamic, start: long, end: long",
+    result: "dynamic",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args: [array, start, end] }) => duckdbArrays([array!], ([l]) => slice("duckdb", l!, start!, end!)),
+      clickhouse: ({ args: [array, start, end] }) => clickhouseArrays([array!], ([l]) => slice("clickhouse", l!, start!, end!)),
+    },
+    doc: "the elements from index start to end, both included (negative indexes count from the end)",
+  }),
+  ...(["left", "right"] as const).map((side) =>
+    scalar(`array_rotate_${side}`, {
+      args: "array: dynamic, rotate_count: long",
+      result: "dynamic",
+      nulls: "may",
+      sql: {
+        duckdb: ({ args: [array, count] }) => duckdbArrays([array!], ([l]) => rotate("duckdb", l!, side === "left" ? count! : `-(${count})`)),
+        clickhouse: ({ args: [array, count] }) => clickhouseArrays([array!], ([l]) => rotate("clickhouse", l!, side === "left" ? count! : `-(${count})`)),
+      },
+      doc: `the array's elements rotated ${side} by rotate_count places (a negative count rotates the other way)`,
+    }),
+  ),
 ];
+
+/** `list[start..end]` (KQL's 0-based, both included, negative from the end) as 1-based `from`/`length`. */
+function slice(engine: "duckdb" | "clickhouse", list: string, start: string, end: string): string {
+  const n = engine === "duckdb" ? `len(${list})` : `toInt64(length(${list}))`;
+  const from = `greatest(CASE WHEN ${start} < 0 THEN ${start} + ${n} ELSE ${start} END, 0)`;
+  const to = `least(CASE WHEN ${end} < 0 THEN ${end} + ${n} ELSE ${end} END, ${n} - 1)`;
+  const length = `greatest(${to} - ${from} + 1, 0)`;
+  return engine === "duckdb" ? `list_slice(${list}, ${from} + 1, ${from} + ${length})` : `arraySlice(${list}, ${from} + 1, ${length})`;
+}
+
+/** `list` rotated left by `count` places: the tail from the count on, then the head. */
+function rotate(engine: "duckdb" | "clickhouse", list: string, count: string): string {
+  const n = engine === "duckdb" ? `len(${list})` : `toInt64(length(${list}))`;
+  const k = `((${count}) % greatest(${n}, 1) + greatest(${n}, 1)) % greatest(${n}, 1)`;
+  return engine === "duckdb"
+    ? `list_concat(list_slice(${list}, ${k} + 1, ${n}), list_slice(${list}, 1, ${k}))`
+    : `arrayConcat(arraySlice(${list}, ${k} + 1), arraySlice(${list}, 1, ${k}))`;
+}

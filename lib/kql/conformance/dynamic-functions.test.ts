@@ -1,0 +1,24 @@
+/**
+ * Conformance: the dynamic-array functions of lib/kql/functions/dynamic.ts on both engines, with the
+ * outputs Microsoft's documentation prints for them (also in the docs ratchet) and the edges it
+ * leaves out: indexes past the ends, empty arrays, a value that is not an array (null, as in ADX).
+ */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+describe("array_slice", () => {
+  conformance([
+    { q: "print arr = dynamic([1,2,3]) | extend sliced = array_slice(arr, 1, 2)", rows: [[[1, 2, 3], [2, 3]]], types: ["dynamic", "dynamic"] },
+    { q: "print a = array_slice(dynamic([1,2,3,4,5]), 2, -1), b = array_slice(dynamic([1,2,3,4,5]), -3, -2)", rows: [[[3, 4, 5], [3, 4]]] },
+    { q: "print past = array_slice(dynamic([1,2,3]), 1, 10), before = array_slice(dynamic([1,2,3]), -10, 0), empty = array_slice(dynamic([1,2,3]), 2, 1), none = array_slice(dynamic([]), 0, 3)", rows: [[[2, 3], [1], [], []]] },
+    { q: "print s = array_slice(dynamic(['a', {'b': 1}, [2]]), 1, 2), notarray = array_slice(parse_json('{\"a\": 1}'), 0, 1)", rows: [[[{ b: 1 }, [2]], null]] },
+  ]);
+});
+
+describe("array_rotate_left / array_rotate_right", () => {
+  conformance([
+    { q: "print l = array_rotate_left(dynamic([1,2,3,4,5]), 2), ln = array_rotate_left(dynamic([1,2,3,4,5]), -2)", rows: [[[3, 4, 5, 1, 2], [4, 5, 1, 2, 3]]] },
+    { q: "print r = array_rotate_right(dynamic([1,2,3,4,5]), 2), rn = array_rotate_right(dynamic([1,2,3,4,5]), -2)", rows: [[[4, 5, 1, 2, 3], [3, 4, 5, 1, 2]]] },
+    { q: "print wrap = array_rotate_left(dynamic(['a','b','c']), 7), zero = array_rotate_right(dynamic([1,2]), 0), empty = array_rotate_left(dynamic([]), 3), notarray = array_rotate_left(parse_json('5'), 1)", rows: [[["b", "c", "a"], [1, 2], [], null]] },
+  ]);
+});
