@@ -22,3 +22,18 @@ describe("array_rotate_left / array_rotate_right", () => {
     { q: "print wrap = array_rotate_left(dynamic(['a','b','c']), 7), zero = array_rotate_right(dynamic([1,2]), 0), empty = array_rotate_left(dynamic([]), 3), notarray = array_rotate_left(parse_json('5'), 1)", rows: [[["b", "c", "a"], [1, 2], [], null]] },
   ]);
 });
+
+describe("array_shift_left / array_shift_right", () => {
+  conformance([
+    { q: "print a = array_shift_left(dynamic([1,2,3,4,5]), 2), b = array_shift_left(dynamic([1,2,3,4,5]), 2, -1), c = array_shift_left(dynamic([1,2,3,4,5]), -2, -1)", rows: [[[3, 4, 5, null, null], [3, 4, 5, -1, -1], [-1, -1, 1, 2, 3]]] },
+    { q: "print a = array_shift_right(dynamic([1,2,3,4,5]), 2), b = array_shift_right(dynamic([1,2,3,4,5]), 2, -1), c = array_shift_right(dynamic([1,2,3,4,5]), -2, -1)", rows: [[[null, null, 1, 2, 3], [-1, -1, 1, 2, 3], [3, 4, 5, -1, -1]]] },
+    { q: "print all = array_shift_left(dynamic(['a','b']), 5, 'z'), zero = array_shift_right(dynamic([1,2]), 0), empty = array_shift_left(dynamic([]), 1), notarray = array_shift_right(parse_json('7'), 1)", rows: [[["z", "z"], [1, 2], [], null]] },
+  ]);
+});
+
+describe("set_has_element", () => {
+  conformance([
+    { q: 'print arr = dynamic(["this", "is", "an", "example"]) | project Result = set_has_element(arr, "example")', rows: [[true]], types: ["bool"] },
+    { q: "print n = set_has_element(dynamic([1, 2, 3]), 2), absent = set_has_element(dynamic([1, 2, 3]), 4), s = set_has_element(dynamic(['1']), 1), notarray = set_has_element(parse_json('{}'), 1)", rows: [[true, false, false, null]] },
+  ]);
+});

@@ -1,5 +1,6 @@
 /** KQL's dynamic functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
 import { documented, scalar, type FunctionEntry } from "./entry";
+import type { KqlType } from "../types";
 
 /**
  * An array function over the elements' JSON: DuckDB's JSON[] lists, ClickHouse's raw element texts;
@@ -57,7 +58,63 @@ export const DYNAMIC: readonly FunctionEntry[] = [
       doc: `the array's elements rotated ${side} by rotate_count places (a negative count rotates the other way)`,
     }),
   ),
+  ...(["left", "right"] as const).map((side) =>
+    scalar(`array_shift_${side}`, {
+      args: ["array: dynamic, shift_count: long", "array: dynamic, shift_count: long, fill_value: any"],
+      result: "dynamic",
+      nulls: "may",
+      sql: {
+        duckdb: ({ args: [array, count, fill] }) =>
+          duckdbArrays([array!], ([l]) => shift("duckdb", l!, side === "left" ? count! : `-(${count})`, fill === undefined ? "'null'::JSON" : `coalesce(to_json(${fill}), 'null'::JSON)`)),
+        clickhouse: ({ args: [array, count, fill], types }) =>
+          clickhouseArrays([array!], ([l]) => shift("clickhouse", l!, side === "left" ? count! : `-(${count})`, fill === undefined ? "'null'" : clickhouseJson(fill, types[2]!))),
+      },
+      doc: `the array's elements shifted ${side} by shift_count places, the emptied places filled with fill_value (null by default; a negative count shifts the other way)`,
+    }),
+  ),
+  scalar("set_has_element", {
+    args: "set: dynamic, value: any",
+    result: "bool",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args: [set, value] }) => `CASE WHEN json_type(${set}) = 'ARRAY' THEN coalesce(list_contains(CAST(${set} AS JSON[]), coalesce(to_json(${value}), 'null'::JSON)), false) END`,
+      clickhouse: ({ args: [set, value], types }) => `if(JSONType(${set}) = 'Array', has(JSONExtractArrayRaw(ifNull(${set}, 'null')), ${clickhouseJson(value!, types[1]!)}), NULL)`,
+    },
+    doc: "whether the array holds the value",
+  }),
 ];
+
+/** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
+function clickhouseJson(sql: string, type: KqlType): string {
+  switch (type) {
+    case "string":
+      return `toJSONString(ifNull(${sql}, ''))`;
+    case "long":
+    case "int":
+      return `ifNull(toString(${sql}), 'null')`;
+    case "real":
+      return `multiIf(isNull(${sql}), 'null', isFinite(${sql}), toString(${sql}), 'null')`;
+    case "bool":
+      return `multiIf(isNull(${sql}), 'null', ${sql}, 'true', 'false')`;
+    case "dynamic":
+      return `ifNull(${sql}, 'null')`;
+    default:
+      return `ifNull(toJSONString(toString(${sql})), 'null')`;
+  }
+}
+
+/** `list` shifted left by `count` places (right when negative), `fill` (an element's JSON) in the emptied places. */
+function shift(engine: "duckdb" | "clickhouse", list: string, count: string, fill: string): string {
+  const n = engine === "duckdb" ? `len(${list})` : `toInt64(length(${list}))`;
+  const left = `least(greatest(${count}, 0), ${n})`;
+  const right = `least(greatest(-(${count}), 0), ${n})`;
+  if (engine === "duckdb") {
+    const fills = (k: string) => `list_transform(range(0, ${k}), lambda kql_i: ${fill})`;
+    return `list_concat(${fills(right)}, list_slice(${list}, ${left} + 1, ${n} - ${right}), ${fills(left)})`;
+  }
+  const fills = (k: string) => `arrayMap(kql_i -> ${fill}, range(toUInt64(${k})))`;
+  return `arrayConcat(${fills(right)}, arraySlice(${list}, ${left} + 1, ${n} - ${right} - ${left}), ${fills(left)})`;
+}
 
 /** `list[start..end]` (KQL's 0-based, both included, negative from the end) as 1-based `from`/`length`. */
 function slice(engine: "duckdb" | "clickhouse", list: string, start: string, end: string): string {
