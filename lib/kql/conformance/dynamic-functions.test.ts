@@ -3,8 +3,10 @@
  * outputs Microsoft's documentation prints for them (also in the docs ratchet) and the edges it
  * leaves out: indexes past the ends, empty arrays, a value that is not an array (null, as in ADX).
  */
-import { describe } from "vitest";
-import { conformance } from "./harness";
+import { describe, expect, it } from "vitest";
+import { evaluationError } from "@/lib/service/telemetry/duckdb/errors";
+import { clickhouseQueryError } from "@/lib/service/telemetry/clickhouse/errors";
+import { conformance, ENGINES, runOn } from "./harness";
 
 describe("array_slice", () => {
   conformance([
@@ -36,4 +38,28 @@ describe("set_has_element", () => {
     { q: 'print arr = dynamic(["this", "is", "an", "example"]) | project Result = set_has_element(arr, "example")', rows: [[true]], types: ["bool"] },
     { q: "print n = set_has_element(dynamic([1, 2, 3]), 2), absent = set_has_element(dynamic([1, 2, 3]), 4), s = set_has_element(dynamic(['1']), 1), notarray = set_has_element(parse_json('{}'), 1)", rows: [[true, false, false, null]] },
   ]);
+});
+
+describe("range()", () => {
+  conformance([
+    { q: "print r = range(1, 8, 3)", rows: [[[1, 4, 7]]], types: ["dynamic"] },
+    { q: "print a = range(1, 3), down = range(5, 1, -2), none = range(5, 1), reals = range(0.5, 2, 0.5), zero = range(1, 5, 0)", rows: [[[1, 2, 3], [5, 3, 1], [], [0.5, 1, 1.5, 2], null]] },
+    { q: "print n = array_length(range(1, 100000))", rows: [[100000]] },
+  ]);
+});
+
+describe("range() longer than the list limit is refused before it is built (ADX would cap it at 1,048,576)", () => {
+  const queries = ["print r = range(1, 1000000000) | mv-expand r | count", "range i from 100001 to 100001 step 1 | project n = array_length(range(1, i))"];
+  for (const q of queries) {
+    for (const engine of ENGINES) {
+      it(`${q} (${engine})`, async () => {
+        const refusal = await runOn(engine, q).then(
+          () => undefined,
+          (error: unknown) => (engine === "duckdb" ? evaluationError(error) : clickhouseQueryError(error)),
+        );
+        expect(refusal?.code).toBe("INVALID_QUERY");
+        expect(refusal?.message).toMatch(/range would build a list longer than the limit of 100,000 elements/);
+      });
+    }
+  }
 });

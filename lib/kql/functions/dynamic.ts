@@ -1,5 +1,6 @@
 /** KQL's dynamic functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
 import { documented, scalar, type FunctionEntry } from "./entry";
+import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
 import type { KqlType } from "../types";
 
 /**
@@ -82,6 +83,13 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     },
     doc: "whether the array holds the value",
   }),
+  scalar("range", {
+    args: "start: number, stop: number, step?: number",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: ({ args: [start, stop, step] }) => numberRange("duckdb", start!, stop!, step ?? "1"), clickhouse: ({ args: [start, stop, step] }) => numberRange("clickhouse", start!, stop!, step ?? "1") },
+    doc: `the numbers from start to stop (included) step apart, as an array (at most ${VALUE_LIMITS.listElements.toLocaleString("en-US")} elements)`,
+  }),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -132,4 +140,19 @@ function rotate(engine: "duckdb" | "clickhouse", list: string, count: string): s
   return engine === "duckdb"
     ? `list_concat(list_slice(${list}, ${k} + 1, ${n}), list_slice(${list}, 1, ${k}))`
     : `arrayConcat(arraySlice(${list}, ${k} + 1), arraySlice(${list}, 1, ${k}))`;
+}
+
+/**
+ * range(start, stop, step): the count is known before the array is built, so a count over the
+ * list limit is refused (the engine raises) instead of building it; a zero step gives null.
+ */
+function numberRange(engine: "duckdb" | "clickhouse", start: string, stop: string, step: string): string {
+  const count = `(floor((CAST(${stop} AS DOUBLE) - ${start}) / ${step}) + 1)`;
+  const limit = VALUE_LIMITS.listElements;
+  const refusal = runtimeTooLarge("range", "list");
+  if (engine === "duckdb") {
+    return `CASE WHEN ${step} = 0 THEN NULL WHEN ${count} > ${limit} THEN error('${refusal}') ELSE to_json(list_transform(range(0, CAST(least(greatest(${count}, 0), ${limit}) AS BIGINT)), lambda kql_i: ${start} + kql_i * ${step})) END`;
+  }
+  const n = `toUInt64(ifNull(least(greatest(${count}, 0), ${limit}), 0))`;
+  return `if(isNull(${start}) OR isNull(${stop}) OR isNull(${step}) OR ${step} = 0, NULL, if(throwIf(ifNull(${count} > ${limit}, 0), '${refusal}') = 0, concat('[', arrayStringConcat(arrayMap(kql_i -> toString(assumeNotNull(${start}) + kql_i * assumeNotNull(${step})), range(${n})), ','), ']'), NULL))`;
 }
