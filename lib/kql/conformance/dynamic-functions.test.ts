@@ -63,3 +63,20 @@ describe("range() longer than the list limit is refused before it is built (ADX 
     }
   }
 });
+
+describe("zip", () => {
+  conformance([
+    { q: "print zip(dynamic([1,3,5]), dynamic([2,4,6]))", rows: [[[[1, 2], [3, 4], [5, 6]]]], types: ["dynamic"] },
+    { q: 'print zip(dynamic(["A", 1, 1.5]), dynamic([{}, "B"]))', rows: [[[["A", {}], [1, "B"], [1.5, null]]]] },
+    { q: 'datatable(a:int, b:string) [1,"one",2,"two",3,"three"] | summarize a = make_list(a), b = make_list(b) | project z = zip(a, b)', rows: [[[[1, "one"], [2, "two"], [3, "three"]]]] },
+    { q: "print three = zip(dynamic([1]), dynamic([]), dynamic(['x', 'y'])), notarray = zip(dynamic([1]), parse_json('2'))", rows: [[[[1, null, "x"], [null, null, "y"]], null]] },
+  ]);
+});
+
+describe("bag_has_key", () => {
+  conformance([
+    { q: "datatable(input: dynamic) [dynamic({'key1' : 123, 'key2': 'abc'}), dynamic({'key1' : 123, 'key3': 'abc'})] | extend result = bag_has_key(input, 'key2')", rows: [[{ key1: 123, key2: "abc" }, true], [{ key1: 123, key3: "abc" }, false]] },
+    { q: "datatable(input: dynamic) [dynamic({'key1': 123, 'key2': {'prop1' : 'abc', 'prop2': 'xyz'}, 'key3': [100, 200]})] | project a = bag_has_key(input, '$.key2.prop1'), b = bag_has_key(input, '$.key3.prop1'), c = bag_has_key(input, 'prop1')", rows: [[true, false, false]] },
+    { q: "print nokey = bag_has_key(parse_json('[1]'), 'a'), nothing = bag_has_key(parse_json(''), 'a'), nullvalue = bag_has_key(parse_json('{\"a\": null}'), 'a')", rows: [[false, false, true]] },
+  ]);
+});

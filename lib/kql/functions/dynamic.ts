@@ -90,6 +90,28 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     sql: { duckdb: ({ args: [start, stop, step] }) => numberRange("duckdb", start!, stop!, step ?? "1"), clickhouse: ({ args: [start, stop, step] }) => numberRange("clickhouse", start!, stop!, step ?? "1") },
     doc: `the numbers from start to stop (included) step apart, as an array (at most ${VALUE_LIMITS.listElements.toLocaleString("en-US")} elements)`,
   }),
+  scalar("zip", {
+    args: "arrays...: dynamic",
+    result: "dynamic",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args }) =>
+        duckdbArrays(args, (ls) => `list_transform(range(0, greatest(${ls.map((l) => `len(${l})`).join(", ")})), lambda kql_i: to_json([${ls.map((l) => `${l}[kql_i + 1]`).join(", ")}]))`),
+      clickhouse: ({ args }) =>
+        clickhouseArrays(args, (ls) => `arrayMap(kql_i -> concat('[', arrayStringConcat([${ls.map((l) => `if(kql_i <= length(${l}), ${l}[kql_i], 'null')`).join(", ")}], ','), ']'), range(1, greatest(${ls.map((l) => `length(${l})`).join(", ")}) + 1))`),
+    },
+    doc: "the arrays' elements paired by position (null where an array is shorter), as an array of arrays",
+  }),
+  scalar("bag_has_key", {
+    args: "bag: dynamic, key: const string",
+    result: "bool",
+    nulls: "never",
+    sql: {
+      duckdb: ({ args: [bag], consts: [, key] }) => `coalesce(json_type(${bag}) = 'OBJECT' AND json_exists(${bag}, '$${keyPath(key).map((k) => `."${sqlText(k)}"`).join("")}'), false)`,
+      clickhouse: ({ args: [bag], consts: [, key] }) => `(JSONType(ifNull(${bag}, 'null')) = 'Object' AND JSONHas(ifNull(${bag}, 'null'), ${keyPath(key).map((k) => `'${sqlText(k)}'`).join(", ")}))`,
+    },
+    doc: "whether the property bag has the key (a key or a JSONPath such as '$.a.b')",
+  }),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -155,4 +177,15 @@ function numberRange(engine: "duckdb" | "clickhouse", start: string, stop: strin
   }
   const n = `toUInt64(ifNull(least(greatest(${count}, 0), ${limit}), 0))`;
   return `if(isNull(${start}) OR isNull(${stop}) OR isNull(${step}) OR ${step} = 0, NULL, if(throwIf(ifNull(${count} > ${limit}, 0), '${refusal}') = 0, concat('[', arrayStringConcat(arrayMap(kql_i -> toString(assumeNotNull(${start}) + kql_i * assumeNotNull(${step})), range(${n})), ','), ']'), NULL))`;
+}
+
+/** A key or a dotted JSONPath (`$.a.b`) as its keys. */
+function keyPath(key: unknown): string[] {
+  const text = String(key);
+  return text.startsWith("$.") ? text.slice(2).split(".") : [text];
+}
+
+/** Text inside a SQL string literal (and a JSONPath's quoted key): quotes doubled, double quotes dropped. */
+function sqlText(text: string): string {
+  return text.replaceAll("'", "''").replaceAll('"', "");
 }
