@@ -112,6 +112,47 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     },
     doc: "whether the property bag has the key (a key or a JSONPath such as '$.a.b')",
   }),
+  ...(
+    [
+      ["set_union", "the distinct elements of all the arrays, in the order they first appear"],
+      ["set_intersect", "the distinct elements of the first array that every other array holds"],
+      ["set_difference", "the distinct elements of the first array that no other array holds"],
+    ] as const
+  ).map(([name, doc]) =>
+    scalar(name, {
+      args: ["set1: dynamic, set2: dynamic", "set1: dynamic, set2: dynamic, sets...: dynamic"],
+      result: "dynamic",
+      nulls: "may",
+      sql: { duckdb: ({ args }) => duckdbArrays(args, (ls) => setOf("duckdb", name, ls)), clickhouse: ({ args }) => clickhouseArrays(args, (ls) => setOf("clickhouse", name, ls)) },
+      doc,
+    }),
+  ),
+  scalar("set_equals", {
+    args: "set1: dynamic, set2: dynamic",
+    result: "bool",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args: [a, b] }) => `CASE WHEN json_type(${a}) = 'ARRAY' AND json_type(${b}) = 'ARRAY' THEN list_sort(list_distinct(CAST(${a} AS JSON[]))) = list_sort(list_distinct(CAST(${b} AS JSON[]))) END`,
+      clickhouse: ({ args: [a, b] }) => `if(JSONType(${a}) = 'Array' AND JSONType(${b}) = 'Array', arraySort(arrayDistinct(JSONExtractArrayRaw(ifNull(${a}, 'null')))) = arraySort(arrayDistinct(JSONExtractArrayRaw(ifNull(${b}, 'null')))), NULL)`,
+    },
+    doc: "whether the two arrays hold the same distinct elements",
+  }),
+  scalar("jaccard_index", {
+    args: "set1: dynamic, set2: dynamic",
+    result: "real",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args: [a, b] }) => {
+        const [l1, l2] = [`CAST(${a} AS JSON[])`, `CAST(${b} AS JSON[])`];
+        return `CASE WHEN json_type(${a}) = 'ARRAY' AND json_type(${b}) = 'ARRAY' THEN len(list_intersect(list_distinct(${l1}), list_distinct(${l2}))) / nullif(len(list_distinct(list_concat(${l1}, ${l2}))), 0) END`;
+      },
+      clickhouse: ({ args: [a, b] }) => {
+        const [l1, l2] = [`JSONExtractArrayRaw(ifNull(${a}, 'null'))`, `JSONExtractArrayRaw(ifNull(${b}, 'null'))`];
+        return `if(JSONType(${a}) = 'Array' AND JSONType(${b}) = 'Array', length(arrayIntersect(arrayDistinct(${l1}), arrayDistinct(${l2}))) / nullIf(length(arrayDistinct(arrayConcat(${l1}, ${l2}))), 0), NULL)`;
+      },
+    },
+    doc: "the size of the two sets' intersection over the size of their union (distinct elements)",
+  }),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -188,4 +229,17 @@ function keyPath(key: unknown): string[] {
 /** Text inside a SQL string literal (and a JSONPath's quoted key): quotes doubled, double quotes dropped. */
 function sqlText(text: string): string {
   return text.replaceAll("'", "''").replaceAll('"', "");
+}
+
+/** set_union / set_intersect / set_difference over element lists: distinct, in the first occurrence's order (ADX). */
+function setOf(engine: "duckdb" | "clickhouse", name: "set_union" | "set_intersect" | "set_difference", lists: string[]): string {
+  const [first, ...others] = lists;
+  if (engine === "duckdb") {
+    const all = name === "set_union" ? `flatten([${lists.join(", ")}])` : first!;
+    const kept = name === "set_union" ? "" : others.map((l) => `${name === "set_intersect" ? "" : "NOT "}coalesce(list_contains(${l}, kql_x), false)`).join(" AND ");
+    return `list_filter(${all}, lambda kql_x, kql_i: list_position(${all}, kql_x) = kql_i${kept ? ` AND ${kept}` : ""})`;
+  }
+  const all = name === "set_union" ? `arrayConcat(${lists.join(", ")})` : first!;
+  const kept = name === "set_union" ? "" : others.map((l) => `${name === "set_intersect" ? "" : "NOT "}has(${l}, kql_x)`).join(" AND ");
+  return `arrayFilter((kql_x, kql_i) -> indexOf(${all}, kql_x) = kql_i${kept ? ` AND ${kept}` : ""}, ${all}, arrayEnumerate(${all}))`;
 }
