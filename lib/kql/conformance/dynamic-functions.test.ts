@@ -94,3 +94,10 @@ describe("set_union / set_intersect / set_difference / set_equals / jaccard_inde
     { q: "print j = jaccard_index(dynamic([1, 1, 2]), dynamic([2, 3])), none = jaccard_index(dynamic(['a']), dynamic(['b'])), empty = jaccard_index(dynamic([]), dynamic([]))", rows: [[1 / 3, 0, null]] },
   ]);
 });
+
+describe("bag_merge", () => {
+  conformance([
+    { q: "print result = bag_merge(dynamic({'A1':12, 'B1':2, 'C1':3}), dynamic({'A2':81, 'B2':82, 'A1':1}))", rows: [[{ A1: 12, B1: 2, C1: 3, A2: 81, B2: 82 }]], types: ["dynamic"] },
+    { q: "print three = bag_merge(dynamic({'a': {'x': 1}}), dynamic({'a': 2, 'b': [1, 'z']}), dynamic({'c': null})), notbag = bag_merge(dynamic({'a': 1}), parse_json('[1]'))", rows: [[{ a: { x: 1 }, b: [1, "z"], c: null }, null]] },
+  ]);
+});

@@ -153,6 +153,13 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     },
     doc: "the size of the two sets' intersection over the size of their union (distinct elements)",
   }),
+  scalar("bag_merge", {
+    args: ["bag1: dynamic, bag2: dynamic", "bag1: dynamic, bag2: dynamic, bags...: dynamic"],
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: ({ args }) => bagMerge("duckdb", args), clickhouse: ({ args }) => bagMerge("clickhouse", args) },
+    doc: "the bags' properties in one bag; on a key in several bags, the first bag's value wins",
+  }),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -242,4 +249,18 @@ function setOf(engine: "duckdb" | "clickhouse", name: "set_union" | "set_interse
   const all = name === "set_union" ? `arrayConcat(${lists.join(", ")})` : first!;
   const kept = name === "set_union" ? "" : others.map((l) => `${name === "set_intersect" ? "" : "NOT "}has(${l}, kql_x)`).join(" AND ");
   return `arrayFilter((kql_x, kql_i) -> indexOf(${all}, kql_x) = kql_i${kept ? ` AND ${kept}` : ""}, ${all}, arrayEnumerate(${all}))`;
+}
+
+/** bag_merge: the bags' key/value pairs, a key kept at its first occurrence (null when an argument is not a bag). */
+function bagMerge(engine: "duckdb" | "clickhouse", bags: string[]): string {
+  if (engine === "duckdb") {
+    const isBags = bags.map((b) => `json_type(${b}) = 'OBJECT'`).join(" AND ");
+    const pairs = `flatten([${bags.map((b) => `list_transform(json_keys(${b}), lambda kql_k: {'k': kql_k, 'v': json_extract(${b}, '$."' || kql_k || '"')})`).join(", ")}])`;
+    const keys = `list_transform(${pairs}, lambda kql_p: kql_p.k)`;
+    return `CASE WHEN ${isBags} THEN to_json(map_from_entries(list_filter(${pairs}, lambda kql_p, kql_i: list_position(${keys}, kql_p.k) = kql_i))) END`;
+  }
+  const isBags = bags.map((b) => `JSONType(${b}) = 'Object'`).join(" AND ");
+  const pairs = `arrayConcat(${bags.map((b) => `JSONExtractKeysAndValuesRaw(ifNull(${b}, 'null'))`).join(", ")})`;
+  const kept = `arrayFilter((kql_p, kql_i) -> indexOf(arrayMap(kql_q -> kql_q.1, ${pairs}), kql_p.1) = kql_i, ${pairs}, arrayEnumerate(${pairs}))`;
+  return `if(${isBags}, concat('{', arrayStringConcat(arrayMap(kql_p -> concat(toJSONString(kql_p.1), ':', kql_p.2), ${kept}), ','), '}'), NULL)`;
 }
