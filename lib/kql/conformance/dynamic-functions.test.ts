@@ -101,3 +101,12 @@ describe("bag_merge", () => {
     { q: "print three = bag_merge(dynamic({'a': {'x': 1}}), dynamic({'a': 2, 'b': [1, 'z']}), dynamic({'c': null})), notbag = bag_merge(dynamic({'a': 1}), parse_json('[1]'))", rows: [[{ a: { x: 1 }, b: [1, "z"], c: null }, null]] },
   ]);
 });
+
+describe("array_iff", () => {
+  conformance([
+    { q: "print condition=dynamic([true,false,true]), if_true=dynamic([1,2,3]), if_false=dynamic([4,5,6]) | extend res= array_iff(condition, if_true, if_false)", rows: [[[true, false, true], [1, 2, 3], [4, 5, 6], [1, 5, 3]]] },
+    { q: 'print condition=dynamic([1,0,50]), if_true="yes", if_false="no" | extend res= array_iff(condition, if_true, if_false)', rows: [[[1, 0, 50], "yes", "no", ["yes", "no", "yes"]]] },
+    { q: "print condition=dynamic([true,true,true]), if_true=dynamic([1,2]), if_false=dynamic([3,4]) | extend res= array_iff(condition, if_true, if_false)", rows: [[[true, true, true], [1, 2], [3, 4], [1, 2, null]]] },
+    { q: "print res = array_iff(dynamic(['text', null, 2.5, false]), 1, 0)", rows: [[[null, null, 1, 0]]] },
+  ]);
+});

@@ -160,6 +160,13 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     sql: { duckdb: ({ args }) => bagMerge("duckdb", args), clickhouse: ({ args }) => bagMerge("clickhouse", args) },
     doc: "the bags' properties in one bag; on a key in several bags, the first bag's value wins",
   }),
+  scalar("array_iff", {
+    args: "condition_array: dynamic, when_true: any, when_false: any",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: ({ args, types }) => arrayIff("duckdb", args, types), clickhouse: ({ args, types }) => arrayIff("clickhouse", args, types) },
+    doc: "per element of the condition array, the element of when_true (an array, or one value for all) where it is true, of when_false where it is false, null where it is neither a bool nor a number",
+  }),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -263,4 +270,21 @@ function bagMerge(engine: "duckdb" | "clickhouse", bags: string[]): string {
   const pairs = `arrayConcat(${bags.map((b) => `JSONExtractKeysAndValuesRaw(ifNull(${b}, 'null'))`).join(", ")})`;
   const kept = `arrayFilter((kql_p, kql_i) -> indexOf(arrayMap(kql_q -> kql_q.1, ${pairs}), kql_p.1) = kql_i, ${pairs}, arrayEnumerate(${pairs}))`;
   return `if(${isBags}, concat('{', arrayStringConcat(arrayMap(kql_p -> concat(toJSONString(kql_p.1), ':', kql_p.2), ${kept}), ','), '}'), NULL)`;
+}
+
+/** array_iff: each condition element picks the same position of an array argument, or a scalar argument's value. */
+function arrayIff(engine: "duckdb" | "clickhouse", [condition, whenTrue, whenFalse]: string[], types: KqlType[]): string {
+  if (engine === "duckdb") {
+    const c = `CAST(${condition} AS JSON[])`;
+    const element = `${c}[kql_i + 1]`;
+    const truth = `CASE WHEN json_type(${element}) = 'BOOLEAN' THEN CAST(${element} AS BOOLEAN) WHEN json_type(${element}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN CAST(${element} AS DOUBLE) <> 0 END`;
+    const pick = (x: string, type: KqlType) => (type === "dynamic" ? `CASE WHEN json_type(${x}) = 'ARRAY' THEN CAST(${x} AS JSON[])[kql_i + 1] ELSE ${x} END` : `to_json(${x})`);
+    return `CASE WHEN json_type(${condition}) = 'ARRAY' THEN to_json(list_transform(range(0, len(${c})), lambda kql_i: CASE ${truth} WHEN true THEN ${pick(whenTrue!, types[1]!)} WHEN false THEN ${pick(whenFalse!, types[2]!)} END)) END`;
+  }
+  const c = `JSONExtractArrayRaw(ifNull(${condition}, 'null'))`;
+  const element = `${c}[kql_i]`;
+  const truth = `multiIf(${element} = 'true', 1, ${element} = 'false', 0, JSONType(${element}) IN ('Int64', 'UInt64', 'Double'), toFloat64OrZero(${element}) != 0, -1)`;
+  const pick = (x: string, type: KqlType) =>
+    type === "dynamic" ? `if(JSONType(ifNull(${x}, 'null')) = 'Array', if(kql_i <= length(JSONExtractArrayRaw(ifNull(${x}, 'null'))), JSONExtractArrayRaw(ifNull(${x}, 'null'))[kql_i], 'null'), ifNull(${x}, 'null'))` : clickhouseJson(x, type);
+  return `if(JSONType(${condition}) = 'Array', concat('[', arrayStringConcat(arrayMap(kql_i -> multiIf(${truth} = 1, ${pick(whenTrue!, types[1]!)}, ${truth} = 0, ${pick(whenFalse!, types[2]!)}, 'null'), range(1, length(${c}) + 1)), ','), ']'), NULL)`;
 }
