@@ -110,3 +110,14 @@ describe("array_iff", () => {
     { q: "print res = array_iff(dynamic(['text', null, 2.5, false]), 1, 0)", rows: [[[null, null, 1, 0]]] },
   ]);
 });
+
+describe("array_index_of", () => {
+  conformance([
+    {
+      q: 'let arr=dynamic(["this", "is", "an", "example", "an", "example"]); print idx1 = array_index_of(arr,"an"), idx2 = array_index_of(arr,"example",1,3), idx3 = array_index_of(arr,"example",1,2), idx4 = array_index_of(arr,"is",2,4), idx5 = array_index_of(arr,"example",2,-1), idx6 = array_index_of(arr, "an", 1, -1, 2), idx7 = array_index_of(arr, "an", 1, -1, 3), idx8 = array_index_of(arr, "an", -3), idx9 = array_index_of(arr, "is", -4)',
+      rows: [[2, 3, -1, -1, 3, 4, -1, 4, -1]],
+      types: ["long", "long", "long", "long", "long", "long", "long", "long", "long"],
+    },
+    { q: "print n = array_index_of(dynamic([1, 2, 3]), 3), s = array_index_of(dynamic([1, 2, 3]), '3'), past = array_index_of(dynamic([1, 2]), 1, 5), notarray = array_index_of(parse_json('{}'), 1)", rows: [[2, -1, -1, null]] },
+  ]);
+});

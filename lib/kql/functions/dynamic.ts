@@ -167,6 +167,13 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     sql: { duckdb: ({ args, types }) => arrayIff("duckdb", args, types), clickhouse: ({ args, types }) => arrayIff("clickhouse", args, types) },
     doc: "per element of the condition array, the element of when_true (an array, or one value for all) where it is true, of when_false where it is false, null where it is neither a bool nor a number",
   }),
+  scalar("array_index_of", {
+    args: "array: dynamic, value: any, start?: long, length?: long, occurrence?: long",
+    result: "long",
+    nulls: "may",
+    sql: { duckdb: ({ args, types }) => arrayIndexOf("duckdb", args, types[1]!), clickhouse: ({ args, types }) => arrayIndexOf("clickhouse", args, types[1]!) },
+    doc: "the index of the value's occurrence-th match (1st by default) among length elements (-1: all) from start (negative: from the end); -1 when none",
+  }),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -287,4 +294,18 @@ function arrayIff(engine: "duckdb" | "clickhouse", [condition, whenTrue, whenFal
   const pick = (x: string, type: KqlType) =>
     type === "dynamic" ? `if(JSONType(ifNull(${x}, 'null')) = 'Array', if(kql_i <= length(JSONExtractArrayRaw(ifNull(${x}, 'null'))), JSONExtractArrayRaw(ifNull(${x}, 'null'))[kql_i], 'null'), ifNull(${x}, 'null'))` : clickhouseJson(x, type);
   return `if(JSONType(${condition}) = 'Array', concat('[', arrayStringConcat(arrayMap(kql_i -> multiIf(${truth} = 1, ${pick(whenTrue!, types[1]!)}, ${truth} = 0, ${pick(whenFalse!, types[2]!)}, 'null'), range(1, length(${c}) + 1)), ','), ']'), NULL)`;
+}
+
+/** array_index_of: the matching indexes within [start, start + length), the occurrence-th of them or -1. */
+function arrayIndexOf(engine: "duckdb" | "clickhouse", [array, value, start = "0", length = "-1", occurrence = "1"]: string[], valueType: KqlType): string {
+  const n = engine === "duckdb" ? `len(CAST(${array} AS JSON[]))` : `toInt64(length(JSONExtractArrayRaw(ifNull(${array}, 'null'))))`;
+  const from = `CASE WHEN ${start} < 0 THEN greatest(${start} + ${n}, 0) ELSE least(${start}, ${n}) END`;
+  const to = `CASE WHEN ${length} < 0 THEN ${n} ELSE least(${from} + ${length}, ${n}) END`;
+  if (engine === "duckdb") {
+    const matches = `list_filter(range(${from}, ${to}), lambda kql_i: CAST(${array} AS JSON[])[kql_i + 1] = coalesce(to_json(${value}), 'null'::JSON))`;
+    return `CASE WHEN json_type(${array}) = 'ARRAY' THEN CASE WHEN ${occurrence} < 1 THEN -1 ELSE coalesce(${matches}[${occurrence}], -1) END END`;
+  }
+  const c = `JSONExtractArrayRaw(ifNull(${array}, 'null'))`;
+  const matches = `arrayFilter(kql_i -> ${c}[kql_i + 1] = ${clickhouseJson(value!, valueType)}, range(toUInt64(ifNull(${from}, 0)), toUInt64(greatest(ifNull(${to}, 0), ifNull(${from}, 0)))))`;
+  return `if(JSONType(${array}) = 'Array', if(${occurrence} >= 1 AND ${occurrence} <= length(${matches}), toInt64(${matches}[${occurrence}]), -1), NULL)`;
 }
