@@ -121,3 +121,23 @@ describe("array_index_of", () => {
     { q: "print n = array_index_of(dynamic([1, 2, 3]), 3), s = array_index_of(dynamic([1, 2, 3]), '3'), past = array_index_of(dynamic([1, 2]), 1, 5), notarray = array_index_of(parse_json('{}'), 1)", rows: [[2, -1, -1, null]] },
   ]);
 });
+
+describe("strcat_array / array_strcat", () => {
+  conformance([
+    { q: 'print str = strcat_array(dynamic([1, "2", 3]), "->"), old = array_strcat(dynamic([1, "2", 3]), ",")', rows: [["1->2->3", "1,2,3"]], types: ["string", "string"] },
+    { q: "print mixed = strcat_array(dynamic(['a', null, true, 2.5]), '|'), empty = strcat_array(dynamic([]), ','), notarray = strcat_array(parse_json('{}'), ',')", rows: [["a||true|2.5", "", ""]] },
+  ]);
+});
+
+describe("strcat_array longer than the string limit is refused before it is built", () => {
+  const q = 'range i from 1 to 1 step 1 | extend s = strrep(strcat("abcdefghij", tostring(i)), 1024) | project n = strlen(strcat_array(repeat(s, 100), ","))';
+  for (const engine of ENGINES) {
+    it(`${engine}`, async () => {
+      const refusal = await runOn(engine, q).then(
+        () => undefined,
+        (error: unknown) => (engine === "duckdb" ? evaluationError(error) : clickhouseQueryError(error)),
+      );
+      expect(refusal?.message).toMatch(/strcat_array would build a string larger than the limit of 1,048,576 bytes/);
+    });
+  }
+});

@@ -174,6 +174,14 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     sql: { duckdb: ({ args, types }) => arrayIndexOf("duckdb", args, types[1]!), clickhouse: ({ args, types }) => arrayIndexOf("clickhouse", args, types[1]!) },
     doc: "the index of the value's occurrence-th match (1st by default) among length elements (-1: all) from start (negative: from the end); -1 when none",
   }),
+  ...["strcat_array", "array_strcat"].map((name) =>
+    scalar(name, {
+      args: "array: dynamic, delimiter: const string",
+      result: "string",
+      sql: { duckdb: ({ args: [array, delimiter] }) => strcatArray("duckdb", name, array!, delimiter!), clickhouse: ({ args: [array, delimiter] }) => strcatArray("clickhouse", name, array!, delimiter!) },
+      doc: `the array's elements as text joined by the delimiter${name === "array_strcat" ? " (strcat_array's older name)" : ""}`,
+    }),
+  ),
 ];
 
 /** JSON text of a scalar on ClickHouse (null as `null`), the way DuckDB's to_json writes it. */
@@ -308,4 +316,23 @@ function arrayIndexOf(engine: "duckdb" | "clickhouse", [array, value, start = "0
   const c = `JSONExtractArrayRaw(ifNull(${array}, 'null'))`;
   const matches = `arrayFilter(kql_i -> ${c}[kql_i + 1] = ${clickhouseJson(value!, valueType)}, range(toUInt64(ifNull(${from}, 0)), toUInt64(greatest(ifNull(${to}, 0), ifNull(${from}, 0)))))`;
   return `if(JSONType(${array}) = 'Array', if(${occurrence} >= 1 AND ${occurrence} <= length(${matches}), toInt64(${matches}[${occurrence}]), -1), NULL)`;
+}
+
+/**
+ * strcat_array: elements as text (a string without its quotes, null as empty) joined by the delimiter.
+ * Bounded before it is built: the joined text is at most the array's JSON plus one delimiter per element.
+ */
+function strcatArray(engine: "duckdb" | "clickhouse", name: string, array: string, delimiter: string): string {
+  const refusal = runtimeTooLarge(name, "string");
+  const limit = VALUE_LIMITS.stringBytes;
+  if (engine === "duckdb") {
+    const list = `CAST(${array} AS JSON[])`;
+    const bound = `strlen(CAST(${array} AS VARCHAR)) + strlen(${delimiter}) * len(${list})`;
+    const text = `array_to_string(list_transform(${list}, lambda kql_x: coalesce(CASE json_type(kql_x) WHEN 'VARCHAR' THEN kql_x ->> '$' WHEN 'NULL' THEN '' ELSE CAST(kql_x AS VARCHAR) END, '')), ${delimiter})`;
+    return `CASE WHEN json_type(${array}) <> 'ARRAY' THEN NULL WHEN ${bound} > ${limit} THEN error('${refusal}') ELSE ${text} END`;
+  }
+  const list = `JSONExtractArrayRaw(ifNull(${array}, 'null'))`;
+  const bound = `toInt64(length(ifNull(${array}, ''))) + toInt64(length(${delimiter})) * toInt64(length(${list}))`;
+  const text = `arrayStringConcat(arrayMap(kql_x -> multiIf(JSONType(kql_x) = 'String', JSONExtractString(kql_x), kql_x = 'null', '', kql_x), ${list}), ${delimiter})`;
+  return `if(JSONType(${array}) = 'Array', if(throwIf(${bound} > ${limit}, '${refusal}') = 0, ${text}, ''), NULL)`;
 }
