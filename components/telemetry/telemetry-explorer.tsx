@@ -54,7 +54,7 @@ import { MAX_RESULT_ROWS } from "@/lib/contract/vocabulary";
 import { ResolutionBanner } from "./resolution-banner";
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-import { queryProblems, recordHistory, fetchTelemetryQuery } from "./telemetry-api";
+import { queryProblems, recordHistory, fetchTelemetryQuery, type QueryProblem } from "./telemetry-api";
 import { TimeRangePicker } from "./time-range-picker";
 
 const KqlEditor = dynamic(() => import("./kql-editor"), {
@@ -241,18 +241,18 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   });
 
   // A query the editor marks invalid is not sent: the server would refuse it for the same reason.
-  const [localProblem, setLocalProblem] = useState<string | null>(null);
+  // Its problems are shown where the server's would be, in the same words and with the same jumps.
+  const [localProblems, setLocalProblems] = useState<QueryProblem[]>([]);
   const run = async () => {
     sendToEditor({ kind: "close" });
     if (draft.trim() === "") return;
     const { diagnose } = await import("@/lib/kql/diagnose");
-    const [problem, ...more] = diagnose(draft);
-    if (problem) {
-      setLocalProblem(`Not run: line ${problem.line}, column ${problem.column}: ${problem.message}${more.length > 0 ? ` (and ${more.length} more marked in the editor)` : ""}`);
-      sendToEditor({ kind: "jump", line: problem.line, column: problem.column });
+    const found = diagnose(draft).map(({ line, column, message }) => ({ line, column, message }));
+    setLocalProblems(found);
+    if (found.length > 0) {
+      sendToEditor({ kind: "jump", line: found[0]!.line, column: found[0]!.column });
       return;
     }
-    setLocalProblem(null);
     setCancelledKey(null);
     // Full resolution was asked for one query: a changed query starts at the automatic one again.
     const { full: _, ...automatic } = state;
@@ -282,7 +282,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
   // Data point names (completion), units (chart axes) and a device (examples), once per plants.
   const catalogue = useTelemetryCatalogue(state.plants);
   const pointNames = catalogue.data?.names ?? NO_NAMES;
-  const problems = useMemo(() => queryProblems(result.error), [result.error]);
+  const problems = useMemo(() => (localProblems.length > 0 ? localProblems : queryProblems(result.error)), [localProblems, result.error]);
 
   const requestKey = request && JSON.stringify(request);
   const cancelled = cancelledKey !== null && cancelledKey === requestKey && !result.isFetching;
@@ -349,11 +349,6 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
             </div>
             <QueryTabBar tabs={tabs} active={activeTab} onSelect={selectTab} onAdd={addTab} onClose={closeTab} onRename={renameTabTo} />
             <KqlEditor value={draft} onChange={setDraft} onRun={() => void run()} names={pointNames} problems={problems} label="KQL query" command={editorCommand} />
-            {localProblem ? (
-              <p role="alert" className="text-sm text-danger wrap-anywhere" data-testid="local-problem">
-                {localProblem}
-              </p>
-            ) : null}
             <div className="flex flex-wrap items-center gap-3">
               <Button variant="primary" onClick={() => void run()} disabled={result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
                 {result.isFetching ? "Running…" : "Run query"}
@@ -461,7 +456,9 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               </div>
             </div>
 
-            {runAt === null ? (
+            {localProblems.length > 0 ? (
+              <QueryProblems problems={localProblems} notRun onJump={(p) => sendToEditor({ kind: "jump", line: p.line, column: p.column })} />
+            ) : runAt === null ? (
               <EmptyState title="Run a query to see results">
                 Write KQL above or pick an example, then press <strong>Run query</strong> or Shift+Enter.
               </EmptyState>
@@ -478,20 +475,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               </div>
             ) : result.isError ? (
               problems.length > 0 ? (
-                <div role="alert" className="rounded-md border border-danger bg-danger-soft p-3 text-sm text-danger" data-testid="query-error">
-                  <p className="font-semibold">The query has {problems.length === 1 ? "a problem" : `${problems.length} problems`}</p>
-                  <ul className="mt-1 list-disc pl-5">
-                    {problems.map((p, i) => (
-                      <li key={i}>
-                        <button type="button" className="font-semibold underline" onClick={() => sendToEditor({ kind: "jump", line: p.line, column: p.column })}>
-                          Line {p.line}, column {p.column}
-                        </button>
-                        : {p.message}
-                      </li>
-                    ))}
-                  </ul>
-                  <p className="mt-1 text-xs">Select a position to put the cursor there.</p>
-                </div>
+                <QueryProblems problems={problems} onJump={(p) => sendToEditor({ kind: "jump", line: p.line, column: p.column })} />
               ) : result.error instanceof ApiError && result.error.code === "QUERY_LIMIT_EXCEEDED" ? (
                 <div role="alert" className="flex flex-col items-center gap-2 px-6 py-10 text-center" data-testid="row-limit">
                   <p className="font-medium">{chartWanted ? "Too many rows to draw" : "Too many rows for a table"}</p>
@@ -698,4 +682,26 @@ function resultCsv(result: QueryResult): string {
     },
   }));
   return toCsv(columns, result.rows);
+}
+
+/** The problems of a query, each position a button that puts the editor's cursor there. */
+function QueryProblems({ problems, notRun = false, onJump }: { problems: QueryProblem[]; notRun?: boolean; onJump: (problem: QueryProblem) => void }) {
+  return (
+    <div role="alert" className="rounded-md border border-danger bg-danger-soft p-3 text-sm text-danger wrap-anywhere" data-testid="query-error">
+      <p className="font-semibold">
+        {notRun ? "Not run: " : ""}The query has {problems.length === 1 ? "a problem" : `${problems.length} problems`}
+      </p>
+      <ul className="mt-1 list-disc pl-5">
+        {problems.map((p, i) => (
+          <li key={i}>
+            <button type="button" className="font-semibold underline" onClick={() => onJump(p)}>
+              Line {p.line}, column {p.column}
+            </button>
+            : {p.message}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 text-xs">Select a position to put the cursor there.</p>
+    </div>
+  );
 }

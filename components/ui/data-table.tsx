@@ -20,10 +20,11 @@ import {
   type SortingState,
   type Updater,
 } from "@tanstack/react-table";
-import { useId, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "./button";
 import { cn } from "./cn";
 import { Select } from "./field";
+import { useScrollsSideways } from "./scroll-region";
 import { TableSkeleton } from "./skeleton";
 import { EmptyState, ErrorState } from "./states";
 
@@ -125,6 +126,8 @@ export function DataTable<T extends RowData>({
   // The row that takes the table's one tab stop (the last one if the page got shorter).
   const tabRow = Math.min(activeRow, Math.max(rowCount - 1, 0));
   const hintId = useId();
+  const scroller = useRef<HTMLDivElement>(null);
+  const scrollsSideways = useScrollsSideways(scroller);
 
   function rowKeys(event: KeyboardEvent<HTMLTableRowElement>, index: number, original: T) {
     if (event.key === "Enter" || event.key === " ") {
@@ -160,7 +163,12 @@ export function DataTable<T extends RowData>({
           ) : null}
         </div>
       ) : null}
-      <div className={cn("relative overflow-x-auto transition-opacity", isFetching && !isLoading && "opacity-60")} aria-busy={isLoading || isFetching}>
+      <div
+        ref={scroller}
+        className={cn("relative overflow-x-auto transition-opacity", isFetching && !isLoading && "opacity-60")}
+        aria-busy={isLoading || isFetching}
+        {...(scrollsSideways ? { tabIndex: 0, role: "region", "aria-label": caption } : {})}
+      >
         {onRowOpen ? (
           <p id={hintId} className="sr-only">
             Up and down arrows move between rows; Enter opens one.
