@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { planChromium, readChromiumFacts, type ChromiumFacts } from "./chromium";
 import { DEBIAN_CHROMIUM, chromiumPath } from "./chromium-path";
 
-const missingDebian: ChromiumFacts = { path: DEBIAN_CHROMIUM, executable: false, root: true, aptGet: true, installForbidden: false };
+const missingDebian: ChromiumFacts = { path: DEBIAN_CHROMIUM, executable: false, fonts: true, root: true, aptGet: true, installForbidden: false };
 
 describe("chromiumPath", () => {
   it("is Debian's binary unless CHROMIUM_PATH names another", () => {
@@ -15,6 +15,13 @@ describe("chromiumPath", () => {
 describe("planChromium", () => {
   it("goes ahead when the binary is there, whatever else holds", () => {
     expect(planChromium({ ...missingDebian, executable: true, root: false, aptGet: false })).toEqual({ action: "ready" });
+  });
+
+  it("is not ready when Debian's Chromium came without the Liberation fonts the layout tests measure with", () => {
+    expect(planChromium({ ...missingDebian, executable: true, fonts: false })).toEqual({ action: "install" });
+    const stop = planChromium({ ...missingDebian, executable: true, fonts: false, root: false });
+    expect(stop).toMatchObject({ action: "stop", line: expect.stringContaining("fonts-liberation") });
+    expect(planChromium({ ...missingDebian, path: "/opt/chrome/chrome", executable: true, fonts: false })).toEqual({ action: "ready" });
   });
 
   it("installs Debian's package as root with apt-get", () => {

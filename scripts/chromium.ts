@@ -6,15 +6,23 @@
  * where nothing may be installed, or a test of that path as root).
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import { DEBIAN_CHROMIUM, chromiumPath, type Env } from "./chromium-path";
 
 const PACKAGES = "chromium fonts-liberation";
+/**
+ * The layout tests measure text (a table fits 1440 px, a label on one line) in Liberation Sans, the
+ * metric-compatible font Debian's chromium-with-fonts-liberation gives; with DejaVu alone every table
+ * is wider. A Chromium installed without it is not ready.
+ */
+const LIBERATION_FONTS = "/usr/share/fonts/truetype/liberation";
 
 export interface ChromiumFacts {
   path: string;
   executable: boolean;
+  /** Liberation fonts present (only Debian's Chromium is checked for them). */
+  fonts: boolean;
   root: boolean;
   aptGet: boolean;
   installForbidden: boolean;
@@ -24,8 +32,8 @@ export type ChromiumPlan = { action: "ready" } | { action: "install" } | { actio
 
 /** What to do about the browser, from the facts alone (no side effects, so it is unit-tested). */
 export function planChromium(facts: ChromiumFacts): ChromiumPlan {
-  if (facts.executable) return { action: "ready" };
-  const missing = `Chromium for the browser tests is missing at ${facts.path}`;
+  if (facts.executable && (facts.fonts || facts.path !== DEBIAN_CHROMIUM)) return { action: "ready" };
+  const missing = facts.executable ? `The Liberation fonts the browser tests lay out text with are missing (${LIBERATION_FONTS})` : `Chromium for the browser tests is missing at ${facts.path}`;
   if (facts.path !== DEBIAN_CHROMIUM) {
     // Installing Debian's package would not put anything at a custom path.
     return {
@@ -62,6 +70,7 @@ export function readChromiumFacts(env: Env = process.env): ChromiumFacts {
   return {
     path: file,
     executable: isExecutable(file),
+    fonts: existsSync(LIBERATION_FONTS),
     root: process.getuid?.() === 0,
     aptGet: onPath("apt-get"),
     installForbidden: env.PLANTDESK_NO_INSTALL === "1",
@@ -90,7 +99,7 @@ export function ensureChromium(env: Env = process.env): string | null {
   if (plan.action === "ready") return null;
   if (plan.action === "stop") return plan.line;
 
-  process.stdout.write(`Chromium is missing at ${facts.path}: installing Debian's ${PACKAGES} with apt-get… `);
+  process.stdout.write(`${facts.executable ? "The Liberation fonts are" : `Chromium is`} missing: installing Debian's ${PACKAGES} with apt-get… `);
   const started = Date.now();
   const failure = aptGet(["update", "-qq"]) ?? aptGet(["install", "-y", "-qq", ...PACKAGES.split(" ")]);
   if (failure) {
