@@ -21,8 +21,10 @@ export function StockChart({ history, unit, reorderLevel }: { history: readonly 
   const summary = `Stock level over time: ${points.length} counts, from ${format.number(points[0]?.quantity ?? 0)} to ${format.number(points[points.length - 1]?.quantity ?? 0)} ${unit}${
     reorderLevel != null ? `; reorder level ${format.number(reorderLevel)} ${unit}` : ""
   }.`;
+  // overflow-hidden: recharts leaves its (hidden) tooltip where the pointer last was; after the screen
+  // narrows it would stand beyond the page's edge and make the whole page scroll sideways.
   return (
-    <figure aria-label={summary} className="h-64 w-full" data-testid="stock-chart">
+    <figure aria-label={summary} className="h-64 w-full overflow-hidden" data-testid="stock-chart">
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
           <CartesianGrid vertical={false} stroke={chartTheme.grid} />
