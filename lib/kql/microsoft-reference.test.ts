@@ -33,6 +33,11 @@ function queriesOf(file: string): string[] {
  */
 const KNOWN_DIFFERENCES: { pattern: RegExp; reason: string }[] = [
   {
+    pattern: /jaccard_index\(/,
+    reason:
+      "Kusto.Language (12.4) types jaccard_index's result as dynamic; its documentation page gives real and prints 0.75. The answer is the same number; following Kusto.Language's type here is still to do (issue 32).",
+  },
+  {
     pattern: /(sort|order) by (c, )?Value|top 1 by v2|Value (!?between|\* 2|\+ 1|\* long)|(sum|avg|min|max|percentile|any|arg_min)\(Value|bin\(Value|floor\(Value|distinct \*|countif\(Value/,
     reason:
       "States.Value/Events.Value are dynamic holding numbers (the telemetry schema, tables.ts). Kusto.Language refuses dynamic where a number is required (sort, avg, between, arithmetic) or types the result dynamic/long; this engine reads Value as real, so the answers are the numbers ADX would give after todouble().",
