@@ -211,7 +211,7 @@ test("the token endpoint is throttled per client id and per address, in OAuth's 
   expect(refused.status).toBe(429);
   expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   const body = await refused.json();
-  expect(body).toEqual({ error: "temporarily_unavailable", error_description: expect.stringMatching(/^Too many token requests for this client; retry in \d+ s\./) });
+  expect(body).toEqual({ error: "temporarily_unavailable", error_description: expect.stringMatching(/^Too many token requests for this client from this address; retry in \d+ s\./) });
   expect(JSON.stringify(body)).not.toContain("not-the-secret");
 
   // Other client ids from the same address, until the address's own limit (the refusal above counted too).
