@@ -11,7 +11,7 @@ import { API_PLANT_BASE } from "@/lib/contract/api";
 import { DASHBOARD_ROUTES, ZHistoryRecord, ZHistoryUpdate, type DashboardRouteId } from "@/lib/contract/dashboard";
 import { userRoutes } from "./users";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
-import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperation, type MaintenanceOperationId, type TPerson, type TTask } from "@/lib/contract/maintenance";
 import { auditCsv, auditFilterOf, queryAudit } from "@/lib/dashboard-store/audit";
 import { ZAuditQuery } from "@/lib/contract/audit";
 import { zonedIso } from "@/lib/contract/time-zone";
@@ -30,7 +30,7 @@ import { dashboardHandlers } from "@/modules/boards/api/routes";
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** A few non-secret, bounded fields of a write's body for its audit row. */
-function pick(body: unknown, fields: string[]): Record<string, unknown> | null {
+function pick(body: unknown, fields: readonly string[]): Record<string, unknown> | null {
   if (typeof body !== "object" || body === null) return null;
   const source = body as Record<string, unknown>;
   const detail: Record<string, unknown> = {};
@@ -46,43 +46,43 @@ function pick(body: unknown, fields: string[]): Record<string, unknown> | null {
   return detail;
 }
 
-interface MaintenanceRoute {
-  permission: Permission;
-  auditAction?: string;
-  auditFields?: string[];
+/**
+ * What the dashboard adds to an operation of the contract's table (permission and audit are in
+ * MAINTENANCE_OPERATIONS): who the write is done for, the browser's attempt key, checks and
+ * rewrites of the body before the call, and the audit row's target.
+ */
+interface MaintenanceHooks {
+  /** The service keeps the write with whom it was done for (`by`): task history, stock history. */
+  attributed?: true;
+  /** A retried click must not repeat: the browser may name its attempt. */
+  keyed?: true;
+  /** Runs before the call: may refuse, and returns the body to send. */
+  prepare?: (context: ApiContext, plantId: string, params: Record<string, string>, body: unknown) => Promise<unknown>;
+  /** The audit row's target, from the answer. */
+  auditTarget?: (value: unknown) => string | null;
 }
 
-const MAINTENANCE_ROUTES: Record<MaintenanceOperationId, MaintenanceRoute> = {
-  listJobsDone: { permission: "maintenance:read" },
-  listJobsPlanned: { permission: "maintenance:read" },
-  listAssets: { permission: "maintenance:read" },
-  listTasks: { permission: "maintenance:read" },
-  getTask: { permission: "maintenance:read" },
-  listTaskTransitions: { permission: "maintenance:read" },
-  listLookupValues: { permission: "maintenance:read" },
-  listParts: { permission: "maintenance:read" },
-  listStockLevels: { permission: "maintenance:read" },
-  createTask: { permission: "tasks:create", auditAction: "task.create", auditFields: ["assetTagNumber", "priority"] },
-  transitionTask: { permission: "tasks:transition", auditAction: "task.transition", auditFields: ["to", "dueDate"] },
-  updateTask: { permission: "tasks:edit", auditAction: "task.update", auditFields: ["taskTitle", "priority", "dueDate", "assigneeUsername"] },
-  // Supervisors close out any task; the task's assignee their own (checked in closeOutAllowed).
-  closeOutTask: { permission: "maintenance:read", auditAction: "task.close-out", auditFields: ["hoursWorked", "personCount", "failureCode"] },
-  submitStockLevel: { permission: "stock:submit", auditAction: "stock-level.submit", auditFields: ["quantity", "unit", "isShort"] },
-  updatePart: { permission: "parts:reorder", auditAction: "part.update", auditFields: ["reorderLevel", "reorderQuantity"] },
-  listMaintenancePlans: { permission: "maintenance:read" },
-  getMaintenancePlan: { permission: "maintenance:read" },
-  createMaintenancePlan: { permission: "plans:write", auditAction: "plan.create", auditFields: ["title", "assetTagNumber", "enabled"] },
-  updateMaintenancePlan: { permission: "plans:write", auditAction: "plan.update", auditFields: ["title", "assetTagNumber", "enabled"] },
-  deleteMaintenancePlan: { permission: "plans:write", auditAction: "plan.delete" },
-  runMaintenancePlan: { permission: "plans:write", auditAction: "plan.run" },
-  getReliability: { permission: "maintenance:read" },
+const MAINTENANCE_HOOKS: Partial<Record<MaintenanceOperationId, MaintenanceHooks>> = {
+  createTask: {
+    attributed: true,
+    keyed: true,
+    auditTarget: (value) => {
+      const created = (value as { data: { id?: unknown }[] }).data[0]?.id;
+      return typeof created === "string" ? created : null;
+    },
+  },
+  transitionTask: { attributed: true },
+  updateTask: { attributed: true, prepare: (_context, plantId, _params, body) => resolvePerson(body, plantId, "assignee") },
+  closeOutTask: {
+    attributed: true,
+    keyed: true,
+    async prepare(context, plantId, params, body) {
+      await checkCloseOutAllowed(context, plantId, params.taskId!);
+      return resolvePerson(body, plantId, "carriedOutBy");
+    },
+  },
+  submitStockLevel: { attributed: true },
 };
-
-/** The writes the service keeps with whom they were done for (`by`): task history, stock history. */
-const ATTRIBUTED: ReadonlySet<MaintenanceOperationId> = new Set(["createTask", "transitionTask", "updateTask", "closeOutTask", "submitStockLevel"]);
-
-/** Writes a retried click must not repeat: the browser may name its attempt. */
-const KEYED: ReadonlySet<MaintenanceOperationId> = new Set(["createTask", "closeOutTask"]);
 
 /** A dashboard user as the service records a person: the e-mail is the username, the name split once. */
 export function personOf(user: Pick<DashboardUser, "name" | "email">): TPerson {
@@ -142,34 +142,29 @@ function idempotencyKey(context: ApiContext): string {
 }
 
 function maintenanceRoute(id: MaintenanceOperationId): Route {
-  const operation = MAINTENANCE_OPERATIONS[id];
-  const { permission, auditAction, auditFields = [] } = MAINTENANCE_ROUTES[id];
+  const operation: MaintenanceOperation = MAINTENANCE_OPERATIONS[id];
+  const hooks = MAINTENANCE_HOOKS[id] ?? {};
   return {
     method: operation.method,
     pattern: API_PLANT_BASE + operation.path,
     handler: apiRoute({
-      permission,
-      auditAction,
+      permission: operation.permission,
+      auditAction: operation.audit?.action,
       async run(context) {
         const { plantId, ...params } = context.params;
-        if (id === "closeOutTask") await checkCloseOutAllowed(context, plantId!, params.taskId!);
-        let sent = "body" in operation ? readJsonBody(context.req) : undefined;
-        if (id === "updateTask") sent = await resolvePerson(sent, plantId!, "assignee");
-        if (id === "closeOutTask") sent = await resolvePerson(sent, plantId!, "carriedOutBy");
-        const body = ATTRIBUTED.has(id) ? attributed(sent, context.user) : sent;
-        if (auditAction) context.audit.detail = pick(body, auditFields);
+        const sent = operation.body ? readJsonBody(context.req) : undefined;
+        const prepared = hooks.prepare ? await hooks.prepare(context, plantId!, params, sent) : sent;
+        const body = hooks.attributed ? attributed(prepared, context.user) : prepared;
+        if (operation.audit) context.audit.detail = pick(body, operation.audit.fields ?? []);
         const result = await context.upstream.maintenance(id, {
           plantId: plantId!,
           params,
           query: context.req.query,
           body,
-          idempotencyKey: KEYED.has(id) ? idempotencyKey(context) : undefined,
+          idempotencyKey: hooks.keyed ? idempotencyKey(context) : undefined,
           signal: context.req.signal,
         });
-        if (id === "createTask") {
-          const created = (result.value as { data: { id?: unknown }[] }).data[0]?.id;
-          context.audit.target = typeof created === "string" ? created : null;
-        }
+        if (hooks.auditTarget) context.audit.target = hooks.auditTarget(result.value);
         // A read carries its ETag: the browser's polling (the task board) revalidates with
         // If-None-Match and gets 304 while nothing changed.
         return operation.method === "GET" ? conditionalGet(context.req, answer(result)) : answer(result);
@@ -177,7 +172,6 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
     }),
   };
 }
-
 
 const auditLog: ApiRouteSpec["run"] = async ({ req }) => {
   // An empty parameter (a cleared filter box) means no filter.

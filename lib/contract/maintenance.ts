@@ -4,6 +4,7 @@
  * OpenAPI document is generated from them.
  */
 import { z } from "./zod";
+import type { Permission } from "./roles";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
 import { ZChecklistAnswer, ZChecklistItem, ZChecklistResult, ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
 import { ZReliability, ZReliabilityQuery } from "./reliability";
@@ -437,31 +438,36 @@ export interface MaintenanceOperation {
   body?: z.ZodType;
   response: z.ZodType;
   extension?: string;
+  /** What the dashboard's user needs to call it (`/api/plants/{plantId}…`); plant tokens reach every operation of their plant. */
+  permission: Permission;
+  /** A write's audit row: its action and a few non-secret body fields (the dashboard writes it). */
+  audit?: { action: string; fields?: readonly string[] };
 }
 
 export const MAINTENANCE_OPERATIONS = {
-  listJobsDone: { method: "GET", path: "/jobs-done", query: ZJobsDoneQuery, response: ZJobDonePage },
-  listJobsPlanned: { method: "GET", path: "/jobs-planned", query: ZJobsPlannedQuery, response: ZPlannedJobPage },
-  listAssets: { method: "GET", path: "/assets", query: ZAssetsQuery, response: ZAssetPage },
-  listTasks: { method: "GET", path: "/tasks", query: ZTasksQuery, response: ZTaskPage },
-  createTask: { method: "POST", path: "/tasks", body: ZTaskCreation, response: ZWriteResult },
-  getTask: { method: "GET", path: "/tasks/{taskId}", response: ZTask, extension: "single-task reads" },
-  listTaskTransitions: { method: "GET", path: "/tasks/{taskId}/transitions", query: ZPageQuery, response: ZTaskTransitionPage, extension: "task history" },
-  transitionTask: { method: "POST", path: "/tasks/{taskId}/transitions", body: ZTransitionRequest, response: ZWriteResult, extension: "task transitions" },
-  updateTask: { method: "PATCH", path: "/tasks/{taskId}", body: ZTaskUpdate, response: ZWriteResult, extension: "task edits" },
-  closeOutTask: { method: "POST", path: "/tasks/{taskId}/close-out", body: ZCloseOut, response: ZWriteResult, extension: "task close-out" },
-  submitStockLevel: { method: "PUT", path: "/parts/{partId}/stock-level", body: ZStockLevel, response: ZWriteResult },
-  updatePart: { method: "PATCH", path: "/parts/{partId}", body: ZPartUpdate, response: ZWriteResult, extension: "reorder levels" },
-  listLookupValues: { method: "GET", path: "/lookup-values", query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values" },
-  listParts: { method: "GET", path: "/parts", query: ZPartsQuery, response: ZPartPage, extension: "the parts list" },
-  listStockLevels: { method: "GET", path: "/parts/{partId}/stock-levels", query: ZStockLevelsQuery, response: ZStockLevelEntryPage, extension: "stock-level history" },
-  listMaintenancePlans: { method: "GET", path: "/maintenance-plans", query: ZMaintenancePlansQuery, response: ZMaintenancePlanPage, extension: "maintenance plans" },
-  createMaintenancePlan: { method: "POST", path: "/maintenance-plans", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans" },
-  getMaintenancePlan: { method: "GET", path: "/maintenance-plans/{planId}", response: ZMaintenancePlan, extension: "maintenance plans" },
-  updateMaintenancePlan: { method: "PUT", path: "/maintenance-plans/{planId}", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans" },
-  deleteMaintenancePlan: { method: "DELETE", path: "/maintenance-plans/{planId}", response: ZWriteResult, extension: "maintenance plans" },
-  getReliability: { method: "GET", path: "/reliability", query: ZReliabilityQuery, response: ZReliability, extension: "reliability" },
-  runMaintenancePlan: { method: "POST", path: "/maintenance-plans/{planId}/run", response: ZPlanRunResult, extension: "maintenance plans" },
+  listJobsDone: { method: "GET", path: "/jobs-done", query: ZJobsDoneQuery, response: ZJobDonePage, permission: "maintenance:read" },
+  listJobsPlanned: { method: "GET", path: "/jobs-planned", query: ZJobsPlannedQuery, response: ZPlannedJobPage, permission: "maintenance:read" },
+  listAssets: { method: "GET", path: "/assets", query: ZAssetsQuery, response: ZAssetPage, permission: "maintenance:read" },
+  listTasks: { method: "GET", path: "/tasks", query: ZTasksQuery, response: ZTaskPage, permission: "maintenance:read" },
+  createTask: { method: "POST", path: "/tasks", body: ZTaskCreation, response: ZWriteResult, permission: "tasks:create", audit: { action: "task.create", fields: ["assetTagNumber", "priority"] } },
+  getTask: { method: "GET", path: "/tasks/{taskId}", response: ZTask, extension: "single-task reads", permission: "maintenance:read" },
+  listTaskTransitions: { method: "GET", path: "/tasks/{taskId}/transitions", query: ZPageQuery, response: ZTaskTransitionPage, extension: "task history", permission: "maintenance:read" },
+  transitionTask: { method: "POST", path: "/tasks/{taskId}/transitions", body: ZTransitionRequest, response: ZWriteResult, extension: "task transitions", permission: "tasks:transition", audit: { action: "task.transition", fields: ["to", "dueDate"] } },
+  updateTask: { method: "PATCH", path: "/tasks/{taskId}", body: ZTaskUpdate, response: ZWriteResult, extension: "task edits", permission: "tasks:edit", audit: { action: "task.update", fields: ["taskTitle", "priority", "dueDate", "assigneeUsername"] } },
+  // Anyone who reads the plant may ask; the dashboard lets supervisors close out any task and others only their own.
+  closeOutTask: { method: "POST", path: "/tasks/{taskId}/close-out", body: ZCloseOut, response: ZWriteResult, extension: "task close-out", permission: "maintenance:read", audit: { action: "task.close-out", fields: ["hoursWorked", "personCount", "failureCode"] } },
+  submitStockLevel: { method: "PUT", path: "/parts/{partId}/stock-level", body: ZStockLevel, response: ZWriteResult, permission: "stock:submit", audit: { action: "stock-level.submit", fields: ["quantity", "unit", "isShort"] } },
+  updatePart: { method: "PATCH", path: "/parts/{partId}", body: ZPartUpdate, response: ZWriteResult, extension: "reorder levels", permission: "parts:reorder", audit: { action: "part.update", fields: ["reorderLevel", "reorderQuantity"] } },
+  listLookupValues: { method: "GET", path: "/lookup-values", query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values", permission: "maintenance:read" },
+  listParts: { method: "GET", path: "/parts", query: ZPartsQuery, response: ZPartPage, extension: "the parts list", permission: "maintenance:read" },
+  listStockLevels: { method: "GET", path: "/parts/{partId}/stock-levels", query: ZStockLevelsQuery, response: ZStockLevelEntryPage, extension: "stock-level history", permission: "maintenance:read" },
+  listMaintenancePlans: { method: "GET", path: "/maintenance-plans", query: ZMaintenancePlansQuery, response: ZMaintenancePlanPage, extension: "maintenance plans", permission: "maintenance:read" },
+  createMaintenancePlan: { method: "POST", path: "/maintenance-plans", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.create", fields: ["title", "assetTagNumber", "enabled"] } },
+  getMaintenancePlan: { method: "GET", path: "/maintenance-plans/{planId}", response: ZMaintenancePlan, extension: "maintenance plans", permission: "maintenance:read" },
+  updateMaintenancePlan: { method: "PUT", path: "/maintenance-plans/{planId}", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.update", fields: ["title", "assetTagNumber", "enabled"] } },
+  deleteMaintenancePlan: { method: "DELETE", path: "/maintenance-plans/{planId}", response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.delete" } },
+  getReliability: { method: "GET", path: "/reliability", query: ZReliabilityQuery, response: ZReliability, extension: "reliability", permission: "maintenance:read" },
+  runMaintenancePlan: { method: "POST", path: "/maintenance-plans/{planId}/run", response: ZPlanRunResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.run" } },
 } as const satisfies Record<string, MaintenanceOperation>;
 
 export type MaintenanceOperationId = keyof typeof MAINTENANCE_OPERATIONS;
