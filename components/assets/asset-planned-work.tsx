@@ -16,7 +16,8 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { addDays } from "@/lib/client/dates";
 import { useToday } from "@/lib/client/format";
 import { fetchAllPages } from "@/lib/client/api";
-import { maintenanceKeys, plantApiPath, useAssets, useLookupLabels } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import { maintenanceKeys, useAssets, useLookupLabels } from "@/lib/client/maintenance";
 import type { TAsset, TPlannedJob } from "@/lib/contract/maintenance";
 import { useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
@@ -142,7 +143,7 @@ function AssetDetails({
   const planned = useQuery({
     queryKey: maintenanceKeys.jobsPlanned(plantId, "asset", tag, horizonEnd),
     // No start date: everything still planned up to the horizon, overdue work included.
-    queryFn: ({ signal }) => fetchAllPages<TPlannedJob>(plantApiPath(plantId, "jobs-planned"), { assetTagNumber: tag, endDate: horizonEnd }, signal),
+    queryFn: ({ signal }) => fetchAllPages<TPlannedJob>(operationApiPath("listJobsPlanned", { plantId }), { assetTagNumber: tag, endDate: horizonEnd }, signal),
   });
   const canSeeTelemetry = me.data?.permissions.includes("telemetry:query") ?? false;
   const lookups = useLookupLabels(plantId);

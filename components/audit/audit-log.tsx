@@ -16,6 +16,7 @@ import { Field, FilterSelect, Input } from "@/components/ui/field";
 import { PageHeader } from "@/components/ui/page-header";
 import { EmptyState } from "@/components/ui/states";
 import { apiGet, withQuery } from "@/lib/client/api";
+import { apiPath } from "@/lib/contract/api";
 import { isIsoDate } from "@/lib/client/dates";
 import { useFormat } from "@/lib/client/format";
 import { useMe } from "@/lib/client/me";
@@ -64,7 +65,7 @@ export function AuditLog() {
   };
   const log = useQuery({
     queryKey: ["audit", filter, page, pageSize],
-    queryFn: ({ signal }) => apiGet<TPage<TAuditRecord>>("/api/audit", { ...filter, page, pageSize }, signal),
+    queryFn: ({ signal }) => apiGet<TPage<TAuditRecord>>(apiPath("auditLog"), { ...filter, page, pageSize }, signal),
     enabled: !problem,
     placeholderData: keepPreviousData,
   });
@@ -90,7 +91,7 @@ export function AuditLog() {
     ]);
   }, [format]);
 
-  const csvHref = withQuery("/api/audit", { ...filter, format: "csv" });
+  const csvHref = withQuery(apiPath("auditLog"), { ...filter, format: "csv" });
   const anyFilter = Boolean(user || action || outcome || plant || from || to);
 
   function applyUser(event: FormEvent) {

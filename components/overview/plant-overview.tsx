@@ -18,7 +18,8 @@ import { ErrorState } from "@/components/ui/states";
 import { ApiError, countRecords, errorMessage } from "@/lib/client/api";
 import { addDays } from "@/lib/client/dates";
 import { useFormat, useToday } from "@/lib/client/format";
-import { maintenanceClient, maintenanceKeys, plantApiPath, useTasks } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import { maintenanceClient, maintenanceKeys, useTasks } from "@/lib/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
 import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/status";
 import { jobHours, formatHours } from "@/components/jobs/job-math";
@@ -41,11 +42,11 @@ export function PlantOverview({ plantId }: { plantId: string }) {
   });
   const overdue = useQuery({
     queryKey: maintenanceKeys.jobsPlanned(plantId, "count", { endDate: addDays(today, -1) }),
-    queryFn: ({ signal }) => countRecords(plantApiPath(plantId, "jobs-planned"), { endDate: addDays(today, -1) }, signal),
+    queryFn: ({ signal }) => countRecords(operationApiPath("listJobsPlanned", { plantId }), { endDate: addDays(today, -1) }, signal),
   });
   const short = useQuery({
     queryKey: [...maintenanceKeys.parts(plantId), "short-count"],
-    queryFn: ({ signal }) => countRecords(plantApiPath(plantId, "parts"), { isShort: "true" }, signal),
+    queryFn: ({ signal }) => countRecords(operationApiPath("listParts", { plantId }), { isShort: "true" }, signal),
   });
   const tasks = useTasks(plantId);
 

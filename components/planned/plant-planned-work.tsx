@@ -23,7 +23,8 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { fetchAllPages } from "@/lib/client/api";
 import { addDays, isIsoDate } from "@/lib/client/dates";
 import { useFormat, useToday, type Format } from "@/lib/client/format";
-import { maintenanceKeys, plantApiPath, useLookupLabels } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import { maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
 import { intParam, useUrlState } from "@/lib/client/url-state";
 import type { TPlannedJob } from "@/lib/contract/maintenance";
 import { matchesFilters, monthGrid, occurrences, recurrenceText, shiftMonth, type Occurrence } from "./occurrences";
@@ -40,7 +41,7 @@ function usePlannedJobs(plantId: string, endDate: string) {
   return useQuery({
     queryKey: maintenanceKeys.jobsPlanned(plantId, "plant", endDate),
     // No start date: everything still planned up to the end, overdue work included.
-    queryFn: ({ signal }) => fetchAllPages<TPlannedJob>(plantApiPath(plantId, "jobs-planned"), { endDate }, signal),
+    queryFn: ({ signal }) => fetchAllPages<TPlannedJob>(operationApiPath("listJobsPlanned", { plantId }), { endDate }, signal),
   });
 }
 

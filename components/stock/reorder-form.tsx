@@ -16,7 +16,8 @@ import { apiSend, errorMessage } from "@/lib/client/api";
 import { useFormDraft } from "@/lib/client/drafts";
 import { ambiguousNumber, parseLocaleNumber, type Format } from "@/lib/client/format";
 import { loadMaintenanceContract } from "@/lib/client/lazy-contract";
-import { maintenanceKeys, plantApiPath } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import { maintenanceKeys } from "@/lib/client/maintenance";
 import type { TWriteResult } from "@/lib/contract/common";
 import type { TPart, TPartUpdate } from "@/lib/contract/maintenance";
 import { COUNTED_UNITS } from "@/lib/contract/vocabulary";
@@ -39,7 +40,7 @@ export function ReorderForm({ plantId, part, format }: { plantId: string; part: 
   const [errors, setErrors] = useState<Errors>({});
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const save = useMutation({
-    mutationFn: (body: TPartUpdate) => apiSend<TWriteResult>("PATCH", plantApiPath(plantId, `parts/${encodeURIComponent(part.id)}`), body),
+    mutationFn: (body: TPartUpdate) => apiSend<TWriteResult>("PATCH", operationApiPath("updatePart", { plantId, partId: part.id }), body),
     onSettled: () => queryClient.invalidateQueries({ queryKey: maintenanceKeys.parts(plantId) }),
   });
   const whole = COUNTED_UNITS.includes(part.unit);

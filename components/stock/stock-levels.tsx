@@ -24,7 +24,8 @@ import { ApiError, apiSend, errorMessage } from "@/lib/client/api";
 import { readDraft, useFormDraft, writeDraft } from "@/lib/client/drafts";
 import { useFormat, type Format } from "@/lib/client/format";
 import { preloadMaintenanceContract } from "@/lib/client/lazy-contract";
-import { maintenanceClient, maintenanceKeys, plantApiPath, useParts } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import { maintenanceClient, maintenanceKeys, useParts } from "@/lib/client/maintenance";
 import { useCan } from "@/lib/client/me";
 import { mergeParams, useUrlState } from "@/lib/client/url-state";
 import type { TWriteResult } from "@/lib/contract/common";
@@ -421,7 +422,7 @@ function StockLevelForm({
   useEffect(preloadMaintenanceContract, []);
   const submit = useMutation({
     mutationFn: (body: ReturnType<typeof toStockLevel>) =>
-      apiSend<TWriteResult>("PUT", plantApiPath(plantId, `parts/${encodeURIComponent(part.id)}/stock-level`), body),
+      apiSend<TWriteResult>("PUT", operationApiPath("submitStockLevel", { plantId, partId: part.id }), body),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: maintenanceKeys.parts(plantId) }),

@@ -14,7 +14,8 @@ import { Field, Input, Select, Textarea } from "@/components/ui/field";
 import { apiGet, ApiError, errorMessage } from "@/lib/client/api";
 import { readDraft, useFormDraft } from "@/lib/client/drafts";
 import { loadMaintenanceContract, preloadMaintenanceContract } from "@/lib/client/lazy-contract";
-import { plantApiPath, type LookupLabels } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import type { LookupLabels } from "@/lib/client/maintenance";
 import type { TLookupKind, TTask, TTaskUpdate } from "@/lib/contract/maintenance";
 import { STATUS_LABELS } from "./status";
 import { serverFieldErrors } from "./task-form";
@@ -159,7 +160,7 @@ function TaskEditForm({ plantId, task, labels, onClose, onDone }: { plantId: str
   /** Someone changed the task first: say what, and make the next save on the current version. */
   async function refreshAfterConflict() {
     try {
-      const now = await apiGet<TTask>(plantApiPath(plantId, `tasks/${encodeURIComponent(task.id)}`));
+      const now = await apiGet<TTask>(operationApiPath("getTask", { plantId, taskId: task.id }));
       const fresh = valuesOf(now);
       const changedByOthers = changedFields(draft.values.base, fresh, [...EDITABLE, "status", "assignee"] as const);
       const what = changedByOthers.length > 0 ? changedByOthers.map((field) => FIELD_NAMES[field]).join(", ") : "nothing you can see here";

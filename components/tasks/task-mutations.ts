@@ -6,7 +6,8 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/lib/client/api";
-import { maintenanceKeys, plantApiPath } from "@/lib/client/maintenance";
+import { operationApiPath } from "@/lib/contract/api";
+import { maintenanceKeys } from "@/lib/client/maintenance";
 import type { TCloseOut, TTask, TTaskCreation, TTaskStatus, TTaskUpdate } from "@/lib/contract/maintenance";
 import type { TWriteResult } from "@/lib/contract/common";
 
@@ -23,7 +24,7 @@ export function useTransitionTask(plantId: string, onSettled?: (error: unknown, 
   const listKey = maintenanceKeys.tasks(plantId);
   return useMutation({
     mutationFn: ({ task, to, remark, dueDate }: TransitionVariables) =>
-      apiSend<TWriteResult>("POST", plantApiPath(plantId, `tasks/${encodeURIComponent(task.id)}/transitions`), {
+      apiSend<TWriteResult>("POST", operationApiPath("transitionTask", { plantId, taskId: task.id }), {
         to,
         remark: remark || null,
         ...(dueDate ? { dueDate } : {}),
@@ -48,7 +49,7 @@ export function useCreateTask(plantId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ task, attemptId }: { task: TTaskCreation; attemptId: string }) =>
-      apiSend<TWriteResult>("POST", plantApiPath(plantId, "tasks"), task, { "idempotency-key": attemptId }),
+      apiSend<TWriteResult>("POST", operationApiPath("createTask", { plantId }), task, { "idempotency-key": attemptId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: maintenanceKeys.tasks(plantId) }),
   });
 }
@@ -58,7 +59,7 @@ export function useUpdateTask(plantId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ taskId, update }: { taskId: string; update: TTaskUpdate }) =>
-      apiSend<TWriteResult>("PATCH", plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}`), update),
+      apiSend<TWriteResult>("PATCH", operationApiPath("updateTask", { plantId, taskId }), update),
     onSettled: () => queryClient.invalidateQueries({ queryKey: maintenanceKeys.tasks(plantId) }),
   });
 }
@@ -71,7 +72,7 @@ export function useCloseOutTask(plantId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ taskId, closeOut, attemptId }: { taskId: string; closeOut: TCloseOut; attemptId: string }) =>
-      apiSend<TWriteResult>("POST", plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}/close-out`), closeOut, { "idempotency-key": attemptId }),
+      apiSend<TWriteResult>("POST", operationApiPath("closeOutTask", { plantId, taskId }), closeOut, { "idempotency-key": attemptId }),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: maintenanceKeys.tasks(plantId) }),

@@ -5,6 +5,7 @@
  */
 import { ApiError, apiGet, apiSend, redirectToSignIn } from "@/lib/client/api";
 import type { THistoryEntry as HistoryEntry } from "@/lib/contract/dashboard";
+import { apiPath } from "@/lib/contract/api";
 import type { QueryResult } from "./series";
 
 import type { TQueryProblem as QueryProblem } from "@/lib/contract/telemetry";
@@ -65,7 +66,7 @@ async function sendQuery(request: TelemetryQueryRequest, signal?: AbortSignal): 
   const contract = loadExplorerContract();
   let response: Response;
   try {
-    response = await fetch("/api/telemetry/query", {
+    response = await fetch(apiPath("telemetryQuery"), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(request),
@@ -126,16 +127,16 @@ export function queryProblems(error: unknown): QueryProblem[] {
 export type { HistoryEntry };
 
 export async function fetchHistory(signal?: AbortSignal): Promise<HistoryEntry[]> {
-  const body = await apiGet<{ data: HistoryEntry[] }>("/api/telemetry/history", undefined, signal);
+  const body = await apiGet<{ data: HistoryEntry[] }>(apiPath("listQueryHistory"), undefined, signal);
   return body.data;
 }
 
 export function recordHistory(entry: { query: string; plantIds: string[]; startTime: string; endTime: string }): Promise<unknown> {
-  return apiSend("POST", "/api/telemetry/history", entry);
+  return apiSend("POST", apiPath("saveQuery"), entry);
 }
 
 export function setHistoryStar(id: number, starred: boolean): Promise<unknown> {
-  return apiSend("PATCH", "/api/telemetry/history", { id, starred });
+  return apiSend("PATCH", apiPath("updateQuery"), { id, starred });
 }
 
 /** A KQL string literal for any text (JSON's escapes are KQL's). */

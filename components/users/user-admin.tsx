@@ -19,7 +19,11 @@ import { apiFetch, apiGet, apiSend, errorMessage } from "@/lib/client/api";
 import { useFormat } from "@/lib/client/format";
 import { useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
+import { apiPath } from "@/lib/contract/api";
 import type { TInvitation, TUserCreated, TUserRecord } from "@/lib/contract/dashboard";
+
+/** The per-user actions of the users table, by their route in the contract. */
+type UserAction = "enableUser" | "disableUser" | "endUserSessions" | "inviteUser";
 
 const ROLE_LABELS: Record<Role, string> = { planner: "Planner", supervisor: "Supervisor", engineer: "Engineer", admin: "Administrator" };
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
@@ -93,7 +97,7 @@ function AddUserForm({ plants, onAdded }: { plants: { id: string; name: string }
   const [chosen, setChosen] = useState<Plants>([]);
   const [problem, setProblem] = useState<{ field: string | null; message: string } | null>(null);
   const add = useMutation({
-    mutationFn: (body: unknown) => apiSend<TUserCreated>("POST", "/api/users", body),
+    mutationFn: (body: unknown) => apiSend<TUserCreated>("POST", apiPath("createUser"), body),
     onSuccess: (created) => {
       setProblem(null);
       void queryClient.invalidateQueries({ queryKey: usersKey });
@@ -151,7 +155,7 @@ function EditUser({ user, plants, onClose }: { user: TUserRecord; plants: { id: 
   const [chosen, setChosen] = useState<Plants>(user.plants);
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => apiSend<TUserRecord>("PATCH", `/api/users/${user.id}`, { role, plants: chosen }),
+    mutationFn: () => apiSend<TUserRecord>("PATCH", apiPath("updateUser", { userId: user.id }), { role, plants: chosen }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: usersKey });
       onClose();
@@ -209,12 +213,12 @@ function UserRow({
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const action = useMutation({
-    mutationFn: (path: string) => apiFetch<unknown>(`/api/users/${user.id}/${path}`, { method: "POST" }),
-    onSuccess: (answer, path) => {
+    mutationFn: (route: UserAction) => apiFetch<unknown>(apiPath(route, { userId: user.id }), { method: "POST" }),
+    onSuccess: (answer, route) => {
       setProblem(null);
       void queryClient.invalidateQueries({ queryKey: usersKey });
-      if (path === "invitation") onInvited(answer as TInvitation);
-      if (path === "sign-out") setDone(`Signed out of ${(answer as { ended: number }).ended} session(s).`);
+      if (route === "inviteUser") onInvited(answer as TInvitation);
+      if (route === "endUserSessions") setDone(`Signed out of ${(answer as { ended: number }).ended} session(s).`);
     },
     onError: (error) => setProblem(errorMessage(error)),
   });
@@ -246,20 +250,20 @@ function UserRow({
             {editing ? "Close" : "Change role or plants"}
           </Button>
           {user.disabled ? (
-            <Button size="sm" onClick={() => action.mutate("enable")} disabled={action.isPending}>
+            <Button size="sm" onClick={() => action.mutate("enableUser")} disabled={action.isPending}>
               Enable
             </Button>
           ) : (
             <>
               {!self ? (
-                <Button size="sm" variant="danger" onClick={() => action.mutate("disable")} disabled={action.isPending}>
+                <Button size="sm" variant="danger" onClick={() => action.mutate("disableUser")} disabled={action.isPending}>
                   Disable
                 </Button>
               ) : null}
-              <Button size="sm" onClick={() => action.mutate("sign-out")} disabled={action.isPending || user.activeSessions === 0}>
+              <Button size="sm" onClick={() => action.mutate("endUserSessions")} disabled={action.isPending || user.activeSessions === 0}>
                 Sign out everywhere
               </Button>
-              <Button size="sm" onClick={() => action.mutate("invitation")} disabled={action.isPending}>
+              <Button size="sm" onClick={() => action.mutate("inviteUser")} disabled={action.isPending}>
                 New invitation link
               </Button>
             </>
@@ -289,7 +293,7 @@ export function UserAdmin({ selfId }: { selfId: number }) {
   const [notice, setNotice] = useState<{ email: string; invitation: TInvitation } | null>(null);
   const users = useQuery({
     queryKey: usersKey,
-    queryFn: ({ signal }) => apiGet<{ data: TUserRecord[] }>("/api/users", undefined, signal),
+    queryFn: ({ signal }) => apiGet<{ data: TUserRecord[] }>(apiPath("listUsers"), undefined, signal),
   });
   const plants = (me.data?.plants ?? []).map((plant) => ({ id: plant.id, name: plant.name }));
   const shown = (users.data?.data ?? []).filter((user) => !query || user.email.includes(query) || user.name.toLowerCase().includes(query));

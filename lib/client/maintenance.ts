@@ -8,27 +8,24 @@ import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import type { TPlantPerson } from "@/lib/contract/dashboard";
 import type { TAsset, TJobDone, TLookupKind, TLookupValue, TPart, TStockLevelEntry, TTask, TTaskTransition } from "@/lib/contract/maintenance";
+import { apiPath, operationApiPath } from "@/lib/contract/api";
 import { apiGet, fetchAllPages, type Page, type QueryValue } from "./api";
-
-export function plantApiPath(plantId: string, resource: string): string {
-  return `/api/plants/${encodeURIComponent(plantId)}/${resource}`;
-}
 
 export type Query = Record<string, QueryValue>;
 
 export const maintenanceClient = {
-  jobsDone: (plantId: string, query: Query, signal?: AbortSignal) => apiGet<Page<TJobDone>>(plantApiPath(plantId, "jobs-done"), query, signal),
+  jobsDone: (plantId: string, query: Query, signal?: AbortSignal) => apiGet<Page<TJobDone>>(operationApiPath("listJobsDone", { plantId }), query, signal),
   allJobsDone: (plantId: string, query: Query, signal?: AbortSignal, onProgress?: (done: number, total: number) => void) =>
-    fetchAllPages<TJobDone>(plantApiPath(plantId, "jobs-done"), query, signal, onProgress),
-  allTasks: (plantId: string, query: Query, signal?: AbortSignal) => fetchAllPages<TTask>(plantApiPath(plantId, "tasks"), query, signal),
+    fetchAllPages<TJobDone>(operationApiPath("listJobsDone", { plantId }), query, signal, onProgress),
+  allTasks: (plantId: string, query: Query, signal?: AbortSignal) => fetchAllPages<TTask>(operationApiPath("listTasks", { plantId }), query, signal),
   taskHistory: (plantId: string, taskId: string, signal?: AbortSignal) =>
-    fetchAllPages<TTaskTransition>(plantApiPath(plantId, `tasks/${encodeURIComponent(taskId)}/transitions`), {}, signal),
-  allAssets: (plantId: string, signal?: AbortSignal) => fetchAllPages<TAsset>(plantApiPath(plantId, "assets"), {}, signal),
-  allParts: (plantId: string, query: Query, signal?: AbortSignal) => fetchAllPages<TPart>(plantApiPath(plantId, "parts"), query, signal),
+    fetchAllPages<TTaskTransition>(operationApiPath("listTaskTransitions", { plantId, taskId }), {}, signal),
+  allAssets: (plantId: string, signal?: AbortSignal) => fetchAllPages<TAsset>(operationApiPath("listAssets", { plantId }), {}, signal),
+  allParts: (plantId: string, query: Query, signal?: AbortSignal) => fetchAllPages<TPart>(operationApiPath("listParts", { plantId }), query, signal),
   stockHistory: (plantId: string, partId: string, signal?: AbortSignal) =>
-    fetchAllPages<TStockLevelEntry>(plantApiPath(plantId, `parts/${encodeURIComponent(partId)}/stock-levels`), {}, signal),
+    fetchAllPages<TStockLevelEntry>(operationApiPath("listStockLevels", { plantId, partId }), {}, signal),
   /** Every lookup value of the plant, all kinds in one listing (a few dozen). */
-  lookupValues: (plantId: string, signal?: AbortSignal) => fetchAllPages<TLookupValue>(plantApiPath(plantId, "lookup-values"), {}, signal),
+  lookupValues: (plantId: string, signal?: AbortSignal) => fetchAllPages<TLookupValue>(operationApiPath("listLookupValues", { plantId }), {}, signal),
 };
 
 /** Query keys: one prefix per plant and resource, so a write can invalidate exactly what it changed. */
@@ -155,7 +152,7 @@ export function useTasks(plantId: string, options: { poll?: boolean; initial?: S
 export function usePlantPeople(plantId: string, enabled = true) {
   return useQuery({
     queryKey: ["plant", plantId, "people"] as const,
-    queryFn: ({ signal }) => apiGet<{ data: TPlantPerson[] }>(plantApiPath(plantId, "people"), {}, signal).then((answer) => answer.data),
+    queryFn: ({ signal }) => apiGet<{ data: TPlantPerson[] }>(apiPath("plantPeople", { plantId }), {}, signal).then((answer) => answer.data),
     staleTime: REFERENCE_STALE_MS,
     enabled,
   });

@@ -7,6 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { Permission } from "@/lib/contract/roles";
 import type { TMe } from "@/lib/contract/dashboard";
 import { apiGet } from "./api";
+import { apiPath } from "@/lib/contract/api";
 
 export type { TMe as Me, TMePlant as MePlant } from "@/lib/contract/dashboard";
 
@@ -15,7 +16,7 @@ export const meQueryKey = ["me"] as const;
 export function useMe() {
   return useQuery({
     queryKey: meQueryKey,
-    queryFn: ({ signal }) => apiGet<TMe>("/api/me", undefined, signal),
+    queryFn: ({ signal }) => apiGet<TMe>(apiPath("me"), undefined, signal),
     staleTime: 5 * 60_000,
   });
 }

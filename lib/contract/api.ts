@@ -2,8 +2,8 @@
  * The whole `/api/` surface as data: the dashboard's own routes and the maintenance operations
  * mirrored below `/api/plants/{plantId}`. lib/bff/routes.ts binds a handler to each; tests walk it.
  */
-import { DASHBOARD_ROUTES } from "./dashboard";
-import { MAINTENANCE_OPERATIONS } from "./maintenance";
+import { DASHBOARD_ROUTES, type DashboardRouteId } from "./dashboard";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "./maintenance";
 
 export const API_PLANT_BASE = "/api/plants/{plantId}";
 
@@ -18,4 +18,34 @@ export function apiRouteTable(): ApiRouteEntry[] {
     ...Object.values(DASHBOARD_ROUTES),
     ...Object.values(MAINTENANCE_OPERATIONS).map(({ method, path }) => ({ method, path: API_PLANT_BASE + path })),
   ];
+}
+
+/** The `{name}` parameters of a path, as a union of their names. */
+type PathParams<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never;
+type ParamValues<P extends string> = Record<PathParams<P>, string | number>;
+/** No second argument for a path without parameters; the named values otherwise. */
+type ParamsArgument<P extends string> = [PathParams<P>] extends [never] ? [] : [ParamValues<P>];
+
+function fill(path: string, values: Record<string, string | number>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${path}: no value for {${name}}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * The browser's (and tests') URL of a dashboard route, from the one table above: no caller spells
+ * an `/api/` path itself, so a route moves in one place. Values are URL-encoded.
+ */
+export function apiPath<Id extends DashboardRouteId>(id: Id, ...values: ParamsArgument<(typeof DASHBOARD_ROUTES)[Id]["path"]>): string {
+  return fill(DASHBOARD_ROUTES[id].path, values[0] ?? {});
+}
+
+/** The `/api/plants/{plantId}/…` URL of a maintenance operation (the service's path below the plant). */
+export function operationApiPath<Id extends MaintenanceOperationId>(
+  id: Id,
+  values: { plantId: string } & ParamValues<(typeof MAINTENANCE_OPERATIONS)[Id]["path"]>,
+): string {
+  return fill(API_PLANT_BASE + MAINTENANCE_OPERATIONS[id].path, values);
 }

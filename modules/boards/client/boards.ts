@@ -7,20 +7,19 @@
 import { useQuery } from "@tanstack/react-query";
 import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/modules/boards/contract/boards";
 import { apiFetch, apiGet, apiSend } from "@/lib/client/api";
-import { plantApiPath } from "@/lib/client/maintenance";
+import { apiPath } from "@/lib/contract/api";
 
-const boardPath = (plantId: string, id?: number, rest = "") => plantApiPath(plantId, `dashboards${id === undefined ? "" : `/${id}`}${rest}`);
 
 export const dashboardsApi = {
-  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TDashboardSummary[] }>(boardPath(plantId), undefined, signal),
-  get: (plantId: string, id: number, signal?: AbortSignal) => apiGet<TDashboard>(boardPath(plantId, id), undefined, signal),
-  create: (plantId: string, definition: TDashboardDefinition) => apiSend<TDashboard>("POST", boardPath(plantId), definition),
+  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TDashboardSummary[] }>(apiPath("listDashboards", { plantId }), undefined, signal),
+  get: (plantId: string, id: number, signal?: AbortSignal) => apiGet<TDashboard>(apiPath("getDashboard", { plantId, dashboardId: id }), undefined, signal),
+  create: (plantId: string, definition: TDashboardDefinition) => apiSend<TDashboard>("POST", apiPath("createDashboard", { plantId }), definition),
   save: (plantId: string, id: number, version: number, definition: TDashboardDefinition) =>
-    apiSend<TDashboard>("PUT", boardPath(plantId, id), definition, { "if-match": `"${version}"` }),
-  remove: (plantId: string, id: number, version: number) => apiFetch<{ id: number }>(boardPath(plantId, id), { method: "DELETE", headers: { "if-match": `"${version}"` } }),
+    apiSend<TDashboard>("PUT", apiPath("replaceDashboard", { plantId, dashboardId: id }), definition, { "if-match": `"${version}"` }),
+  remove: (plantId: string, id: number, version: number) => apiFetch<{ id: number }>(apiPath("deleteDashboard", { plantId, dashboardId: id }), { method: "DELETE", headers: { "if-match": `"${version}"` } }),
   /** The file's text as it was read: the server validates it whole. */
-  importFile: (plantId: string, text: string) => apiFetch<TDashboard>(boardPath(plantId, undefined, "/import"), { method: "POST", body: text }),
-  exportHref: (plantId: string, id: number) => boardPath(plantId, id, "/export"),
+  importFile: (plantId: string, text: string) => apiFetch<TDashboard>(apiPath("importDashboard", { plantId }), { method: "POST", body: text }),
+  exportHref: (plantId: string, id: number) => apiPath("exportDashboard", { plantId, dashboardId: id }),
 };
 
 export const dashboardKeys = {

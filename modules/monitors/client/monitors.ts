@@ -6,21 +6,20 @@
 import { useQuery } from "@tanstack/react-query";
 import type { TFiring, TMonitor, TMonitorInput, TMonitorPreview, TMonitorRun } from "@/modules/monitors/contract/monitors";
 import { apiFetch, apiGet, apiSend } from "@/lib/client/api";
-import { plantApiPath } from "@/lib/client/maintenance";
+import { apiPath } from "@/lib/contract/api";
 
-const monitorPath = (plantId: string, id?: number, rest = "") => plantApiPath(plantId, `monitors${id === undefined ? "" : `/${id}`}${rest}`);
 
 export const monitorsApi = {
-  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TMonitor[] }>(monitorPath(plantId), undefined, signal),
-  create: (plantId: string, body: TMonitorInput) => apiSend<TMonitor>("POST", monitorPath(plantId), body),
-  replace: (plantId: string, id: number, body: TMonitorInput) => apiSend<TMonitor>("PUT", monitorPath(plantId, id), body),
-  remove: (plantId: string, id: number) => apiFetch<{ id: number }>(monitorPath(plantId, id), { method: "DELETE" }),
-  run: (plantId: string, id: number) => apiSend<TMonitorRun>("POST", monitorPath(plantId, id, "/run"), {}),
-  firings: (plantId: string, id: number, signal?: AbortSignal) => apiGet<{ data: TFiring[] }>(monitorPath(plantId, id, "/firings"), undefined, signal),
+  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TMonitor[] }>(apiPath("listMonitors", { plantId }), undefined, signal),
+  create: (plantId: string, body: TMonitorInput) => apiSend<TMonitor>("POST", apiPath("createMonitor", { plantId }), body),
+  replace: (plantId: string, id: number, body: TMonitorInput) => apiSend<TMonitor>("PUT", apiPath("replaceMonitor", { plantId, monitorId: id }), body),
+  remove: (plantId: string, id: number) => apiFetch<{ id: number }>(apiPath("deleteMonitor", { plantId, monitorId: id }), { method: "DELETE" }),
+  run: (plantId: string, id: number) => apiSend<TMonitorRun>("POST", apiPath("runMonitor", { plantId, monitorId: id }), {}),
+  firings: (plantId: string, id: number, signal?: AbortSignal) => apiGet<{ data: TFiring[] }>(apiPath("listMonitorFirings", { plantId, monitorId: id }), undefined, signal),
   plantFirings: (plantId: string, filter: { assetTagNumber?: string; taskId?: string }, signal?: AbortSignal) =>
-    apiGet<{ data: TFiring[] }>(plantApiPath(plantId, "monitor-firings"), filter, signal),
+    apiGet<{ data: TFiring[] }>(apiPath("listPlantFirings", { plantId }), filter, signal),
   preview: (plantId: string, body: { query: string; keyColumns: string[]; every: string; lookback: string; from: string; to: string }, signal?: AbortSignal) =>
-    apiFetch<TMonitorPreview>(monitorPath(plantId, undefined, "/preview"), { method: "POST", body: JSON.stringify(body), signal }),
+    apiFetch<TMonitorPreview>(apiPath("previewMonitor", { plantId }), { method: "POST", body: JSON.stringify(body), signal }),
 };
 
 export const monitorKeys = {

@@ -14,6 +14,7 @@ import { readApiForPage } from "@/app/page-server";
 import { BOARD_RANGE_MS } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboard } from "@/modules/boards/contract/boards";
 import { ZQueryResolution } from "@/lib/contract/explorer";
+import { apiPath } from "@/lib/contract/api";
 
 /** Larger answers are not written into the page (the browser asks for them itself, as before). */
 const MAX_EARLY_ANSWER_BYTES = 512 * 1024;
@@ -28,7 +29,7 @@ export async function earlyAnswers(board: TDashboard, search: URLSearchParams): 
     const query = panelQuery(panel, board.definition, view);
     if (!query.ok) continue;
     const width = earlyPanelWidth(panel);
-    const answer = readApiForPage<{ data?: { columns?: unknown; rows?: unknown }; meta?: { resolution?: unknown } }>("/api/telemetry/query", {
+    const answer = readApiForPage<{ data?: { columns?: unknown; rows?: unknown }; meta?: { resolution?: unknown } }>(apiPath("telemetryQuery"), {
       method: "POST",
       body: { query: query.query, ...window, plantIds: [board.plantId], ...(width === null ? {} : { resolution: { width } }) },
       timeoutMs: null,
