@@ -74,6 +74,17 @@ const envSchema = z.object({
   MAINTENANCE_RATE_LIMIT_PER_MINUTE: positiveInt(1200),
   /** Calls to the dashboard's `/api/` per signed-in user per minute (429 + Retry-After above). */
   DASHBOARD_RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  /**
+   * The front door's pools (docs/architecture.md, "A fair front door"): requests served at once and
+   * waiting, for all anonymous clients together (sign-in attempts included) and for each accepted
+   * session, plant token or telemetry client; a request waits at most ADMISSION_QUEUE_WAIT_MS, a
+   * full queue is answered 429 at once.
+   */
+  ADMISSION_ANONYMOUS_CONCURRENT: positiveInt(4),
+  ADMISSION_ANONYMOUS_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  ADMISSION_PRINCIPAL_CONCURRENT: positiveInt(8),
+  ADMISSION_PRINCIPAL_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  ADMISSION_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Requests to the token endpoint per client id per minute (a client needs one token an hour). */
   TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE: positiveInt(30),
   /** Requests to the token endpoint per client address per minute (all client ids, known or not). */

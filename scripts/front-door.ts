@@ -5,14 +5,17 @@
  * is counted in the metrics; then the operator's endpoints answer before any surface and any
  * sign-in — `GET /healthz` (liveness), `GET /readyz` (every database and broker reachable),
  * `GET /metrics` (Prometheus, for the metrics token or an admin) — and everything else goes to its
- * surface (`surfaceFor`). Kept apart from serve.ts so that tests serve it with a stand-in for Next.
+ * surface (`surfaceFor`), once its principal's pool has a place for it (admission.ts; docs/architecture.md,
+ * "A fair front door"). Kept apart from serve.ts so that tests serve it with a stand-in for Next.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { errorBody } from "../lib/contract/errors";
+import { SIGN_IN_ERRORS } from "../lib/contract/sign-in-errors";
 import { jsonLine, withRequestId } from "../lib/platform/log";
-import { metrics, routeLabel, scrape } from "../lib/platform/metrics";
+import { addScrapeHook, metrics, routeLabel, scrape } from "../lib/platform/metrics";
+import { createAdmitter, type AdmissionLimits, type Admitter, type PoolKind } from "../lib/platform/http/admission";
 import { normalizeRequestTarget, surfaceFor, type Surface } from "../lib/platform/http/paths";
 import { SECURITY_HEADERS } from "../lib/platform/http/security-headers";
 
@@ -37,7 +40,17 @@ export interface FrontDoorOptions {
   trustProxy: boolean;
   /** LOG_FORMAT=json: one access line per request. */
   jsonLogs: boolean;
+  /** The pools' sizes (README, configuration: ADMISSION_*); the defaults when absent. */
+  admission?: AdmissionLimits;
 }
+
+/** The defaults of the ADMISSION_* variables (lib/config.ts); assets are not configurable. */
+export const DEFAULT_ADMISSION: AdmissionLimits = {
+  anonymous: { concurrent: 4, queue: 32 },
+  principal: { concurrent: 8, queue: 32 },
+  assets: { concurrent: 16, queue: 256 },
+  queueWaitMs: 2_000,
+};
 
 /** A year, subdomains included: the dashboard is served over HTTPS only once it is served over it at all. */
 const HSTS = "max-age=31536000; includeSubDomains";
@@ -45,6 +58,8 @@ const HSTS = "max-age=31536000; includeSubDomains";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const OPERATOR_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+/** lib/contract/sign-in-errors.ts's `busy`: the sign-in page says "many sign-ins…, try again in a few seconds". */
+const SIGN_IN_BUSY = SIGN_IN_ERRORS.busy;
 
 function cameOverTls(req: IncomingMessage, trustProxy: boolean): boolean {
   if ((req.socket as TLSSocket).encrypted) return true;
@@ -73,8 +88,40 @@ function routeFor(surface: Surface | "operator", pathname: string, res: ServerRe
   return "unmatched";
 }
 
+/**
+ * The answer of a request its pool has no place for: the spec's error body with 429 and
+ * Retry-After; for sign-in's own form post, what next-auth's `signIn()` reads (a URL whose `error`
+ * the sign-in page puts in words, components/auth/sign-in-errors.ts); for a page, a short page that
+ * loads itself again after the wait.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, pathname: string, retryAfterSeconds: number): void {
+  const hasBody = req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0" || req.headers["transfer-encoding"] !== undefined;
+  const headers: Record<string, string> = { "retry-after": String(retryAfterSeconds), "cache-control": "no-store", ...(hasBody ? { connection: "close" } : {}) };
+  if (/^\/api\/auth\/(callback|signin)\//.test(pathname)) {
+    // next-auth's client reads `new URL(url).searchParams.get("error")`: an absolute URL; its host is not followed.
+    const host = typeof req.headers.host === "string" && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(req.headers.host) ? req.headers.host : "localhost";
+    return json(res, 429, { url: `http://${host}/signin?error=${SIGN_IN_BUSY}` }, headers);
+  }
+  const accept = typeof req.headers.accept === "string" ? req.headers.accept : "";
+  if (req.method === "GET" && accept.includes("text/html") && !pathname.startsWith("/api/")) {
+    res.writeHead(429, { ...SECURITY_HEADERS.api, ...headers, "content-type": "text/html; charset=utf-8" });
+    return void res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${retryAfterSeconds}"><title>Plantdesk is busy</title></head>` +
+        `<body><p>Plantdesk is busy right now. This page loads again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}.</p></body></html>`,
+    );
+  }
+  json(res, 429, errorBody("RATE_LIMITED", `Too many requests at once from you or from clients that are not signed in; retry after ${retryAfterSeconds} s.`, []), headers);
+}
+
 export function createFrontDoor(options: FrontDoorOptions): Listener {
-  const { httpRequests, httpDuration } = metrics();
+  const { httpRequests, httpDuration, admission: refused, admissionInUse } = metrics();
+  const admitter: Admitter = createAdmitter(options.admission ?? DEFAULT_ADMISSION);
+  addScrapeHook(() => {
+    for (const [pool, use] of Object.entries(admitter.usage())) {
+      admissionInUse.set({ pool, state: "running" }, use.running);
+      admissionInUse.set({ pool, state: "waiting" }, use.waiting);
+    }
+  });
 
   async function operator(pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -118,18 +165,42 @@ export function createFrontDoor(options: FrontDoorOptions): Listener {
       }
     });
 
-    withRequestId(requestId, () => {
-      if (surface === "operator") {
+    if (surface === "operator") {
+      return withRequestId(requestId, () =>
         operator(pathname, req, res).catch(() => {
           if (!res.headersSent) json(res, 500, errorBody("INTERNAL_ERROR", "An unexpected error occurred.", []));
           else res.end();
-        });
-      } else if (surface === "service") {
+        }),
+      );
+    }
+
+    // Admission before any route work: the principal's pool, a place in it or a short wait, else 429.
+    const pool = admitter.poolOf(req, pathname);
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    void admitter.admit(pool, gone.signal).then((admission) => {
+      if (!admission.admitted) {
+        refused.inc({ pool: pool.kind satisfies PoolKind });
+        if (!res.writableEnded && !res.destroyed) withRequestId(requestId, () => refuse(req, res, pathname, admission.retryAfterSeconds));
+        return;
+      }
+      res.once("close", () => {
+        admission.ticket.release();
+        admitter.settle(req, res);
+      });
+      if (res.destroyed) return;
+      dispatch(surface, pathname, req, res, requestId);
+    });
+  };
+
+  function dispatch(surface: Surface, pathname: string, req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    withRequestId(requestId, () => {
+      if (surface === "service") {
         // Remote mode serves no service of its own: a program's request still gets JSON, never a page.
         if (options.service) options.service(req, res);
         else json(res, 404, errorBody("NOT_FOUND", `No resource at ${pathname.slice(0, 200)}.`, []), { connection: "close" });
       } else if (surface === "api") options.api(req, res);
       else options.next(req, res);
     });
-  };
+  }
 }

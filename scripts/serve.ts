@@ -144,7 +144,7 @@ function handleNextSurface(req: import("node:http").IncomingMessage, res: import
   void handleNext(req, res);
 }
 
-const { createFrontDoor } = await import("./front-door");
+const { createFrontDoor, DEFAULT_ADMISSION } = await import("./front-door");
 const { operatorProbes } = await import("./operator-probes");
 const probes = await operatorProbes(runtime);
 const server = http.createServer(
@@ -156,6 +156,12 @@ const server = http.createServer(
     metricsAllowed: probes.metricsAllowed,
     trustProxy: config.TRUST_PROXY,
     jsonLogs: config.LOG_FORMAT === "json",
+    admission: {
+      anonymous: { concurrent: config.ADMISSION_ANONYMOUS_CONCURRENT, queue: config.ADMISSION_ANONYMOUS_QUEUE },
+      principal: { concurrent: config.ADMISSION_PRINCIPAL_CONCURRENT, queue: config.ADMISSION_PRINCIPAL_QUEUE },
+      assets: DEFAULT_ADMISSION.assets,
+      queueWaitMs: config.ADMISSION_QUEUE_WAIT_MS,
+    },
   }),
 );
 server.keepAliveTimeout = 65_000;

@@ -110,6 +110,7 @@ export function apiRoute(spec: ApiRouteSpec): RouteHandler {
       checkSameSite(req);
       user = await userFromCookieHeader(req.headers.cookie);
       if (!user) throw new ApiError("UNAUTHORIZED", "Sign in to continue.", [], SESSION_REQUIRED);
+      req.credentialAccepted = true;
       // Before the audit row: a call refused for its rate changed nothing, and a flood of them must not fill the log.
       await spendApiCall(user.id);
       if (spec.auditAction) {

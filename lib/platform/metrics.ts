@@ -24,6 +24,7 @@ function createMetrics() {
       registers,
     }),
     admission: new Counter({ name: "plantdesk_admission_refused_total", help: "Requests refused at the front door (429) because their principal's pool was full, by pool kind.", labelNames: ["pool"], registers }),
+    admissionInUse: new Gauge({ name: "plantdesk_admission_in_use", help: "Requests holding (running) or waiting for (waiting) a place at the front door, by pool kind.", labelNames: ["pool", "state"], registers }),
     telemetryQueries: new Counter({ name: "plantdesk_telemetry_queries_total", help: "Telemetry queries finished, by outcome (ok or the error code).", labelNames: ["outcome"], registers }),
     telemetryCost: new Counter({ name: "plantdesk_telemetry_query_cost_total", help: "Cost units charged to telemetry budgets.", registers }),
     telemetryThrottled: new Counter({ name: "plantdesk_telemetry_throttled_total", help: "Telemetry queries refused or stopped by a throttle, by which (budget, places).", labelNames: ["throttle"], registers }),

@@ -12,6 +12,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../contract/errors";
 import { labelRoute } from "../metrics";
+import { markCredential } from "./admission";
 import { SECURITY_HEADERS } from "./security-headers";
 import { bodyLength, MAX_BODY_BYTES, type ServiceRequest, type ServiceResponse } from "./types";
 
@@ -173,6 +174,7 @@ export function nodeListener(
       try {
         const response = await handle(request);
         if (request.route) labelRoute(res, request.route);
+        if (request.credentialAccepted) markCredential(res, true);
         sendNodeResponse(res, response, request.method === "HEAD");
         // The rest of an oversized body is not read: close once the 413 is out.
         if (res.getHeader("connection") === "close") res.once("finish", () => req.socket.destroy());

@@ -25,6 +25,11 @@ export interface ServiceRequest {
   clientAddress?: string;
   /** The pattern of the route that took the request, set by the router (metrics and logs label by it). */
   route?: string;
+  /**
+   * Set by the route that checked the request's credential and accepted it (session, plant token,
+   * access token): the front door then gives that credential a pool of its own (admission.ts).
+   */
+  credentialAccepted?: boolean;
 }
 
 export interface ServiceResponse {

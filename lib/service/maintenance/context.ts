@@ -51,6 +51,7 @@ async function authenticate(req: ServiceRequest, ctx: MaintenanceContext): Promi
       "www-authenticate": `${CHALLENGE}, error="invalid_token"`,
     });
   }
+  req.credentialAccepted = true;
   return token;
 }
 

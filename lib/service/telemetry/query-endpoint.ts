@@ -37,6 +37,7 @@ export async function authenticate(req: ServiceRequest, tokens: AccessTokens, no
   if (!m) throw new ApiError("UNAUTHORIZED", "A bearer token is required: Authorization: Bearer <access_token>.");
   const principal = await tokens.verify(m[1]!, now);
   if (!principal) throw new ApiError("UNAUTHORIZED", "The access token is invalid, expired or revoked.");
+  req.credentialAccepted = true;
   return principal;
 }
 
