@@ -46,6 +46,8 @@ import { ClickHouseReadingSink } from "@/lib/service/telemetry/ingest/clickhouse
 import type { TelemetryStore } from "@/lib/service/telemetry/store";
 import { demoDevices } from "@/lib/service/telemetry/demo-devices";
 import { startMqttIngestion } from "@/lib/service/telemetry/ingest/mqtt-ingest";
+import { addDevices } from "@/lib/service/telemetry/ingest/device-registry";
+import { openServiceSql } from "@/lib/service/database";
 import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "@/lib/service/telemetry/ingest/sparkplug";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
 import { measureSharedSubscriptions, type SharedSubscriptionFigures } from "./ingest-shared-subscriptions";
@@ -208,7 +210,13 @@ async function runStore(kind: "duckdb" | "clickhouse", dataRoot: string): Promis
     url: MQTT_URL,
     clientId,
     ...(duckdb ? { store: duckdb } : { sink }),
-    registry: { customerOf: async (plantId) => (plantId === "RTM1" || plantId === "HOU1" ? "CUST-ACME" : undefined), isKnownDevice: async (p, d) => devices.has(`${p}/${d}`) },
+    // Every bench device belongs to the publisher's one edge node (docs/telemetry-ingest.md, "Device ownership").
+    registry: {
+      customerOf: async (plantId) => (plantId === "RTM1" || plantId === "HOU1" ? "CUST-ACME" : undefined),
+      isKnownDevice: async (p, d) => devices.has(`${p}/${d}`),
+      ownerOf: async (p, d) => (devices.has(`${p}/${d}`) ? { edgeNodeId: EDGE_NODE } : undefined),
+      claim: async () => EDGE_NODE,
+    },
     batchMax: 10_000,
     flushMs: 200,
     queueMax: 100_000,
@@ -386,6 +394,10 @@ async function twoInstances(): Promise<ClusterFigures | null> {
     const devices = DEVICES.filter((d) => d.plantId === "RTM1").slice(0, 10);
     const edge = await mqtt.connectAsync(broker.url, { clientId: `bench-edge-${run}`, protocolVersion: 5, clean: true });
     const node = `bench-two-${run}`;
+    // The demo devices belong to the demo's collector nodes: this bench's one node takes them over, as an operator would.
+    const serviceSql = await openServiceSql({ dataDir: os.tmpdir(), DATABASE_URL: schema.url });
+    await addDevices(serviceSql, devices.map((d) => ({ plantId: d.plantId, deviceId: d.deviceId, edgeNodeId: node })), new Date(), true);
+    await serviceSql.close();
     let nodeSeq = 0;
     const next = () => (nodeSeq = (nodeSeq + 1) % 256);
     let birthing: Promise<void> = Promise.resolve();

@@ -33,14 +33,14 @@ test("an edge node's readings appear in the explorer and on the asset page; its 
   const now = Date.now();
   const lookup = await page.request.post("/api/telemetry/query", {
     data: {
-      query: `States | where DeviceId == "${DEVICE}" | take 1 | project tostring(MessageMetadata.topologyReference)`,
+      query: `States | where DeviceId == "${DEVICE}" | take 1 | project tostring(MessageMetadata.topologyReference), tostring(MessageMetadata.jobId)`,
       startTime: new Date(now - 86_400_000).toISOString(),
       endTime: new Date(now).toISOString(),
       plantIds: ["RTM1"],
     },
   });
   expect(lookup.ok()).toBeTruthy();
-  const tag = String(((await lookup.json()) as { data: { rows: unknown[][] } }).data.rows[0]![0]);
+  const [tag, owner] = ((await lookup.json()) as { data: { rows: [string, string][] } }).data.rows[0]!;
 
   // The edge node: births (name, alias, unit), then alias-only data every 2 s, as Tahu's client sends them.
   const edge: EdgeNode = sparkplugClient.newClient({
@@ -48,7 +48,8 @@ test("an edge node's readings appear in the explorer and on the asset page; its 
     username: "",
     password: "",
     groupId: "RTM1",
-    edgeNode: `E2E-EDGE-${run}`,
+    // The demo device belongs to its collector's edge node (docs/telemetry-ingest.md, "Device ownership"): this edge node is it.
+    edgeNode: owner,
     clientId: `e2e-edge-${run}`,
     version: "spBv1.0",
     // Dies for good when its connection is cut (no reconnect, so no new births).

@@ -112,6 +112,10 @@ const envSchema = z.object({
   /** Time to live of the primary host lease in Redis (ms): a dead holder's role passes on after about this long. */
   SPARKPLUG_HOST_LEASE_MS: z.coerce.number().int().min(500).max(60_000).default(3_000),
   INGEST_DEVICE_SERIES_MAX: z.coerce.number().int().min(1).max(65_536).default(1_000),
+  /** Readings older than this before their arrival are dropped (`out_of_window`): no backdating of history. */
+  INGEST_TIMESTAMP_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 366 * 30).default(24 * 7),
+  /** Readings later than this after their arrival are dropped (`out_of_window`): a little clock skew only. */
+  INGEST_TIMESTAMP_MAX_AHEAD_MINUTES: z.coerce.number().min(0).max(24 * 60).default(10),
   /**
    * Redis holding what several instances must share: rate limits, cost budgets and concurrency caps,
    * sign-in throttles, the remote upstream's token (docs/architecture.md, "State shared by

@@ -17,10 +17,11 @@ import telemetryClients from "./telemetry/migrations/002-telemetry-clients";
 import telemetryClientLabels from "./telemetry/migrations/004-telemetry-client-labels";
 import telemetryDevices from "./telemetry/migrations/006-telemetry-devices";
 import sparkplugHost from "./telemetry/migrations/020-sparkplug-host";
+import deviceOwners from "./telemetry/migrations/041-device-owners";
 
 export const SERVICE_DATABASE_FILE = "plantdesk.sqlite";
 
-export const SERVICE_MIGRATIONS = [...MAINTENANCE_MIGRATIONS, telemetryClients, telemetryClientLabels, telemetryDevices, sparkplugHost].sort((a, b) => a.version - b.version);
+export const SERVICE_MIGRATIONS = [...MAINTENANCE_MIGRATIONS, telemetryClients, telemetryClientLabels, telemetryDevices, sparkplugHost, deviceOwners].sort((a, b) => a.version - b.version);
 
 /** Tells the service's migrations from the dashboard's when both stores share one PostgreSQL schema. */
 export const SERVICE_MIGRATIONS_KEY = "service";

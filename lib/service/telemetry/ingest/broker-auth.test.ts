@@ -2,7 +2,8 @@
  * Broker authorisation as deployed: `npm run ops -- mqtt credentials` prints a password-file entry
  * and ACL lines, a Mosquitto of the test's own runs with exactly those (plus the service's user,
  * added with mosquitto_passwd), and the broker itself refuses what the ACL does not allow: an edge
- * node publishing as another node or for another plant, a wrong password. What it allows reaches
+ * node publishing as another node, for another plant or for a device it does not own (issue 35 #1:
+ * the ACL names the node's own devices), a wrong password. What it allows reaches
  * the service's user, and the node can read its commands and the host's STATE.
  */
 import { spawnSync } from "node:child_process";
@@ -30,6 +31,15 @@ function ops(...args: string[]) {
 
 describe.skipIf(!available)("mqtt credentials and a Mosquitto configured with them", () => {
   beforeAll(async () => {
+    const added = ops("device", "add", "--plant", "RTM1", "--node", "EDGE1", "PUMP-1");
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.json).toMatchObject({ deviceId: "PUMP-1", edgeNodeId: "EDGE1", added: true });
+    const listed = ops("device", "list", "--plant", "RTM1");
+    expect(listed.json.find((d: { deviceId: string }) => d.deviceId === "PUMP-1")).toMatchObject({ edgeNodeId: "EDGE1", claimedBy: "ops" });
+    // A second node takes the device over only by the operator's word; its ACL then names it, EDGE1's no longer.
+    expect(ops("device", "add", "--plant", "RTM1", "--node", "EDGE9", "PUMP-1").json).toMatchObject({ edgeNodeId: "EDGE9", previousEdgeNodeId: "EDGE1" });
+    expect(ops("mqtt", "credentials", "--plant", "RTM1", "--node", "EDGE9").json.acl).toContain("topic write spBv1.0/RTM1/DDATA/EDGE9/PUMP-1");
+    expect(ops("device", "add", "--plant", "RTM1", "--node", "EDGE1", "PUMP-1").json).toMatchObject({ edgeNodeId: "EDGE1", previousEdgeNodeId: "EDGE9" });
     const printed = ops("mqtt", "credentials", "--plant", "RTM1", "--node", "EDGE1");
     expect(printed.status, printed.stderr).toBe(0);
     node = printed.json;
@@ -54,7 +64,12 @@ describe.skipIf(!available)("mqtt credentials and a Mosquitto configured with th
     expect(node.passwordFile).not.toContain(node.password);
     expect(node.acl).toEqual([
       "user RTM1/EDGE1",
-      "topic write spBv1.0/RTM1/+/EDGE1/#",
+      "topic write spBv1.0/RTM1/NBIRTH/EDGE1",
+      "topic write spBv1.0/RTM1/NDATA/EDGE1",
+      "topic write spBv1.0/RTM1/NDEATH/EDGE1",
+      "topic write spBv1.0/RTM1/DBIRTH/EDGE1/PUMP-1",
+      "topic write spBv1.0/RTM1/DDATA/EDGE1/PUMP-1",
+      "topic write spBv1.0/RTM1/DDEATH/EDGE1/PUMP-1",
       "topic read spBv1.0/RTM1/NCMD/EDGE1/#",
       "topic read spBv1.0/RTM1/DCMD/EDGE1/#",
       "topic read spBv1.0/STATE/+",
@@ -65,7 +80,7 @@ describe.skipIf(!available)("mqtt credentials and a Mosquitto configured with th
     expect(ops("mqtt", "credentials", "--plant", "RTM1", "--node", "EDGE/1").status).toBe(2);
   });
 
-  it("lets the node publish its own messages and read its commands; the broker refuses a foreign node, another plant, a fake STATE, reading others' messages and a wrong password", async () => {
+  it("lets the node publish its own messages and read its commands; the broker refuses a foreign node, a device it does not own, another plant, a fake STATE, reading others' messages and a wrong password", async () => {
     const host = await mqtt.connectAsync(broker.url, { username: "plantdesk", password: "host-password-123", clientId: "host", protocolVersion: 5 });
     const edge = await mqtt.connectAsync(broker.url, { username: node.user, password: node.password, clientId: "edge1", protocolVersion: 5 });
     const heard: string[] = [];
@@ -77,7 +92,9 @@ describe.skipIf(!available)("mqtt credentials and a Mosquitto configured with th
     await edge.subscribeAsync(["spBv1.0/RTM1/NCMD/EDGE1/#", "spBv1.0/STATE/+", "spBv1.0/RTM1/NCMD/EDGE2/#", "spBv1.0/RTM1/DDATA/#"], { qos: 1 });
 
     await edge.publishAsync("spBv1.0/RTM1/DDATA/EDGE1/PUMP-1", "own", { qos: 1 });
+    await edge.publishAsync("spBv1.0/RTM1/NDATA/EDGE1", "own node", { qos: 1 });
     await expect(edge.publishAsync("spBv1.0/RTM1/DDATA/EDGE2/PUMP-1", "foreign node", { qos: 1 })).rejects.toThrow(/authori[sz]ed/i);
+    await expect(edge.publishAsync("spBv1.0/RTM1/DBIRTH/EDGE1/RTM1-DEV-001", "a device it does not own", { qos: 1 })).rejects.toThrow(/authori[sz]ed/i);
     await expect(edge.publishAsync("spBv1.0/HOU1/DDATA/EDGE1/PUMP-1", "another plant", { qos: 1 })).rejects.toThrow(/authori[sz]ed/i);
     await expect(edge.publishAsync("spBv1.0/STATE/plantdesk", "fake host", { qos: 1 })).rejects.toThrow(/authori[sz]ed/i);
     await host.publishAsync("spBv1.0/RTM1/NCMD/EDGE1", "rebirth", { qos: 1 });

@@ -28,13 +28,16 @@ export function newBrokerPassword(): string {
 }
 
 /**
- * An edge node's ACL: it publishes only its own node's and devices' messages (NBIRTH … DDEATH,
- * its Will NDEATH included) and reads the commands addressed to it and the primary host's STATE.
+ * An edge node's ACL: it publishes its own node messages (NBIRTH, NDATA, its Will NDEATH) and the
+ * device messages of the devices it owns, each named (docs/telemetry-ingest.md, "Device
+ * ownership"): another device id is refused by the broker, not only dropped by ingestion. It
+ * reads the commands addressed to it and the primary host's STATE.
  */
-export function edgeNodeAcl(plantId: string, nodeId: string): string[] {
+export function edgeNodeAcl(plantId: string, nodeId: string, deviceIds: readonly string[]): string[] {
   return [
     `user ${edgeNodeUser(plantId, nodeId)}`,
-    `topic write spBv1.0/${plantId}/+/${nodeId}/#`,
+    ...["NBIRTH", "NDATA", "NDEATH"].map((type) => `topic write spBv1.0/${plantId}/${type}/${nodeId}`),
+    ...deviceIds.flatMap((device) => ["DBIRTH", "DDATA", "DDEATH"].map((type) => `topic write spBv1.0/${plantId}/${type}/${nodeId}/${device}`)),
     `topic read spBv1.0/${plantId}/NCMD/${nodeId}/#`,
     `topic read spBv1.0/${plantId}/DCMD/${nodeId}/#`,
     `topic read spBv1.0/STATE/+`,

@@ -131,6 +131,11 @@ describe("JSON topic decoding", () => {
     for (const bad of ["{", [], { name: "", value: 1 }, { name: "x", value: "1" }, { name: "x", value: 1, extra: 1 }, { name: "x", value: 1, metadata: { Other: {} } }]) {
       expect(decode(bad), JSON.stringify(bad)).toMatchObject({ ok: false, reason: "malformed_payload" });
     }
-    expect(decode({ name: "x", value: 1, timestamp: NOW + 2 * 86_400_000 })).toMatchObject({ ok: false, reason: "invalid_timestamp" });
+    expect(decode({ name: "x", value: 1, timestamp: NOW + 2 * 86_400_000 })).toMatchObject({ ok: false, reason: "out_of_window" });
+    expect(decode({ name: "x", value: 1, timestamp: NOW - 8 * 86_400_000 })).toMatchObject({ ok: false, reason: "out_of_window" });
+    expect(decode({ name: "x", value: 1, timestamp: Date.UTC(1999, 0, 1) })).toMatchObject({ ok: false, reason: "invalid_timestamp" });
+    // The window is configurable (INGEST_TIMESTAMP_MAX_AGE_HOURS / _MAX_AHEAD_MINUTES).
+    const wide = decodeJsonReadings(target, Buffer.from(JSON.stringify({ name: "x", value: 1, timestamp: NOW - 8 * 86_400_000 })), NOW, { pastMs: 30 * 86_400_000, futureMs: 0 });
+    expect(wide).toMatchObject({ ok: true });
   });
 });

@@ -3,8 +3,8 @@
  * (QoS 0, as it publishes) and `mqtt` + `sparkplug-payload` at QoS 1. Each case is a defect of
  * issue 22 that fails on the code before it:
  * - a device is heard from its very first message after `device add` (its birth with values);
- * - a birth's metadata applies from that birth on: another node's DBIRTH for a listed device
- *   (ROGUE-NODE, Unit "K") never relabels the readings stored before it;
+ * - a birth's metadata applies from that birth on, and another node's DBIRTH for a listed device
+ *   (ROGUE-NODE, Unit "K") is dropped: the device belongs to the node whose birth claimed it (issue 35 #1);
  * - a Sparkplug message is capped like the JSON topic (1 MB, 1,000 metrics) before it is decoded,
  *   a device's series are capped (INGEST_DEVICE_SERIES_MAX), each refusal counted;
  * - births of devices that are not listed are not held in memory.
@@ -104,7 +104,7 @@ describe.skipIf(!available)("Sparkplug B edge nodes (Tahu's client and mqtt + sp
     expect(ingestion().stats.droppedMessages.unknown_device ?? 0).toBe(0);
   }, 60_000);
 
-  it("applies a birth's metadata from that birth on: ROGUE-NODE's DBIRTH never relabels stored readings (QoS 1)", async () => {
+  it("applies a birth's metadata from that birth on: ROGUE-NODE's DBIRTH and data are dropped, nothing relabelled (QoS 1)", async () => {
     const device = `DEV-${run}`;
     await addDevices(runtime.sql, [{ plantId: "RTM1", deviceId: device }]);
     const t0 = Date.now() - 60_000;
@@ -117,13 +117,10 @@ describe.skipIf(!available)("Sparkplug B edge nodes (Tahu's client and mqtt + sp
     await send("ROGUE-NODE", "DDATA", encodeDeviceData([{ alias: 1, value: 301, timestamp: t0 + 21_000 }], t0 + 21_000, 1));
     // The device's own node is born again with its unit: the series goes back to it.
     await send("EDGE-A", "DBIRTH", encodeDeviceBirth([{ name: "Temperature", alias: 1, unit: "degC", value: 31, timestamp: t0 + 30_000 }], t0 + 30_000, 0));
-    await waitUntil(async () => (await kql(`States | where DeviceId == "${device}" | count`))[0]![0] === 13, "the later readings");
+    await waitUntil(async () => (await kql(`States | where DeviceId == "${device}" | count`))[0]![0] === 11, "the later reading");
 
     const units = await kql(`States | where DeviceId == "${device}" | summarize n = count() by Unit = tostring(DataMetadata.Unit), Job = tostring(MessageMetadata.jobId) | order by n desc`);
-    expect(units).toEqual([
-      ["degC", "EDGE-A", 11],
-      ["K", "ROGUE-NODE", 2],
-    ]);
+    expect(units).toEqual([["degC", "EDGE-A", 11]]);
     const [[firstTen]] = (await kql(`States | where DeviceId == "${device}" and Timestamp < datetime(${new Date(t0 + 10_000).toISOString()}) | summarize dcount(tostring(DataMetadata.Unit))`)) as [[number]];
     expect(firstTen).toBe(1);
   }, 60_000);
@@ -133,6 +130,8 @@ describe.skipIf(!available)("Sparkplug B edge nodes (Tahu's client and mqtt + sp
     await addDevices(runtime.sql, [{ plantId: "RTM1", deviceId: device }]);
     const before = dropped();
     const at = Date.now() - 1000;
+    // EDGE-B's birth (no metrics) claims the device; its data follows.
+    await publisher.publishAsync(`spBv1.0/RTM1/DBIRTH/EDGE-B/${device}`, Buffer.from(codec.encodePayload({ timestamp: at, seq: 0, metrics: [] })), { qos: 1 });
     const many = (count: number) => Buffer.from(codec.encodePayload({ timestamp: at, seq: 1, metrics: Array.from({ length: count }, (_, i) => ({ name: `m${i}`, type: "Double", value: i, timestamp: at })) }));
     await publisher.publishAsync(`spBv1.0/RTM1/DDATA/EDGE-B/${device}`, many(200_000), { qos: 1 }); // about 3.4 MB
     await publisher.publishAsync(`spBv1.0/RTM1/DDATA/EDGE-B/${device}`, many(1_001), { qos: 1 }); // small, but too many metrics

@@ -19,6 +19,8 @@ import { mosquittoForTests, startMosquitto, type OwnMosquitto } from "@/lib/test
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { probeServices, servicesRequired } from "@/lib/testing/services";
 import { startClickHouseDev, type ClickHouseDev } from "../clickhouse/testing/clickhouse-dev";
+import { openServiceSql } from "../../database";
+import { addDevices } from "./device-registry";
 import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "./sparkplug";
 
 const probes = await probeServices();
@@ -105,6 +107,10 @@ describe.skipIf(!available)("Sparkplug primary host failover (two instances, Pos
     const first = await startInstance("a");
     await waitFor(() => first.log.includes("primary host"), "the first instance to hold the role");
     const second = await startInstance("b");
+    // The demo devices belong to the demo's collector nodes: the test's one node takes them over, as an operator would.
+    const serviceSql = await openServiceSql({ dataDir: os.tmpdir(), DATABASE_URL: schema.url });
+    await addDevices(serviceSql, DEVICES.map((deviceId) => ({ plantId: "RTM1", deviceId, edgeNodeId: NODE })), new Date(), true);
+    await serviceSql.close();
 
     const edge: MqttClient = await mqtt.connectAsync(broker.url, { clientId: `edge-${run}`, protocolVersion: 5, clean: true });
     const states: { online: boolean; timestamp: number }[] = [];

@@ -4,7 +4,7 @@
  * (docs/telemetry-ingest.md). Validated with zod; a message that does not match is refused whole.
  */
 import { z } from "zod";
-import { MAX_NAME_LENGTH, plausibleTimestamp, type Decoded } from "./reading";
+import { DEFAULT_TIMESTAMP_WINDOW, MAX_NAME_LENGTH, timestampRefusal, type Decoded, type TimestampWindow } from "./reading";
 
 export const JSON_TOPIC_PREFIX = "plantdesk/v1";
 export const JSON_SUBSCRIPTION = `${JSON_TOPIC_PREFIX}/+/+`;
@@ -35,7 +35,7 @@ export function parseJsonTopic(topic: string): { plantId: string; deviceId: stri
   return { plantId: parts[2], deviceId: parts[3] };
 }
 
-export function decodeJsonReadings(target: { plantId: string; deviceId: string }, payload: Uint8Array, receivedAt: number): Decoded {
+export function decodeJsonReadings(target: { plantId: string; deviceId: string }, payload: Uint8Array, receivedAt: number, window: TimestampWindow = DEFAULT_TIMESTAMP_WINDOW): Decoded {
   if (payload.byteLength > MAX_PAYLOAD_BYTES) return { ok: false, reason: "too_large", detail: "larger than 1 MB" };
   let body: unknown;
   try {
@@ -52,7 +52,8 @@ export function decodeJsonReadings(target: { plantId: string; deviceId: string }
   const readings = [];
   for (const item of items) {
     const timestamp = item.timestamp === undefined ? receivedAt : typeof item.timestamp === "number" ? item.timestamp : Date.parse(item.timestamp);
-    if (!plausibleTimestamp(timestamp, receivedAt)) return { ok: false, reason: "invalid_timestamp", detail: `timestamp of '${item.name}'` };
+    const refused = timestampRefusal(timestamp, receivedAt, window);
+    if (refused) return { ok: false, reason: refused, detail: `timestamp of '${item.name.slice(0, 64)}'` };
     const value = typeof item.value === "boolean" ? (item.value ? 1 : 0) : item.value;
     const metadata = item.metadata ? { data: item.metadata.DataMetadata, message: item.metadata.MessageMetadata } : null;
     readings.push({ ...target, name: item.name, timestamp, value, sentAt: timestamp, receivedAt, metadata });

@@ -17,6 +17,7 @@ import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { TELEMETRY_LIMITS } from "..";
 import { demoDevices } from "../demo-devices";
 import { DEMO_PLANTS } from "../../demo/catalog";
+import { addDevices } from "./device-registry";
 import { encodeDeviceBirth, encodeDeviceData } from "./sparkplug";
 import { mosquittoForTests, startMosquitto, type OwnMosquitto } from "@/lib/testing/mosquitto";
 
@@ -42,7 +43,10 @@ let runtime: ServiceRuntime;
 let publisher: MqttClient;
 const base = Date.now() - 60_000;
 
-const topic = (device: (typeof DEVICES)[number], type: string) => `spBv1.0/${device.plantId}/${type}/edge-test/${device.deviceId}`;
+// Each demo device is published by its own edge node, the collector job that owns it (docs/telemetry-ingest.md, "Device ownership").
+const topic = (device: (typeof DEVICES)[number], type: string) => `spBv1.0/${device.plantId}/${type}/${device.jobId}/${device.deviceId}`;
+/** A device without an edge node, for the JSON topic (a device of an edge node speaks through its node only). */
+const JSON_DEVICE = `JSON-PUMP-${process.pid}`;
 const dataMessage = (device: (typeof DEVICES)[number], round: number, index: number) =>
   Buffer.from(
     encodeDeviceData(
@@ -85,6 +89,7 @@ describe.skipIf(!available)("MQTT ingestion (Sparkplug B and JSON)", () => {
     runtime = await createServiceRuntime(config, { live: { schedule: false } });
     await ingestion().ready;
     publisher = await mqtt.connectAsync(broker.url, { clientId: `${clientId}-pub`, clean: true });
+    await addDevices(runtime.sql, [{ plantId: "RTM1", deviceId: JSON_DEVICE }]);
     // Births: names and aliases (no values), so data messages can carry aliases only.
     for (const device of DEVICES) {
       await publisher.publishAsync(
@@ -166,8 +171,8 @@ describe.skipIf(!available)("MQTT ingestion (Sparkplug B and JSON)", () => {
     for (let i = 0; i < 25; i++) {
       sends.push(publisher.publishAsync(topic(device, "DDATA"), Buffer.from(`not protobuf ${i} \u0000\u00ff`), { qos: 1 }));
       sends.push(publisher.publishAsync(`spBv1.0/RTM1/DDATA/edge-test`, dataMessage(device, i, 0), { qos: 1 })); // device-level type, no device
-      sends.push(publisher.publishAsync(`plantdesk/v1/RTM1/${device.deviceId}`, Buffer.from(`{"name": "x", "value": `), { qos: 1 }));
-      sends.push(publisher.publishAsync(`plantdesk/v1/RTM1/${device.deviceId}`, JSON.stringify({ name: "x", value: "high" }), { qos: 1 }));
+      sends.push(publisher.publishAsync(`plantdesk/v1/RTM1/${JSON_DEVICE}`, Buffer.from(`{"name": "x", "value": `), { qos: 1 }));
+      sends.push(publisher.publishAsync(`plantdesk/v1/RTM1/${JSON_DEVICE}`, JSON.stringify({ name: "x", value: "high" }), { qos: 1 }));
     }
     for (let i = 0; i < 10; i++) {
       sends.push(publisher.publishAsync(`spBv1.0/NOPE1/DDATA/edge-test/${device.deviceId}`, dataMessage(device, i, 0), { qos: 1 }));
@@ -177,7 +182,7 @@ describe.skipIf(!available)("MQTT ingestion (Sparkplug B and JSON)", () => {
     // Then a good JSON reading, with metadata: taken as usual.
     const at = Date.now();
     await publisher.publishAsync(
-      `plantdesk/v1/RTM1/${device.deviceId}`,
+      `plantdesk/v1/RTM1/${JSON_DEVICE}`,
       JSON.stringify({ name: "Json/Pressure", value: 4.2, timestamp: new Date(at).toISOString(), metadata: { DataMetadata: { Unit: "bar" } } }),
       { qos: 1 },
     );
@@ -186,7 +191,7 @@ describe.skipIf(!available)("MQTT ingestion (Sparkplug B and JSON)", () => {
     expect([value, unit, timestamp]).toEqual([4.2, "bar", new Date(at).toISOString()]);
     // Changed metadata applies to readings from then on; the stored one keeps the metadata it arrived with.
     await publisher.publishAsync(
-      `plantdesk/v1/RTM1/${device.deviceId}`,
+      `plantdesk/v1/RTM1/${JSON_DEVICE}`,
       JSON.stringify({ name: "Json/Pressure", value: 4.3, timestamp: new Date(at + 1000).toISOString(), metadata: { DataMetadata: { Unit: "kPa" } } }),
       { qos: 1 },
     );

@@ -24,7 +24,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import type { DuckDbTelemetryStore } from "../duckdb/store";
 import type { DeviceRegistry } from "./device-registry";
 import { decodeJsonReadings, JSON_SUBSCRIPTION, parseJsonTopic } from "./json-topic";
-import type { Decoded } from "./reading";
+import type { Decoded, TimestampWindow } from "./reading";
 import { encodeRebirthRequest, oversized, parseSparkplugTopic, SparkplugSessions, SPARKPLUG_SUBSCRIPTIONS, type SparkplugStateStore } from "./sparkplug";
 import { brokerLabel, emptyStats, type DropReason, type IngestStats } from "./stats";
 import { IngestWriter, type ReadingSink } from "./writer";
@@ -40,6 +40,8 @@ export interface MqttIngestOptions {
   flushMs: number;
   queueMax: number;
   deviceSeriesMax: number;
+  /** How far before and after its arrival a reading's timestamp may lie (default −7 d … +10 min). */
+  timestampWindow?: TimestampWindow;
   /** SPARKPLUG_HOST_ID: the STATE topic's id. */
   hostId: string;
   /** Births and sequence numbers kept across restarts and failovers (the service database). */
@@ -61,6 +63,8 @@ export interface MqttIngestion {
 }
 
 const YIELD_EVERY = 8;
+/** Distinct (plant, sender, device) of refused foreign messages logged before they are only counted. */
+const FOREIGN_LOGGED = 100;
 /** Unacknowledged QoS 1 messages the broker may send (MQTT 5 Receive Maximum); Mosquitto's default for MQTT 3 clients is 20. */
 export const RECEIVE_MAXIMUM = 1_000;
 /** How often due rebirth requests are sent and sequence numbers saved. */
@@ -93,7 +97,9 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     onDrop,
     log,
   });
-  const sessions = new SparkplugSessions(options.sparkplugState ?? null);
+  const sessions = new SparkplugSessions(options.sparkplugState ?? null, options.timestampWindow);
+  /** (plant, sender, device) of foreign messages already logged: each is logged once, at most FOREIGN_LOGGED of them. */
+  const foreignLogged = new Set<string>();
   /** PUBACKs held until their message's readings are committed, by packet id. */
   const commits = new Map<number, Promise<void>>();
   let reconnects = 0;
@@ -104,6 +110,18 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     logged.add(`message:${reason}`);
     // The topic is the sender's own text: bounded, so a hostile one cannot flood the log.
     log(`[ingest] dropped a message: ${reason} (${detail.slice(0, 200)}) on topic ${JSON.stringify(topic.slice(0, 200))}; further ones of this kind are only counted`);
+  }
+
+  /** A message for a device another edge node owns: dropped, counted, logged once per (plant, sender, device) up to FOREIGN_LOGGED. */
+  function foreign(plantId: string, sender: string, deviceId: string, ownerNode: string, type: string): void {
+    stats.droppedMessages.foreign_device = (stats.droppedMessages.foreign_device ?? 0) + 1;
+    const key = `${plantId}\u0000${sender}\u0000${deviceId}`;
+    if (foreignLogged.has(key) || foreignLogged.size >= FOREIGN_LOGGED) return;
+    foreignLogged.add(key);
+    // Ids only (bounded); never the payload.
+    log(
+      `[ingest] dropped a message: foreign_device (${type} from edge node ${JSON.stringify(sender.slice(0, 64))} for device ${JSON.stringify(deviceId.slice(0, 64))} of plant ${plantId}, which belongs to edge node ${JSON.stringify(ownerNode.slice(0, 64))}); further ones of this sender and device are only counted`,
+    );
   }
 
   /**
@@ -122,19 +140,39 @@ export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
     if (!target) return dropMessage("malformed_topic", "not a Sparkplug B or plantdesk/v1 topic", topic);
     const customerId = await options.registry.customerOf(target.plantId);
     if (!customerId) return dropMessage("unknown_plant", `no plant '${target.plantId.slice(0, 64)}'`, topic);
-    const listed = await options.registry.isKnownDevice(target.plantId, target.deviceId);
+    const owner = await options.registry.ownerOf(target.plantId, target.deviceId);
+    const listed = owner !== undefined;
     const unlisted = () => dropMessage("unknown_device", `device '${target.deviceId.slice(0, 64)}' is not registered for plant ${target.plantId} (npm run ops -- device add)`, topic);
     let decoded: Decoded;
     if (sparkplugTopic) {
       // A node-level message of an unlisted edge node still counts for the node's session (its
       // devices' births and deaths); a device-level one of an unlisted device is refused whole.
       if (!listed && sparkplugTopic.deviceId !== null) return unlisted();
+      // Ownership (docs/telemetry-ingest.md, "Device ownership"): only the device's own edge node
+      // speaks for it. An NDEATH is exempt: it only ends what the node's own accepted births held.
+      if (listed && sparkplugTopic.type !== "NDEATH") {
+        const sender = sparkplugTopic.edgeNodeId;
+        let ownerNode = owner.edgeNodeId;
+        // The cached owner may be stale (an operator just moved the device): the database decides.
+        if (ownerNode !== null && ownerNode !== sender) ownerNode = (await options.registry.ownerOf(target.plantId, target.deviceId, true))?.edgeNodeId ?? null;
+        if (ownerNode === null && (sparkplugTopic.type === "DBIRTH" || sparkplugTopic.type === "NBIRTH")) {
+          ownerNode = await options.registry.claim(target.plantId, target.deviceId, sender);
+          if (ownerNode === sender) log(`[ingest] device ${target.deviceId.slice(0, 64)} of plant ${target.plantId} is claimed by edge node ${sender.slice(0, 64)} (its first birth)`);
+        }
+        if (ownerNode === null) {
+          sessions.requestRebirth(sparkplugTopic, `${sparkplugTopic.type} of ${target.deviceId} before any birth claimed it`);
+          return dropMessage("unclaimed_device", `device '${target.deviceId.slice(0, 64)}' has no edge node yet: its first birth claims it`, topic);
+        }
+        if (ownerNode !== sender) return foreign(target.plantId, sender, target.deviceId, ownerNode, sparkplugTopic.type);
+      }
       const tooLarge = oversized(payload);
       if (tooLarge) return dropMessage("too_large", tooLarge, topic);
       decoded = sessions.decode(sparkplugTopic, payload, receivedAt, listed);
     } else {
       if (!listed) return unlisted();
-      decoded = decodeJsonReadings(jsonTopic!, payload, receivedAt);
+      // A device of an edge node speaks through its node; the JSON topic carries no sender to check.
+      if (owner.edgeNodeId !== null) return foreign(target.plantId, "(JSON topic)", target.deviceId, owner.edgeNodeId, "JSON");
+      decoded = decodeJsonReadings(jsonTopic!, payload, receivedAt, options.timestampWindow);
     }
     if (!decoded.ok) return dropMessage(decoded.reason, decoded.detail, topic);
     // A birth or death is saved before the message is acknowledged: the next holder knows it.

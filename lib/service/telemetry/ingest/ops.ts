@@ -74,32 +74,49 @@ const PLANT_OPTION = { plant: { type: "string" } } as const;
 
 const deviceAdd: OpsCommand = {
   name: "device add",
-  usage: "--plant <plantId> <deviceId> [--json]",
-  summary: "Allow a device to send telemetry for a plant (MQTT ingestion refuses unlisted devices).",
-  options: PLANT_OPTION,
+  usage: "--plant <plantId> [--node <edgeNodeId>] <deviceId> [--json]",
+  summary: "Allow a device to send telemetry for a plant, owned by one edge node (without --node, its first DBIRTH claims it).",
+  options: { ...PLANT_OPTION, node: { type: "string" } },
   positionals: 1,
   async run(ctx, args) {
     const plantId = requireString(args, "plant");
     const deviceId = args.positionals[0];
+    const node = typeof args.values.node === "string" ? args.values.node : undefined;
     if (!deviceId) throw new UsageError("The device id is required.");
     if (!DEVICE_ID.test(deviceId)) throw new UsageError("A device id is 1–128 letters, digits, '.', '_', ':' or '-', starting with a letter or digit.");
+    if (node !== undefined && !SPARKPLUG_ID.test(node)) throw new UsageError("An edge node id is 1–128 letters, digits, '.', '_' or '-' (Sparkplug forbids '/', '+' and '#').");
     const db = await ctx.db();
     const known = await db.get(`SELECT id FROM plants WHERE id = @plantId`, { plantId });
     if (!known) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
-    const added = (await addDevices(db, [{ plantId, deviceId }])) > 0;
-    ctx.result(added ? `Added ${deviceId} to ${plantId}.` : `${deviceId} was already listed for ${plantId}.`, { plantId, deviceId, added });
+    const [before] = await listDevices(db, plantId, undefined, deviceId);
+    // The operator's word moves a device to another node (a replaced gateway); a birth never does.
+    const changed = (await addDevices(db, [{ plantId, deviceId, ...(node ? { edgeNodeId: node } : {}) }], new Date(), true)) > 0;
+    const [after] = await listDevices(db, plantId, undefined, deviceId);
+    const owner = after?.edgeNodeId ?? null;
+    const text = !before
+      ? `Added ${deviceId} to ${plantId}, ${owner ? `owned by edge node ${owner}` : "unclaimed: the first DBIRTH of an edge node claims it"}.`
+      : changed
+        ? `${deviceId} of ${plantId} now belongs to edge node ${owner}${before.edgeNodeId ? ` (was ${before.edgeNodeId})` : ""}; regenerate both nodes' broker ACLs (mqtt credentials).`
+        : `${deviceId} was already listed for ${plantId}${owner ? `, owned by edge node ${owner}` : ", unclaimed"}.`;
+    ctx.result(text, { plantId, deviceId, added: !before, edgeNodeId: owner, previousEdgeNodeId: before?.edgeNodeId ?? null });
   },
 };
 
 const deviceList: OpsCommand = {
   name: "device list",
   usage: "[--plant <plantId>] [--json]",
-  summary: "List the devices allowed to send telemetry.",
+  summary: "List the devices allowed to send telemetry, with the edge node each belongs to and how it was claimed.",
   options: PLANT_OPTION,
   async run(ctx, args) {
     const plant = typeof args.values.plant === "string" ? args.values.plant : undefined;
     const devices = await listDevices(await ctx.db(), plant);
-    ctx.result(table(["PLANT", "DEVICE", "ADDED"], devices.map((d) => [d.plantId, d.deviceId, d.createdAt])), devices);
+    ctx.result(
+      table(
+        ["PLANT", "DEVICE", "EDGE NODE", "CLAIMED", "ADDED"],
+        devices.map((d) => [d.plantId, d.deviceId, d.edgeNodeId ?? "(unclaimed)", d.claimedBy ? `${d.claimedBy} ${d.claimedAt}` : "-", d.createdAt]),
+      ),
+      devices,
+    );
   },
 };
 
@@ -130,7 +147,8 @@ const mqttCredentials: OpsCommand = {
       const db = await ctx.db();
       if (!(await db.get(`SELECT id FROM plants WHERE id = @plantId`, { plantId }))) throw new OpsError(`Unknown plant '${plantId}' (see \`plants\`).`);
       user = edgeNodeUser(plantId, nodeId);
-      acl = edgeNodeAcl(plantId, nodeId);
+      // The node's own devices, by name: `device add --node`, or those its births have claimed.
+      acl = edgeNodeAcl(plantId, nodeId, (await listDevices(db, plantId, nodeId)).map((d) => d.deviceId));
     }
     const passwordLine = mosquittoPasswordEntry(user, password);
     ctx.result(

@@ -27,12 +27,26 @@ export type Decoded =
   | { ok: true; readings: Reading[]; dropped: Partial<Record<DropReason, number>> }
   | { ok: false; reason: DropReason; detail: string };
 
-/** Readings older than this or later than a day ahead of their arrival are refused. */
+/** Readings before this are refused whatever the window (`invalid_timestamp`). */
 export const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
-export const LATEST_AHEAD_MS = 24 * 3_600_000;
 
-export function plausibleTimestamp(timestamp: number, receivedAt: number): boolean {
-  return Number.isFinite(timestamp) && timestamp >= EARLIEST_TIMESTAMP && timestamp <= receivedAt + LATEST_AHEAD_MS;
+/**
+ * How far a reading's timestamp may lie before and after its arrival (INGEST_TIMESTAMP_MAX_AGE_HOURS,
+ * INGEST_TIMESTAMP_MAX_AHEAD_MINUTES): outside it the reading is dropped and counted as
+ * `out_of_window`, so a node cannot backdate or pre-date history (docs/telemetry-ingest.md).
+ */
+export interface TimestampWindow {
+  pastMs: number;
+  futureMs: number;
+}
+
+export const DEFAULT_TIMESTAMP_WINDOW: TimestampWindow = { pastMs: 7 * 86_400_000, futureMs: 10 * 60_000 };
+
+/** Why a timestamp is refused, or null when it is taken. */
+export function timestampRefusal(timestamp: number, receivedAt: number, window: TimestampWindow): "invalid_timestamp" | "out_of_window" | null {
+  if (!Number.isFinite(timestamp) || timestamp < EARLIEST_TIMESTAMP) return "invalid_timestamp";
+  if (timestamp < receivedAt - window.pastMs || timestamp > receivedAt + window.futureMs) return "out_of_window";
+  return null;
 }
 
 export const MAX_NAME_LENGTH = 200;

@@ -8,7 +8,7 @@
  */
 import sparkplug from "sparkplug-payload";
 import type { UMetric, UPayload } from "sparkplug-payload/lib/sparkplugbpayload";
-import { MAX_NAME_LENGTH, plausibleTimestamp, type Decoded, type Reading, type SeriesMetadata } from "./reading";
+import { DEFAULT_TIMESTAMP_WINDOW, MAX_NAME_LENGTH, timestampRefusal, type Decoded, type Reading, type SeriesMetadata, type TimestampWindow } from "./reading";
 import type { DropReason } from "./stats";
 
 const codec = sparkplug.get("spBv1.0")!;
@@ -159,7 +159,15 @@ export class SparkplugSessions {
   private readonly dirtyBirths = new Set<string>();
   private readonly dirtySequences = new Set<string>();
 
-  constructor(private readonly store: SparkplugStateStore | null = null) {}
+  constructor(
+    private readonly store: SparkplugStateStore | null = null,
+    private readonly window: TimestampWindow = DEFAULT_TIMESTAMP_WINDOW,
+  ) {}
+
+  /** Asks the node for its births again (a data message of a device no birth has claimed yet). */
+  requestRebirth(topic: SparkplugTopic, reason: string): void {
+    this.rebirthWanted.set(SparkplugSessions.nodeKey(topic), reason);
+  }
 
   /** Alias tables held (one per edge node or device with a birth): bounded by the listed devices. */
   get size(): number {
@@ -278,7 +286,7 @@ export class SparkplugSessions {
         this.births.delete(k);
         this.dirtyBirths.add(k);
       }
-      return { ok: true, readings: plausibleTimestamp(diedAt, receivedAt) ? readings : [], dropped: {} };
+      return { ok: true, readings: timestampRefusal(diedAt, receivedAt, this.window) === null ? readings : [], dropped: {} };
     }
     const isBirth = topic.type === "NBIRTH" || topic.type === "DBIRTH";
     let aliases = this.births.get(key);
@@ -349,8 +357,9 @@ export class SparkplugSessions {
         continue;
       }
       const timestamp = toNumber(metric.timestamp) ?? sentAt;
-      if (!plausibleTimestamp(timestamp, receivedAt)) {
-        drop("invalid_timestamp");
+      const refused = timestampRefusal(timestamp, receivedAt, this.window);
+      if (refused) {
+        drop(refused);
         continue;
       }
       readings.push({ plantId: topic.groupId, deviceId, name, timestamp, value, sentAt, receivedAt, metadata });

@@ -71,6 +71,7 @@ export async function startLiveTelemetry(
       flushMs: config.INGEST_FLUSH_MS,
       queueMax: config.INGEST_QUEUE_MAX,
       deviceSeriesMax: config.INGEST_DEVICE_SERIES_MAX,
+      timestampWindow: { pastMs: config.INGEST_TIMESTAMP_MAX_AGE_HOURS * 3_600_000, futureMs: config.INGEST_TIMESTAMP_MAX_AHEAD_MINUTES * 60_000 },
       hostId: config.SPARKPLUG_HOST_ID,
       sparkplugState: sqlSparkplugState(db),
       log: options.log,
