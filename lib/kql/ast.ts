@@ -67,6 +67,14 @@ export interface TopNestedLevel {
   span: Span;
 }
 
+/** One array of `mv-expand`/`mv-apply`: `[Name =] expr [to typeof(type)]`. */
+export interface MvExpandItem {
+  name?: Name;
+  expr: Expr;
+  toType?: Name;
+  span: Span;
+}
+
 /** A piece of a `parse` pattern: literal text, a column to extract (with its type), or `*`. */
 export type ParsePart = { kind: "text"; value: string; span: Span } | { kind: "column"; name: Name; type?: Name; span: Span } | { kind: "star"; span: Span };
 
@@ -95,7 +103,11 @@ export type Operator =
   | { kind: "join"; joinKind: string; kindSpan?: Span; right: TabularExpr; on: JoinKey[]; span: Span }
   | { kind: "lookup"; joinKind: string; kindSpan?: Span; right: TabularExpr; on: JoinKey[]; span: Span }
   | { kind: "make-series"; aggregates: MakeSeriesAggregate[]; axis: Expr; from?: Expr; to?: Expr; step: Expr; by: Assignment[]; span: Span }
-  | { kind: "mv-expand"; items: { name?: Name; expr: Expr; toType?: Name; span: Span }[]; bagExpansion: "bag" | "array"; itemIndex?: Name; limit?: Expr; span: Span }
+  | { kind: "mv-expand"; items: MvExpandItem[]; bagExpansion: "bag" | "array"; itemIndex?: Name; limit?: Expr; span: Span }
+  /** `mv-apply items on (operators)`: the operators run on each input row's expanded arrays apart (partitioned.ts). */
+  | { kind: "mv-apply"; items: MvExpandItem[]; bagExpansion: "bag" | "array"; itemIndex?: Name; limit?: Expr; subquery: Operator[]; span: Span }
+  /** `partition by Column (operators)`: the operators run on each value's rows apart (partitioned.ts). */
+  | { kind: "partition"; by: Name; subquery: Operator[]; span: Span }
   | { kind: "top-nested"; levels: TopNestedLevel[]; span: Span }
   | { kind: "parse"; mode: "simple" | "regex" | "relaxed"; source: Expr; parts: ParsePart[]; span: Span }
   | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span };

@@ -14,6 +14,7 @@ import { LIMITS } from "./budget";
 import { outputAliases, scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
 import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
 import { SESSION_PREFIX, stageSessions } from "./sessions";
+import { mvApply, partition } from "./partitioned";
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
@@ -158,6 +159,10 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
       return makeSeries(planner, block, operator);
     case "mv-expand":
       return mvExpand(planner, block, operator);
+    case "mv-apply":
+      return mvApply(planner, block, operator, env, planOperator, settled);
+    case "partition":
+      return partition(planner, block, operator, env, planOperator, settled);
     case "top-nested":
       return topNested(planner, block, operator);
     case "parse":

@@ -9,7 +9,8 @@ import { KqlError } from "../errors";
 import { unscopedSources } from "../testing/duckdb.test-support";
 
 const cases: [string, number, number, RegExp][] = [
-  ["States | mv-apply x = dynamic([1]) on (take 1)", 1, 10, /'mv-apply' is not supported/],
+  ["States | mv-apply x = DataMetadata on (getschema)", 1, 40, /'getschema' is not supported inside mv-apply/],
+  ["States | partition by Name (union Events)", 1, 29, /'union' is not supported inside partition/],
   ["States | evaluate bag_unpack(DataMetadata)", 1, 19, /Plugin 'bag_unpack' of 'evaluate' is not supported/],
   ["States | evaluate http_request_post(\"https://example.com\")", 1, 19, /Plugin 'http_request_post' is refused: it sends an HTTP request out of the service/],
   ["evaluate sql_request(\"Server=x\", \"select 1\")", 1, 10, /Plugin 'sql_request' is refused: it queries a database outside the service/],

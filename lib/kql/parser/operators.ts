@@ -4,14 +4,14 @@
  * each. A table inside an operator (join's right side, union's tables) is read through
  * `Cursor.tabular`.
  */
-import type { Expr, JoinKey, MakeSeriesAggregate, Name, Operator, ParsePart, SortKey, TabularExpr, TopNestedLevel, UnionOptions } from "../ast";
+import type { Expr, JoinKey, MakeSeriesAggregate, MvExpandItem, Name, Operator, ParsePart, SortKey, TabularExpr, TopNestedLevel, UnionOptions } from "../ast";
 import { Cursor, describe, fail, isName, isPunct, isWord } from "./cursor";
 import { parseAdditive, parseAssignment, parseAssignments, parseExpr, parsePrimary } from "./expressions";
 import { parseSearchOperator } from "./search";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
-  "mv-apply", "make-graph", "scan", "partition", "fork", "facet", "find", "invoke",
+  "make-graph", "scan", "fork", "facet", "find", "invoke",
   "reduce", "sample-distinct", "top-hitters", "parse-kv", "parse-where", "project-smart", "project-by-names",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
@@ -110,6 +110,10 @@ export function parseOperator(c: Cursor): Operator {
       return parseMakeSeries(c, from);
     case "mv-expand":
       return parseMvExpand(c, from);
+    case "mv-apply":
+      return parseMvApply(c, from);
+    case "partition":
+      return parsePartition(c, from);
     case "top-nested":
       return parseTopNested(c, from);
     case "parse":
@@ -283,8 +287,15 @@ function parseMakeSeries(c: Cursor, from: number): Operator {
 }
 
 function parseMvExpand(c: Cursor, from: number): Operator {
+  const { items, bagExpansion, itemIndex } = parseMvItems(c);
+  const limit = c.after("limit", () => parseExpr(c));
+  return { kind: "mv-expand", items, bagExpansion, itemIndex, limit, span: c.spanFrom(from) };
+}
+
+/** mv-expand's and mv-apply's options and arrays: `[bagexpansion=…] [with_itemindex=Name] [Name =] expr [to typeof(type)], …`. */
+function parseMvItems(c: Cursor): { items: MvExpandItem[]; bagExpansion: "bag" | "array"; itemIndex?: Name } {
   const options = c.readOptions(new Set(["bagexpansion", "with_itemindex", "kind"]));
-  const items: Extract<Operator, { kind: "mv-expand" }>["items"] = c.commaList(() => {
+  const items: MvExpandItem[] = c.commaList(() => {
     const start = c.peek().from;
     const item = parseAssignment(c);
     const toType = c.after("to", () => {
@@ -296,10 +307,43 @@ function parseMvExpand(c: Cursor, from: number): Operator {
     });
     return { name: item.name, expr: item.expr, toType, span: c.spanFrom(start) };
   });
-  const limit = c.after("limit", () => parseExpr(c));
   const bag = (options.get("bagexpansion") ?? options.get("kind"))?.value.text;
   if (bag && bag !== "bag" && bag !== "array") fail(c.peek(), `bagexpansion must be bag or array, not '${bag}'`);
-  return { kind: "mv-expand", items, bagExpansion: (bag as "bag" | "array") ?? "bag", itemIndex: options.get("with_itemindex")?.value, limit, span: c.spanFrom(from) };
+  return { items, bagExpansion: (bag as "bag" | "array") ?? "bag", itemIndex: options.get("with_itemindex")?.value };
+}
+
+/** `mv-apply [options] items [limit N] on (operators)`. */
+function parseMvApply(c: Cursor, from: number): Operator {
+  const { items, bagExpansion, itemIndex } = parseMvItems(c);
+  const limit = c.after("limit", () => parseExpr(c));
+  c.expectWord("on");
+  return { kind: "mv-apply", items, bagExpansion, itemIndex, limit, subquery: parseSubPipeline(c), span: c.spanFrom(from) };
+}
+
+/** `partition [hint.* = …] by Column (operators)`. */
+function parsePartition(c: Cursor, from: number): Operator {
+  c.readOptions(new Set());
+  c.expectWord("by");
+  const by = c.expectName("the column to partition by");
+  if (isPunct(c.peek(), "{")) fail(c.peek(), "partition by … { … } is not supported; write partition by Column (operators)");
+  return { kind: "partition", by, subquery: parseSubPipeline(c), span: c.spanFrom(from) };
+}
+
+/** `( operator | operator … )`: operators without a source, run on rows the enclosing operator gives. */
+function parseSubPipeline(c: Cursor): Operator[] {
+  const open = c.expectPunct("(");
+  c.enter(open);
+  try {
+    const operators = [parseOperator(c)];
+    while (isPunct(c.peek(), "|")) {
+      c.next();
+      operators.push(parseOperator(c));
+    }
+    c.expectPunct(")");
+    return operators;
+  } finally {
+    c.leave();
+  }
 }
 
 function parseTopNested(c: Cursor, from: number): Operator {

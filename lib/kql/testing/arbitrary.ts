@@ -238,7 +238,7 @@ class Builder {
   extendedOperator(columns: Column[], index: number, table: TableName): { text: string; columns: Column[] } | undefined {
     const other: TableName = table === "States" ? "Events" : "States";
     const hasDevice = columns.some((c) => c.name === "DeviceId" && c.kind === "string");
-    switch (this.n() % 14) {
+    switch (this.n() % 16) {
       case 0: {
         const e = this.extraExpression(columns);
         return { text: `extend x${index} = ${e.text}`, columns: [...columns.filter((c) => c.name !== `x${index}`), { name: `x${index}`, kind: e.kind }] };
@@ -306,6 +306,32 @@ class Builder {
       case 12: {
         const predicate = this.of(['Name has_any ("temperature", "x")', 'Name has_all ("a")', 'Name hasprefix "te"', 'Name !hassuffix "ure"', 'Name matches regex "^t.*e$"', 'Name in (dynamic(["running", "x"]))', 'Name !in~ ("RUNNING")']);
         return columns.some((c) => c.name === "Name" && c.kind === "string") ? { text: `where ${predicate}`, columns } : undefined;
+      }
+      case 13: {
+        // mv-apply: the pipeline runs on each row's elements apart (its columns follow the row's).
+        const json = this.column(columns, ["json"]);
+        if (!json) return undefined;
+        const v = `v${index}`;
+        const [pipeline, out] = this.of<[string, Column[]]>([
+          ["take 2", [{ name: v, kind: "number" }]],
+          [`top 1 by ${v}`, [{ name: v, kind: "number" }]],
+          [`summarize s${index} = sum(${v}), l${index} = make_list(${v})`, [{ name: `s${index}`, kind: "number" }, { name: `l${index}`, kind: "json" }]],
+          [`where ${v} > 1 | count`, [{ name: "Count", kind: "number" }]],
+          [`extend w${index} = ${v} * 2 | project w${index}`, [{ name: `w${index}`, kind: "number" }]],
+        ]);
+        const kept = columns.filter((c) => !out.some((o) => o.name === c.name));
+        return { text: `mv-apply ${this.n() % 2 ? `with_itemindex=i${index} ` : ""}${v} = ${json.name} to typeof(real)${this.n() % 2 ? " limit 4" : ""} on (${pipeline})`, columns: [...kept, ...out] };
+      }
+      case 14: {
+        const key = this.column(columns, ["string"]);
+        if (!key) return undefined;
+        const [pipeline, out] = this.of<[string, Column[]]>([
+          ["take 1", columns],
+          [`summarize n${index} = count() by ${key.name}`, [key, { name: `n${index}`, kind: "number" }]],
+          ["count", [{ name: "Count", kind: "number" }]],
+          [`distinct ${key.name}`, [key]],
+        ]);
+        return { text: `partition ${this.n() % 2 ? "hint.strategy=shuffle " : ""}by ${key.name} (${pipeline})`, columns: out };
       }
       default:
         return { text: "getschema", columns: [{ name: "ColumnName", kind: "string" }, { name: "ColumnOrdinal", kind: "number" }, { name: "DataType", kind: "string" }, { name: "ColumnType", kind: "string" }] };
