@@ -69,13 +69,14 @@ export function addDevices(
   return db.transaction(async (tx) => {
     let changed = 0;
     for (const d of devices) {
-      const params = { plantId: d.plantId, deviceId: d.deviceId, now: now.toISOString(), node: d.edgeNodeId ?? null, by: d.edgeNodeId ? (d.claimedBy ?? "ops") : null };
+      const at = now.toISOString();
+      const params = { plantId: d.plantId, deviceId: d.deviceId, now: at, node: d.edgeNodeId ?? null, by: d.edgeNodeId ? (d.claimedBy ?? "ops") : null, claimedAt: d.edgeNodeId ? at : null };
       const owned = d.edgeNodeId
         ? `ON CONFLICT (plant_id, device_id) DO UPDATE SET edge_node_id = excluded.edge_node_id, claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
            WHERE ${reassign ? "telemetry_devices.edge_node_id IS NULL OR telemetry_devices.edge_node_id <> excluded.edge_node_id" : "telemetry_devices.edge_node_id IS NULL"}`
         : "ON CONFLICT (plant_id, device_id) DO NOTHING";
       const sql = `INSERT INTO telemetry_devices (plant_id, device_id, created_at, edge_node_id, claimed_by, claimed_at)
-        VALUES (@plantId, @deviceId, @now, @node, @by, CASE WHEN @node IS NULL THEN NULL ELSE @now END) ${owned}`;
+        VALUES (@plantId, @deviceId, @now, @node, @by, @claimedAt) ${owned}`;
       changed += (await tx.run(sql, params)).changes;
     }
     return changed;
