@@ -24,6 +24,7 @@ import { json } from "@/lib/platform/http/respond";
 import { createRouter, type Route } from "@/lib/platform/http/router";
 import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "../api-handler/handler";
 import { monitorHandlers } from "@/modules/monitors/api/routes";
+import { routingHandlers } from "@/modules/monitors/api/routing";
 import { telemetryQuery } from "./telemetry-query";
 import { dashboardHandlers } from "@/modules/boards/api/routes";
 
@@ -236,6 +237,12 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   runMonitor: { permission: "monitors:write", auditAction: "monitor.run", run: monitorHandlers.run },
   listMonitorFirings: { permission: "monitors:read", run: monitorHandlers.firings },
   listPlantFirings: { permission: "monitors:read", run: monitorHandlers.plantFirings },
+  listContactPoints: { permission: "monitors:read", run: routingHandlers.list },
+  createContactPoint: { permission: "monitors:write", auditAction: "contact-point.create", run: routingHandlers.create },
+  replaceContactPoint: { permission: "monitors:write", auditAction: "contact-point.update", run: routingHandlers.replace },
+  deleteContactPoint: { permission: "monitors:write", auditAction: "contact-point.delete", run: routingHandlers.remove },
+  getNotificationPolicy: { permission: "monitors:read", run: routingHandlers.getPolicy },
+  replaceNotificationPolicy: { permission: "monitors:write", auditAction: "notification-policy.update", run: routingHandlers.replacePolicy },
   plantPeople: { permission: "maintenance:read", run: plantPeople },
   listDashboards: { permission: "dashboards:read", run: dashboardHandlers.list },
   createDashboard: { permission: "dashboards:write", auditAction: "dashboard.create", run: dashboardHandlers.create },

@@ -28,6 +28,10 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "monitor.delete": "Monitor deleted",
   "monitor.run": "Monitor run",
   "monitor.pause": "Monitor paused (its author lost the rights)",
+  "contact-point.create": "Contact point created",
+  "contact-point.update": "Contact point changed",
+  "contact-point.delete": "Contact point deleted",
+  "notification-policy.update": "Notification routing changed",
 };
 
 /** Outcomes worth filtering by: success, and the refusals an administrator looks into. */

@@ -131,6 +131,13 @@ export const DASHBOARD_ROUTES = {
   runMonitor: { method: "POST", path: "/api/plants/{plantId}/monitors/{monitorId}/run" },
   listMonitorFirings: { method: "GET", path: "/api/plants/{plantId}/monitors/{monitorId}/firings" },
   listPlantFirings: { method: "GET", path: "/api/plants/{plantId}/monitor-firings" },
+  // Contact points and routing (modules/monitors/contract/routing.ts)
+  listContactPoints: { method: "GET", path: "/api/plants/{plantId}/contact-points" },
+  createContactPoint: { method: "POST", path: "/api/plants/{plantId}/contact-points" },
+  replaceContactPoint: { method: "PUT", path: "/api/plants/{plantId}/contact-points/{contactPointId}" },
+  deleteContactPoint: { method: "DELETE", path: "/api/plants/{plantId}/contact-points/{contactPointId}" },
+  getNotificationPolicy: { method: "GET", path: "/api/plants/{plantId}/notification-policy" },
+  replaceNotificationPolicy: { method: "PUT", path: "/api/plants/{plantId}/notification-policy" },
   plantPeople: { method: "GET", path: "/api/plants/{plantId}/people" },
   // Dashboards (modules/boards/contract/boards.ts)
   listDashboards: { method: "GET", path: "/api/plants/{plantId}/dashboards" },

@@ -15,10 +15,11 @@ import signIn from "./migrations/010-sign-in";
 import monitors from "@/modules/monitors/store/migrations/020-monitors";
 import dashboards from "@/modules/boards/store/migrations/030-boards";
 import alerting from "@/modules/monitors/store/migrations/036-alerting";
+import routing from "@/modules/monitors/store/migrations/038-routing";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";

@@ -48,12 +48,12 @@ async function existing(context: ApiContext): Promise<StoredMonitor> {
  * loopback, link-local, … destination in any spelling, or a name resolving to one, is refused at
  * save as at send, in words that say nothing about the destination.
  */
-async function checkWebhookDestination(url: string): Promise<void> {
+export async function checkWebhookDestination(url: string, field = "notify.webhookUrl"): Promise<void> {
   try {
     await checkDestination(url, { allowPrivate: getConfig().dashboard.monitors.allowPrivateWebhooks });
   } catch (error) {
     if (!(error instanceof RefusedDestination)) throw error;
-    throw new ApiError("INVALID_INPUT", "The webhook's address is a refused destination: only public addresses may be called.", [{ field: "notify.webhookUrl", problem: "refused destination" }]);
+    throw new ApiError("INVALID_INPUT", "The webhook's address is a refused destination: only public addresses may be called.", [{ field, problem: "refused destination" }]);
   }
 }
 

@@ -142,7 +142,15 @@ export const ZFiringKey = z.record(z.string(), z.unknown());
 /** Answer of POST …/monitors/{id}/run. */
 export const ZMonitorRun = z.object({
   evaluatedAt: z.string(),
-  firings: z.array(z.object({ key: ZFiringKey, state: z.enum(["opened", "open", "resolved", "muted"]), taskId: z.string().nullable() })),
+  firings: z.array(
+    z.object({
+      key: ZFiringKey,
+      state: z.enum(["opened", "open", "resolved", "muted"]),
+      taskId: z.string().nullable(),
+      /** The firing's asset, when known (routing matches on it). */
+      assetTagNumber: z.string().nullable().optional(),
+    }),
+  ),
   /** The mute window that covered the evaluation: firings were recorded, nothing opened or sent. */
   muted: z.boolean().optional(),
 });

@@ -238,7 +238,7 @@ export async function evaluateMonitor(deps: MonitorDeps, monitor: StoredMonitor,
     if (keys.has(firing.keyText)) continue;
     if (await resolveFiring(deps.db, firing.id, evaluatedAt)) {
       resolved += 1;
-      firings.push({ key: firing.key, state: "resolved", taskId: firing.taskId });
+      firings.push({ key: firing.key, state: "resolved", taskId: firing.taskId, assetTagNumber: firing.assetTag });
     }
   }
 
@@ -288,7 +288,7 @@ export async function evaluateMonitor(deps: MonitorDeps, monitor: StoredMonitor,
       const outcome = await openTask(deps, monitor, firing, item.row, assetTag, at);
       await setFiringOutcome(deps.db, firing.id, { ...outcome, assetTag });
       if (outcome.taskId) opened += 1;
-      firings.push({ key: item.key, state: outcome.taskId ? "opened" : "open", taskId: outcome.taskId });
+      firings.push({ key: item.key, state: outcome.taskId ? "opened" : "open", taskId: outcome.taskId, assetTagNumber: assetTag });
     }
   }
   return { evaluatedAt, firings, opened, resolved, ...(muted ? { muted: true } : {}) };

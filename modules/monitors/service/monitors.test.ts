@@ -259,7 +259,7 @@ describe("monitors", () => {
     const closed = await call(ADMIN, "POST", `/api/plants/RTM1/tasks/${firing.taskId}/transitions`, { to: "CLOSED" });
     expect(closed.status).toBe(200);
     const body = await (await call(ENGINEER, "POST", `/api/plants/RTM1/monitors/${monitorId}/run`)).json();
-    expect(body.firings).toEqual([{ key: firing.key, state: "opened", taskId: expect.not.stringMatching(`^${firing.taskId}$`) }]);
+    expect(body.firings).toEqual([{ key: firing.key, state: "opened", taskId: expect.not.stringMatching(`^${firing.taskId}$`), assetTagNumber: firing.assetTagNumber }]);
   });
 
   it("previews the monitor over a past window, opening nothing; more than 200 evaluations is refused", async () => {

@@ -14,6 +14,7 @@ import { claimTick, dueMonitors, nextTick, pruneClaims, recordEvaluation, type S
 import { evaluateMonitor, firingProblems, type Evaluation, type MonitorDeps } from "./evaluate";
 import { authorProblem, pauseForAuthor } from "./author";
 import { notifyEvaluation, type NotifierConfig } from "./notify";
+import { flushNotifications, routeEvaluation } from "./routing";
 
 const BACKOFF_CAP_MS = 3_600_000;
 /** Due monitors taken per poll; the rest wait for the next poll. */
@@ -51,6 +52,8 @@ export async function runMonitor(deps: RunDeps, monitor: StoredMonitor, at: numb
     throw error;
   }
   const notifyError = await notifyEvaluation(deps.notifier, monitor, evaluation);
+  // The plant's contact points hear it too, grouped (./routing.ts); a muted evaluation queues nothing.
+  await routeEvaluation(deps.db, monitor, evaluation, Math.max(at, clock()));
   const problems = await firingProblems(deps, monitor.id);
   await recordEvaluation(deps.db, monitor.id, {
     at,
@@ -108,6 +111,8 @@ export class MonitorScheduler {
   poll(): Promise<void> {
     this.polling ??= this.tick(this.clock())
       .then((evaluations) => void Promise.allSettled(evaluations))
+      // Groups of routed firings whose wait is over go out, one message per contact point.
+      .then(async () => void (await flushNotifications(this.deps, this.clock())))
       .catch((error: unknown) => console.error("Monitor schedule: the store could not be read:", error instanceof Error ? error.message : error))
       .finally(() => {
         this.polling = null;
