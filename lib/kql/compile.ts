@@ -27,6 +27,7 @@ import { isTableName, TABLES, type TableName } from "./tables";
 import type { KqlType, ResultColumn, SqlParams } from "./types";
 import { planOperator } from "./operators";
 import { outputAliases, type Binding, type Block, type OperatorPlanner } from "./block";
+import { readsOnlySeries, renameRelation, type SeriesRelation } from "./narrowing";
 
 /** An already scoped relation of one table: SQL text and the params it uses (`$scope_*`). */
 export interface KqlSource {
@@ -40,6 +41,11 @@ export interface KqlSource {
    * they need"). Same params as `sql`.
    */
   narrower?: readonly { columns: readonly string[]; sql: string }[];
+  /**
+   * The series relation the rows join (narrowing.ts): a filter reading only its columns is answered
+   * on it as `key IN (…)` before the rows are read. `sql` and every narrower form then carry `key`.
+   */
+  series?: SeriesRelation;
 }
 
 export interface CompileOptions {
@@ -79,12 +85,20 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
   if (first || !ast || !ast.query) {
     throw new KqlError(first?.message ?? "Query is empty", first?.line ?? 1, first?.column ?? 1, first?.from ?? 0, first?.to ?? 0);
   }
-  const query = ast.query;
+  const planned = compileParsed(text, ast, options, new Set());
+  // A series filter pays off only where the read then leaves the series join out (narrowing.ts);
+  // where the read keeps it, the join's own filter is cheaper: plan those reads again without.
+  return planned.keepJoin.size ? compileParsed(text, ast, options, planned.keepJoin).compiled : planned.compiled;
+}
+
+function compileParsed(text: string, ast: NonNullable<ReturnType<typeof parse>["ast"]>, options: CompileOptions, noSeriesFilter: ReadonlySet<string>): { compiled: CompiledQuery; keepJoin: Set<string> } {
+  const query = ast.query!;
   const analyzer = new Analyzer(text, queryNow(text, ast.sets, options.now ?? new Date()));
   if (ast.lets.length > COMPILE_LIMITS.lets) analyzer.error(ast.lets[COMPILE_LIMITS.lets]!.span, `A query may have at most ${COMPILE_LIMITS.lets} let statements`);
   try {
     return metered(analyzer.meter, () => {
       const planner = new Planner(analyzer, options.dialect ?? duckdbDialect, options.sources, options.database);
+      planner.noSeriesFilter = noSeriesFilter;
       let env: Env = bindQueryParameters(analyzer, ast.parameters, options.parameters, new Map());
       for (const statement of ast.lets) env = planner.bindLet(statement, env);
       let render: RenderHint | undefined;
@@ -92,8 +106,9 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
       const last = operators[operators.length - 1];
       if (last?.kind === "render") render = { kind: last.chart.text, properties: renderProperties(analyzer, last) };
       const block = planner.tabular({ ...query, operators: last?.kind === "render" ? operators.slice(0, -1) : operators }, env);
-      const sql = planner.narrow(planner.render(block), text);
-      return {
+      const keepJoin = new Set<string>();
+      const sql = planner.narrow(planner.render(block), text, keepJoin);
+      const compiled = {
         tables: [...planner.tables],
         sql,
         params: referencedParams(sql, planner.params()),
@@ -101,6 +116,7 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
         render,
         work: analyzer.meter.work,
       };
+      return { compiled, keepJoin };
     });
   } catch (error) {
     // The renderer's bounds know no position: the query as a whole is too large.
@@ -362,16 +378,20 @@ export class Planner implements OperatorPlanner {
   }
 
   /** Each read of a source with narrower forms, by its placeholder in the rendered SQL (`narrow`). */
-  private readonly reads = new Map<string, { table: TableName; source: KqlSource; relation: string }>();
+  /** Reads whose series columns' filters stay on the join (compileKql's second plan). */
+  noSeriesFilter: ReadonlySet<string> = new Set();
+  /** Reads with a series filter resolved to keys (seriesFilter). */
+  private readonly seriesFiltered = new Set<string>();
+  private readonly reads = new Map<string, { table: TableName; source: KqlSource; relation: string; placeholder: string }>();
 
   /**
    * The SQL of one read of a table: the source's own, or, when it has narrower forms, a placeholder
    * that `narrow` replaces once the whole statement is rendered and the columns it reads are known.
    */
   private readOf(table: TableName, source: KqlSource, relation: string): string {
-    if (!source.narrower?.length) return source.sql;
+    if (!source.narrower?.length && !source.series) return source.sql;
     const placeholder = `\u0000read${this.reads.size}\u0000`;
-    this.reads.set(placeholder, { table, source, relation });
+    this.reads.set(placeholder, { table, source, relation, placeholder });
     return placeholder;
   }
 
@@ -381,13 +401,15 @@ export class Planner implements OperatorPlanner {
    * so the columns read are exactly those spelled so. A query text holding the placeholder's
    * character (it cannot, the lexer refuses it) keeps every full source.
    */
-  narrow(sql: string, text: string): string {
+  narrow(sql: string, text: string, keepJoin: Set<string>): string {
     if (!this.reads.size) return sql;
     const q = (name: string) => this.dialect.quoteIdentifier(name);
     let narrowed = sql;
     for (const [placeholder, { table, source, relation }] of this.reads) {
-      const read = TABLES[table].columns.map((c) => c.name).filter((name) => sql.includes(`${q(relation)}.${q(name)}`));
-      const fits = text.includes("\u0000") ? undefined : source.narrower!.find((form) => read.every((name) => form.columns.includes(name)));
+      const columns = [...TABLES[table].columns.map((c) => c.name), ...(source.series ? [source.series.key] : [])];
+      const read = columns.filter((name) => sql.includes(`${q(relation)}.${q(name)}`));
+      const fits = text.includes("\u0000") ? undefined : source.narrower?.find((form) => read.every((name) => form.columns.includes(name)));
+      if (!fits && this.seriesFiltered.has(placeholder)) keepJoin.add(placeholder);
       narrowed = narrowed.split(placeholder).join(fits?.sql ?? source.sql);
     }
     return narrowed;
@@ -509,12 +531,40 @@ export class Planner implements OperatorPlanner {
     return sql;
   }
 
+  /**
+   * The `where` conjuncts straight over a source read that read only its series columns, as one
+   * `key IN (SELECT key FROM <series> WHERE <those conjuncts>)` (narrowing.ts); the others as they
+   * are. Only over the read itself: over a join, a null-extended row would pass a filter like isempty(Name).
+   */
+  private seriesFilter(from: string, where: TExpr[]): TExpr[] {
+    const read = [...this.reads.values()].find((r) => r.source.series && this.dialect.subquery(r.placeholder, r.relation) === from);
+    const series = read?.source.series;
+    if (!read || !series || this.noSeriesFilter.has(read.placeholder)) return where;
+    const onSeries = where.filter((c) => readsOnlySeries(c, read.relation, series));
+    if (!onSeries.length) return where;
+    this.seriesFiltered.add(read.placeholder);
+    const inner = this.nextAlias();
+    const key: TExpr = { type: "long", nullable: false, node: { op: "ref", relation: inner, name: series.key } };
+    const ids = this.select({
+      distinct: false,
+      columns: [{ expr: key, alias: series.key }],
+      from: this.dialect.subquery(series.sql, inner),
+      where: onSeries.map((c) => renameRelation(c, read.relation, inner)),
+      groupBy: [],
+      qualify: [],
+      orderBy: [],
+    });
+    const outer: TExpr = { type: "long", nullable: false, node: { op: "ref", relation: read.relation, name: series.key } };
+    const filter: TExpr = { type: "bool", nullable: false, node: { op: "in", args: [outer, { type: "long", nullable: true, node: { op: "subquery", sql: ids, mode: "list" } }] } };
+    return [filter, ...where.filter((c) => !onSeries.includes(c))];
+  }
+
   private toSelect(block: Block, aliases: string[]): SelectBlock {
     return {
       distinct: block.distinct,
       columns: block.columns.map((c, i) => ({ expr: c.expr, alias: aliases[i]! })),
       from: block.from,
-      where: block.where,
+      where: this.seriesFilter(block.from, block.where),
       groupBy: block.groupBy,
       qualify: block.qualify,
       orderBy: block.orderBy,

@@ -44,7 +44,7 @@ const VALUE_COLUMNS_SQL = `'state' AS MessageType,
       v."Timestamp" + to_milliseconds(v.AgentDelayMs + v.IngestionDelayMs) AS IngestionTimestamp`;
 
 /** The `States` columns a read can have without `StateSeries`. */
-export const STATES_VALUE_COLUMNS = ["Timestamp", "Value", "MessageType", "AgentTimestamp", "IngestionTimestamp"] as const;
+export const STATES_VALUE_COLUMNS = ["Timestamp", "Value", "MessageType", "AgentTimestamp", "IngestionTimestamp", "sid"] as const;
 
 /**
  * `States` rows in a time range without the series join, for a query that reads no series column
@@ -55,7 +55,23 @@ export const STATES_VALUE_COLUMNS = ["Timestamp", "Value", "MessageType", "Agent
  */
 export function statesValuesOnlySql(start: string, end: string, plantsIn: string | null): string {
   const plants = plantsIn === null ? "" : ` AND v.sid IN (SELECT sid FROM StateSeries WHERE PlantId IN (${plantsIn}))`;
-  return `SELECT v."Timestamp", v."Value", ${VALUE_COLUMNS_SQL} FROM StateValues v WHERE v."Timestamp" >= ${start} AND v."Timestamp" < ${end}${plants}`;
+  return `SELECT v."Timestamp", v."Value", ${VALUE_COLUMNS_SQL}, v.sid FROM StateValues v WHERE v."Timestamp" >= ${start} AND v."Timestamp" < ${end}${plants}`;
+}
+
+/** The `States` columns held once per series, on `StateSeries` (keyed by `sid`). */
+export const STATES_SERIES_COLUMNS = ["PlantId", "Name", "DeviceId", "DataMetadata", "MessageMetadata"] as const;
+
+/** Every series, for a filter on series columns resolved to series ids before the scan (lib/kql/narrowing.ts). */
+export const STATES_SERIES_SQL = `SELECT sid, ${STATES_SERIES_COLUMNS.join(", ")} FROM StateSeries`;
+
+/**
+ * `States` rows in a time range as the view has them, plus the series id `sid` (so a filter on the
+ * series columns can read `sid IN (…)`): the view's own join, spelled out.
+ */
+export function statesWithSeriesSql(start: string, end: string, plantsIn: string | null): string {
+  const plants = plantsIn === null ? "" : ` AND s.PlantId IN (${plantsIn})`;
+  return `SELECT s.DeviceId, s.Name, v."Timestamp", v."Value", s.PlantId, s.DataMetadata, s.MessageMetadata, ${VALUE_COLUMNS_SQL}, v.sid
+    FROM StateValues v JOIN StateSeries s ON s.sid = v.sid WHERE v."Timestamp" >= ${start} AND v."Timestamp" < ${end}${plants}`;
 }
 
 /** Every statement that creates an empty telemetry database. */

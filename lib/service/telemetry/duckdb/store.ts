@@ -42,7 +42,15 @@ import type { DemoPlant } from "../../demo/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "../scoped-sources";
-import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY, STATES_VALUE_COLUMNS, statesValuesOnlySql } from "./schema";
+import {
+  CREATE_TELEMETRY_SCHEMA,
+  DEMO_UNTIL_MINUTE_KEY,
+  STATES_SERIES_COLUMNS,
+  STATES_SERIES_SQL,
+  STATES_VALUE_COLUMNS,
+  statesValuesOnlySql,
+  statesWithSeriesSql,
+} from "./schema";
 import { registerKqlFunctions } from "./kql-functions";
 import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "../store";
 
@@ -123,7 +131,9 @@ export function scopedSources(scope: TelemetryScope): Record<TableName, KqlSourc
   const sources = scopedSourcesOf(scope, { param: (name) => `$${name}`, table: (name) => `"${name}"`, never: "FALSE" });
   const plantsIn = scope.plantIds ? (scope.plantIds.length ? scope.plantIds.map((_, i) => `$scope_plant${i}`).join(", ") : "NULL") : null;
   const valuesOnly = { columns: STATES_VALUE_COLUMNS, sql: statesValuesOnlySql("$scope_start", "$scope_end", plantsIn) };
-  return { ...sources, States: { ...sources.States, narrower: [valuesOnly] } };
+  const series = { columns: STATES_SERIES_COLUMNS, key: "sid", sql: STATES_SERIES_SQL };
+  const sql = statesWithSeriesSql("$scope_start", "$scope_end", plantsIn);
+  return { ...sources, States: { ...sources.States, sql, narrower: [valuesOnly], series } };
 }
 
 function queryLimitExceeded(message: string): ApiError {
