@@ -23,6 +23,8 @@ export const MAX_LITERALS = 5_000;
 const TYPE_ALIASES: Record<string, KqlType> = { double: "real", boolean: "bool", date: "datetime", time: "timespan", int64: "long", int32: "int" };
 
 const WEEK_MICROS = 7 * 86_400_000_000;
+/** bin() sizes that are one calendar unit, by their microseconds: the op of such a datetime bin. */
+const CALENDAR_BINS: Record<number, string> = { 60_000_000: "bin_dt_minute", 3_600_000_000: "bin_dt_hour", 86_400_000_000: "bin_dt_day" };
 
 const CORE_SCALARS = [
   "ago", "now", "bin", "floor", "todouble", "toreal", "tolong", "toint", "tostring", "todatetime", "isnull", "isnotnull",
@@ -668,7 +670,9 @@ export class Analyzer implements AnalyzerApi {
     if (value.type === "datetime") {
       if (size.type !== "timespan") this.error(sizeAst.span, `${ast.name}() of a datetime needs a timespan bin size`);
       const aligned = literalSize !== undefined && literalSize > 0 && WEEK_MICROS % literalSize === 0;
-      return this.op(aligned ? "bin_dt" : "bin_dt_adx", [value, size], "datetime", true, hint);
+      // A minute, an hour or a day: a calendar unit an engine may truncate to directly (dialects).
+      const unit = literalSize === undefined ? undefined : CALENDAR_BINS[literalSize];
+      return this.op(unit ?? (aligned ? "bin_dt" : "bin_dt_adx"), [value, size], "datetime", true, hint);
     }
     if (value.type === "timespan" && size.type === "timespan") return this.op("bin_num", [value, size], "timespan", true, hint);
     if (isNumeric(value.type) && isNumeric(size.type)) {

@@ -79,6 +79,9 @@ export function clickhouseParams(params: SqlParams): Record<string, string> {
   return out;
 }
 
+/** The ClickHouse function of a one-unit datetime bin (analyze.ts CALENDAR_BINS). */
+const CALENDAR_TRUNCATION: Record<string, string> = { bin_dt_minute: "toStartOfMinute", bin_dt_hour: "toStartOfHour", bin_dt_day: "toStartOfDay" };
+
 /** ADX aligns datetime bins from 0001-01-01T00:00:00Z: that instant in Unix microseconds. */
 const ADX_ORIGIN_US = "-62135596800000000";
 
@@ -330,6 +333,18 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       // DuckDB's time_bucket (bin_dt) counts from 2000-01-03, a Monday; ADX's bins from 0001-01-01.
       const origin = op === "bin_dt_adx" ? ADX_ORIGIN_US : "946857600000000";
       return `if(${size} > 0, ${fromUs(`(${x} - positiveModulo(${x} - (${origin}), ${size}))`)}, NULL)`;
+    }
+    case "bin_dt_minute":
+    case "bin_dt_hour":
+    case "bin_dt_day": {
+      // toStartOfMinute/Hour/Day: what ClickHouse computes fastest and keeps monotonic. They return a
+      // 32-bit DateTime (1970 … 2106), so an instant outside that range takes ADX's arithmetic
+      // (identical results: every origin here is a whole day from the Unix epoch); the if() evaluates
+      // each branch only on its own rows (short-circuit evaluation).
+      const x = sub(a, 0);
+      const truncated = dt6(`${CALENDAR_TRUNCATION[op]!}(${x}, 'UTC')`);
+      const generic = fromUs(`(${us(x)} - positiveModulo(${us(x)} - (${ADX_ORIGIN_US}), ${sub(a, 1)}))`);
+      return `if(${x} >= ${dt6("'1970-01-01 00:00:00'")} AND ${x} < ${dt6("'2106-01-01 00:00:00'")}, ${truncated}, ${generic})`;
     }
     case "bin_num": {
       const value = `(floor(${sub(a, 0)} / ${sub(a, 1)}) * ${sub(a, 1)})`;

@@ -276,6 +276,9 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "ts_ratio":
       return `(${sub(a, 0)} / ${sub(a, 1)})`;
     case "bin_dt":
+    case "bin_dt_minute":
+    case "bin_dt_hour":
+    case "bin_dt_day":
       return `time_bucket(to_microseconds(${sub(a, 1)}), ${sub(a, 0)})`;
     case "bin_dt_adx":
       // The size may be computed: a zero or negative one gives null instead of DuckDB's error.

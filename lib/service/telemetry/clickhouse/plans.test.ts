@@ -42,4 +42,14 @@ describe("ClickHouse plans of the telemetry tables", () => {
       expect(read, plan).not.toContain(column);
     }
   });
+
+  it.each([
+    ["1h", "toStartOfHour"],
+    ["1d", "toStartOfDay"],
+    ["1m", "toStartOfMinute"],
+  ])("bin(Timestamp, %s) is ClickHouse's %s", async (size, fn) => {
+    const plan = await planOf(`States | summarize avg(Value) by bin(Timestamp, ${size})`);
+    expect(plan, plan).toContain(`${fn}(`);
+    expect(plan, plan).not.toMatch(/Join/i);
+  });
 });
