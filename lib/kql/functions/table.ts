@@ -9,6 +9,7 @@ import { CONVERSIONS } from "./conversions";
 import { DATETIME } from "./datetime";
 import { DYNAMIC } from "./dynamic";
 import { HASHES } from "./hashes";
+import { IP_ADDRESSES } from "./ip-addresses";
 import { LOGIC } from "./logic";
 import { MATH } from "./math";
 import { NUMBERS } from "./numbers";
@@ -18,7 +19,7 @@ import { SERIES_ELEMENTWISE } from "./series-elementwise";
 import { STRINGS } from "./strings";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();

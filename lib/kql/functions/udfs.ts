@@ -5,6 +5,8 @@
  * function table's entries name both). Pure: no DuckDB import here.
  */
 
+import * as ip from "./ip";
+
 const MASK = (1n << 64n) - 1n;
 const P1 = 0x9e3779b185ebca87n;
 const P2 = 0xc2b2ae3d27d4eb4fn;
@@ -65,8 +67,8 @@ const utf8 = new TextEncoder();
 export interface DuckDbUdf {
   name: string;
   params: readonly ("VARCHAR" | "BIGINT" | "DOUBLE")[];
-  returns: "VARCHAR" | "BIGINT" | "DOUBLE";
-  fn: (...args: never[]) => string | bigint | number | null;
+  returns: "VARCHAR" | "BIGINT" | "DOUBLE" | "BOOLEAN";
+  fn: (...args: never[]) => string | bigint | number | boolean | null;
 }
 
 /** The signed reading of an unsigned 64-bit number (ADX's longs). */
@@ -74,4 +76,21 @@ const signed = (u: bigint) => (u >= 1n << 63n ? u - (1n << 64n) : u);
 
 export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_xxhash64", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => signed(xxhash64(utf8.encode(text))) },
+  // IPv4 and IPv6 (ip.ts; the entries in ip-addresses.ts).
+  { name: "kql_parse_ipv4", params: ["VARCHAR"], returns: "BIGINT", fn: ip.parseIpv4 },
+  { name: "kql_parse_ipv4_mask", params: ["VARCHAR", "BIGINT"], returns: "BIGINT", fn: ip.parseIpv4Mask },
+  { name: "kql_format_ipv4", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: (a: string, m: bigint) => ip.formatIpv4(a, m, false) },
+  { name: "kql_format_ipv4_long", params: ["BIGINT", "BIGINT"], returns: "VARCHAR", fn: (a: bigint, m: bigint) => ip.formatIpv4(a, m, false) },
+  { name: "kql_format_ipv4_mask", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: (a: string, m: bigint) => ip.formatIpv4(a, m, true) },
+  { name: "kql_format_ipv4_mask_long", params: ["BIGINT", "BIGINT"], returns: "VARCHAR", fn: (a: bigint, m: bigint) => ip.formatIpv4(a, m, true) },
+  { name: "kql_ipv4_compare", params: ["VARCHAR", "VARCHAR", "BIGINT"], returns: "BIGINT", fn: ip.ipv4Compare },
+  { name: "kql_ipv4_is_in_any_range", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: ip.ipv4IsInAnyRange },
+  { name: "kql_ipv4_is_private", params: ["VARCHAR"], returns: "BOOLEAN", fn: ip.ipv4IsPrivate },
+  { name: "kql_ipv4_netmask_suffix", params: ["VARCHAR"], returns: "BIGINT", fn: ip.ipv4NetmaskSuffix },
+  { name: "kql_ipv4_range_to_cidr_list", params: ["VARCHAR", "VARCHAR"], returns: "VARCHAR", fn: ip.ipv4RangeToCidrList },
+  { name: "kql_has_any_ipv4", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: ip.hasAnyIpv4 },
+  { name: "kql_has_any_ipv4_prefix", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: ip.hasAnyIpv4Prefix },
+  { name: "kql_parse_ipv6_mask", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: ip.parseIpv6Mask },
+  { name: "kql_ipv6_compare", params: ["VARCHAR", "VARCHAR", "BIGINT"], returns: "BIGINT", fn: ip.ipv6Compare },
+  { name: "kql_ipv6_is_in_any_range", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: ip.ipv6IsInAnyRange },
 ];

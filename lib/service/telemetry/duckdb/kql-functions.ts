@@ -3,10 +3,10 @@
  * database: once per DuckDB instance, before its first query (they live in its catalogue, every
  * connection sees them).
  */
-import { BIGINT, DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from "@duckdb/node-api";
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from "@duckdb/node-api";
 import { DUCKDB_UDFS } from "@/lib/kql/functions/udfs";
 
-const TYPES = { VARCHAR, BIGINT, DOUBLE } as const;
+const TYPES = { VARCHAR, BIGINT, DOUBLE, BOOLEAN } as const;
 
 export function registerKqlFunctions(connection: DuckDBConnection): void {
   for (const udf of DUCKDB_UDFS) {
