@@ -46,6 +46,13 @@ function registerGauges(runtime: ServiceRuntime | null): void {
     monitorLag.set(row?.oldest ? Math.max(0, (Date.now() - Date.parse(row.oldest)) / 1000) : 0);
   });
   if (!runtime) return;
+  const planLastLag = m.gauge("plantdesk_plan_last_tick_lag_seconds", "How late the last maintenance plans' tick this instance ran started, after it was due.");
+  const planOverdue = m.gauge("plantdesk_plan_tick_overdue_seconds", "How long a due maintenance plans' tick has been waiting to start now (0: none waiting): a stalled or overrunning scheduler.");
+  addScrapeHook(() => {
+    const timing = runtime.planScheduler.timing();
+    if (timing.lastLagMs !== null) planLastLag.set(timing.lastLagMs / 1000);
+    planOverdue.set(timing.overdueMs / 1000);
+  });
   const queries = m.gauge("plantdesk_telemetry_queries_in_flight", "Telemetry queries running and waiting for a place now.", ["state"]);
   addScrapeHook(() => {
     const load = runtime.telemetry.load();

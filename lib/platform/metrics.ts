@@ -28,6 +28,20 @@ function createMetrics() {
     telemetryQueries: new Counter({ name: "plantdesk_telemetry_queries_total", help: "Telemetry queries finished, by outcome (ok or the error code).", labelNames: ["outcome"], registers }),
     telemetryCost: new Counter({ name: "plantdesk_telemetry_query_cost_total", help: "Cost units charged to telemetry budgets.", registers }),
     telemetryThrottled: new Counter({ name: "plantdesk_telemetry_throttled_total", help: "Telemetry queries refused or stopped by a throttle, by which (budget, places).", labelNames: ["throttle"], registers }),
+    planTickLag: new Histogram({
+      name: "plantdesk_plan_tick_lag_seconds",
+      help: "How late each maintenance plans' tick this instance ran started its evaluation, after the time it was due (a tick still running when the next was due makes that one late).",
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    }),
+    planTickDuration: new Histogram({ name: "plantdesk_plan_tick_duration_seconds", help: "How long each maintenance plans' tick took to evaluate every enabled plan.", buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300], registers }),
+    monitorEvaluationLag: new Histogram({
+      name: "plantdesk_monitor_evaluation_lag_seconds",
+      help: "Monitor evaluations: from the tick they were due at to their start (stage=start, waiting for a place) and to their end (stage=done).",
+      labelNames: ["stage"],
+      buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900],
+      registers,
+    }),
     gauge(name: string, help: string, labelNames: string[] = []) {
       return new Gauge({ name, help, labelNames, registers });
     },

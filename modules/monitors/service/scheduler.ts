@@ -10,6 +10,7 @@ import "server-only";
  */
 import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/contract/errors";
+import { metrics } from "@/lib/platform/metrics";
 import { claimTick, dueMonitors, nextTick, pruneClaims, recordEvaluation, type StoredMonitor } from "@/modules/monitors/store/monitors";
 import { evaluateMonitor, firingProblems, type Evaluation, type MonitorDeps } from "./evaluate";
 import { authorProblem, pauseForAuthor } from "./author";
@@ -142,6 +143,8 @@ export class MonitorScheduler {
 
   private async evaluate(monitor: StoredMonitor, tickAt: number): Promise<void> {
     await this.place();
+    const lag = metrics().monitorEvaluationLag;
+    lag.observe({ stage: "start" }, Math.max(0, this.clock() - tickAt) / 1000);
     let ok = false;
     try {
       await runMonitor(this.deps, monitor, tickAt, this.clock);
@@ -152,7 +155,9 @@ export class MonitorScheduler {
       this.running.delete(monitor.id);
       this.active -= 1;
       this.waiting.shift()?.();
-      this.options.onEvaluated?.({ monitorId: monitor.id, tickAt, doneAt: this.clock(), ok });
+      const doneAt = this.clock();
+      lag.observe({ stage: "done" }, Math.max(0, doneAt - tickAt) / 1000);
+      this.options.onEvaluated?.({ monitorId: monitor.id, tickAt, doneAt, ok });
     }
   }
 

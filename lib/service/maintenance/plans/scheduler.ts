@@ -7,6 +7,7 @@
  * plans never crowds out the maintenance requests the same server answers.
  */
 import type { SharedState } from "../../../shared-state";
+import { metrics } from "../../../platform/metrics";
 import { createFixedWindowCounter } from "../../../shared-state/fixed-window";
 import type { MaintenanceContext } from "../context";
 import type { PlantRecord } from "../store";
@@ -23,9 +24,18 @@ export interface TickReport {
   failed: number;
 }
 
+/** How the ticks keep time (the `/metrics` gauges; wall-clock milliseconds). */
+export interface TickTiming {
+  /** How late the last tick this instance ran started, after it was due; null before the first. */
+  lastLagMs: number | null;
+  /** How long a tick that is due has been waiting to start now (0: none is owed). */
+  overdueMs: number;
+}
+
 export interface PlanScheduler {
-  /** One tick now (the timer's, or a test's). */
-  tick(): Promise<TickReport>;
+  /** One tick now (the timer's with the time it was due, or a test's). */
+  tick(dueAt?: number): Promise<TickReport>;
+  timing(now?: number): TickTiming;
   stop(): Promise<void>;
 }
 
@@ -36,6 +46,12 @@ export function createPlanScheduler(
   const lease = createFixedWindowCounter(options.shared, "plan-ticks", Math.max(1000, options.tickMs - 500));
   let running: Promise<TickReport> | null = null;
   let stopped = false;
+  // Wall-clock timing of the timer's ticks, read by /metrics (README, "Operating").
+  let nextDueAt = Date.now() + options.tickMs;
+  /** The oldest due tick that has not started: its due time (a tick was still running then). */
+  let owedSince: number | null = null;
+  let lastLagMs: number | null = null;
+  const { planTickLag, planTickDuration } = metrics();
 
   async function evaluateAll(): Promise<TickReport> {
     const report: TickReport = { ran: true, evaluated: 0, opened: [], failed: 0 };
@@ -61,11 +77,25 @@ export function createPlanScheduler(
     return report;
   }
 
-  async function tick(): Promise<TickReport> {
-    if (running) return running;
+  async function tick(dueAt?: number): Promise<TickReport> {
+    if (running) {
+      if (dueAt !== undefined) owedSince ??= dueAt;
+      return running;
+    }
     const held = await lease.take("tick", 1, 1, "all", ctx.now().getTime());
-    if (held.taken === 0) return { ran: false, evaluated: 0, opened: [], failed: 0 };
+    if (held.taken === 0) {
+      owedSince = null; // another instance runs this one
+      return { ran: false, evaluated: 0, opened: [], failed: 0 };
+    }
+    const startedAt = Date.now();
+    const due = owedSince ?? dueAt;
+    owedSince = null;
+    if (due !== undefined) {
+      lastLagMs = Math.max(0, startedAt - due);
+      planTickLag.observe(lastLagMs / 1000);
+    }
     running = evaluateAll().finally(() => {
+      planTickDuration.observe((Date.now() - startedAt) / 1000);
       running = null;
     });
     return running;
@@ -73,13 +103,20 @@ export function createPlanScheduler(
 
   const timer = options.schedule
     ? setInterval(() => {
-        tick().catch((error) => options.log(`Maintenance plans' tick failed: ${error instanceof Error ? error.message : String(error)}`));
+        // Node runs an interval's next call `tickMs` after this one started: that is when it is due.
+        const dueAt = nextDueAt;
+        nextDueAt = Date.now() + options.tickMs;
+        tick(dueAt).catch((error) => options.log(`Maintenance plans' tick failed: ${error instanceof Error ? error.message : String(error)}`));
       }, options.tickMs)
     : null;
   timer?.unref();
 
   return {
     tick,
+    timing(now = Date.now()) {
+      const waitingSince = owedSince ?? (timer && now > nextDueAt ? nextDueAt : null);
+      return { lastLagMs, overdueMs: waitingSince === null ? 0 : Math.max(0, now - waitingSince) };
+    },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
