@@ -228,6 +228,14 @@ const dashboardEnvSchema = z.object({
   SMTP_URL: z.preprocess((value) => (value === "" ? undefined : value), z.url({ protocol: /^smtps?$/, message: "must be an smtp:// or smtps:// URL" }).optional()),
   /** Sender of the monitors' e-mail. */
   SMTP_FROM: z.string().min(3).max(320).default("Plantdesk <plantdesk@localhost>"),
+  /**
+   * Domains monitors may e-mail besides the plant's own users (comma-separated, e.g. `example.com,ops.example.com`);
+   * unset: the domains of the plant's users (modules/monitors/service/recipients.ts).
+   */
+  NOTIFY_EMAIL_DOMAINS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" ? value.split(",").map((d) => d.trim().toLowerCase()).filter(Boolean) : undefined),
+    z.array(z.string().regex(/^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)+$/, "a comma-separated list of domains")).max(100).optional(),
+  ),
   /** Monitors' webhooks may go to private, loopback, link-local, … addresses (an internal chat server); default: public addresses only. */
   WEBHOOK_ALLOW_PRIVATE: flag(false),
   /** The monitors' schedule runs in this server (modules/monitors/service/scheduler.ts); 0 leaves it to other instances. */
@@ -273,7 +281,7 @@ export interface DashboardConfig {
   timeouts: { maintenanceMs: number; queryMs: number };
   /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
   answerCacheChars: number;
-  monitors: { smtpUrl: string | null; smtpFrom: string; allowPrivateWebhooks: boolean; schedule: boolean; concurrency: number; pollMs: number };
+  monitors: { smtpUrl: string | null; smtpFrom: string; allowPrivateWebhooks: boolean; emailDomains: string[] | null; schedule: boolean; concurrency: number; pollMs: number };
   /** Largest answer of the remote service read, in bytes: reading stops there. */
   maxAnswerBytes: number;
 }
@@ -377,6 +385,7 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
       smtpUrl: env.SMTP_URL ?? null,
       smtpFrom: env.SMTP_FROM,
       allowPrivateWebhooks: env.WEBHOOK_ALLOW_PRIVATE,
+      emailDomains: env.NOTIFY_EMAIL_DOMAINS ?? null,
       schedule: env.MONITORS_SCHEDULE,
       concurrency: env.MONITOR_CONCURRENCY,
       pollMs: env.MONITOR_POLL_MS,

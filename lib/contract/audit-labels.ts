@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "contact-point.update": "Contact point changed",
   "contact-point.delete": "Contact point deleted",
   "notification-policy.update": "Notification routing changed",
+  "monitor.recipient-add": "Monitor e-mail recipient added",
+  "monitor.recipient-remove": "Monitor e-mail recipient removed",
 };
 
 /** Outcomes worth filtering by: success, and the refusals an administrator looks into. */

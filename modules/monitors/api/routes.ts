@@ -23,6 +23,8 @@ import {
 import { checkMonitorDefinition, previewMonitor } from "@/modules/monitors/service/evaluate";
 import { monitorDeps } from "@/modules/monitors/service";
 import { runMonitor } from "@/modules/monitors/service/scheduler";
+import { judgeRecipients, recipientChanges } from "@/modules/monitors/service/recipients";
+import { recordAudit } from "@/lib/dashboard-store/audit";
 import { checkDestination, RefusedDestination } from "@/lib/platform/outbound";
 import { getConfig } from "@/lib/config";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
@@ -57,6 +59,32 @@ export async function checkWebhookDestination(url: string, field = "notify.webho
   }
 }
 
+/** E-mail goes only to the plant's users or an allowed domain (recipients.ts); the refusal names the address. */
+async function checkRecipients(context: ApiContext, emails: readonly string[]): Promise<void> {
+  const plantId = context.plant!.id;
+  const verdict = await judgeRecipients(await getDashboardDb(), plantId, emails, getConfig().dashboard.monitors.emailDomains);
+  if (verdict.refused.length === 0) return;
+  const where = verdict.domains.length > 0 ? `users of plant ${plantId} or addresses in ${verdict.domains.join(", ")}` : `users of plant ${plantId}`;
+  throw new ApiError(
+    "INVALID_INPUT",
+    `A monitor may e-mail only ${where}: ${verdict.refused.slice(0, 5).join(", ")}${verdict.refused.length > 5 ? ` and ${verdict.refused.length - 5} more` : ""} ${verdict.refused.length === 1 ? "is" : "are"} neither.`,
+    verdict.refused.map((email) => ({ field: "notify.emails", problem: `${email} is not a user of the plant nor in an allowed domain` })),
+  );
+}
+
+/**
+ * Every change of a monitor's recipients is audited: one row per address added or removed, so a
+ * row stays small whatever the list (lib/dashboard-store/audit.ts bounds each row).
+ */
+async function auditRecipientChanges(context: ApiContext, monitorId: number, before: readonly string[], after: readonly string[], httpStatus: number): Promise<void> {
+  const { added, removed } = recipientChanges(before, after);
+  const db = await getDashboardDb();
+  const changes = [...added.map((email) => ["monitor.recipient-add", email] as const), ...removed.map((email) => ["monitor.recipient-remove", email] as const)];
+  for (const [action, email] of changes) {
+    await recordAudit(db, { userEmail: context.user.email, plantId: context.plant!.id, action, target: String(monitorId), outcome: "SUCCESS", httpStatus, detail: { email } });
+  }
+}
+
 const mayWebhook = (context: ApiContext) => hasPermission(context.user.role, "monitors:webhook");
 
 /** A validated definition: schema, compiled query, key columns, and the webhook rules (who, and where to). */
@@ -67,6 +95,7 @@ async function definition(context: ApiContext, stored: StoredMonitor | null): Pr
     throw forbidden("Only an admin may set a monitor's webhook.");
   }
   if (webhook) await checkWebhookDestination(webhook);
+  await checkRecipients(context, input.notify?.emails ?? []);
   checkMonitorDefinition(input);
   context.audit.detail = { name: input.name, every: input.every, enabled: input.enabled, keyColumns: input.keyColumns.join(",").slice(0, 100) };
   return input;
@@ -93,6 +122,7 @@ export const monitorHandlers = {
     }
     const monitor = await createMonitor(db, context.plant!.id, input, context.user.email);
     context.audit.target = String(monitor.id);
+    await auditRecipientChanges(context, monitor.id, [], monitor.emails, 201);
     return json(await describe(context, monitor), 201);
   },
 
@@ -106,13 +136,16 @@ export const monitorHandlers = {
     const input = await definition(context, stored);
     const monitor = await replaceMonitor(await getDashboardDb(), context.plant!.id, stored.id, input, Date.now(), context.user.email);
     if (!monitor) throw new ApiError("NOT_FOUND", `No monitor ${stored.id} on plant ${context.plant!.id}.`);
+    await auditRecipientChanges(context, monitor.id, stored.emails, monitor.emails, 200);
     return json(await describe(context, monitor));
   },
 
   async remove(context: ApiContext) {
     const id = monitorId(context);
     context.audit.target = String(id);
+    const stored = await getMonitor(await getDashboardDb(), context.plant!.id, id);
     if (!(await deleteMonitor(await getDashboardDb(), context.plant!.id, id))) throw new ApiError("NOT_FOUND", `No monitor ${id} on plant ${context.plant!.id}.`);
+    await auditRecipientChanges(context, id, stored?.emails ?? [], [], 200);
     return json({ id, deleted: true });
   },
 

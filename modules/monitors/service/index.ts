@@ -10,8 +10,8 @@ import { getUpstream } from "@/lib/upstream";
 import { MonitorScheduler, type RunDeps } from "./scheduler";
 
 export async function monitorDeps(): Promise<RunDeps> {
-  const { smtpUrl, smtpFrom, allowPrivateWebhooks } = getConfig().dashboard.monitors;
-  return { db: await getDashboardDb(), upstream: await getUpstream(), notifier: { smtpUrl, smtpFrom, allowPrivateWebhooks } };
+  const { smtpUrl, smtpFrom, allowPrivateWebhooks, emailDomains } = getConfig().dashboard.monitors;
+  return { db: await getDashboardDb(), upstream: await getUpstream(), notifier: { smtpUrl, smtpFrom, allowPrivateWebhooks, emailDomains } };
 }
 
 /** Starts this instance's schedule (scripts/serve.ts), unless MONITORS_SCHEDULE=0. */

@@ -35,6 +35,8 @@ const env = await vi.hoisted(async () => {
     SMTP_FROM: "Plantdesk <alerts@plantdesk.test>",
     // The webhook receiver listens on loopback: the operator's permission for private destinations.
     WEBHOOK_ALLOW_PRIVATE: "1",
+    // The test's recipients are outside the demo users' domain (plantdesk.demo): allowed by the operator.
+    NOTIFY_EMAIL_DOMAINS: "plantdesk.test",
   });
   return { ...environment, demoPassword, smtp, mails };
 });
@@ -288,7 +290,7 @@ describe("monitors", () => {
     expect((await call(ENGINEER, "GET", `/api/plants/RTM1/monitors/${monitorId}`)).status).toBe(404);
     expect((await call(ENGINEER, "DELETE", `/api/plants/RTM1/monitors/${monitorId}`)).status).toBe(404);
     const audit = await (await getDashboardDb()).all<{ user_email: string; action: string; target: string | null; outcome: string }>(
-      "SELECT user_email, action, target, outcome FROM audit_log WHERE action LIKE 'monitor.%' ORDER BY id",
+      "SELECT user_email, action, target, outcome FROM audit_log WHERE action LIKE 'monitor.%' AND action NOT LIKE 'monitor.recipient-%' ORDER BY id",
     );
     const id = String(monitorId);
     expect(audit.filter((row) => row.outcome === "SUCCESS").map((row) => [row.user_email, row.action, row.target])).toEqual([
@@ -302,6 +304,9 @@ describe("monitors", () => {
       [ENGINEER, "monitor.run", id],
       [ENGINEER, "monitor.delete", id],
     ]);
+    // Recipient changes have rows of their own (recipients.test.ts): the address added at create, gone with the monitor.
+    const recipients = await (await getDashboardDb()).all<{ action: string }>("SELECT action FROM audit_log WHERE action LIKE 'monitor.recipient-%' AND target = @id ORDER BY id", { id });
+    expect(recipients.map((row) => row.action)).toEqual(["monitor.recipient-add", "monitor.recipient-remove"]);
     expect(audit.filter((row) => row.outcome === "FORBIDDEN").length).toBeGreaterThanOrEqual(4);
     expect(audit.some((row) => row.outcome === "INVALID_QUERY")).toBe(true);
     const rows = await (await getDashboardDb()).all("SELECT id FROM monitor_firings WHERE monitor_id = @monitorId", { monitorId });

@@ -24,6 +24,8 @@ export interface NotifierConfig {
   smtpFrom: string;
   /** WEBHOOK_ALLOW_PRIVATE: webhooks may go to private, loopback, link-local … addresses. */
   allowPrivateWebhooks: boolean;
+  /** NOTIFY_EMAIL_DOMAINS; null or absent: the domains of the plant's users (recipients.ts). */
+  emailDomains?: string[] | null;
 }
 
 export interface MonitorMessage {
