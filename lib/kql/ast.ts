@@ -109,7 +109,8 @@ export type Operator =
   /** `partition by Column (operators)`: the operators run on each value's rows apart (partitioned.ts). */
   | { kind: "partition"; by: Name; subquery: Operator[]; span: Span }
   | { kind: "top-nested"; levels: TopNestedLevel[]; span: Span }
-  | { kind: "parse"; mode: "simple" | "regex" | "relaxed"; source: Expr; parts: ParsePart[]; span: Span }
+  /** `parse` (`parse-where` when `filter`: rows that do not match are dropped); `flags`: regex mode's RE2 flags (`Ui`). */
+  | { kind: "parse"; mode: "simple" | "regex" | "relaxed"; flags?: string; filter?: boolean; source: Expr; parts: ParsePart[]; span: Span }
   | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span };
 
 /** Where a tabular expression's rows come from. */

@@ -663,40 +663,88 @@ const PARSE_PATTERNS: Partial<Record<KqlType, string>> = {
   bool: "(true|false|True|False|TRUE|FALSE)",
 };
 
-function parseOperator(planner: OperatorPlanner, block: Block, operator: Extract<Operator, { kind: "parse" }>): Block {
+/**
+ * parse / parse-where. Simple and regex modes are strict: a row matches when the pattern does and
+ * every typed column converts; otherwise all its columns are null ('' for strings), or parse-where
+ * drops it. Relaxed mode only needs the pattern: a column that does not convert is null alone.
+ * Regex mode: string columns are greedy `(.*)` (ADX's documented output; flags=U makes them lazy),
+ * the pattern's own groups are counted so each column reads its group.
+ */
+function parseOperator(planner: OperatorPlanner, blockIn: Block, operator: Extract<Operator, { kind: "parse" }>): Block {
   const analyzer = planner.analyzer;
-  const scope = scopeOf(block);
-  const source = analyzer.asText(analyzer.scalar(operator.source, scope));
+  const regexMode = operator.mode === "regex";
+  const source = analyzer.asText(analyzer.scalar(operator.source, scopeOf(blockIn)));
   let regex = "^";
+  let groups = 0;
   const extracted: { name: Name; type: KqlType; group: number }[] = [];
   const parts = operator.parts;
   parts.forEach((part, i) => {
     if (part.kind === "text") {
-      regex += operator.mode === "regex" ? part.value : escapeRegex(part.value);
+      regex += regexMode ? part.value : escapeRegex(part.value);
+      if (regexMode) groups += capturingGroups(part.value);
     } else if (part.kind === "star") {
       regex += ".*?";
     } else {
       const type = part.type ? analyzer.typeName(part.type) : "string";
       const last = i === parts.length - 1;
-      const pattern = operator.mode === "regex" ? "(.*?)" : (PARSE_PATTERNS[type] ?? (last ? "(.*)" : "(.*?)"));
-      regex += pattern;
-      extracted.push({ name: part.name, type, group: extracted.length + 1 });
+      const loose = regexMode || last ? "(.*)" : "(.*?)";
+      const typed = PARSE_PATTERNS[type];
+      // Relaxed: the type's shape first, else any text (which then converts to null).
+      regex += typed && operator.mode === "relaxed" ? `((?:${typed.slice(1, -1)})|${loose.slice(1, -1)})` : (typed ?? loose);
+      extracted.push({ name: part.name, type, group: ++groups });
     }
   });
   // The end is not anchored after a trailing literal or `*` in regex mode (ADX matches a prefix).
-  if (operator.mode !== "regex" || parts[parts.length - 1]?.kind === "column") regex += "$";
+  if (!regexMode || parts[parts.length - 1]?.kind === "column") regex += "$";
   if (regex.length > LIMITS.regexLength) analyzer.error(operator.span, `The parse pattern is longer than ${LIMITS.regexLength} characters`);
   analyzer.checkRegex(regex, operator.span);
-  const pattern = analyzer.param("VARCHAR", `(?s)${regex}`, "string");
-  const columns = [...block.columns];
-  for (const x of extracted) {
+  const flags = regexMode ? (operator.flags ?? "") : "s";
+  const pattern = analyzer.param("VARCHAR", `${flags ? `(?${flags})` : ""}${regex}`, "string");
+  const values = extracted.map((x) => {
     const text = analyzer.op("regex_group", [source, pattern, analyzer.param("BIGINT", x.group, "long")], "string", false);
-    const value = x.type === "string" ? text : analyzer.convert(analyzer.op("empty_to_null", [text], "string", true), x.type, x.name.span);
+    return x.type === "string" ? text : analyzer.convert(analyzer.op("empty_to_null", [text], "string", true), x.type, x.name.span);
+  });
+  const strict = operator.mode !== "relaxed" && extracted.some((x) => x.type !== "string");
+  if (!strict && !operator.filter) return withParsed(blockIn, extracted, values);
+  // The match test and the converted values once, under hidden names; the columns read them.
+  const hidden = `__parse_${planner.nextAlias()}`;
+  const matched = analyzer.op("and", [analyzer.op("regex_match", [source, pattern], "bool", false), ...(strict ? values.filter((v) => v.type !== "string").map((v) => analyzer.op("isnotnull", [v], "bool", false)) : [])], "bool", false);
+  const staged = planner.wrap({ ...blockIn, columns: [...blockIn.columns, ...values.map((v, i) => ({ name: `${hidden}_${i}`, expr: v })), { name: hidden, expr: matched }] });
+  const scope = scopeOf(staged);
+  const ok = scope.get(hidden)!;
+  const visible = { ...staged, columns: staged.columns.filter((c) => !c.name.startsWith(hidden)) };
+  if (operator.filter) return withParsed({ ...visible, where: [ok] }, extracted, values.map((_, i) => scope.get(`${hidden}_${i}`)!));
+  const guarded = extracted.map((x, i) => {
+    const value = scope.get(`${hidden}_${i}`)!;
+    const otherwise = x.type === "string" ? analyzer.op("empty_string", [], "string", false) : analyzer.nullOf(x.type);
+    return analyzer.op("case", [ok, value, otherwise], x.type, x.type !== "string");
+  });
+  return withParsed(visible, extracted, guarded);
+}
+
+/** The block with each parsed column (an existing column of the same name moves to the end). */
+function withParsed(block: Block, extracted: { name: Name }[], values: TExpr[]): Block {
+  const columns = [...block.columns];
+  extracted.forEach((x, i) => {
     const existing = columns.findIndex((c) => c.name === x.name.text);
     if (existing >= 0) columns.splice(existing, 1);
-    columns.push({ name: x.name.text, expr: value });
-  }
+    columns.push({ name: x.name.text, expr: values[i]! });
+  });
   return { ...block, columns };
+}
+
+/** Capturing groups in a piece of a regex-mode pattern: `(` not escaped, not in a class, not `(?:`-like (`(?P<n>` captures). */
+function capturingGroups(regex: string): number {
+  let count = 0;
+  let inClass = false;
+  for (let i = 0; i < regex.length; i++) {
+    const ch = regex[i];
+    if (ch === "\\") i++;
+    else if (inClass) inClass = ch !== "]";
+    else if (ch === "[") inClass = true;
+    else if (ch === "(" && (regex[i + 1] !== "?" || regex.startsWith("?P<", i + 1))) count++;
+  }
+  return count;
 }
 
 function escapeRegex(text: string): string {

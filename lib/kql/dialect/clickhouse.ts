@@ -662,7 +662,9 @@ function isoText(sql: string): string {
 /** Text → datetime, NULL when it is not one (DuckDB's TRY_CAST AS TIMESTAMP reads ISO dates and times). */
 function parseDatetime(text: string): string {
   const iso = `'^\\\\s*\\\\d{4}-\\\\d{2}-\\\\d{2}([ T]\\\\d{2}:\\\\d{2}(:\\\\d{2}(\\\\.\\\\d+)?)?)?\\\\s*(Z|[+-]\\\\d{2}(:?\\\\d{2})?)?\\\\s*$'`;
-  return `if(match(${text}, ${iso}), parseDateTime64BestEffortOrNull(${text}, 6, 'UTC'), NULL)`;
+  // ISO forms, and .NET's invariant month/day/year that ADX also reads (docs' parse examples: 02/17/2016 08:40:01).
+  const us = `'^\\\\s*\\\\d{1,2}/\\\\d{1,2}/\\\\d{4}( \\\\d{1,2}:\\\\d{2}(:\\\\d{2})?)?\\\\s*$'`;
+  return `if(match(${text}, ${iso}), parseDateTime64BestEffortOrNull(${text}, 6, 'UTC'), if(match(${text}, ${us}), parseDateTime64BestEffortUSOrNull(replaceRegexpAll(${text}, '^\\\\s+|\\\\s+$', ''), 6, 'UTC'), NULL))`;
 }
 
 /**

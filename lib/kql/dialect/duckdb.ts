@@ -90,7 +90,8 @@ class DuckDbRenderer extends SqlRenderer {
     regexGroup: (text, pattern, i) => `regexp_extract(${text}, ${pattern}, ${i})`,
     asLong: (x) => x,
     isoText: (datetime) => `strftime(${datetime}, ${ISO_FORMAT})`,
-    parseDatetime: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
+    // ISO forms, and .NET's invariant month/day/year that ADX also reads (docs' parse examples: 02/17/2016 08:40:01).
+    parseDatetime: (text) => `coalesce(TRY_CAST(${text} AS TIMESTAMP), try_strptime(${text}, ['%m/%d/%Y %H:%M:%S', '%m/%d/%Y %H:%M', '%m/%d/%Y']))`,
     access: (base, path) => `json_extract(${base}, ${path})`,
     same: (x, y) => `${x} IS NOT DISTINCT FROM ${y}`,
     toLong: (x) => `CAST(${x} AS BIGINT)`,

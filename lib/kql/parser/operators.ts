@@ -12,7 +12,7 @@ import { parseSearchOperator } from "./search";
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
   "make-graph", "scan", "fork", "facet", "find", "invoke",
-  "reduce", "sample-distinct", "top-hitters", "parse-kv", "parse-where", "project-smart", "project-by-names",
+  "reduce", "sample-distinct", "top-hitters", "parse-kv", "project-smart", "project-by-names",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
 ]);
@@ -117,7 +117,8 @@ export function parseOperator(c: Cursor): Operator {
     case "top-nested":
       return parseTopNested(c, from);
     case "parse":
-      return parseParse(c, from);
+    case "parse-where":
+      return parseParse(c, from, word === "parse-where");
     case "render": {
       const chart = c.expectName("a chart kind (timechart, barchart, …)");
       const properties: { name: string; value: Expr }[] = [];
@@ -369,12 +370,14 @@ function parseTopNested(c: Cursor, from: number): Operator {
   return { kind: "top-nested", levels, span: c.spanFrom(from) };
 }
 
-function parseParse(c: Cursor, from: number): Operator {
+function parseParse(c: Cursor, from: number, filter: boolean): Operator {
   const options = c.readOptions(new Set(["kind", "flags"]));
   const kindOption = options.get("kind");
   const kind = kindOption?.value.text ?? "simple";
   if (kind !== "simple" && kind !== "regex" && kind !== "relaxed") fail(c.tokenAt(kindOption!.value.span), `parse kind must be simple, regex or relaxed, not '${kind}'`);
-  if (options.has("flags")) fail(c.peek(), "parse flags= are not supported");
+  const flags = options.get("flags");
+  if (flags && kind !== "regex") fail(c.tokenAt(flags.value.span), "parse flags= needs kind=regex");
+  if (flags && !/^[imsU]+$/.test(flags.value.text)) fail(c.tokenAt(flags.value.span), `parse flags must be of i, m, s and U, not '${flags.value.text}'`);
   const source = parseExpr(c);
   c.expectWord("with");
   const parts: ParsePart[] = [];
@@ -398,7 +401,7 @@ function parseParse(c: Cursor, from: number): Operator {
     } else break;
   }
   if (!parts.length) fail(c.peek(), "Expected a parse pattern (\"text\", column:type, *)");
-  return { kind: "parse", mode: kind as "simple", source, parts, span: c.spanFrom(from) };
+  return { kind: "parse", mode: kind as "simple", flags: flags?.value.text, filter, source, parts, span: c.spanFrom(from) };
 }
 
 /** Render properties: literals, or a parenthesised list of names (`ycolumns=(a, b)`) as text. */

@@ -282,7 +282,7 @@ class Builder {
       case 6: {
         const text = this.column(columns, ["string"]);
         if (!text) return undefined;
-        return { text: `parse ${text.name} with p${index}a "${this.of(["-", "e", " ", "1"])}" p${index}b${this.n() % 2 ? ":long" : ""}`, columns: [...columns, { name: `p${index}a`, kind: "string" }, { name: `p${index}b`, kind: "string" }] };
+        return { text: `${this.of(["parse", "parse", "parse-where", "parse kind=relaxed"])} ${text.name} with p${index}a "${this.of(["-", "e", " ", "1"])}" p${index}b${this.n() % 2 ? ":long" : ""}`, columns: [...columns, { name: `p${index}a`, kind: "string" }, { name: `p${index}b`, kind: "string" }] };
       }
       case 7:
         return { text: `sample ${this.of(["1", "3", "100"])}`, columns };
