@@ -74,10 +74,18 @@ export class Analyzer implements AnalyzerApi {
   /** Binds a function body's own `let` statements (set by the planner, which binds every `let`). */
   bindLets: (lets: LetStatement[], env: Env) => Env = (lets) => this.error(lets[0]!.span, "let statements are not available here");
 
+  /** Whether the query read `now()` (now, ago, …): its SQL's values then depend on the instant. */
+  readsNow = false;
+
   constructor(
     readonly text: string,
-    readonly nowMillis: number,
+    private readonly nowAt: number,
   ) {}
+
+  get nowMillis(): number {
+    this.readsNow = true;
+    return this.nowAt;
+  }
 
   /** Runs `work` with `env` as the `let` names in view. */
   withEnv<T>(env: Env, work: () => T): T {

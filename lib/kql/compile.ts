@@ -77,6 +77,8 @@ export interface CompiledQuery {
    * at most COMPILE_LIMITS.work). The service charges it to the client's cost budget.
    */
   work: number;
+  /** Whether a value of the SQL came from the query's `now()`: the same text compiles to other values at another instant. */
+  readsNow: boolean;
 }
 
 export function compileKql(text: string, options: CompileOptions): CompiledQuery {
@@ -115,6 +117,7 @@ function compileParsed(text: string, ast: NonNullable<ReturnType<typeof parse>["
         columns: block.columns.map((c) => ({ name: c.name, kqlType: c.expr.type })),
         render,
         work: analyzer.meter.work,
+        readsNow: analyzer.readsNow,
       };
       return { compiled, keepJoin };
     });

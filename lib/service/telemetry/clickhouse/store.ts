@@ -10,7 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { compileKql, toResponseColumns } from "@/lib/kql";
+import { toResponseColumns } from "@/lib/kql";
+import { createCompileCache } from "../compile-cache";
 import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
 import { ApiError } from "../../../contract/errors";
 import type { DemoPlant } from "../../demo/catalog";
@@ -63,6 +64,7 @@ function limitExceeded(limits: TelemetryLimits, what: "rows" | "bytes" | "memory
 export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptions): Promise<ClickHouseTelemetryStore> {
   const { executor } = options;
   const databases = new Map(options.customers.map((customer) => [customer.id, customerDatabase(options.databasePrefix, customer.id)]));
+  const compiler = createCompileCache();
   for (const customer of options.customers) {
     const database = databases.get(customer.id)!;
     for (const statement of createCustomerSchema(database)) await executor.command(statement);
@@ -79,7 +81,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
       const database = databaseOf(request.customerId);
-      const compiled = compileKql(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect, parameters: request.parameters, database: request.customerId });
+      const compiled = compiler.compile(request.kql, { sources: clickhouseSources(database, request.scope), now: request.now, dialect: clickhouseDialect, parameters: request.parameters, database: request.customerId });
       const compiledAt = performance.now();
       const { limits } = request;
       // Read-only, bounded in time (max_execution_time, querySettings) and memory; the row limit is

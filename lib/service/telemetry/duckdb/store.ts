@@ -25,7 +25,6 @@ import {
   type DuckDBValue,
 } from "@duckdb/node-api";
 import {
-  compileKql,
   toResponseColumns,
   type KqlSource,
   type RenderHint,
@@ -42,6 +41,7 @@ import type { DemoPlant } from "../../demo/catalog";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "../scoped-sources";
+import { createCompileCache } from "../compile-cache";
 import {
   CREATE_TELEMETRY_SCHEMA,
   DEMO_UNTIL_MINUTE_KEY,
@@ -183,6 +183,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
   const readOnly = options.readOnly ?? false;
   fs.mkdirSync(options.dataDir, { recursive: true });
   const customers = new Map<string, CustomerDb>();
+  const compiler = createCompileCache();
   try {
     // Files are seeded side by side: each DuckDB instance keeps its own threads busy.
     await Promise.all(
@@ -337,7 +338,7 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
     async query(request: TelemetryQuery): Promise<TelemetryTable> {
       const started = performance.now();
       const sources = scopedSources(request.scope);
-      const compiled = compileKql(request.kql, { sources, now: request.now, parameters: request.parameters, database: request.customerId });
+      const compiled = compiler.compile(request.kql, { sources, now: request.now, parameters: request.parameters, database: request.customerId });
       const compileMs = performance.now() - started;
       const table = await execute(request.customerId, compiled, { limits: request.limits, signal: request.signal, started });
       const timings = { ...table.timings!, compileMs };
