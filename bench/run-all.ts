@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark in turn (maintenance, telemetry, BFF, UI, load, ingest, cluster). Each prints its own
+ * `npm run bench`: every benchmark in turn (maintenance, telemetry, scale, BFF, UI, load, ingest, cluster). Each prints its own
  * figures as ratios against a baseline measured in the same run; this only sequences them, so one
  * never competes with another for the machine's cores.
  */
@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const suites = ["maintenance", "telemetry", "bff", "ui", "load", "ingest", "cluster"];
+const suites = ["maintenance", "telemetry", "scale", "bff", "ui", "load", "ingest", "cluster"];
 const failed: string[] = [];
 
 for (const suite of suites) {
