@@ -17,9 +17,10 @@ import { ROWS } from "./rows";
 import { SERIES } from "./series";
 import { SERIES_ELEMENTWISE } from "./series-elementwise";
 import { STRINGS } from "./strings";
+import { TEXT_FUNCTIONS } from "./text-functions";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, CONVERSIONS, DATETIME, DYNAMIC, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();

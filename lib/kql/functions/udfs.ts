@@ -6,6 +6,7 @@
  */
 
 import * as ip from "./ip";
+import * as text from "./text";
 
 const MASK = (1n << 64n) - 1n;
 const P1 = 0x9e3779b185ebca87n;
@@ -93,4 +94,11 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_parse_ipv6_mask", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: ip.parseIpv6Mask },
   { name: "kql_ipv6_compare", params: ["VARCHAR", "VARCHAR", "BIGINT"], returns: "BIGINT", fn: ip.ipv6Compare },
   { name: "kql_ipv6_is_in_any_range", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: ip.ipv6IsInAnyRange },
+  // Text (text.ts; the entries in text-functions.ts).
+  { name: "kql_replace_strings", params: ["VARCHAR", "VARCHAR", "VARCHAR"], returns: "VARCHAR", fn: text.replaceStrings },
+  { name: "kql_codepoints_to_string", params: ["VARCHAR"], returns: "VARCHAR", fn: text.codepointsToString },
+  { name: "kql_has_any_index", params: ["VARCHAR", "VARCHAR"], returns: "BIGINT", fn: text.hasAnyIndex },
+  { name: "kql_url_encode", params: ["VARCHAR"], returns: "VARCHAR", fn: (s: string) => text.urlEncode(s, false) },
+  { name: "kql_url_encode_component", params: ["VARCHAR"], returns: "VARCHAR", fn: (s: string) => text.urlEncode(s, true) },
+  { name: "kql_parse_urlquery", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseUrlQuery },
 ];

@@ -1,0 +1,121 @@
+/**
+ * Text functions as ADX computes them, in plain TypeScript for DuckDB (udfs.ts registers them;
+ * the entries are in text-functions.ts, whose ClickHouse spellings follow the same rules).
+ * Pure: no engine here. Sizes are bounded by the caller's spelling (VALUE_LIMITS, budget.ts).
+ */
+import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
+
+function jsonArray(json: string): unknown[] | null {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * replace_strings: the lookups claim their occurrences in list order (an occurrence overlapping an
+ * earlier claim is skipped: ['is', 'This'] on "This is" gives "Thwas was", the page's output); then
+ * each claim is replaced at once by its rewrite. A rewrite that is not a string keeps the text (the
+ * page's [12345, 'was'] example), an empty or non-string lookup is skipped.
+ */
+export function replaceStrings(text: string, lookups: string, rewrites: string): string | null {
+  const from = jsonArray(lookups);
+  const to = jsonArray(rewrites);
+  if (!from || !to) return null;
+  const claims: { at: number; end: number; rewrite: string }[] = [];
+  from.forEach((lookup, i) => {
+    if (typeof lookup !== "string" || lookup === "") return;
+    const rewrite = to[i];
+    for (let at = text.indexOf(lookup); at >= 0; ) {
+      const end = at + lookup.length;
+      if (claims.some((c) => at < c.end && c.at < end)) at = text.indexOf(lookup, at + 1);
+      else {
+        claims.push({ at, end, rewrite: typeof rewrite === "string" ? rewrite : lookup });
+        at = text.indexOf(lookup, end);
+      }
+    }
+  });
+  claims.sort((a, b) => a.at - b.at);
+  let out = "";
+  let last = 0;
+  for (const c of claims) {
+    out += text.slice(last, c.at) + c.rewrite;
+    last = c.end;
+    if (out.length > VALUE_LIMITS.stringBytes) throw new Error(runtimeTooLarge("replace_strings", "string"));
+  }
+  return out + text.slice(last);
+}
+
+/** unicode_codepoints_to_string: the arguments' numbers (each a number or an array of numbers) as characters; null when one is not a code point. */
+export function codepointsToString(values: string): string | null {
+  const list = jsonArray(values);
+  if (!list) return null;
+  const points = list.flat();
+  let out = "";
+  for (const p of points) {
+    if (typeof p !== "number" || !Number.isInteger(p) || p < 0 || p > 0x10ffff || (p >= 0xd800 && p <= 0xdfff)) return null;
+    out += String.fromCodePoint(p);
+    if (out.length > VALUE_LIMITS.stringBytes) throw new Error(runtimeTooLarge("unicode_codepoints_to_string", "string"));
+  }
+  return out;
+}
+
+/** has: the lookup between term edges (not a letter or digit), case-insensitive, as the `has` operator (dialect/base.ts). */
+const hasTerm = (source: string, lookup: string) => {
+  const s = source.toLowerCase();
+  const l = lookup.toLowerCase();
+  for (let at = s.indexOf(l); at >= 0; at = s.indexOf(l, at + 1)) {
+    const before = at === 0 || /[^0-9A-Za-z]/.test(s[at - 1]!);
+    const after = at + l.length === s.length || /[^0-9A-Za-z]/.test(s[at + l.length]!);
+    if (before && after) return true;
+  }
+  return false;
+};
+
+/** has_any_index: the index of the first lookup (a string, or a number as its text) the text `has`; -1 when none. */
+export function hasAnyIndex(source: string, lookups: string): bigint | null {
+  const list = jsonArray(lookups);
+  if (!list) return null;
+  return BigInt(
+    list.findIndex((l) => {
+      const text = typeof l === "string" ? l : typeof l === "number" ? String(l) : "";
+      return text !== "" && hasTerm(source, text);
+    }),
+  );
+}
+
+/** What url_encode leaves as it is (.NET's HttpUtility.UrlEncode, whose escapes are lower-case hex). */
+const URL_SAFE = /[A-Za-z0-9\-_.!*()]/;
+
+/** url_encode (a space is '+') and url_encode_component (a space is %20): every other byte of UTF-8 as %xx. */
+export function urlEncode(text: string, component: boolean): string {
+  let out = "";
+  for (const ch of text) {
+    if (out.length > VALUE_LIMITS.stringBytes) throw new Error(runtimeTooLarge(component ? "url_encode_component" : "url_encode", "string"));
+    if (URL_SAFE.test(ch)) out += ch;
+    else if (ch === " ") out += component ? "%20" : "+";
+    else for (const byte of new TextEncoder().encode(ch)) out += `%${byte.toString(16).padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** parse_urlquery: the text's `key=value` pairs (split at '&', decoded) as {"Query Parameters": {…}}. */
+export function parseUrlQuery(query: string): string {
+  const decode = (t: string) => {
+    try {
+      return decodeURIComponent(t);
+    } catch {
+      return t;
+    }
+  };
+  // No prototype: a key such as "__proto__" is a key like any other.
+  const params = Object.create(null) as Record<string, string>;
+  for (const pair of query.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    params[decode(eq < 0 ? pair : pair.slice(0, eq))] = eq < 0 ? "" : decode(pair.slice(eq + 1));
+  }
+  return JSON.stringify({ "Query Parameters": params });
+}
