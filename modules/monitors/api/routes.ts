@@ -23,7 +23,7 @@ import {
 import { checkMonitorDefinition, previewMonitor } from "@/modules/monitors/service/evaluate";
 import { monitorDeps } from "@/modules/monitors/service";
 import { runMonitor } from "@/modules/monitors/service/scheduler";
-import { judgeRecipients, recipientChanges } from "@/modules/monitors/service/recipients";
+import { recipientChanges, requireAllowedRecipients } from "@/modules/monitors/service/recipients";
 import { recordAudit } from "@/lib/dashboard-store/audit";
 import { checkDestination, RefusedDestination } from "@/lib/platform/outbound";
 import { getConfig } from "@/lib/config";
@@ -61,15 +61,7 @@ export async function checkWebhookDestination(url: string, field = "notify.webho
 
 /** E-mail goes only to the plant's users or an allowed domain (recipients.ts); the refusal names the address. */
 async function checkRecipients(context: ApiContext, emails: readonly string[]): Promise<void> {
-  const plantId = context.plant!.id;
-  const verdict = await judgeRecipients(await getDashboardDb(), plantId, emails, getConfig().dashboard.monitors.emailDomains);
-  if (verdict.refused.length === 0) return;
-  const where = verdict.domains.length > 0 ? `users of plant ${plantId} or addresses in ${verdict.domains.join(", ")}` : `users of plant ${plantId}`;
-  throw new ApiError(
-    "INVALID_INPUT",
-    `A monitor may e-mail only ${where}: ${verdict.refused.slice(0, 5).join(", ")}${verdict.refused.length > 5 ? ` and ${verdict.refused.length - 5} more` : ""} ${verdict.refused.length === 1 ? "is" : "are"} neither.`,
-    verdict.refused.map((email) => ({ field: "notify.emails", problem: `${email} is not a user of the plant nor in an allowed domain` })),
-  );
+  await requireAllowedRecipients(await getDashboardDb(), context.plant!.id, emails, getConfig().dashboard.monitors.emailDomains, "notify.emails");
 }
 
 /**

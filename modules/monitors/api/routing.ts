@@ -26,6 +26,8 @@ import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
 import type { ApiContext } from "@/lib/api-handler/handler";
 import { checkWebhookDestination } from "./routes";
+import { requireAllowedRecipients } from "@/modules/monitors/service/recipients";
+import { getConfig } from "@/lib/config";
 
 const mayWebhook = (context: ApiContext) => hasPermission(context.user.role, "monitors:webhook");
 
@@ -48,6 +50,7 @@ async function definition(context: ApiContext, stored: StoredContactPoint | null
   const webhook = input.webhookUrl;
   if (webhook !== undefined && webhook !== (stored?.webhookUrl ?? null) && !mayWebhook(context)) throw forbidden("Only an admin may set a contact point's webhook.");
   if (webhook) await checkWebhookDestination(webhook, "webhookUrl");
+  await requireAllowedRecipients(await getDashboardDb(), context.plant!.id, input.emails, getConfig().dashboard.monitors.emailDomains, "emails");
   const same = await contactPointByName(await getDashboardDb(), context.plant!.id, input.name);
   if (same && same.id !== stored?.id) throw invalidInput(`Plant ${context.plant!.id} already has a contact point "${input.name}".`, [{ field: "name", problem: "already used by another contact point" }]);
   context.audit.detail = { name: input.name, emails: input.emails.length, webhook: Boolean(webhook ?? stored?.webhookUrl) };

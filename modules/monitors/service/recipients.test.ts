@@ -107,6 +107,14 @@ describe("monitor e-mail recipients", () => {
     expect(await auditRows(id)).toHaveLength(4);
   });
 
+  it("holds for the plant's contact points too: an outside address is refused at save, naming it", async () => {
+    const refused = await call("POST", "/api/plants/RTM1/contact-points", { name: "Outside", emails: ["oncall@plantdesk.demo", "victim@outside.example"] });
+    const answer = await refused.json();
+    expect([refused.status, answer.code]).toEqual([400, "INVALID_INPUT"]);
+    expect(answer.data).toEqual([{ field: "emails", problem: "victim@outside.example is not a user of the plant nor in an allowed domain" }]);
+    expect((await call("POST", "/api/plants/RTM1/contact-points", { name: "On call", emails: ["oncall@plantdesk.demo"] })).status).toBe(201);
+  });
+
   it("checks again at send: an outside address stored before the rule is not mailed, and the monitor says so", async () => {
     const created = await call("POST", "/api/plants/RTM1/monitors", { ...body, name: "Older monitor", notify: { emails: ["planner@plantdesk.demo"] } });
     const id = (await created.json()).id as number;

@@ -35,6 +35,8 @@ const env = await vi.hoisted(async () => {
     SMTP_FROM: "Plantdesk <alerts@plantdesk.test>",
     // The webhook receiver listens on loopback: the operator's permission for private destinations.
     WEBHOOK_ALLOW_PRIVATE: "1",
+    // The test's recipients are outside the demo users' domain (plantdesk.demo): allowed by the operator.
+    NOTIFY_EMAIL_DOMAINS: "plantdesk.test",
   });
   return { ...environment, demoPassword, smtp, mails };
 });

@@ -16,6 +16,7 @@ import type { StoredMonitor } from "@/modules/monitors/store/monitors";
 import { claimGroup, dueContactPoints, enqueueLine, getContactPoint, getPolicy, recordGroup, type ClaimedLine } from "@/modules/monitors/store/routing";
 import type { Evaluation } from "./evaluate";
 import { postWebhook, sendEmail, type MonitorMessage, type NotifierConfig } from "./notify";
+import { judgeRecipients, refusedNote } from "./recipients";
 
 /** Sent lines are kept this long (what was sent, for a contact point's history), then deleted. */
 const KEEP_SENT_MS = 7 * 86_400_000;
@@ -73,8 +74,11 @@ export async function flushNotifications(deps: { db: SqlDb; notifier: NotifierCo
     let error: string | null = null;
     if (point && lines.length > 0) {
       const message = describeGroup(due.plantId, point.name, lines);
+      // Recipients are judged at send as at save (recipients.ts): a user may have left the plant.
+      const recipients = await judgeRecipients(deps.db, due.plantId, point.emails, deps.notifier.emailDomains ?? null);
       const problems = await Promise.all([
-        point.emails.length > 0 ? sendEmail(deps.notifier, point.emails, message) : null,
+        recipients.allowed.length > 0 ? sendEmail(deps.notifier, recipients.allowed, message) : null,
+        refusedNote(recipients.refused),
         point.webhookUrl ? postWebhook(point.webhookUrl, message.text, { allowPrivate: deps.notifier.allowPrivateWebhooks }) : null,
       ]);
       error = problems.filter((problem): problem is string => problem !== null).join("; ") || null;

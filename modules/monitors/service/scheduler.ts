@@ -16,7 +16,7 @@ import { evaluateMonitor, firingProblems, type Evaluation, type MonitorDeps } fr
 import { authorProblem, pauseForAuthor } from "./author";
 import { notifyEvaluation, type NotifierConfig } from "./notify";
 import { flushNotifications, routeEvaluation } from "./routing";
-import { judgeRecipients } from "./recipients";
+import { judgeRecipients, refusedNote } from "./recipients";
 
 const BACKOFF_CAP_MS = 3_600_000;
 /** Due monitors taken per poll; the rest wait for the next poll. */
@@ -56,8 +56,8 @@ export async function runMonitor(deps: RunDeps, monitor: StoredMonitor, at: numb
   // Recipients are judged again at send: a user may have left the plant since the monitor was saved.
   const recipients = await judgeRecipients(deps.db, monitor.plantId, monitor.emails, deps.notifier.emailDomains ?? null);
   const sent = await notifyEvaluation(deps.notifier, { ...monitor, emails: recipients.allowed }, evaluation);
-  const refusedNote = recipients.refused.length > 0 && !evaluation.muted && evaluation.opened + evaluation.resolved > 0 ? `e-mail: not sent to ${recipients.refused.join(", ")} (not a user of the plant nor in an allowed domain)` : null;
-  const notifyError = refusedNote ? [sent, refusedNote].filter(Boolean).join("; ") : sent;
+  const refused = !evaluation.muted && evaluation.opened + evaluation.resolved > 0 ? refusedNote(recipients.refused) : null;
+  const notifyError = refused ? [sent, refused].filter(Boolean).join("; ") : sent;
   // The plant's contact points hear it too, grouped (./routing.ts); a muted evaluation queues nothing.
   await routeEvaluation(deps.db, monitor, evaluation, Math.max(at, clock()));
   const problems = await firingProblems(deps, monitor.id);
