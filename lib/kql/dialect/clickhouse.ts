@@ -67,12 +67,22 @@ export function statementSettings(sql: string): Record<string, string | number> 
   return sql.includes(SERIES_STAGE_MARK) ? { query_plan_merge_expressions: 0 } : {};
 }
 
+/**
+ * Unix milliseconds as a DateTime64 parameter's text: seconds with a fraction, except in the last
+ * second before 1970, where ClickHouse reads "-0.001" as +0.001 s (the integer part's sign is lost
+ * with its zero): there the date and time, which it reads right.
+ */
+function timestampText(ms: number): string {
+  if (ms < 0 && ms > -1000) return new Date(ms).toISOString().slice(0, 23).replace("T", " ");
+  return (ms / 1000).toFixed(3);
+}
+
 /** Compiled params → ClickHouse query parameter values (text in ClickHouse's input format). */
 export function clickhouseParams(params: SqlParams): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, { type, value }] of Object.entries(params)) {
     if (value === null) out[name] = "\\N";
-    else if (type === "TIMESTAMP") out[name] = ((value as number) / 1000).toFixed(3);
+    else if (type === "TIMESTAMP") out[name] = timestampText(value as number);
     else if (type === "BOOLEAN") out[name] = value ? "true" : "false";
     else out[name] = String(value);
   }
