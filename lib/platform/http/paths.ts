@@ -6,8 +6,11 @@
 const SERVICE_PREFIXES = ["/maintenance/", "/insights/", "/oauth2/", "/v1/", "/v2/"];
 const SERVICE_PATHS = new Set(["/.well-known/openid-configuration", "/openapi.json"]);
 
+/** Entra ID's tenant-prefixed spelling of the token endpoint and its discovery document (lib/contract/spec-paths.ts). */
+const TENANT_PATH = /^\/[^/]+\/(oauth2\/v2\.0\/token|v2\.0\/\.well-known\/openid-configuration)$/;
+
 export function isServicePath(pathname: string): boolean {
-  return SERVICE_PATHS.has(pathname) || SERVICE_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+  return SERVICE_PATHS.has(pathname) || SERVICE_PREFIXES.some((prefix) => pathname.startsWith(prefix)) || TENANT_PATH.test(pathname);
 }
 
 /**

@@ -26,7 +26,8 @@ import { ACCESS_TOKEN_LIFETIME_SECONDS, type AccessTokens } from "./oauth/access
 import type { TelemetryClients } from "./oauth/clients";
 import type { RateLimiter } from "../../platform/rate-limit";
 
-import { DISCOVERY_PATH, JWKS_PATH, TOKEN_PATH } from "@/lib/contract/spec-paths";
+import { DISCOVERY_PATH, JWKS_PATH, TENANT_DISCOVERY_PATH, TENANT_TOKEN_PATH, TOKEN_PATH } from "@/lib/contract/spec-paths";
+import { ID_PATTERN } from "@/lib/contract/vocabulary";
 
 export interface OAuthContext {
   clients: TelemetryClients;
@@ -159,19 +160,40 @@ export function discoveryDocument(origin: string, resourceId: string) {
   };
 }
 
+/**
+ * The tenant's discovery document as MSAL reads it before a client-credentials exchange (it needs
+ * issuer, authorization_endpoint and token_endpoint): the tenant is any identifier and changes
+ * nothing but the paths (this issuer has one tenant). There is no authorization endpoint to use
+ * (client credentials never call it); the field names where it would be, because MSAL requires one.
+ */
+export function tenantDiscoveryDocument(origin: string, resourceId: string, tenant: string) {
+  const base = `${origin}/${encodeURIComponent(tenant)}`;
+  return { ...discoveryDocument(origin, resourceId), token_endpoint: `${base}/oauth2/v2.0/token`, authorization_endpoint: `${base}/oauth2/v2.0/authorize` };
+}
+
+function tenantOf(params: Record<string, string>): string {
+  const tenant = params.tenant ?? "";
+  if (!ID_PATTERN.test(tenant)) throw new ApiError("NOT_FOUND", "No such tenant: a tenant is 1–64 letters, digits, '.', '_' or '-'.");
+  return tenant;
+}
+
 export function createOAuthRoutes(ctx: OAuthContext): Route[] {
+  const token = async (req: ServiceRequest) => {
+    try {
+      return await issueToken(req, ctx);
+    } catch (error) {
+      if (error instanceof OAuthError) return oauthError(error);
+      throw error;
+    }
+  };
   return [
+    { method: "POST", pattern: TOKEN_PATH, handler: token },
+    // Entra ID's spelling of the same endpoint (any tenant: one issuer, one set of clients).
+    { method: "POST", pattern: TENANT_TOKEN_PATH, handler: async (req, params) => (tenantOf(params), token(req)) },
     {
-      method: "POST",
-      pattern: TOKEN_PATH,
-      handler: async (req) => {
-        try {
-          return await issueToken(req, ctx);
-        } catch (error) {
-          if (error instanceof OAuthError) return oauthError(error);
-          throw error;
-        }
-      },
+      method: "GET",
+      pattern: TENANT_DISCOVERY_PATH,
+      handler: (_req, params) => json(tenantDiscoveryDocument(ctx.issuer, ctx.resourceId, tenantOf(params)), 200, { "cache-control": "public, max-age=300" }),
     },
     {
       method: "GET",

@@ -19,6 +19,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCheckedService, startHttpServer, type CheckedService } from "../../testing/openapi-checked-client";
 import { issueToken } from "../testing/telemetry-client";
+import { surfaceFor } from "@/lib/platform/http/paths";
 
 let service: CheckedService;
 let server: { url: string; close(): Promise<void> };
@@ -87,6 +88,41 @@ describe("Grafana's ADX data source, replayed", () => {
     const bad = await pluginRequest("/v1/rest/query", { csl: "States | where Nope > 1", db: "CUST-ACME" });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toBeTruthy();
+  });
+
+  it("signs in as the plugin's Azure SDK does: the tenant's discovery document, then client credentials at <authority>/<tenant>/oauth2/v2.0/token", async () => {
+    const client = await service.runtime.telemetry.clients.create("CUST-ACME");
+    // The tenant-prefixed paths reach the service from the one server's front door too.
+    expect(surfaceFor("/plantdesk/oauth2/v2.0/token", { "content-type": "application/x-www-form-urlencoded" })).toBe("service");
+    expect(surfaceFor("/plantdesk/v2.0/.well-known/openid-configuration", {})).toBe("service");
+
+    const discovery = await fetch(`${server.url}/plantdesk/v2.0/.well-known/openid-configuration`, { headers: { accept: "application/json" } });
+    expect(discovery.status).toBe(200);
+    const document = (await discovery.json()) as any;
+    expect(document.token_endpoint).toMatch(/\/plantdesk\/oauth2\/v2\.0\/token$/);
+    expect(typeof document.issuer).toBe("string");
+    expect(typeof document.authorization_endpoint).toBe("string");
+
+    // MSAL's client-credentials request: a form with client_info=1 beside the OAuth fields.
+    const exchange = (secret: string, tenant = "plantdesk") =>
+      fetch(`${server.url}/${tenant}/oauth2/v2.0/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded;charset=utf-8", accept: "application/json" },
+        body: new URLSearchParams({ client_id: client.client_id, client_secret: secret, grant_type: "client_credentials", scope: "api://plant-telemetry/.default", client_info: "1" }).toString(),
+      });
+    const answered = await exchange(client.client_secret);
+    const body = (await answered.json()) as any;
+    expect([answered.status, body.token_type]).toEqual([200, "Bearer"]);
+    const query = await fetch(`${server.url}/v1/rest/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-ms-app": "Grafana-ADX", authorization: `Bearer ${body.access_token}` },
+      body: JSON.stringify({ csl: ".show databases schema", db: "CUST-ACME" }),
+    });
+    expect(query.status).toBe(200);
+
+    const wrong = await exchange("not-the-secret");
+    expect([wrong.status, ((await wrong.json()) as any).error]).toEqual([401, "invalid_client"]);
+    expect((await exchange(client.client_secret, "no%20such%20tenant")).status).toBe(404);
   });
 
   it("ships a provisioning file with the fields the recipe names", () => {
