@@ -17,6 +17,7 @@ import { NAV_ITEMS, plantPath, sectionOf } from "./nav-items";
 import { PlantSwitcher } from "./plant-switcher";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
+import { NotificationBell } from "@/modules/notifications/components/notification-bell";
 
 export function AppShell({ children, initialMe }: { children: ReactNode; initialMe?: Me }) {
   const queryClient = useQueryClient();
@@ -63,13 +64,17 @@ export function AppShell({ children, initialMe }: { children: ReactNode; initial
           <Skeleton className="h-9 w-48" />
         )}
         <div className="ml-auto flex items-center gap-1">
+          {me.data ? <NotificationBell /> : null}
           <ThemeToggle />
           {me.data ? <UserMenu me={me.data} /> : <Skeleton className="h-9 w-9 rounded-full" />}
         </div>
       </header>
 
       <div className="flex">
-        <SideNav me={me.data} plantId={plantId} open={navOpen} onNavigate={() => setNavOpen(false)} />
+        {/* The column's background and border run the page's whole height (a long board included); the nav inside stays in view. */}
+        <div className="lg:w-60 lg:shrink-0 lg:border-r lg:border-line lg:bg-surface">
+          <SideNav me={me.data} plantId={plantId} open={navOpen} onNavigate={() => setNavOpen(false)} />
+        </div>
         {navOpen ? <div className="fixed inset-0 top-14 z-10 bg-black/30 lg:hidden" aria-hidden="true" onClick={() => setNavOpen(false)} /> : null}
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-3 py-5 outline-none sm:px-6 lg:px-8">
           {me.error ? <ErrorState error={me.error} title="Could not load your account" onRetry={() => void me.refetch()} /> : children}
@@ -91,7 +96,7 @@ function SideNav({ me, plantId, open, onNavigate }: { me: Me | undefined; plantI
       aria-label="Main"
       className={cn(
         "fixed inset-y-0 top-14 left-0 z-20 w-60 shrink-0 overflow-y-auto border-r border-line bg-surface px-2 py-4 transition-transform",
-        "lg:sticky lg:h-[calc(100dvh-3.5rem)] lg:translate-x-0",
+        "lg:sticky lg:h-[calc(100dvh-3.5rem)] lg:w-full lg:translate-x-0 lg:border-r-0",
         open ? "translate-x-0 shadow-xl" : "-translate-x-full",
       )}
     >

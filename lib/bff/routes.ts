@@ -25,6 +25,8 @@ import { createRouter, type Route } from "@/lib/platform/http/router";
 import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } from "../api-handler/handler";
 import { monitorHandlers } from "@/modules/monitors/api/routes";
 import { routingHandlers } from "@/modules/monitors/api/routing";
+import { notificationHandlers } from "@/modules/notifications/api/routes";
+import { notifyAssigned, notifyRequest, notifyTransition } from "@/modules/notifications/service/notify";
 import { telemetryQuery } from "./telemetry-query";
 import { dashboardHandlers } from "@/modules/boards/api/routes";
 
@@ -61,6 +63,13 @@ interface MaintenanceHooks {
   prepare?: (context: ApiContext, plantId: string, params: Record<string, string>, body: unknown) => Promise<unknown>;
   /** The audit row's target, from the answer. */
   auditTarget?: (value: unknown) => string | null;
+  /** Runs after the write succeeded, with the body sent and the answer (the notification centre hears of it). */
+  after?: (context: ApiContext, plantId: string, params: Record<string, string>, body: unknown, value: unknown) => Promise<void>;
+}
+
+/** The first row of a write result's `data` (`[{ id, from?, to? }]`). */
+function written(value: unknown): { id?: unknown; from?: unknown; to?: unknown } {
+  return (value as { data?: { id?: unknown }[] } | null)?.data?.[0] ?? {};
 }
 
 const MAINTENANCE_HOOKS: Partial<Record<MaintenanceOperationId, MaintenanceHooks>> = {
@@ -71,9 +80,30 @@ const MAINTENANCE_HOOKS: Partial<Record<MaintenanceOperationId, MaintenanceHooks
       const created = (value as { data: { id?: unknown }[] }).data[0]?.id;
       return typeof created === "string" ? created : null;
     },
+    // Every new task is a work request waiting for a supervisor's approval.
+    async after(context, plantId, _params, body, value) {
+      const id = written(value).id;
+      const title = (body as { taskTitle?: unknown } | null)?.taskTitle;
+      if (typeof id === "string") await notifyRequest(await getDashboardDb(), plantId, id, typeof title === "string" ? title : "", context.user.email);
+    },
   },
-  transitionTask: { attributed: true },
-  updateTask: { attributed: true, prepare: (_context, plantId, _params, body) => resolvePerson(body, plantId, "assignee") },
+  transitionTask: {
+    attributed: true,
+    async after(context, plantId, _params, _body, value) {
+      const move = written(value);
+      if (typeof move.id === "string" && typeof move.to === "string") {
+        await notifyTransition(await getDashboardDb(), plantId, { id: move.id, from: typeof move.from === "string" ? move.from : null, to: move.to }, context.user.email);
+      }
+    },
+  },
+  updateTask: {
+    attributed: true,
+    prepare: (_context, plantId, _params, body) => resolvePerson(body, plantId, "assignee"),
+    async after(context, plantId, params, body) {
+      const assignee = (body as { assignee?: { username?: unknown } | null } | null)?.assignee?.username;
+      if (typeof assignee === "string" && params.taskId) await notifyAssigned(await getDashboardDb(), plantId, params.taskId, assignee, context.user.email);
+    },
+  },
   closeOutTask: {
     attributed: true,
     keyed: true,
@@ -166,6 +196,7 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
           signal: context.req.signal,
         });
         if (hooks.auditTarget) context.audit.target = hooks.auditTarget(result.value);
+        if (hooks.after) await hooks.after(context, plantId!, params, body, result.value);
         // A read carries its ETag: the browser's polling (the task board) revalidates with
         // If-None-Match and gets 304 while nothing changed.
         return operation.method === "GET" ? conditionalGet(context.req, answer(result)) : answer(result);
@@ -244,6 +275,12 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   getNotificationPolicy: { permission: "monitors:read", run: routingHandlers.getPolicy },
   replaceNotificationPolicy: { permission: "monitors:write", auditAction: "notification-policy.update", run: routingHandlers.replacePolicy },
   plantPeople: { permission: "maintenance:read", run: plantPeople },
+  // Every signed-in user has a notification centre of their own.
+  listNotifications: { permission: "maintenance:read", run: notificationHandlers.list },
+  notificationSummary: { permission: "maintenance:read", run: notificationHandlers.summary },
+  markNotificationsRead: { permission: "maintenance:read", run: notificationHandlers.markRead },
+  getNotificationPrefs: { permission: "maintenance:read", run: notificationHandlers.getPrefs },
+  replaceNotificationPrefs: { permission: "maintenance:read", run: notificationHandlers.replacePrefs },
   listDashboards: { permission: "dashboards:read", run: dashboardHandlers.list },
   createDashboard: { permission: "dashboards:write", auditAction: "dashboard.create", run: dashboardHandlers.create },
   importDashboard: { permission: "dashboards:write", auditAction: "dashboard.import", run: dashboardHandlers.importFile },

@@ -147,6 +147,12 @@ export const DASHBOARD_ROUTES = {
   replaceDashboard: { method: "PUT", path: "/api/plants/{plantId}/dashboards/{dashboardId}" },
   deleteDashboard: { method: "DELETE", path: "/api/plants/{plantId}/dashboards/{dashboardId}" },
   exportDashboard: { method: "GET", path: "/api/plants/{plantId}/dashboards/{dashboardId}/export" },
+  // The notification centre (modules/notifications/contract/notifications.ts): the signed-in user's own
+  listNotifications: { method: "GET", path: "/api/notifications" },
+  notificationSummary: { method: "GET", path: "/api/notifications/summary" },
+  markNotificationsRead: { method: "POST", path: "/api/notifications/read" },
+  getNotificationPrefs: { method: "GET", path: "/api/notifications/preferences" },
+  replaceNotificationPrefs: { method: "PUT", path: "/api/notifications/preferences" },
   listUsers: { method: "GET", path: "/api/users" },
   createUser: { method: "POST", path: "/api/users" },
   updateUser: { method: "PATCH", path: "/api/users/{userId}" },

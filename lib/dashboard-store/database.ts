@@ -16,10 +16,11 @@ import monitors from "@/modules/monitors/store/migrations/020-monitors";
 import dashboards from "@/modules/boards/store/migrations/030-boards";
 import alerting from "@/modules/monitors/store/migrations/036-alerting";
 import routing from "@/modules/monitors/store/migrations/038-routing";
+import notifications from "@/modules/notifications/store/migrations/039-notifications";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing, notifications];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";

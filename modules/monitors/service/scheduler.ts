@@ -17,6 +17,7 @@ import { authorProblem, pauseForAuthor } from "./author";
 import { notifyEvaluation, type NotifierConfig } from "./notify";
 import { flushNotifications, routeEvaluation } from "./routing";
 import { judgeRecipients, refusedNote } from "./recipients";
+import { notifyFiring } from "@/modules/notifications/service/notify";
 
 const BACKOFF_CAP_MS = 3_600_000;
 /** Due monitors taken per poll; the rest wait for the next poll. */
@@ -60,6 +61,8 @@ export async function runMonitor(deps: RunDeps, monitor: StoredMonitor, at: numb
   const notifyError = refused ? [sent, refused].filter(Boolean).join("; ") : sent;
   // The plant's contact points hear it too, grouped (./routing.ts); a muted evaluation queues nothing.
   await routeEvaluation(deps.db, monitor, evaluation, Math.max(at, clock()));
+  // The plant's people see it in their notification centre (modules/notifications).
+  if (!evaluation.muted && evaluation.opened > 0) await notifyFiring(deps.db, monitor, evaluation.opened, Math.max(at, clock()));
   const problems = await firingProblems(deps, monitor.id);
   await recordEvaluation(deps.db, monitor.id, {
     at,
