@@ -245,6 +245,12 @@ const dashboardEnvSchema = z.object({
   MONITORS_SCHEDULE: flag(true),
   /** Monitor evaluations running at once per instance. */
   MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /**
+   * Telemetry cost units one monitor may spend per minute, within its plant's monitors' budget
+   * (TELEMETRY_COST_BUDGET_PER_MINUTE, shared by the plant's monitors): one heavy monitor stops
+   * there and leaves the rest to the others (embedded mode).
+   */
+  MONITOR_COST_BUDGET_PER_MINUTE: positiveInt(75),
   /** How often the schedule looks for due monitors. */
   MONITOR_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** Largest answer read from the remote service, in MB (a telemetry result is at most 64 MB of rows). */
@@ -284,7 +290,7 @@ export interface DashboardConfig {
   timeouts: { maintenanceMs: number; queryMs: number };
   /** Budget of the remote client's validated answers, in characters of JSON (0: none kept). */
   answerCacheChars: number;
-  monitors: { smtpUrl: string | null; smtpFrom: string; allowPrivateWebhooks: boolean; emailDomains: string[] | null; schedule: boolean; concurrency: number; pollMs: number };
+  monitors: { smtpUrl: string | null; smtpFrom: string; allowPrivateWebhooks: boolean; emailDomains: string[] | null; schedule: boolean; concurrency: number; pollMs: number; costBudgetPerMinute: number };
   /** Largest answer of the remote service read, in bytes: reading stops there. */
   maxAnswerBytes: number;
 }
@@ -392,6 +398,7 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
       schedule: env.MONITORS_SCHEDULE,
       concurrency: env.MONITOR_CONCURRENCY,
       pollMs: env.MONITOR_POLL_MS,
+      costBudgetPerMinute: env.MONITOR_COST_BUDGET_PER_MINUTE,
     },
     maxAnswerBytes: Math.round(env.UPSTREAM_MAX_ANSWER_MB * 1024 * 1024),
   };

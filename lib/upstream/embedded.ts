@@ -40,7 +40,15 @@ export function createEmbeddedUpstream(runtime: ServiceRuntime): Upstream {
       if (!caller.customerId) throw new ApiError("FORBIDDEN", "These plants have no telemetry customer.");
       // Each signed-in user spends a budget of their own, so one user's heavy queries cannot
       // throttle everyone else of the same customer.
-      const { body, headers, rowCount, stats } = await runtime.telemetry.query({ customerId: caller.customerId, budgetKey: `dashboard:${caller.userKey}` }, request, signal, options);
+      // A caller with a budget of its own (a monitor) also spends the shared one it lies within, whose
+      // size is every client's (TELEMETRY_COST_BUDGET_PER_MINUTE).
+      const budget = caller.budget && { budget: caller.budget.perMinute, within: [{ key: `dashboard:${caller.budget.within}`, budget: runtime.config.TELEMETRY_COST_BUDGET_PER_MINUTE }] };
+      const { body, headers, rowCount, stats } = await runtime.telemetry.query(
+        { customerId: caller.customerId, budgetKey: `dashboard:${caller.userKey}`, ...(budget ? { budget } : {}) },
+        request,
+        signal,
+        options,
+      );
       // The engine's JSON goes to the browser as it is; it is parsed only if a caller reads `value`.
       let parsed: TTelemetryQueryResponse | undefined;
       return {

@@ -52,6 +52,11 @@ export interface TelemetryAnswer extends UpstreamAnswer<TTelemetryQueryResponse>
 export interface QueryCaller {
   customerId: string | null;
   userKey: string;
+  /**
+   * A budget of its own, within a shared one (embedded only; a remote service budgets per client):
+   * a monitor spends at most `perMinute` of its plant's monitors' budget `within` (modules/monitors).
+   */
+  budget?: { perMinute: number; within: string };
 }
 
 export interface Upstream {

@@ -70,9 +70,22 @@ export interface Reservation {
   cancel(now?: number): Promise<CostWindow>;
 }
 
+/** A budget a key's spending also counts against: a monitor's own budget lies within its plant's monitors' budget. */
+export interface BudgetLevel {
+  key: string;
+  budget: number;
+}
+
+export interface AdmitOptions {
+  /** The key's own budget per window, when not the throttle's. */
+  budget?: number;
+  /** Budgets the key's units are also taken from, each unit from every one of them (docs/architecture.md, "Telemetry under load"). */
+  within?: readonly BudgetLevel[];
+}
+
 export interface CostThrottle {
-  /** A reservation, or the window (with remaining 0) when the budget is spent. 503 when the shared budget is unreachable. */
-  admit(key: string, now?: number): Promise<{ reservation: Reservation } | { refused: CostWindow }>;
+  /** A reservation, or the window (with remaining 0) when a budget is spent. 503 when the shared budget is unreachable. */
+  admit(key: string, now?: number, options?: AdmitOptions): Promise<{ reservation: Reservation } | { refused: CostWindow }>;
 }
 
 export function createCostThrottle(
@@ -81,12 +94,33 @@ export function createCostThrottle(
   clock: () => number = () => performance.now(),
 ): CostThrottle {
   const estimates = new Map<string, number>();
-  const report = (window: WindowUse, now: number): CostWindow => ({
-    used: window.used,
-    remaining: Math.max(0, budget - window.used),
-    budget,
-    resetSeconds: secondsLeft(windows.windowMs, window, now),
-  });
+  /** The tightest of the levels' windows (least left): what a client is told. */
+  const report = (levels: readonly BudgetLevel[], views: readonly WindowUse[], now: number): CostWindow => {
+    let tightest = 0;
+    views.forEach((view, index) => {
+      if (levels[index]!.budget - view.used < levels[tightest]!.budget - views[tightest]!.used) tightest = index;
+    });
+    const window = views[tightest]!;
+    const limit = levels[tightest]!.budget;
+    return { used: window.used, remaining: Math.max(0, limit - window.used), budget: limit, resetSeconds: secondsLeft(windows.windowMs, window, now) };
+  };
+
+  /** Up to `units` from every level: as many as the tightest has, the others' surplus given back at once. */
+  async function takeAll(levels: readonly BudgetLevel[], units: number, now: number): Promise<{ taken: number; starts: number[]; views: WindowUse[] }> {
+    let grant = units;
+    const got: (WindowUse & { taken: number })[] = [];
+    for (const level of levels) {
+      const window = await windows.take(level.key, grant, level.budget, "upTo", now);
+      got.push(window);
+      grant = Math.min(grant, window.taken);
+    }
+    const views: WindowUse[] = [];
+    for (let index = 0; index < got.length; index += 1) {
+      const surplus = got[index]!.taken - grant;
+      views.push(surplus > 0 ? await windows.giveBack(levels[index]!.key, got[index]!.start, surplus, now) : got[index]!);
+    }
+    return { taken: grant, starts: got.map((window) => window.start), views };
+  }
 
   /** A moving average of the client's recent costs (kept unrounded, so it can settle back to 1). */
   function learn(key: string, cost: number): void {
@@ -98,37 +132,38 @@ export function createCostThrottle(
   const estimate = (key: string) => Math.max(MIN_QUERY_COST, Math.round(estimates.get(key) ?? INITIAL_ESTIMATE));
 
   return {
-    async admit(key, now = Date.now()) {
-      const first = await windows.take(key, estimate(key), budget, "upTo", now);
-      if (first.taken < MIN_QUERY_COST) return { refused: report(first, now) };
+    async admit(key, now = Date.now(), options = {}) {
+      const levels: BudgetLevel[] = [{ key, budget: options.budget ?? budget }, ...(options.within ?? [])];
+      const first = await takeAll(levels, estimate(key), now);
+      if (first.taken < MIN_QUERY_COST) return { refused: report(levels, first.views, now) };
 
-      /** Units taken, per window (by its start), newest last: unused units go back to a window still current. */
-      const leases: { start: number; units: number }[] = [{ start: first.start, units: first.taken }];
+      /** Units taken, per window of each level (by their starts), newest last: unused units go back to windows still current. */
+      const leases: { starts: number[]; units: number }[] = [{ starts: first.starts, units: first.taken }];
       let held = first.taken;
-      const took = (start: number, units: number) => {
+      const took = (starts: number[], units: number) => {
         held += units;
         const last = leases.at(-1)!;
-        if (last.start === start) last.units += units;
-        else leases.push({ start, units });
+        if (last.starts.every((start, index) => start === starts[index])) last.units += units;
+        else leases.push({ starts, units });
       };
 
       let startedAt: number | null = null;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let done = false;
 
-      /** Gives `units` back, newest lease first; the client's current window afterwards. */
-      const giveBack = async (units: number, at: number): Promise<WindowUse> => {
+      /** Gives `units` back to every level, newest lease first; the levels' current windows afterwards. */
+      const giveBack = async (units: number, at: number): Promise<WindowUse[]> => {
         let left = units;
-        let window: WindowUse | null = null;
+        let views: WindowUse[] | null = null;
         for (const lease of [...leases].reverse()) {
           if (left <= 0) break;
           const back = Math.min(left, lease.units);
           lease.units -= back;
           left -= back;
-          window = await windows.giveBack(key, lease.start, back, at);
+          views = await Promise.all(levels.map((level, index) => windows.giveBack(level.key, lease.starts[index]!, back, at)));
         }
         held -= units;
-        return window ?? windows.giveBack(key, leases.at(-1)!.start, 0, at);
+        return views ?? Promise.all(levels.map((level, index) => windows.giveBack(level.key, leases.at(-1)!.starts[index]!, 0, at)));
       };
 
       const reservation: Reservation = {
@@ -146,17 +181,18 @@ export function createCostThrottle(
             if (done) return;
             let window;
             try {
-              window = await windows.take(key, Math.max(MIN_QUERY_COST, Math.min(held, MAX_EXTENSION)), budget, "upTo", Date.now());
+              window = await takeAll(levels, Math.max(MIN_QUERY_COST, Math.min(held, MAX_EXTENSION)), Date.now());
             } catch (error) {
               if (!done) onSpent(error instanceof ApiError ? error : undefined);
               return;
             }
             if (done) {
               // Settled while this extension was on its way: settle could not give these units back.
-              if (window.taken > 0) void windows.giveBack(key, window.start, window.taken, Date.now()).catch(() => {});
+              const taken = window;
+              if (taken.taken > 0) void Promise.all(levels.map((level, index) => windows.giveBack(level.key, taken.starts[index]!, taken.taken, Date.now()))).catch(() => {});
               return;
             }
-            if (window.taken > 0) took(window.start, window.taken);
+            if (window.taken > 0) took(window.starts, window.taken);
             if (window.taken < MIN_QUERY_COST) {
               onSpent();
               return;
@@ -173,17 +209,17 @@ export function createCostThrottle(
           if (compile > 0) {
             // From what the query held beyond its time first, then from the window (never past the budget).
             const spare = Math.min(compile, held - cost);
-            const more = compile - spare > 0 ? await windows.take(key, compile - spare, budget, "upTo", now) : undefined;
-            if (more && more.taken > 0) took(more.start, more.taken);
+            const more = compile - spare > 0 ? await takeAll(levels, compile - spare, now) : undefined;
+            if (more && more.taken > 0) took(more.starts, more.taken);
             cost += spare + (more?.taken ?? 0);
           }
           learn(key, cost);
-          return { cost, window: report(await giveBack(held - cost, now), now) };
+          return { cost, window: report(levels, await giveBack(held - cost, now), now) };
         },
         async cancel(now = Date.now()) {
           done = true;
           clearTimeout(timer);
-          return report(await giveBack(held, now), now);
+          return report(levels, await giveBack(held, now), now);
         },
       };
       return { reservation };

@@ -15,7 +15,7 @@ import type { Route } from "../../platform/http/router";
 import type { ServiceRequest, ServiceResponse } from "../../platform/http/types";
 import type { ApiContribution } from "../../platform/openapi";
 import type { AccessTokens, TokenPrincipal } from "./oauth/access-tokens";
-import { costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
+import { type AdmitOptions, costHeader, type CostThrottle, type CostWindow } from "./cost-throttle";
 import type { QueryGate } from "./query-gate";
 import { engineStopped, type TelemetryLimits, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "./store";
 
@@ -46,6 +46,8 @@ export interface QueryPrincipal {
   customerId: string;
   /** The cost budget's key: a telemetry client's id, or the dashboard's per-user key. */
   budgetKey: string;
+  /** The key's own budget per minute when not the client's default, and budgets it also spends (a monitor's plant: cost-throttle.ts). */
+  budget?: AdmitOptions;
 }
 
 /** A query's answer: the response body `{ data: { columns, rows, render? } }` in UTF-8 parts, and its headers. */
@@ -148,7 +150,7 @@ async function runEngine(
   const customerPlants = ctx.plantsOf(principal.customerId);
   if (customerPlants.length === 0) throw new ApiError("FORBIDDEN", "This client's customer has no telemetry.");
 
-  const admitted = await ctx.throttle.admit(principal.budgetKey, clock.getTime());
+  const admitted = await ctx.throttle.admit(principal.budgetKey, clock.getTime(), principal.budget);
   if ("refused" in admitted) {
     metrics().telemetryThrottled.inc({ throttle: "budget" });
     throw budgetSpent(admitted.refused, 0, false);

@@ -161,7 +161,8 @@ export const monitorHandlers = {
 
   async preview(context: ApiContext) {
     const request = parseWith(ZMonitorPreviewRequest, readJsonBody(context.req), "preview");
-    // The signed-in user's own telemetry budget pays for a preview, as for the explorer.
-    return json(await previewMonitor(await monitorDeps(), context.plant!.id, request, String(context.user.id)));
+    // A budget of the user's previews, apart from their explorer's: replaying up to 200 evaluations
+    // must not leave the engineer locked out of the explorer for the rest of the minute.
+    return json(await previewMonitor(await monitorDeps(), context.plant!.id, request, `preview-${context.user.id}`));
   },
 };

@@ -83,13 +83,26 @@ interface ResultRows {
   rows: Record<string, unknown>[];
 }
 
-/** The monitor's query over [at − lookback, at) on its plant. */
-async function queryWindow(deps: MonitorDeps, spec: QuerySpec, at: number, budgetKey: string, query = spec.query): Promise<ResultRows> {
+/** Who pays for a monitor query: a key of its own, and for a stored monitor the plant's monitors' budget it lies within. */
+type Payer = { userKey: string; budget?: { perMinute: number; within: string } };
+
+/** A stored monitor's budget: its own, within its plant's monitors' (docs/api.md, "Monitors"). */
+function monitorPayer(monitor: Pick<StoredMonitor, "id" | "plantId">): Payer {
+  return { userKey: `monitor-${monitor.id}`, budget: { perMinute: getConfig().dashboard.monitors.costBudgetPerMinute, within: `monitors-${monitor.plantId}` } };
+}
+
+/** A query without a `set query_now` of its own gets the evaluation's moment as its `now()`: `ago()` counts back from `at`. */
+function atMoment(query: string, at: number): string {
+  return /^\s*set\s+query_now\b/im.test(query) ? query : `set query_now = datetime(${new Date(at).toISOString()});\n${query}`;
+}
+
+/** The monitor's query over [at − lookback, at) on its plant, with `now()` at `at`. */
+async function queryWindow(deps: MonitorDeps, spec: QuerySpec, at: number, payer: Payer, query = spec.query): Promise<ResultRows> {
   const plant = deps.upstream.plants().find((candidate) => candidate.id === spec.plantId);
   if (!plant) throw new ApiError("PLANT_NOT_FOUND", `Plant ${spec.plantId} is not served by this dashboard.`);
   const result = await deps.upstream.telemetryQuery(
-    { query, startTime: new Date(at - spec.lookbackMs).toISOString(), endTime: new Date(at).toISOString(), plantIds: [spec.plantId] },
-    { customerId: plant.customerId, userKey: budgetKey },
+    { query: atMoment(query, at), startTime: new Date(at - spec.lookbackMs).toISOString(), endTime: new Date(at).toISOString(), plantIds: [spec.plantId] },
+    { customerId: plant.customerId, ...payer },
   );
   const data = (result.value as TTelemetryQueryResponse).data;
   const columns = data.columns.map((column) => column.name);
@@ -148,7 +161,7 @@ async function assetsFor(deps: MonitorDeps, monitor: StoredMonitor, rows: Keyed[
   const unknown = [...devices].filter(([, reference]) => reference === null).map(([device]) => device);
   if (unknown.length > 0) {
     const lookup = `States | where DeviceId in (${unknown.map(kqlString).join(", ")}) | summarize arg_max(Timestamp, MessageMetadata) by DeviceId | project DeviceId, Ref = tostring(MessageMetadata.topologyReference)`;
-    const found = await queryWindow(deps, monitor, at, `monitors-${monitor.plantId}`, lookup);
+    const found = await queryWindow(deps, monitor, at, monitorPayer(monitor), lookup);
     for (const row of found.rows) if (typeof row.DeviceId === "string" && typeof row.Ref === "string" && row.Ref) devices.set(row.DeviceId, row.Ref);
   }
   for (const item of rows) assets.set(item.keyText, typeof item.row.DeviceId === "string" ? (devices.get(item.row.DeviceId) ?? null) : null);
@@ -227,7 +240,7 @@ export async function evaluateMonitor(deps: MonitorDeps, monitor: StoredMonitor,
   // A mute window records what fired and opens nothing: its firings wait without a task, and the
   // first evaluation after the window opens the work of those that still hold (docs/api.md, "Monitors").
   const muted = mutedAt(monitor.mutes, at) !== null;
-  const keys = keysOf(await queryWindow(deps, monitor, at, `monitors-${monitor.plantId}`), monitor.keyColumns);
+  const keys = keysOf(await queryWindow(deps, monitor, at, monitorPayer(monitor)), monitor.keyColumns);
   const active = new Map((await activeFirings(deps.db, monitor.id)).map((firing) => [firing.keyText, firing]));
   const firings: TMonitorRun["firings"] = [];
   let opened = 0;
@@ -328,7 +341,7 @@ export async function previewMonitor(deps: MonitorDeps, plantId: string, request
   const worker = async () => {
     while (next < times.length) {
       const index = next++;
-      results[index] = keysOf(await queryWindow(deps, spec, times[index]!, budgetKey), request.keyColumns);
+      results[index] = keysOf(await queryWindow(deps, spec, times[index]!, { userKey: budgetKey }), request.keyColumns);
     }
   };
   await Promise.all([worker(), worker()]);
