@@ -203,6 +203,8 @@ const dashboardEnvSchema = z.object({
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(8),
   /** A session nobody used for this long ends. */
   SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60 * 30).default(60),
+  /** Audit rows older than this many days are deleted by a periodic prune (lib/dashboard-store/audit-retention.ts), so the log stays bounded. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   AZURE_AD_CLIENT_ID: optionalText,
   AZURE_AD_CLIENT_SECRET: optionalText,
   AZURE_AD_TENANT_ID: optionalText,
@@ -283,6 +285,7 @@ export interface DashboardConfig {
   sessionSecret: string | null;
   sessionMaxAgeSeconds: number;
   sessionIdleSeconds: number;
+  auditRetentionDays: number;
   demoPassword: string | null;
   azureAd: { clientId: string; clientSecret: string; tenantId: string } | null;
   /** Generic OpenID Connect: the issuer without a trailing slash (discovery at <issuer>/.well-known/openid-configuration). */
@@ -379,6 +382,7 @@ function parseDashboardConfig(env: DashboardEnv, problems: string[]): DashboardC
     sessionSecret: env.NEXTAUTH_SECRET ?? null,
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
     sessionIdleSeconds: Math.round(env.SESSION_IDLE_MINUTES * 60),
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     demoPassword: env.DEMO_PASSWORD ?? null,
     azureAd:
       env.AZURE_AD_CLIENT_ID && env.AZURE_AD_CLIENT_SECRET && env.AZURE_AD_TENANT_ID

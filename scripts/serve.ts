@@ -73,6 +73,7 @@ const { apiHandler } = await import("../lib/bff/routes");
 const { provideServer } = await import("plantdesk-host");
 provideServer((await import("../lib/bff/page-server")).createPageServer());
 const { startMonitorSchedule } = await import("@/modules/monitors/service");
+const { startAuditRetention } = await import("@/lib/dashboard-store/audit-retention");
 
 const fallbackOrigin = `http://localhost:${config.PORT}`;
 /** The client's address for per-address throttles (token endpoint, sign-in): from a trusted proxy only with TRUST_PROXY. */
@@ -178,6 +179,7 @@ server.listen(config.PORT, config.HOST, () => {
   announceStartup({ url: `http://localhost:${config.PORT}`, config, dev }).catch((error: unknown) => {
     console.error(`Preparing the demo users failed: ${error instanceof Error ? error.message : String(error)}`);
   });
+  startAuditRetention(config.dashboard.auditRetentionDays);
   startMonitorSchedule()
     .then((scheduler) => (monitorSchedule = scheduler))
     .catch((error: unknown) => console.error(`The monitors' schedule did not start: ${error instanceof Error ? error.message : String(error)}`));

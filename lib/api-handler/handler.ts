@@ -14,7 +14,7 @@ import { getConfig } from "@/lib/config";
 import { ID_PATTERN } from "@/lib/contract/common";
 import type { TMe } from "@/lib/contract/dashboard";
 import { ApiError, forbidden, invalidInput } from "@/lib/contract/errors";
-import { beginAudit, settleAudit } from "@/lib/dashboard-store/audit";
+import { beginAudit, recordAudit, settleAudit } from "@/lib/dashboard-store/audit";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import type { DashboardUser } from "@/lib/dashboard-store/users";
 import { json, toErrorResponse } from "@/lib/platform/http/respond";
@@ -121,7 +121,22 @@ export function apiRoute(spec: ApiRouteSpec): RouteHandler {
           target: params.taskId ?? params.partId ?? null,
         });
       }
-      if (!hasPermission(user.role, spec.permission)) throw forbidden(`Your role (${user.role}) may not do this.`);
+      if (!hasPermission(user.role, spec.permission)) {
+        // A refused call is audited even where the route records none of its own (reads of admin pages
+        // such as the user list or the audit log): who tried what, when. Bounded by the user's call rate above.
+        if (auditId === null) {
+          await recordAudit(await getDashboardDb(), {
+            userEmail: user.email,
+            plantId: params.plantId && ID_PATTERN.test(params.plantId) ? params.plantId : null,
+            action: "access.denied",
+            target: `${req.method} ${req.path}`,
+            outcome: "FORBIDDEN",
+            httpStatus: 403,
+            detail: { permission: spec.permission, role: user.role },
+          });
+        }
+        throw forbidden(`Your role (${user.role}) may not do this.`);
+      }
       const upstream = await getUpstream();
       const plant = params.plantId === undefined ? null : checkPlant(user, params.plantId, upstream);
       context = { req, user, params, plant, upstream, audit: { target: null, detail: null } };

@@ -21,7 +21,7 @@ import CredentialsModule from "next-auth/providers/credentials";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
-import { recordAudit } from "@/lib/dashboard-store/audit";
+import { recordAudit, recordFailedSignIn } from "@/lib/dashboard-store/audit";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { ensureDemoUsersOnce } from "@/lib/dashboard-store/demo-users";
 import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashboard-store/invitations";
@@ -197,11 +197,11 @@ async function claimsWithUserinfo(
 async function passwordSignIn(db: SqlDb, email: string, password: string, address: string): Promise<DashboardUser | null> {
   // Bounded before anything is hashed, throttled or stored: an oversized field is refused as is.
   if (email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-    await recordAudit(db, { userEmail: "(too long)", action: "auth.sign-in", outcome: "INVALID_INPUT", httpStatus: 400 });
+    await recordFailedSignIn(db, { address, account: "(too long)", outcome: "INVALID_INPUT", httpStatus: 400 });
     return null;
   }
   if (!email || !password) {
-    await recordAudit(db, { userEmail: email || "(none)", action: "auth.sign-in", outcome: "INVALID_CREDENTIALS", httpStatus: 401 });
+    await recordFailedSignIn(db, { address, account: email || "(none)", outcome: "INVALID_CREDENTIALS", httpStatus: 401 });
     return null;
   }
   let admission;
@@ -213,7 +213,7 @@ async function passwordSignIn(db: SqlDb, email: string, password: string, addres
     throw error instanceof ApiError ? new Error(SIGN_IN_ERRORS.unavailable) : error;
   }
   if ("retryAfterSeconds" in admission) {
-    await recordAudit(db, { userEmail: email, action: "auth.sign-in", outcome: "THROTTLED", httpStatus: 429 });
+    await recordFailedSignIn(db, { address, account: email, outcome: "THROTTLED", httpStatus: 429 });
     throw new Error(`${SIGN_IN_ERRORS.throttled}:${admission.retryAfterSeconds}`);
   }
   // Past the account's ceiling: slowed, not refused (the real user just waits a few seconds).
@@ -227,7 +227,9 @@ async function passwordSignIn(db: SqlDb, email: string, password: string, addres
     throw new Error(SIGN_IN_ERRORS.busy);
   }
   if (user) await admission.attempt.succeeded();
-  await recordAudit(db, { userEmail: email, action: "auth.sign-in", outcome: user ? "SUCCESS" : "INVALID_CREDENTIALS", httpStatus: user ? 200 : 401 });
+  // A success is the user's own row; failures are aggregated per address and minute (audit.ts).
+  if (user) await recordAudit(db, { userEmail: email, action: "auth.sign-in", outcome: "SUCCESS", httpStatus: 200 });
+  else await recordFailedSignIn(db, { address, account: email, outcome: "INVALID_CREDENTIALS", httpStatus: 401 });
   return user;
 }
 

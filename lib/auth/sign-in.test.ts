@@ -38,12 +38,13 @@ async function attempt(email: string, password: string, address: string): Promis
   }
 }
 
+/** The account's sign-in outcomes, oldest first: its own rows (successes) and its attempts in the aggregated rows of failures. */
 async function outcomes(email: string): Promise<string[]> {
-  return ((await (await getDashboardDb()).all("SELECT outcome FROM audit_log WHERE user_email = @email AND action = 'auth.sign-in' ORDER BY id", {
-    email,
-  })) as { outcome: string }[]).map(
-    (row) => row.outcome,
-  );
+  const rows = (await (await getDashboardDb()).all(
+    "SELECT user_email, outcome, detail FROM audit_log WHERE (user_email = @email OR user_email = '(anonymous)') AND action = 'auth.sign-in' ORDER BY id",
+    { email },
+  )) as { user_email: string; outcome: string; detail: string | null }[];
+  return rows.flatMap((row) => (row.user_email === email ? [row.outcome] : Array(JSON.parse(row.detail ?? "{}").accounts?.[email] ?? 0).fill(row.outcome)));
 }
 
 /**

@@ -6,6 +6,7 @@
 /** The actions the dashboard records (lib/bff/routes.ts, lib/auth/options.ts, lib/dashboard-store/user-admin.ts), as people say them. */
 export const AUDIT_ACTIONS: Record<string, string> = {
   "auth.sign-in": "Sign-in",
+  "access.denied": "Refused (no permission)",
   "auth.invitation-accepted": "Invitation accepted",
   "user.add": "User added",
   "user.update": "User changed",

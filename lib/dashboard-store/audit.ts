@@ -75,6 +75,63 @@ export async function recordAudit(db: SqlExecutor, entry: AuditEntry): Promise<v
   );
 }
 
+/** The user of an aggregated row of failed sign-ins: nobody signed in. */
+export const ANONYMOUS = "(anonymous)";
+/** Accounts named per aggregated row (the rest are in its count only), so a row stays small. */
+const ACCOUNTS_PER_ROW = 5;
+let aggregating: Promise<unknown> = Promise.resolve();
+
+/**
+ * A failed sign-in (nobody is signed in): one row per source address, outcome and minute, whose
+ * `detail` counts the attempts (`count`) and the first few accounts tried (`accounts`), so a
+ * script's thousands of guesses are a handful of rows, not thousands (docs/api.md, "The audit
+ * log"). Attempts in this process are added one after another (no count lost); instances sharing
+ * PostgreSQL may each open the minute's row.
+ */
+export function recordFailedSignIn(
+  db: SqlExecutor,
+  attempt: { address: string; account: string; outcome: string; httpStatus: number },
+  now = new Date(),
+): Promise<void> {
+  const run = async () => {
+    const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+    const address = bounded(attempt.address);
+    const row = await db.get<{ id: number; detail: string | null }>(
+      `SELECT id, detail FROM audit_log WHERE at >= @minute AND action = 'auth.sign-in' AND user_email = @anonymous AND target = @address AND outcome = @outcome ORDER BY id DESC LIMIT 1`,
+      { minute, anonymous: ANONYMOUS, address, outcome: attempt.outcome },
+    );
+    const detail = (row?.detail ? JSON.parse(row.detail) : { count: 0, accounts: {} }) as { count: number; accounts: Record<string, number> };
+    const account = attempt.account.slice(0, 254);
+    detail.count += 1;
+    if (account in detail.accounts || Object.keys(detail.accounts).length < ACCOUNTS_PER_ROW) detail.accounts[account] = (detail.accounts[account] ?? 0) + 1;
+    if (row) {
+      await db.run(`UPDATE audit_log SET detail = @detail WHERE id = @id`, { detail: boundedDetail(detail), id: row.id });
+    } else {
+      await db.run(
+        `INSERT INTO audit_log (at, user_email, plant_id, action, target, outcome, http_status, detail) VALUES (@at, @anonymous, NULL, 'auth.sign-in', @address, @outcome, @httpStatus, @detail)`,
+        { at: minute, anonymous: ANONYMOUS, address, outcome: bounded(attempt.outcome), httpStatus: attempt.httpStatus, detail: boundedDetail(detail) },
+      );
+    }
+  };
+  const next = aggregating.then(run, run);
+  aggregating = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Deletes rows older than the retention (AUDIT_RETENTION_DAYS), a bounded batch at a time so a
+ * first prune of a large log does not hold the database; returns how many went.
+ */
+export async function pruneAudit(db: SqlExecutor, retentionDays: number, now = Date.now(), batch = 10_000): Promise<number> {
+  const before = new Date(now - retentionDays * 86_400_000).toISOString();
+  let removed = 0;
+  for (;;) {
+    const { changes } = await db.run(`DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE at < @before ORDER BY at LIMIT @batch)`, { before, batch });
+    removed += changes;
+    if (changes < batch) return removed;
+  }
+}
+
 /** What is known of a write only once it ended. */
 export interface AuditSettlement {
   target?: string | null;
