@@ -86,6 +86,8 @@ export type Operator =
   | { kind: "project-away"; columns: Name[]; span: Span }
   | { kind: "project-keep"; columns: Name[]; span: Span }
   | { kind: "project-rename"; renames: { to: Name; from: Name }[]; span: Span }
+  /** `project-by-names "a", "b*", dynamic(["c"])`: columns named by constant strings or arrays of them (wildcards; unknown names ignored). */
+  | { kind: "project-by-names"; names: Expr[]; span: Span }
   | { kind: "project-reorder"; columns: { name: Name; order?: "asc" | "desc" | "granny-asc" | "granny-desc" }[]; span: Span }
   | { kind: "extend"; items: Assignment[]; span: Span }
   /** Marks the row set serialized (row-order functions allowed); optional extend-like assignments. */

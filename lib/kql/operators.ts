@@ -107,6 +107,12 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
       }
       return { ...block, columns: [...ordered, ...block.columns.filter((c) => !ordered.includes(c))] };
     }
+    case "project-by-names": {
+      open();
+      const kept = new Set(namesByValue(analyzer, block, operator.names));
+      if (!kept.size) analyzer.error(operator.span, "project-by-names names no column of its input");
+      return { ...block, columns: [...kept].map((name) => block.columns.find((c) => c.name === name)!) };
+    }
     case "project-rename": {
       open();
       const columns = [...block.columns];
@@ -371,6 +377,30 @@ function matchPatterns(analyzer: Analyzer, block: Block, patterns: Name[]): stri
     for (const column of block.columns) if (regex.test(column.name) && !names.includes(column.name)) names.push(column.name);
   }
   return names;
+}
+
+/**
+ * project-by-names' columns: each argument a constant string (a name or `*` pattern) or a dynamic
+ * array of them, in the arguments' order; names no column has are ignored (ADX).
+ */
+function namesByValue(analyzer: Analyzer, block: Block, names: Expr[]): string[] {
+  const found: string[] = [];
+  for (const ast of names) {
+    const value = analyzer.scalar(ast, new Map());
+    // A dynamic literal is its JSON text, cast (a `json` node over the text's parameter).
+    const text = value.type === "dynamic" && "args" in value.node && value.node.args.length === 1 ? value.node.args[0]! : value;
+    const constant = analyzer.constant(text);
+    let patterns: unknown = constant;
+    if (value.type === "dynamic" && typeof constant === "string") patterns = JSON.parse(constant);
+    if (typeof patterns === "string") patterns = [patterns];
+    if (!Array.isArray(patterns) || (value.type !== "string" && value.type !== "dynamic")) return analyzer.error(ast.span, "project-by-names takes constant column names: strings or a dynamic array of strings");
+    for (const pattern of patterns) {
+      if (typeof pattern !== "string") continue;
+      const regex = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+      for (const column of block.columns) if (regex.test(column.name) && !found.includes(column.name)) found.push(column.name);
+    }
+  }
+  return found;
 }
 
 /** ADX's granny order: digits compare as numbers (`a2` before `a10`). */

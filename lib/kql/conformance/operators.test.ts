@@ -44,5 +44,9 @@ describe("top-nested, project-reorder/keep, parse, sample, as, getschema, print,
     { q: "range x from 0.5 to 2 step 0.5", rows: [[0.5],[1],[1.5],[2]], columns: ["x"], types: ["real"] },
     { q: "range x from 1 to 10 step 1 | summarize sum(x)", rows: [[55]], columns: ["sum_x"], types: ["long"] },
     { q: "range x from 1 to 3 step 1 | join kind=inner (range x from 2 to 5 step 1) on x | project x", rows: [[2],[3]], columns: ["x"], types: ["long"] },
+    // project-by-names (docs' examples): names, a dynamic array, wildcards, unknown names ignored, argument order kept.
+    { q: "datatable(Name:string, Age:int, City:string, Country:string) ['Peter', 39, 'New York', 'USA'] | project-by-names \"Name\", \"City\"", rows: [["Peter","New York"]], columns: ["Name","City"], types: ["string","string"] },
+    { q: "datatable(Name:string, Age:int, City:string, Country:string) ['Peter', 39, 'New York', 'USA'] | project-by-names dynamic([\"Country\", \"Nope\", \"Name\"])", rows: [["USA","Peter"]], columns: ["Country","Name"] },
+    { q: "let cols = dynamic([\"A*\"]); datatable(Name:string, Age:int, City:string, Country:string) ['Peter', 39, 'New York', 'USA'] | project-by-names \"C*\", cols", rows: [["New York","USA",39]], columns: ["City","Country","Age"] },
   ]);
 });

@@ -33,6 +33,8 @@ const cases: [string, number, number, RegExp][] = [
   ["States | serialize | where row_window_session(Timestamp, 1h, 5m) == Timestamp", 1, 28, /row_window_session\(\) is supported in extend, project and serialize/],
   ["States | serialize | extend s = row_window_session(row_window_session(Timestamp, 1h, 5m), 1h, 5m)", 1, 52, /row_window_session\(\) is supported in extend, project and serialize \(not inside its own arguments\)/],
   ["States | fork (take 1)", 1, 10, /'fork' is not supported/],
+  ["States | project-by-names \"Nope*\"", 1, 10, /project-by-names names no column of its input/],
+  ["States | project-by-names 5", 1, 27, /project-by-names takes constant column names/],
   ["set query_language = sql; States | take 1", 1, 5, /The request option 'query_language' is not supported in a set statement/],
   ["set query_now = 5; States | take 1", 1, 1, /set query_now needs a datetime literal/],
   ["declare query_parameters(x:long = \"a\"); States | take 1", 1, 26, /Query parameter 'x' is declared long, its default is string/],

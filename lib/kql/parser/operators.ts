@@ -12,7 +12,7 @@ import { parseSearchOperator } from "./search";
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
   "make-graph", "scan", "fork", "facet", "find", "invoke",
-  "reduce", "sample-distinct", "top-hitters", "parse-kv", "project-smart", "project-by-names",
+  "reduce", "sample-distinct", "top-hitters", "parse-kv", "project-smart",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
 ]);
@@ -41,6 +41,8 @@ export function parseOperator(c: Cursor): Operator {
     case "project-away":
     case "project-keep":
       return { kind: word, columns: parseNamePatterns(c), span: c.spanFrom(from) };
+    case "project-by-names":
+      return { kind: "project-by-names", names: c.commaList(() => parseExpr(c)), span: c.spanFrom(from) };
     case "project-rename": {
       const renames = c.commaList(() => {
         const to = c.expectName("a new column name");
