@@ -113,6 +113,8 @@ export type Operator =
   | { kind: "top-nested"; levels: TopNestedLevel[]; span: Span }
   /** `parse` (`parse-where` when `filter`: rows that do not match are dropped); `flags`: regex mode's RE2 flags (`Ui`). */
   | { kind: "parse"; mode: "simple" | "regex" | "relaxed"; flags?: string; filter?: boolean; source: Expr; parts: ParsePart[]; span: Span }
+  /** `parse-kv expr as (key: type, …) [with (name = value, …)]` (parse-kv.ts). */
+  | { kind: "parse-kv"; source: Expr; keys: { name: Name; type: Name }[]; options: { name: Name; value: Expr }[]; span: Span }
   | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span };
 
 /** Where a tabular expression's rows come from. */

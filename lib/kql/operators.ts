@@ -15,6 +15,7 @@ import { outputAliases, scopeOf, type Binding, type Block, type OperatorPlanner 
 import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
 import { SESSION_PREFIX, stageSessions } from "./sessions";
 import { mvApply, partition } from "./partitioned";
+import { parseKv } from "./parse-kv";
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
@@ -23,7 +24,7 @@ import { mvApply, partition } from "./partitioned";
 const settled = (b: Block) => b.aggregated || b.distinct || b.limit !== undefined || b.qualify.length > 0 || b.columns.some((c) => hasRowOrder(c.expr));
 
 /** Operators whose output keeps a serialized input serialized (ADX); the others end it (sort, top and serialize start it). */
-const KEEPS_SERIAL = new Set(["where", "search", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "take", "parse", "as", "render"]);
+const KEEPS_SERIAL = new Set(["where", "search", "extend", "project", "project-away", "project-keep", "project-rename", "project-reorder", "project-by-names", "take", "parse", "parse-kv", "as", "render"]);
 
 export function planOperator(planner: OperatorPlanner, blockIn: Block | undefined, operator: Operator, env: Env): Block {
   const analyzer = planner.analyzer;
@@ -174,6 +175,9 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
     case "parse":
       open();
       return parseOperator(planner, block, operator);
+    case "parse-kv":
+      open();
+      return parseKv(planner, block, operator);
     case "as":
     case "render":
       return block;

@@ -16,7 +16,7 @@ import { scopeOf, type Binding, type Block, type OperatorPlanner } from "./block
 export type PlanOperator = (planner: OperatorPlanner, block: Block, operator: Operator, env: Env) => Block;
 
 /** Operators planned as they are: they keep every column (the key too) and treat each row alone. */
-const ROW_BY_ROW = new Set(["where", "search", "extend", "parse", "parse-where", "parse-kv", "mv-expand", "project-rename", "sort", "as", "mv-apply", "lookup", "join"]);
+const ROW_BY_ROW = new Set(["where", "search", "extend", "parse", "parse-kv", "mv-expand", "project-rename", "sort", "as", "mv-apply", "lookup", "join"]);
 /** Operators that may drop columns: planned as they are, the key put back after. */
 const PROJECTIONS = new Set(["project", "project-away", "project-keep", "project-reorder", "project-by-names"]);
 

@@ -12,7 +12,7 @@ import { parseSearchOperator } from "./search";
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
   "make-graph", "scan", "fork", "facet", "find", "invoke",
-  "reduce", "sample-distinct", "top-hitters", "parse-kv", "project-smart",
+  "reduce", "sample-distinct", "top-hitters", "project-smart",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
 ]);
@@ -118,6 +118,8 @@ export function parseOperator(c: Cursor): Operator {
       return parsePartition(c, from);
     case "top-nested":
       return parseTopNested(c, from);
+    case "parse-kv":
+      return parseParseKv(c, from);
     case "parse":
     case "parse-where":
       return parseParse(c, from, word === "parse-where");
@@ -404,6 +406,38 @@ function parseParse(c: Cursor, from: number, filter: boolean): Operator {
   }
   if (!parts.length) fail(c.peek(), "Expected a parse pattern (\"text\", column:type, *)");
   return { kind: "parse", mode: kind as "simple", flags: flags?.value.text, filter, source, parts, span: c.spanFrom(from) };
+}
+
+/** `parse-kv expr as (key: type, …) [with (name = value, …)]`; a key may be a bracketed string (`['event time']`). */
+function parseParseKv(c: Cursor, from: number): Operator {
+  const source = parseExpr(c);
+  c.expectWord("as");
+  c.expectPunct("(");
+  const keys = c.commaList(() => {
+    let name: Name;
+    if (isPunct(c.peek(), "[")) {
+      const open = c.next();
+      const token = c.next();
+      if (token.kind !== "string") fail(token, `Expected a quoted key name but found ${describe(token)}`);
+      c.expectPunct("]");
+      name = { text: token.value ?? "", span: c.spanFrom(open.from) };
+    } else name = c.expectName("a key name");
+    c.expectPunct(":");
+    return { name, type: c.expectName("a type") };
+  });
+  c.expectPunct(")");
+  const options: { name: Name; value: Expr }[] = [];
+  if (isWord(c.peek(), "with")) {
+    c.next();
+    c.expectPunct("(");
+    options.push(...c.commaList(() => {
+      const name = c.expectName("a parse-kv option");
+      c.expectPunct("=");
+      return { name, value: parsePrimary(c) };
+    }));
+    c.expectPunct(")");
+  }
+  return { kind: "parse-kv", source, keys, options, span: c.spanFrom(from) };
 }
 
 /** Render properties: literals, or a parenthesised list of names (`ycolumns=(a, b)`) as text. */

@@ -282,6 +282,10 @@ class Builder {
       case 6: {
         const text = this.column(columns, ["string"]);
         if (!text) return undefined;
+        if (this.n() % 4 === 0) {
+          const options = this.of(["", " with (pair_delimiter=' ', kv_delimiter='=')", " with (pair_delimiter=',', kv_delimiter=':', greedy=true)", " with (quote='\"', escape='\\\\')"]);
+          return { text: `parse-kv ${text.name} as (p${index}a: string, p${index}b: long)${options}`, columns: [...columns, { name: `p${index}a`, kind: "string" }, { name: `p${index}b`, kind: "number" }] };
+        }
         return { text: `${this.of(["parse", "parse", "parse-where", "parse kind=relaxed"])} ${text.name} with p${index}a "${this.of(["-", "e", " ", "1"])}" p${index}b${this.n() % 2 ? ":long" : ""}`, columns: [...columns, { name: `p${index}a`, kind: "string" }, { name: `p${index}b`, kind: "string" }] };
       }
       case 7:
