@@ -77,6 +77,26 @@ describe("maintenance demo seed", () => {
     }
   });
 
+  it("gives most corrective job records failure, cause and remedy codes of the customer's own vocabulary, and no other job any", async () => {
+    const db = await seeded("alpha", "2026-06-15", small);
+    const rows = db
+      .prepare(
+        `SELECT j.activity_kind AS kind, j.failure_code AS failure, j.cause_code AS cause, j.remedy_code AS remedy, p.customer_id AS customer
+         FROM jobs_done j JOIN plants p ON p.id = j.plant_id`,
+      )
+      .all() as { kind: string; failure: string | null; cause: string | null; remedy: string | null; customer: string }[];
+    const codes = db.prepare("SELECT customer_id AS customer, kind, value FROM lookup_values").all() as { customer: string; kind: string; value: string }[];
+    const known = (customer: string, kind: string, value: string) => codes.some((code) => code.customer === customer && code.kind === kind && code.value === value);
+    const corrective = rows.filter((row) => row.failure !== null);
+    expect(corrective.length).toBeGreaterThan(0.1 * rows.length);
+    for (const row of corrective) {
+      expect(known(row.customer, "failureCode", row.failure!) && known(row.customer, "causeCode", row.cause!) && known(row.customer, "remedyCode", row.remedy!)).toBe(true);
+    }
+    // Only corrective work records a failure: the kinds with codes are one activity kind per customer.
+    expect(new Set(corrective.map((row) => `${row.customer}:${row.kind}`)).size).toBe(new Set(corrective.map((row) => row.customer)).size);
+    expect(rows.filter((row) => row.failure === null).every((row) => row.cause === null && row.remedy === null)).toBe(true);
+  });
+
   it("lists each plant's machine-level assets for the telemetry seed, matching the seeded tags", async () => {
     const machines = demoMachineAssets("alpha");
     const db = await seeded("alpha", "2026-06-15", small);

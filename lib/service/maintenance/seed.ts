@@ -320,8 +320,9 @@ const SEED_SQL = {
     VALUES (@plantId, @partId, @quantity, @unit, @remark, @isShort, @submittedAt)`,
   job: `INSERT INTO jobs_done (id, plant_id, asset_id, job_title, done_date, due_date, activity_kind, department,
     total_time_used_in_hours, required_person_count, is_final, work_order_id, work_order_remark, user_firstname, user_lastname,
-    user_username) VALUES (@id, @plantId, @assetId, @jobTitle, @doneDate, @dueDate, @activityKind, @department, @hours,
-    @requiredPersonCount, @isFinal, @workOrderId, @workOrderRemark, @firstname, @lastname, @username)`,
+    user_username, failure_code, cause_code, remedy_code) VALUES (@id, @plantId, @assetId, @jobTitle, @doneDate, @dueDate,
+    @activityKind, @department, @hours, @requiredPersonCount, @isFinal, @workOrderId, @workOrderRemark, @firstname, @lastname,
+    @username, @failureCode, @causeCode, @remedyCode)`,
   partUsed: `INSERT INTO job_parts_used (job_id, line_no, plant_id, part_id, quantity) VALUES (@jobId, @lineNo, @plantId, @partId, @quantity)`,
   planned: `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department,
     estimated_time_in_hours, required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark)
@@ -389,6 +390,13 @@ export function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] 
 
     // Jobs done: spread over the last 730 days, numbered in date order.
     const jobRandom = createRandom(seed, plant.id, "jobs-done");
+    // A stream of its own: a corrective job's failure, cause and remedy codes (the reliability
+    // record counts them, docs/api.md "Reliability") leave every other seeded value as it was.
+    const codeRandom = createRandom(seed, plant.id, "job-codes");
+    const codesOf = (kind: "failureCode" | "causeCode" | "remedyCode") => vocabulary.lookups.filter((lookup) => lookup.kind === kind).map((lookup) => lookup.value);
+    const codeLists = { failure: codesOf("failureCode"), cause: codesOf("causeCode"), remedy: codesOf("remedyCode") };
+    // A few failures dominate, as on any plant (the Pareto's point): weights fall with the list's order.
+    const drawCode = (codes: string[]) => (codes.length === 0 ? null : codeRandom.weighted(codes.map((code, index) => [code, codes.length - index] as const)));
     const jobDays = Array.from({ length: sizes.jobsDone }, () => -jobRandom.int(1, 730)).sort((a, b) => a - b);
     jobDays.forEach((day, i) => {
       const asset = jobRandom.pick(workable);
@@ -416,6 +424,9 @@ export function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] 
         firstname,
         lastname,
         username,
+        ...(kind === "corrective" && codeRandom.chance(0.85)
+          ? { failureCode: drawCode(codeLists.failure), causeCode: drawCode(codeLists.cause), remedyCode: drawCode(codeLists.remedy) }
+          : { failureCode: null, causeCode: null, remedyCode: null }),
       });
       if (kind === "inspection" || kind === "calibration" || jobRandom.chance(0.25)) return;
       const candidates = asset.partFamilies.flatMap((family) => partsByFamily.get(family) ?? []);
