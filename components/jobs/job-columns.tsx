@@ -9,8 +9,25 @@ import { formatHours, jobHours } from "./job-math";
 
 const helper = columnHelper<TJobDone>();
 
+export type CodeLabel = (kind: "failureCode" | "causeCode" | "remedyCode", code: string) => string;
+
+/** A close-out's failure, cause and remedy codes in words, under the job's title; nothing for a job without them. */
+export function JobCodes({ job, codeLabel }: { job: TJobDone; codeLabel: CodeLabel }) {
+  const parts = [
+    job.failureCode ? `Failure: ${codeLabel("failureCode", job.failureCode)}` : null,
+    job.causeCode ? `Cause: ${codeLabel("causeCode", job.causeCode)}` : null,
+    job.remedyCode ? `Remedy: ${codeLabel("remedyCode", job.remedyCode)}` : null,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return (
+    <span className="mt-0.5 block text-xs text-danger" data-testid="job-codes">
+      {parts.join(" · ")}
+    </span>
+  );
+}
+
 /** The job table's columns; dates in the reader's language (`format`). */
-export function jobColumns(labelFor: (kind: string) => string, format: Format): DataColumn<TJobDone>[] {
+export function jobColumns(labelFor: (kind: string) => string, format: Format, codeLabel: CodeLabel = (_kind, code) => code): DataColumn<TJobDone>[] {
   return helper.columns([
     helper.accessor("doneDate", { header: "Done", cell: (info) => <span className="whitespace-nowrap">{format.date(info.getValue())}</span> }),
     helper.accessor("jobTitle", {
@@ -20,6 +37,7 @@ export function jobColumns(labelFor: (kind: string) => string, format: Format): 
         <span className="block max-w-sm min-w-48 whitespace-normal wrap-anywhere">
           <span className="font-medium">{info.getValue()}</span>
           <span className="block text-xs text-fg-muted">{info.row.original.id}</span>
+          <JobCodes job={info.row.original} codeLabel={codeLabel} />
         </span>
       ),
     }),
@@ -40,7 +58,7 @@ export function jobColumns(labelFor: (kind: string) => string, format: Format): 
  * table's columns first, then every other field of a job spelled out. Dates stay `YYYY-MM-DD`
  * and hours plain decimals, so a spreadsheet sorts and sums them.
  */
-export function jobCsvColumns(labelFor: (kind: string) => string): CsvColumn<TJobDone>[] {
+export function jobCsvColumns(labelFor: (kind: string) => string, codeLabel: CodeLabel = (_kind, code) => code): CsvColumn<TJobDone>[] {
   return [
     { header: "Done", value: (job) => job.doneDate },
     { header: "Job", value: (job) => job.jobTitle },
@@ -60,5 +78,10 @@ export function jobCsvColumns(labelFor: (kind: string) => string): CsvColumn<TJo
     { header: "Work order remark", value: (job) => job.workOrder.remark },
     { header: "User name", value: (job) => job.carriedOutByUser.username },
     { header: "Parts used", value: (job) => job.partsUsed.map((part) => `${part.partId} x${part.quantity} ${part.unit}`).join("; ") },
+    { header: "Failure", value: (job) => (job.failureCode ? codeLabel("failureCode", job.failureCode) : null) },
+    { header: "Cause", value: (job) => (job.causeCode ? codeLabel("causeCode", job.causeCode) : null) },
+    { header: "Remedy", value: (job) => (job.remedyCode ? codeLabel("remedyCode", job.remedyCode) : null) },
+    { header: "Downtime hours", value: (job) => job.downtimeHours ?? null },
+    { header: "Task", value: (job) => job.taskId ?? null },
   ];
 }

@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/states";
 import { useFormat } from "@/lib/client/format";
 import type { TJobDone } from "@/lib/contract/maintenance";
 import { formatHours, jobHours } from "./job-math";
+import type { CodeLabel } from "./job-columns";
 
 export function JobDrawer({
   plantId,
@@ -15,6 +16,7 @@ export function JobDrawer({
   job,
   isLoading,
   labelFor,
+  codeLabel = (_kind, code) => code,
   onClose,
 }: {
   plantId: string;
@@ -22,6 +24,7 @@ export function JobDrawer({
   job: TJobDone | undefined;
   isLoading: boolean;
   labelFor: (kind: string) => string;
+  codeLabel?: CodeLabel;
   onClose: () => void;
 }) {
   const format = useFormat();
@@ -33,7 +36,7 @@ export function JobDrawer({
             Loading…
           </p>
         ) : (
-          <EmptyState title="Job not found">Job {jobId} is not in the chosen date range and filters.</EmptyState>
+          <EmptyState title="Job not found">The job {jobId} is not in the chosen date range and filters.</EmptyState>
         )
       ) : (
         <div className="space-y-6">
@@ -54,8 +57,66 @@ export function JobDrawer({
                   </>
                 ),
               },
+              ...(job.taskId
+                ? [
+                    {
+                      label: "Task",
+                      value: (
+                        <Link className="font-medium text-accent hover:underline" href={`${plantPath(plantId, "tasks")}?task=${encodeURIComponent(job.taskId)}`}>
+                          {job.taskId}
+                        </Link>
+                      ),
+                    },
+                  ]
+                : []),
             ]}
           />
+
+          {job.failureCode || job.causeCode || job.remedyCode || job.downtimeHours != null ? (
+            <section aria-labelledby="job-codes">
+              <h3 id="job-codes" className="mb-2 text-sm font-semibold">
+                Failure and repair
+              </h3>
+              <DetailList
+                items={[
+                  { label: "Failure", value: job.failureCode ? codeLabel("failureCode", job.failureCode) : "—" },
+                  { label: "Cause", value: job.causeCode ? codeLabel("causeCode", job.causeCode) : "—" },
+                  { label: "Remedy", value: job.remedyCode ? codeLabel("remedyCode", job.remedyCode) : "—" },
+                  { label: "Downtime", value: job.downtimeHours != null ? formatHours(Number(job.downtimeHours), format) : "—" },
+                ]}
+              />
+            </section>
+          ) : null}
+
+          {job.checklist?.length ? (
+            <section aria-labelledby="job-checklist">
+              <h3 id="job-checklist" className="mb-2 text-sm font-semibold">
+                Checklist
+              </h3>
+              <ol className="space-y-1 text-sm" data-testid="job-checklist">
+                {job.checklist.map((item) => (
+                  <li key={item.itemId} className="flex flex-wrap items-baseline gap-x-2">
+                    <span aria-hidden="true">{item.done ? "✓" : "✗"}</span>
+                    <span className="sr-only">{item.done ? "Done:" : "Not done:"}</span>
+                    <span className="min-w-0 wrap-anywhere">{item.text}</span>
+                    {item.reading !== null ? (
+                      <span className={item.outOfRange ? "font-medium text-danger" : "text-fg-muted"}>
+                        {format.number(item.reading)}
+                        {item.unit ? ` ${item.unit}` : ""}
+                        {item.outOfRange ? " — out of range" : ""}
+                      </span>
+                    ) : null}
+                    {item.followUpTaskId ? (
+                      <Link className="text-accent hover:underline" href={`${plantPath(plantId, "tasks")}?task=${encodeURIComponent(item.followUpTaskId)}`}>
+                        follow-up {item.followUpTaskId}
+                      </Link>
+                    ) : null}
+                    {item.note ? <span className="basis-full pl-5 text-xs text-fg-muted wrap-anywhere">{item.note}</span> : null}
+                  </li>
+                ))}
+              </ol>
+            </section>
+          ) : null}
 
           <section aria-labelledby="job-asset">
             <h3 id="job-asset" className="mb-2 text-sm font-semibold">

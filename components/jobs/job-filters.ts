@@ -27,6 +27,10 @@ export interface JobFilters {
   hidden: ColumnVisibilityState;
   /** Id of the job whose detail is open. */
   job: string;
+  /** Failure code (lookup value `failureCode`): only jobs whose close-out carried it; "any": every failure. */
+  failure: string;
+  /** A task's id: the detail of the job its close-out wrote (a closed task links here). */
+  task: string;
 }
 
 /** `today`: the reader's (useToday), the default end of the period. */
@@ -45,6 +49,8 @@ export function parseJobFilters(params: URLSearchParams, today: string): JobFilt
     sorting: parseSortParam(params.get("sort")),
     hidden: params.has("hide") ? parseHiddenColumns(params.get("hide")) : DEFAULT_HIDDEN,
     job: params.get("job") ?? "",
+    failure: params.get("failure") ?? "",
+    task: params.get("task") ?? "",
   };
 }
 
@@ -75,7 +81,7 @@ function isServiceOrder(sorting: SortingState): boolean {
 
 /** True when the page must filter or sort itself (over every row of the range). */
 export function needsLocalProcessing(filters: JobFilters): boolean {
-  return Boolean(filters.kind || filters.dept || !isServiceOrder(filters.sorting));
+  return Boolean(filters.kind || filters.dept || filters.failure || !isServiceOrder(filters.sorting));
 }
 
 const SORT_VALUES: Record<string, (job: TJobDone) => string | number> = {
@@ -91,9 +97,15 @@ const SORT_VALUES: Record<string, (job: TJobDone) => string | number> = {
   workOrder: (job) => job.workOrder.id,
 };
 
-/** Activity kind and department filters, then the chosen order (ties: the service's order). */
+/** The failure filter: "any" keeps every job with a failure code, a code only its own jobs. */
+function matchesFailure(job: TJobDone, failure: string): boolean {
+  if (!failure) return true;
+  return failure === "any" ? Boolean(job.failureCode) : job.failureCode === failure;
+}
+
+/** Activity kind, department and failure filters, then the chosen order (ties: the service's order). */
 export function processLocally(rows: readonly TJobDone[], filters: JobFilters): TJobDone[] {
-  const filtered = rows.filter((job) => (!filters.kind || job.activityKind === filters.kind) && (!filters.dept || job.department === filters.dept));
+  const filtered = rows.filter((job) => (!filters.kind || job.activityKind === filters.kind) && (!filters.dept || job.department === filters.dept) && matchesFailure(job, filters.failure));
   const sort = filters.sorting[0];
   const value = sort ? SORT_VALUES[sort.id] : undefined;
   if (!sort || !value || isServiceOrder(filters.sorting)) return filtered;

@@ -52,6 +52,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
 
   const lookups = useLookupLabels(plantId);
   const labelFor = useMemo(() => (kind: string | null | undefined) => lookups.label("activityKind", kind), [lookups]);
+  const codeLabel = useMemo(() => (kind: "failureCode" | "causeCode" | "remedyCode", code: string) => lookups.label(kind, code), [lookups]);
 
   // The whole range (every page): the chart, the department list and local filtering need it all.
   const range = useQuery({
@@ -80,11 +81,15 @@ export function JobHistory({ plantId }: { plantId: string }) {
   const periodInvalid = problem ? ({ "aria-invalid": true, "aria-describedby": "period-problem" } as const) : {};
 
   const departments = useMemo(() => [...new Set((range.data ?? []).map((job) => job.department))].sort(), [range.data]);
-  const columns = useMemo(() => jobColumns(labelFor, format), [labelFor, format]);
-  const csvColumns = useMemo(() => jobCsvColumns(labelFor), [labelFor]);
-  const openJob = filters.job ? (rows.find((job) => job.id === filters.job) ?? range.data?.find((job) => job.id === filters.job)) : undefined;
+  const columns = useMemo(() => jobColumns(labelFor, format, codeLabel), [labelFor, format, codeLabel]);
+  const csvColumns = useMemo(() => jobCsvColumns(labelFor, codeLabel), [labelFor, codeLabel]);
+  const openJob = filters.job
+    ? (rows.find((job) => job.id === filters.job) ?? range.data?.find((job) => job.id === filters.job))
+    : filters.task
+      ? range.data?.find((job) => job.taskId === filters.task)
+      : undefined;
   const totalHours = processed?.reduce((sum, job) => sum + jobHours(job), 0) ?? 0;
-  const anyFilter = Boolean(filters.kind || filters.dept || filters.asset || params.has("from") || params.has("to"));
+  const anyFilter = Boolean(filters.kind || filters.dept || filters.failure || filters.asset || params.has("from") || params.has("to"));
 
   async function buildCsv(onProgress: (done: number, total: number) => void) {
     const all = await maintenanceClient.allJobsDone(plantId, query, undefined, onProgress);
@@ -107,7 +112,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
         <h2 id="job-filters-title" className="sr-only">
           Filters
         </h2>
-        <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
+        <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4 2xl:grid-cols-7">
           <FilterSelect
             label="Period"
             value={PRESETS.find((preset) => filters.from === addDays(filters.to, -(preset.days - 1)) && filters.to === today)?.days.toString() ?? ""}
@@ -143,6 +148,12 @@ export function JobHistory({ plantId }: { plantId: string }) {
           />
           <FilterSelect label="Department" value={filters.dept} onChange={(dept) => update({ dept })} options={departments.map((dept) => ({ value: dept, label: dept }))} />
           <AssetPicker plantId={plantId} value={filters.asset} onChange={(asset) => update({ asset })} />
+          <FilterSelect
+            label="Failure"
+            value={filters.failure}
+            onChange={(failure) => update({ failure })}
+            options={[{ value: "any", label: "Any failure" }, ...lookups.values("failureCode").map((entry) => ({ value: entry.value, label: entry.label || entry.value }))]}
+          />
         </div>
         {problem ? (
           <div id="period-problem" role="alert" className="flex flex-wrap items-center justify-between gap-3 border-t border-line bg-danger-soft px-4 py-3 text-sm text-danger" data-testid="period-problem">
@@ -153,7 +164,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
           </div>
         ) : anyFilter ? (
           <div className="flex justify-end border-t border-line px-4 py-2">
-            <Button size="sm" variant="ghost" onClick={() => update({ from: null, to: null, kind: null, dept: null, asset: null })}>
+            <Button size="sm" variant="ghost" onClick={() => update({ from: null, to: null, kind: null, dept: null, failure: null, asset: null })}>
               Clear filters
             </Button>
           </div>
@@ -220,11 +231,12 @@ export function JobHistory({ plantId }: { plantId: string }) {
 
       <JobDrawer
         plantId={plantId}
-        jobId={filters.job}
+        jobId={filters.job || (filters.task ? `of task ${filters.task}` : "")}
         job={openJob}
         isLoading={range.isPending}
         labelFor={labelFor}
-        onClose={() => update({ job: null }, { keepPage: true, replace: true })}
+        codeLabel={codeLabel}
+        onClose={() => update({ job: null, task: null }, { keepPage: true, replace: true })}
       />
     </div>
   );

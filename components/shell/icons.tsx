@@ -3,6 +3,8 @@ import type { NavIcon } from "./nav-items";
 const paths: Record<NavIcon, string> = {
   overview: "M4 13h6V4H4v9Zm0 7h6v-5H4v5Zm10 0h6v-9h-6v9Zm0-16v5h6V4h-6Z",
   history: "M12 8v4l3 2m6-2a9 9 0 1 1-3-6.7M21 4v4h-4",
+  plans: "M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2M9 5a2 2 0 0 0 2 2h2a2 2 0 0 0 2-2M9 5a2 2 0 0 1 2-2h2a2 2 0 0 1 2 2m-6 9 2 2 4-4",
+  reliability: "M3 12h4l3 8 4-16 3 8h4",
   planned: "M7 3v3m10-3v3M4 9h16M5 6h14a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1Zm3 7h3v3H8z",
   tasks: "M4 5h4v14H4zM10 5h4v9h-4zM16 5h4v6h-4z",
   stock: "M3 7.5 12 3l9 4.5v9L12 21l-9-4.5v-9Zm0 0 9 4.5 9-4.5M12 12v9",

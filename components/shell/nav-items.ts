@@ -4,7 +4,7 @@
  */
 import type { Permission } from "@/lib/contract/roles";
 
-export type NavIcon = "overview" | "history" | "planned" | "tasks" | "stock" | "telemetry" | "dashboards" | "monitors" | "audit" | "users";
+export type NavIcon = "overview" | "history" | "planned" | "plans" | "reliability" | "tasks" | "stock" | "telemetry" | "dashboards" | "monitors" | "audit" | "users";
 
 export interface NavItem {
   label: string;
@@ -20,6 +20,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Overview", segment: "", permission: "maintenance:read", icon: "overview" },
   { label: "Job history", segment: "jobs", permission: "maintenance:read", icon: "history" },
   { label: "Planned work", segment: "planned", permission: "maintenance:read", icon: "planned" },
+  { label: "Plans", segment: "plans", permission: "maintenance:read", icon: "plans" },
+  { label: "Reliability", segment: "reliability", permission: "maintenance:read", icon: "reliability" },
   { label: "Task board", segment: "tasks", permission: "maintenance:read", icon: "tasks" },
   { label: "Stock levels", segment: "stock", permission: "maintenance:read", icon: "stock" },
   { label: "Telemetry", segment: "telemetry", permission: "telemetry:query", icon: "telemetry" },

@@ -140,6 +140,20 @@ export function TaskDrawer({
           </div>
           {task.taskDescription ? <p className="text-sm whitespace-pre-line wrap-anywhere">{task.taskDescription}</p> : null}
           <TaskMonitorOrigin plantId={plantId} taskId={task.id} />
+          {task.planId || (recordsWork && task.status === "CLOSED") ? (
+            <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="task-links">
+              {task.planId ? (
+                <Link className="font-medium text-accent hover:underline" href={`${plantPath(plantId, "plans")}?plan=${encodeURIComponent(task.planId)}`}>
+                  Opened by maintenance plan {task.planId}
+                </Link>
+              ) : null}
+              {recordsWork && task.status === "CLOSED" ? (
+                <Link className="font-medium text-accent hover:underline" href={`${plantPath(plantId, "jobs")}?asset=${encodeURIComponent(task.asset.tagNumber)}&task=${encodeURIComponent(task.id)}`}>
+                  Its job record
+                </Link>
+              ) : null}
+            </p>
+          ) : null}
           <DetailList
             items={[
               { label: "Status", value: STATUS_LABELS[task.status] },

@@ -18,6 +18,7 @@ import { maintenanceKeys, useParts, usePlantPeople, type LookupLabels } from "@/
 import type { TTask } from "@/lib/contract/maintenance";
 import { COUNTED_UNITS } from "@/lib/contract/vocabulary";
 import { useCloseOutTask, useUpdateTask } from "./task-mutations";
+import { checklistAnswers, CloseOutChecklist, type ChecklistValues } from "./close-out-checklist";
 
 export function personName(person: { firstname: string; lastname: string; username: string } | null | undefined): string {
   if (!person) return "Nobody";
@@ -92,9 +93,12 @@ interface CloseOutValues {
   lines: PartLine[];
   codes: { failureCode: string; causeCode: string; remedyCode: string };
   note: string;
+  /** The asset's downtime for this job; empty: the hours worked (the service's default). */
+  downtime: string;
+  checklist: ChecklistValues;
 }
 
-const emptyCloseOut = (): CloseOutValues => ({ hours: "", people: "1", lines: [], codes: { failureCode: "", causeCode: "", remedyCode: "" }, note: "" });
+const emptyCloseOut = (): CloseOutValues => ({ hours: "", people: "1", lines: [], codes: { failureCode: "", causeCode: "", remedyCode: "" }, note: "", downtime: "", checklist: {} });
 
 /** The close-out form: closes the task with the record of the work. */
 export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { plantId: string; task: TTask; labels: LookupLabels; meEmail: string; onClosed: (text: string) => void }) {
@@ -106,6 +110,10 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
   const draft = useFormDraft<CloseOutValues>(`plantdesk:close-out:${plantId}:${task.id}`, emptyCloseOut, (values) => JSON.stringify(values) !== JSON.stringify(emptyCloseOut()));
   const { attemptId } = draft;
   const { hours, people, lines, codes, note } = draft.values;
+  // A draft kept by an older version has neither field.
+  const downtime = draft.values.downtime ?? "";
+  const checklist = draft.values.checklist ?? {};
+  const items = task.checklist ?? [];
   const patch = <K extends keyof CloseOutValues>(field: K) => (update: CloseOutValues[K] | ((current: CloseOutValues[K]) => CloseOutValues[K])) =>
     draft.setValues((current) => ({ ...current, [field]: typeof update === "function" ? (update as (value: CloseOutValues[K]) => CloseOutValues[K])(current[field]) : update }));
   const setHours = patch("hours");
@@ -113,6 +121,8 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
   const setLines = patch("lines");
   const setCodes = patch("codes");
   const setNote = patch("note");
+  const setDowntime = patch("downtime");
+  const setChecklist = patch("checklist");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [unavailable, setUnavailable] = useState(false);
@@ -135,14 +145,18 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
       else if (quantity > part.quantity) found[`quantity-${index}`] = `Only ${format.number(part.quantity)} ${part.unit} in stock.`;
     });
     if (new Set(lines.map((line) => line.partId)).size !== lines.length) found.parts = "Each part once, with its total.";
-    return { found, hoursValue, peopleValue };
+    const downtimeValue = downtime.trim() ? parseLocaleNumber(downtime, format.locale) : null;
+    if (downtime.trim() && (downtimeValue === null || downtimeValue < 0 || downtimeValue > 10_000)) found.downtime = `Enter the hours the asset was down, e.g. ${format.number(1.5)}, or leave it empty.`;
+    const answered = checklistAnswers(items, checklist, format);
+    Object.assign(found, answered.errors);
+    return { found, hoursValue, peopleValue, downtimeValue, answers: answered.answers };
   }
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
     draft.dismissRestored();
     setFormError(null);
-    const { found, hoursValue, peopleValue } = validate();
+    const { found, hoursValue, peopleValue, downtimeValue, answers } = validate();
     setErrors(found);
     if (Object.keys(found).length > 0) {
       requestAnimationFrame(() => document.querySelector<HTMLElement>("[data-close-out] [aria-invalid=true]")?.focus());
@@ -161,6 +175,8 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
           causeCode: codes.causeCode || null,
           remedyCode: codes.remedyCode || null,
           note: note.trim() || null,
+          ...(downtimeValue !== null ? { downtimeHours: downtimeValue } : {}),
+          ...(items.length ? { checklist: answers } : {}),
           // Nobody assigned: the person closing it out did the work (the dashboard names them).
           ...(task.assignee ? {} : { carriedOutBy: { username: meEmail, firstname: "", lastname: "" } }),
         },
@@ -239,11 +255,15 @@ export function CloseOutForm({ plantId, task, labels, meEmail, onClosed }: { pla
           Add a part
         </Button>
       </fieldset>
+      {items.length ? <CloseOutChecklist items={items} values={checklist} onChange={setChecklist} errors={errors} format={format} /> : null}
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <Field label="Failure">{(control) => <Select {...control} value={codes.failureCode} placeholder="—" options={codeOptions("failureCode")} onChange={(event) => setCodes((c) => ({ ...c, failureCode: event.target.value }))} />}</Field>
         <Field label="Cause">{(control) => <Select {...control} value={codes.causeCode} placeholder="—" options={codeOptions("causeCode")} onChange={(event) => setCodes((c) => ({ ...c, causeCode: event.target.value }))} />}</Field>
         <Field label="Remedy">{(control) => <Select {...control} value={codes.remedyCode} placeholder="—" options={codeOptions("remedyCode")} onChange={(event) => setCodes((c) => ({ ...c, remedyCode: event.target.value }))} />}</Field>
       </div>
+      <Field label="Downtime (hours)" error={errors.downtime} hint="How long the asset was down; empty: the hours worked" className="max-w-xs">
+        {(control) => <Input {...control} inputMode="decimal" autoComplete="off" value={downtime} onChange={(event) => setDowntime(event.target.value)} data-testid="close-out-downtime" />}
+      </Field>
       <Field label="Note (work order remark)">{(control) => <Textarea {...control} className="min-h-14" maxLength={4000} value={note} onChange={(event) => setNote(event.target.value)} />}</Field>
       <Button type="submit" variant="primary" disabled={closeOut.isPending} data-testid="close-out-submit">
         {closeOut.isPending ? "Closing out…" : "Close out"}
