@@ -17,13 +17,20 @@ const SUITES = ["conformance.test.ts", ...fs.readdirSync(path.join(here, "confor
 const R = 'States | where Name == "running"';
 const D1 = 'States | where DeviceId == "D1"';
 
-/** The `q:` strings of a suite file, evaluated (some are templates over R and D1, one has a .replace). */
+const STRING = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\`(?:[^\`\\]|\\.)*\`)`;
+
+/**
+ * The `q:` strings of a suite file, evaluated: some are templates over R and D1 or over the file's
+ * own top-level string constants (`const ARR = "datatable(…)";`, evaluated in order first), one
+ * has a .replace.
+ */
 function queriesOf(file: string): string[] {
   const text = fs.readFileSync(path.join(here, file), "utf8");
+  const scope: Record<string, string> = { R, D1 };
+  const evaluate = (expression: string) => new Function(...Object.keys(scope), `return ${expression};`)(...Object.values(scope)) as string;
+  for (const m of text.matchAll(new RegExp(String.raw`^const (\w+) = ${STRING};$`, "gm"))) scope[m[1]!] = evaluate(m[2]!);
   const queries: string[] = [];
-  for (const m of text.matchAll(/\bq: ("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)(\.replace\([^)]*\))?/g)) {
-    queries.push(new Function("R", "D1", `return ${m[1]}${m[2] ?? ""};`)(R, D1) as string);
-  }
+  for (const m of text.matchAll(new RegExp(String.raw`\bq: ${STRING}(\.replace\([^)]*\))?`, "g"))) queries.push(evaluate(`${m[1]}${m[2] ?? ""}`));
   return queries;
 }
 
