@@ -82,8 +82,34 @@ function send(path: string, init: RequestInit = {}) {
   return fetch(`${url}${path}`, { redirect: "manual", ...init }).then(async (response) => ({ status: response.status, headers: response.headers, text: await response.text() }));
 }
 
-/** Until every request sent so far has reached the front door's decision (the refused ones are answered at once). */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 200));
+/** Polls until `check` holds: the requests sent have reached the front door's decision (no fixed sleep). */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 1200; tries += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the front door did not reach the expected state");
+}
+
+/** How many of `requests` have been answered so far. */
+function answeredOf(requests: Promise<unknown>[]): () => number {
+  let answered = 0;
+  for (const request of requests) void request.then(() => (answered += 1));
+  return () => answered;
+}
+
+/** The anonymous pool's places in use and waiting, from /metrics. */
+async function anonymousPool(): Promise<{ running: number; waiting: number }> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+  const value = (state: string) => Number(new RegExp(`plantdesk_admission_in_use\\{pool="anonymous",state="${state}"\\} (\\d+)`).exec(text)?.[1] ?? -1);
+  return { running: value("running"), waiting: value("waiting") };
+}
+
+/** The anonymous pool is full: 2 running (held by the page stand-in) and 3 waiting. */
+const poolFull = () => until(async () => {
+  const pool = await anonymousPool();
+  return pool.running === 2 && pool.waiting === 3;
+});
 
 describe("anonymous clients share one small pool", () => {
   it("a flood of anonymous requests is held or refused 429 with Retry-After and the error body; a signed-in user and a plant token are served meanwhile", async () => {
@@ -97,7 +123,9 @@ describe("anonymous clients share one small pool", () => {
     // Half pages (held by the stand-in while admitted), half /api/ calls without a session.
     const paths = Array.from({ length: 300 }, (_, i) => (i % 2 ? "/plants" : "/api/me"));
     const flood = paths.map((path) => send(path, { headers: { accept: path === "/plants" ? "text/html" : "application/json" } }));
-    await settled();
+    const answered = answeredOf(flood);
+    // Every request has had its decision: all but the 2 held and 3 waiting are answered.
+    await until(() => answered() >= 295);
     // While the anonymous pool is full (2 held by the page stand-in or done, 3 waiting), the others are served.
     const mine = await send("/api/plants/RTM1/tasks", { headers: { cookie } });
     expect(mine.status).toBe(200);
@@ -123,7 +151,7 @@ describe("anonymous clients share one small pool", () => {
   it("an invented token or cookie buys no pool of its own: it counts as anonymous until a route accepts it", async () => {
     closePages();
     const held = Array.from({ length: 5 }, () => send("/plants", { headers: { accept: "text/html" } }));
-    await settled();
+    await poolFull();
     const invented = await send("/maintenance/v1/plants/RTM1/jobs-done", { headers: { authorization: "Bearer pdm_invented-for-this-request" } });
     expect(invented.status).toBe(429);
     const forged = await send("/api/me", { headers: { cookie: "next-auth.session-token=forged" } });
@@ -135,7 +163,7 @@ describe("anonymous clients share one small pool", () => {
   it("sign-in keeps its page flow: a refused sign-in post gets what next-auth's signIn() reads, a page a short page that reloads", async () => {
     closePages();
     const held = Array.from({ length: 5 }, () => send("/signin", { headers: { accept: "text/html" } }));
-    await settled();
+    await poolFull();
     const signIn = await send("/api/auth/callback/credentials", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -159,7 +187,7 @@ describe("anonymous clients share one small pool", () => {
     expect(signedIn.status).toBe(200);
     closePages();
     const held = Array.from({ length: 5 }, () => send("/plants", { headers: { accept: "text/html" } }));
-    await settled();
+    await poolFull();
     // A page with the new cookie is admitted (it waits for the stand-in like any page, not for a place).
     const mine = send("/plants", { headers: { accept: "text/html", cookie: "next-auth.session-token=issued-by-sign-in" } });
     const someoneElse = await send("/plants", { headers: { accept: "text/html" } });
@@ -181,7 +209,8 @@ describe("each principal has its own pool", () => {
 
     closeFlood();
     const flood = Array.from({ length: 100 }, () => send(path, { headers: { authorization: `Bearer ${floodToken}` } }));
-    await settled();
+    const answered = answeredOf(flood);
+    await until(() => answered() >= 95);
     expect((await send(path, { headers: { authorization: `Bearer ${otherToken}` } })).status).toBe(200);
     expect((await send("/api/me", { headers: { cookie } })).status).toBe(200);
     expect((await send("/api/me")).status).toBe(401);
@@ -211,7 +240,7 @@ describe("each principal has its own pool", () => {
     expect((await send(path, { headers })).status).toBe(401);
     closePages();
     const held = Array.from({ length: 5 }, () => send("/plants", { headers: { accept: "text/html" } }));
-    await settled();
+    await poolFull();
     expect((await send(path, { headers })).status).toBe(429);
     pagesOpen();
     await Promise.all(held);
