@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 
-export interface PageWeight {
+interface PageWeight {
   route: string;
   files: number;
   rawBytes: number;

@@ -21,7 +21,7 @@ import { QUERIES } from "./telemetry-queries";
 const DAY = 86_400_000;
 const CUSTOMER = "CUST-ACME";
 
-export interface RatioRow {
+interface RatioRow {
   name: string;
   duckdbMs: number;
   clickhouseMs: number;

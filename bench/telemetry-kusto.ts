@@ -7,7 +7,7 @@
  */
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export interface KustoBenchInput {
+interface KustoBenchInput {
   base: string;
   token: string;
   customerId: string;

@@ -5,7 +5,7 @@
  */
 import type { ResultColumn, SqlParams } from "@/lib/kql";
 
-export interface BenchQuery {
+interface BenchQuery {
   name: string;
   /** Range length ending at the end of the data. */
   days: number;

@@ -172,7 +172,7 @@ const envSchema = z.object({
 });
 
 /** Where telemetry lives when TELEMETRY_URL names a ClickHouse server or cluster. */
-export interface ClickHouseTelemetryConfig {
+interface ClickHouseTelemetryConfig {
   /** HTTP(S) address of the server (or the cluster's balancer). */
   url: string;
   username: string;
@@ -259,14 +259,14 @@ const dashboardEnvSchema = z.object({
   UPSTREAM_MAX_ANSWER_MB: z.coerce.number().positive().max(4096).default(80),
 });
 
-export interface RemotePlant {
+interface RemotePlant {
   id: string;
   token: string;
   name: string;
   customerId: string | null;
 }
 
-export type UpstreamConfig =
+type UpstreamConfig =
   | { mode: "embedded" }
   | {
       mode: "remote";
@@ -276,7 +276,7 @@ export type UpstreamConfig =
       telemetry: { clientId: string; clientSecret: string; scope: string };
     };
 
-export interface DashboardConfig {
+interface DashboardConfig {
   upstream: UpstreamConfig;
   /** Demo users and a generated session secret: embedded mode only. */
   demo: boolean;

@@ -28,7 +28,7 @@ export interface ChromiumFacts {
   installForbidden: boolean;
 }
 
-export type ChromiumPlan = { action: "ready" } | { action: "install" } | { action: "stop"; line: string };
+type ChromiumPlan = { action: "ready" } | { action: "install" } | { action: "stop"; line: string };
 
 /** What to do about the browser, from the facts alone (no side effects, so it is unit-tested). */
 export function planChromium(facts: ChromiumFacts): ChromiumPlan {

@@ -19,7 +19,7 @@ import { createAdmitter, type AdmissionLimits, type Admitter, type PoolKind } fr
 import { normalizeRequestTarget, surfaceFor, type Surface } from "../lib/platform/http/paths";
 import { SECURITY_HEADERS } from "../lib/platform/http/security-headers";
 
-export type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface ReadinessCheck {
   name: string;

@@ -58,7 +58,7 @@ export function readImportGraph(root: string): ImportGraph {
 }
 
 /** `node:fs` → `node:fs`, `fs` → `node:fs`, `@scope/a/b` → `@scope/a`, `a/b` → `a`. */
-export function packageName(specifier: string): string {
+function packageName(specifier: string): string {
   if (specifier.startsWith("node:")) return specifier;
   const parts = specifier.split("/");
   const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
@@ -67,7 +67,7 @@ export function packageName(specifier: string): string {
 
 export const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.startsWith("e2e/");
 /** Test support: helpers only tests (and benchmarks) load. */
-export const isTestSupport = (file: string) => isTest(file) || /(^|\/)testing\//.test(file) || file === "lib/kql/conformance/harness.ts";
+const isTestSupport = (file: string) => isTest(file) || /(^|\/)testing\//.test(file) || file === "lib/kql/conformance/harness.ts";
 
 /**
  * A room: a folder with one job. `lib/<name>`, the service's domains and folders apart
@@ -89,7 +89,7 @@ export function roomOf(file: string): string {
  * The floors, lowest first: a room may import its own floor and the ones below, never one above.
  * Test support and entry points stand on top, they may import anything.
  */
-export const FLOORS: readonly (readonly string[])[] = [
+const FLOORS: readonly (readonly string[])[] = [
   ["lib/contract"],
   ["lib", "lib/shared-state", "lib/kql", "lib/series", "packages"],
   ["lib/platform", "lib/service/platform"],
@@ -107,12 +107,12 @@ export const FLOORS: readonly (readonly string[])[] = [
  * assembly's (it may use the upstream, the stores and the kernel), its /api/ routes the dashboard API's,
  * its client (the browser's fetch helpers and hooks) the clients' floor and its components the pages'.
  */
-export const FEATURE_LAYERS: Readonly<Record<string, number>> = { contract: 0, store: 3, service: 4, client: 4, api: 5, components: 7 };
+const FEATURE_LAYERS: Readonly<Record<string, number>> = { contract: 0, store: 3, service: 4, client: 4, api: 5, components: 7 };
 
 /** The features, each one folder: `modules/<feature>/`. */
 export const featureOf = (file: string): string | undefined => (file.startsWith("modules/") ? file.split("/")[1] : undefined);
 
-export function floorOf(room: string): number {
+function floorOf(room: string): number {
   const layer = /^modules\/[^/]+\/([^/]+)$/.exec(room)?.[1];
   if (room.startsWith("modules/")) {
     if (layer === undefined || !(layer in FEATURE_LAYERS)) throw new Error(`${room}: a feature's files live in one of its layers, modules/<feature>/{${Object.keys(FEATURE_LAYERS).join(",")}}/ (docs/architecture.md, "Features").`);
@@ -171,7 +171,7 @@ const folderOf = (file: string) => path.posix.dirname(file);
 /** A folder and its own subfolders: a subfolder stands on its parent's modules, the parent assembles its subfolders. */
 const nested = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 
-export interface GraphFigures {
+interface GraphFigures {
   files: number;
   edges: number;
   rooms: number;
@@ -226,7 +226,7 @@ const isServerOnlyPackage = (specifier: string) =>
 /** Browser code: components/, and a feature's components/, client/ and contract/. */
 const isBrowserFile = (file: string) => file.startsWith("components/") || /^modules\/[^/]+\/(components|client|contract)\//.test(file);
 
-export interface Rule {
+interface Rule {
   name: string;
   /** Why the arrow is forbidden, in a sentence. */
   because: string;
@@ -278,7 +278,7 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
-export interface Violation {
+interface Violation {
   rule: string;
   because: string;
   arrow: string;

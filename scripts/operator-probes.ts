@@ -11,7 +11,7 @@ import { isMetricsToken } from "../lib/dashboard-store/metrics-token";
 import { addScrapeHook, metrics } from "../lib/platform/metrics";
 import type { ReadinessCheck, ServiceRuntime } from "../lib/service/runtime";
 
-export interface OperatorProbes {
+interface OperatorProbes {
   readiness(): Promise<{ name: string; ok: boolean }[]>;
   metricsAllowed(headers: IncomingMessage["headers"]): Promise<boolean>;
 }

@@ -5,7 +5,7 @@
  */
 import type { TAsset } from "@/lib/contract/maintenance";
 
-export interface AssetNode {
+interface AssetNode {
   asset: TAsset;
   children: AssetNode[];
   parent: AssetNode | null;
@@ -61,7 +61,7 @@ export function matchesSearch(asset: TAsset, search: string): boolean {
   return [asset.tagNumber, asset.serialNumber, asset.externalReference, asset.name].some((field) => field?.toLowerCase().includes(needle));
 }
 
-export interface TreeRow {
+interface TreeRow {
   node: AssetNode;
   /** 1-based position among its siblings that are shown, and how many are shown (ARIA). */
   posInSet: number;

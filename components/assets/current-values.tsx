@@ -30,7 +30,7 @@ interface CurrentValue {
   freshness: Freshness;
 }
 
-export function currentValuesQuery(devices: readonly string[]): string {
+function currentValuesQuery(devices: readonly string[]): string {
   return [
     "States",
     `| where DeviceId in (${devices.map(kqlString).join(", ")})`,

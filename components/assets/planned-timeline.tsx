@@ -23,7 +23,7 @@ const shortMonth = (month: string) => {
 
 const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 
-export function daysOverdue(job: TPlannedJob, today: string): number {
+function daysOverdue(job: TPlannedJob, today: string): number {
   return Math.max(0, dayNumber(today) - dayNumber(job.dueDate));
 }
 

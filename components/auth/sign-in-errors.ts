@@ -2,7 +2,7 @@
 import { SIGN_IN_ERRORS } from "@/lib/contract/sign-in-errors";
 
 /** "in 5 minutes (at 14:32)": a wait in words, and the clock time in the person's locale. */
-export function waitInWords(seconds: number, now = Date.now(), locale?: string): string {
+function waitInWords(seconds: number, now = Date.now(), locale?: string): string {
   const span = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} second${seconds === 1 ? "" : "s"}`;
   if (seconds < 60) return `in ${span}`;
   const at = new Date(now + seconds * 1000).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });

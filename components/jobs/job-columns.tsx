@@ -12,7 +12,7 @@ const helper = columnHelper<TJobDone>();
 export type CodeLabel = (kind: "failureCode" | "causeCode" | "remedyCode", code: string) => string;
 
 /** A close-out's failure, cause and remedy codes in words, under the job's title; nothing for a job without them. */
-export function JobCodes({ job, codeLabel }: { job: TJobDone; codeLabel: CodeLabel }) {
+function JobCodes({ job, codeLabel }: { job: TJobDone; codeLabel: CodeLabel }) {
   const parts = [
     job.failureCode ? `Failure: ${codeLabel("failureCode", job.failureCode)}` : null,
     job.causeCode ? `Cause: ${codeLabel("causeCode", job.causeCode)}` : null,

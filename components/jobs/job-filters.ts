@@ -13,9 +13,9 @@ import { jobHours } from "./job-math";
 
 export const DEFAULT_RANGE_DAYS = 180;
 export const DEFAULT_PAGE_SIZE = 50;
-export const DEFAULT_HIDDEN: ColumnVisibilityState = { dueDate: false, requiredPersonCount: false, isFinal: false };
+const DEFAULT_HIDDEN: ColumnVisibilityState = { dueDate: false, requiredPersonCount: false, isFinal: false };
 
-export interface JobFilters {
+interface JobFilters {
   from: string;
   to: string;
   kind: string;

@@ -12,7 +12,7 @@ export function formatHours(hours: number, format: Pick<Format, "number">): stri
   return `${format.number(hours, { maximumFractionDigits: 1 })} h`;
 }
 
-export interface MonthlyHours {
+interface MonthlyHours {
   month: string;
   total: number;
   [activityKind: string]: number | string;

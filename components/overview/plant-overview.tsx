@@ -25,7 +25,7 @@ import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/s
 import { jobHours, formatHours } from "@/components/jobs/job-math";
 import { ALARM_SEVERITIES } from "@/lib/contract/vocabulary";
 
-export const ACTIVE_ALARMS_QUERY = "Events\n| where isnull(EndTime)\n| summarize Alarms = count() by Severity";
+const ACTIVE_ALARMS_QUERY = "Events\n| where isnull(EndTime)\n| summarize Alarms = count() by Severity";
 const SEVERITY_ORDER = ALARM_SEVERITIES;
 const SEVERITY_TONES: Record<string, BadgeTone> = { Critical: "danger", Major: "danger", Minor: "warning", Warning: "neutral" };
 

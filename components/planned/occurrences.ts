@@ -62,7 +62,7 @@ export function recurrenceText(job: Pick<TPlannedJob, "recurrence">): string | n
   return job.recurrence.every === 1 ? `every ${unit}` : `every ${job.recurrence.every} ${unit}s`;
 }
 
-export interface PlannedFilters {
+interface PlannedFilters {
   kind: string;
   dept: string;
   asset: string;

@@ -30,12 +30,12 @@ import type { TPlannedJob } from "@/lib/contract/maintenance";
 import { matchesFilters, monthGrid, occurrences, recurrenceText, shiftMonth, type Occurrence } from "./occurrences";
 
 /** The list's default window: the coming 30 days (daily rounds make longer ones very long). */
-export const DEFAULT_LIST_DAYS = 30;
+const DEFAULT_LIST_DAYS = 30;
 const DEFAULT_PAGE_SIZE = 50;
 /** Visits shown in a calendar day before "+ n more". */
 const DAY_SHOWN = 3;
 
-export type PlantView = "list" | "calendar";
+type PlantView = "list" | "calendar";
 
 function usePlannedJobs(plantId: string, endDate: string) {
   return useQuery({

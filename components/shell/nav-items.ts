@@ -6,7 +6,7 @@ import type { Permission } from "@/lib/contract/roles";
 
 export type NavIcon = "overview" | "history" | "planned" | "plans" | "reliability" | "tasks" | "stock" | "telemetry" | "dashboards" | "monitors" | "audit" | "users";
 
-export interface NavItem {
+interface NavItem {
   label: string;
   /** Path under `/plants/{plantId}`; "" is the plant's overview. */
   segment: string;

@@ -5,7 +5,7 @@
  */
 export type Theme = "light" | "dark";
 
-export const THEME_STORAGE_KEY = "plantdesk-theme";
+const THEME_STORAGE_KEY = "plantdesk-theme";
 
 export const themeScript = `(function(){try{var s=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});var d=s?s==="dark":window.matchMedia("(prefers-color-scheme: dark)").matches;var e=document.documentElement;e.classList.toggle("dark",d);e.style.colorScheme=d?"dark":"light"}catch(_){}})();`;
 

@@ -12,7 +12,7 @@ const ROLE_LABELS: Record<Me["role"], string> = {
   admin: "Administrator",
 };
 
-export function roleLabel(role: Me["role"]): string {
+function roleLabel(role: Me["role"]): string {
   return ROLE_LABELS[role];
 }
 

@@ -10,7 +10,7 @@ import { ambiguousNumber, parseLocaleNumber } from "@/lib/client/format";
 import type { TStockLevel, TStockLevelEntry } from "@/lib/contract/maintenance";
 import { loadMaintenanceContract } from "@/lib/client/lazy-contract";
 
-export type ShortChoice = "auto" | "yes" | "no";
+type ShortChoice = "auto" | "yes" | "no";
 
 export interface StockFormValues {
   quantity: string;
@@ -60,9 +60,9 @@ export async function validateStockForm(partId: string, values: StockFormValues,
 }
 
 /** A count this many times the last one (or a tenth of it) is asked about before it is saved… */
-export const PLAUSIBLE_FACTOR = 10;
+const PLAUSIBLE_FACTOR = 10;
 /** …when it also differs by more than this: 1 → 18 gaskets is a delivery, not a typo. */
-export const PLAUSIBLE_MARGIN = 50;
+const PLAUSIBLE_MARGIN = 50;
 
 export interface Implausible {
   /** The count compared with: the last one, or the largest on record when the last was 0. */

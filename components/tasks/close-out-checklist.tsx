@@ -9,7 +9,7 @@ import { Field, Input } from "@/components/ui/field";
 import { parseLocaleNumber, type Format } from "@/lib/client/format";
 import type { TChecklistAnswer, TChecklistItem } from "@/lib/contract/maintenance-plans";
 
-export interface ChecklistValue {
+interface ChecklistValue {
   done: boolean;
   reading: string;
   note: string;
@@ -19,7 +19,7 @@ export type ChecklistValues = Record<string, ChecklistValue>;
 
 const EMPTY: ChecklistValue = { done: false, reading: "", note: "" };
 
-export function rangeWords(item: Pick<TChecklistItem, "min" | "max" | "unit">, format: Format): string {
+function rangeWords(item: Pick<TChecklistItem, "min" | "max" | "unit">, format: Format): string {
   const unit = item.unit ? ` ${item.unit}` : "";
   if (item.min !== null && item.max !== null) return `${format.number(item.min)}–${format.number(item.max)}${unit}`;
   if (item.min !== null) return `at least ${format.number(item.min)}${unit}`;

@@ -40,7 +40,7 @@ function useUpdatedAgo(at: number): string {
 }
 
 /** A refused move in words: what the task is now, when someone else moved it first. */
-export function refusedMoveText(error: unknown, task: TTask, to: TTaskStatus): string {
+function refusedMoveText(error: unknown, task: TTask, to: TTaskStatus): string {
   const now = error instanceof ApiError && error.code === "INVALID_TRANSITION" ? (error.data[0] as { from?: unknown } | undefined)?.from : undefined;
   if (typeof now === "string" && isTaskStatus(now) && now !== task.status) {
     return `${task.id} was already moved to ${STATUS_LABELS[now]} by someone else, so it was not moved to ${STATUS_LABELS[to]}. The card now shows it as it is.`;

@@ -32,7 +32,7 @@ const MOVE_LABELS: Partial<Record<`${TTaskStatus}>${TTaskStatus}`, string>> = {
   "NOT_CLOSED>PENDING": "Back to pending",
 };
 
-export function moveLabel(from: TTaskStatus, to: TTaskStatus): string {
+function moveLabel(from: TTaskStatus, to: TTaskStatus): string {
   return MOVE_LABELS[`${from}>${to}`] ?? `Move to ${STATUS_LABELS[to]}`;
 }
 

@@ -61,12 +61,12 @@ function valuesOf(task: TTask): EditDraft["base"] {
 }
 
 /** The fields whose value differs between two readings. */
-export function changedFields<K extends string>(before: Record<K, string>, after: Record<K, string>, fields: readonly K[]): K[] {
+function changedFields<K extends string>(before: Record<K, string>, after: Record<K, string>, fields: readonly K[]): K[] {
   return fields.filter((field) => before[field].trim() !== after[field].trim());
 }
 
 /** The PATCH body of an edit: only what changed, blanks as null, on the version it was made on. */
-export function editBody(draft: EditDraft): TTaskUpdate {
+function editBody(draft: EditDraft): TTaskUpdate {
   const body: Record<string, unknown> = {};
   for (const field of changedFields(draft.base, draft.values, EDITABLE)) {
     const value = draft.values[field].trim();

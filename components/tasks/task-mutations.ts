@@ -11,7 +11,7 @@ import { maintenanceKeys } from "@/lib/client/maintenance";
 import type { TCloseOut, TTask, TTaskCreation, TTaskStatus, TTaskUpdate } from "@/lib/contract/maintenance";
 import type { TWriteResult } from "@/lib/contract/common";
 
-export interface TransitionVariables {
+interface TransitionVariables {
   task: TTask;
   to: TTaskStatus;
   remark?: string;

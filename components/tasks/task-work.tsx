@@ -30,7 +30,7 @@ export function personName(person: { firstname: string; lastname: string; userna
  * TASK_CHANGED: the edit was made on an older version) the list has been read again, and `now` is
  * the task as it is: its assignee is named, as a refused move names the status it is in.
  */
-export function refusedAssignmentText(error: unknown, task: TTask, wanted: string, now: TTask | undefined): string {
+function refusedAssignmentText(error: unknown, task: TTask, wanted: string, now: TTask | undefined): string {
   if (error instanceof ApiError && error.code === "TASK_CHANGED") {
     const current = !now || now.assignee === undefined ? "" : now.assignee ? ` It is assigned to ${personName(now.assignee)} now.` : " Nobody is assigned to it now.";
     return `Someone else changed ${task.id} after it was shown here, so it was not ${wanted}.${current} The card now shows it as it is: choose again if you still want to.`;

@@ -8,7 +8,7 @@ import type { DeviceInfo } from "./catalogue";
 import type { RowAction } from "./result-table";
 import type { QueryResult } from "./series";
 
-export interface AlarmFields {
+interface AlarmFields {
   plantId: string;
   deviceId: string;
   asset: string;

@@ -15,7 +15,7 @@ const COUNT_COLUMN = /^(n|cnt|num|count|dcount|countif|dcountif|count_.*|dcount_
 /** Aggregates (and the raw reading) whose result is in the unit of what they aggregate. */
 const MEASURE_COLUMN = /(^|_)value($|_)|^(value|avg|mean|min|max|median|sum|stdev|stdevp|any|take_any|first|last|percentile|percentiles|p\d+(\.\d+)?)($|_)/i;
 
-export type AxisKind = "unit" | "count" | "plain";
+type AxisKind = "unit" | "count" | "plain";
 
 export function isCountColumn(column: string): boolean {
   return COUNT_COLUMN.test(column);
@@ -42,7 +42,7 @@ export interface Axis {
   side: "left" | "right";
 }
 
-export interface AxisPlan {
+interface AxisPlan {
   axes: Axis[];
   /** Axis id of each series key. */
   axisOf: Map<string, string>;
@@ -51,7 +51,7 @@ export interface AxisPlan {
 export const MAX_AXES = 2;
 
 /** What a series is measured in: a unit, a count, or nothing readable. */
-export function seriesKind(series: AxisSeries): { kind: AxisKind; unit: string } {
+function seriesKind(series: AxisSeries): { kind: AxisKind; unit: string } {
   if (series.column !== undefined && isCountColumn(series.column)) return { kind: "count", unit: "" };
   if (series.column !== undefined && !carriesUnit(series.column)) return { kind: "plain", unit: "" };
   return series.unit ? { kind: "unit", unit: series.unit } : { kind: "plain", unit: "" };

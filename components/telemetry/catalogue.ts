@@ -10,7 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 import { resolveRange } from "./explorer-state";
 import { fetchTelemetryQuery } from "./telemetry-api";
 
-export const CATALOGUE_QUERY = "States\n| summarize DataMetadata = any(DataMetadata), MessageMetadata = any(MessageMetadata) by Name, DeviceId, PlantId";
+const CATALOGUE_QUERY = "States\n| summarize DataMetadata = any(DataMetadata), MessageMetadata = any(MessageMetadata) by Name, DeviceId, PlantId";
 
 export interface DeviceInfo {
   plantId: string;
@@ -31,7 +31,7 @@ function keysOf(value: unknown, into: Set<string>): void {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) for (const key of Object.keys(value)) into.add(key);
 }
 
-export function readCatalogue(rows: readonly unknown[][]): Catalogue {
+function readCatalogue(rows: readonly unknown[][]): Catalogue {
   const units = new Map<string, string>();
   const devices = new Map<string, DeviceInfo>();
   const dataKeys = new Set<string>();

@@ -22,7 +22,7 @@ export interface CategoryData {
   labelsAreTimes: boolean;
 }
 
-export type ResultPlan =
+type ResultPlan =
   | { view: "table"; reason: string }
   | { view: "line"; series: Series[] }
   | { view: CategoryKind; data: CategoryData };

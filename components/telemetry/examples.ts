@@ -1,5 +1,5 @@
 /** Example queries for newcomers: each shows one idea of the language on the demo data's tables. */
-export interface ExampleQuery {
+interface ExampleQuery {
   title: string;
   query: string;
 }

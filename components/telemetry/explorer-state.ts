@@ -18,7 +18,7 @@ export const RELATIVE_RANGES = {
 export type RelativeRange = keyof typeof RELATIVE_RANGES;
 export type TimeRange = { kind: "relative"; last: RelativeRange } | { kind: "absolute"; from: string; to: string };
 /** `auto`: as the query's `render` or the result's shape says (chart-plan.ts); else the person's choice. */
-export type ResultView = "auto" | "table" | "chart";
+type ResultView = "auto" | "table" | "chart";
 
 export interface ExplorerState {
   query: string;
@@ -47,7 +47,7 @@ export function shiftedRange(window: { startTime: string; endTime: string }, shi
   return { startTime: new Date(Date.parse(window.startTime) - ms).toISOString(), endTime: new Date(Date.parse(window.endTime) - ms).toISOString() };
 }
 
-export const DEFAULT_RANGE: TimeRange = { kind: "relative", last: "24h" };
+const DEFAULT_RANGE: TimeRange = { kind: "relative", last: "24h" };
 
 function isRelative(value: string | null): value is RelativeRange {
   return value !== null && Object.hasOwn(RELATIVE_RANGES, value);

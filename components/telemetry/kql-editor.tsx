@@ -22,7 +22,7 @@ import type { QueryProblem } from "./telemetry-api";
  */
 export type EditorCommand = { id: number } & ({ kind: "jump"; line: number; column: number } | { kind: "insert"; text: string } | { kind: "close" });
 
-export interface KqlEditorProps {
+interface KqlEditorProps {
   value: string;
   onChange: (value: string) => void;
   onRun: () => void;

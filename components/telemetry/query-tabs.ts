@@ -20,7 +20,7 @@ export interface QueryTab {
 /** Longest tab name kept. */
 export const MAX_TAB_NAME = 60;
 
-export interface TabsState {
+interface TabsState {
   tabs: QueryTab[];
   active: string;
 }

@@ -14,9 +14,9 @@ const features = tableFeatures({});
 type Row = unknown[];
 const helper = createColumnHelper<typeof features, Row>();
 
-export const RESULT_PAGE_SIZE = 100;
+const RESULT_PAGE_SIZE = 100;
 
-export function formatCell(value: unknown): string {
+function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
@@ -25,7 +25,7 @@ export function formatCell(value: unknown): string {
 const instantFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** A datetime cell on the chosen clock, sortable and unambiguous: `2026-11-22 10:27:00.000`. */
-export function formatInstantCell(value: unknown, timeZone: string): string {
+function formatInstantCell(value: unknown, timeZone: string): string {
   if (typeof value !== "string") return formatCell(value);
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) return value;

@@ -25,7 +25,7 @@ export interface Series {
   column?: string;
 }
 
-export type ChartPlan = { ok: true; series: Series[]; xMin: number; xMax: number } | { ok: false; reason: string };
+type ChartPlan = { ok: true; series: Series[]; xMin: number; xMax: number } | { ok: false; reason: string };
 
 const NUMERIC_TYPES = new Set(["real", "long", "int", "decimal"]);
 

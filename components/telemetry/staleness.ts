@@ -8,7 +8,7 @@
  */
 
 /** The newest reading of a data point and how many came before it in the looked-up window. */
-export interface LatestReading {
+interface LatestReading {
   /** Time of the newest reading (ms), the death's included. */
   at: number;
   value: number | null;
@@ -25,11 +25,11 @@ export type Freshness =
   | { state: "stale"; reason: "overdue"; since: number; expectedMs: number; lastAt: number };
 
 /** Demo devices and most plants report once a minute: the pace assumed when too few readings tell. */
-export const DEFAULT_INTERVAL_MS = 60_000;
+const DEFAULT_INTERVAL_MS = 60_000;
 /** Missing readings tolerated before the value counts as stale: late delivery is not a dead device. */
-export const OVERDUE_FACTOR = 2;
+const OVERDUE_FACTOR = 2;
 /** A slack for the delay between a reading's time and its arrival in the store (the demo writes a second after the minute). */
-export const OVERDUE_SLACK_MS = 15_000;
+const OVERDUE_SLACK_MS = 15_000;
 
 /** The interval the data point reports at, from its readings in the window. */
 export function expectedInterval(reading: Pick<LatestReading, "readings" | "firstAt" | "at" | "value">, lastValueAt: number): number {

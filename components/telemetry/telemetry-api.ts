@@ -16,7 +16,7 @@ import { loadExplorerContract } from "@/lib/client/lazy-contract";
 export type TelemetryQueryRequest = Omit<TExplorerQueryRequest, "resolution" | "inspect"> & Partial<Pick<TExplorerQueryRequest, "resolution" | "inspect">>;
 export type { QueryProblem };
 
-export interface TelemetryQueryOutcome {
+interface TelemetryQueryOutcome {
   result: QueryResult;
   /** The chart kind of the query's `render` (`timechart`, `piechart`, `table` …), when it has one. */
   render: string | null;

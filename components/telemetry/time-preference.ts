@@ -7,7 +7,7 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { useTimeZone } from "@/lib/client/format";
 
-export type TimeMode = "local" | "utc";
+type TimeMode = "local" | "utc";
 
 const STORAGE_KEY = "plantdesk-time-mode";
 const EVENT = "plantdesk-time-mode";

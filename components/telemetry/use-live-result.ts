@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { appendRows, nextDeltaStart, timeColumn } from "./live-refresh";
 import type { QueryResult } from "./series";
 
-export interface LiveWindow {
+interface LiveWindow {
   start: number;
   end: number;
 }

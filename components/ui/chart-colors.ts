@@ -3,7 +3,7 @@
  * components/telemetry/chart-colors.ts): distinct hues that stay legible on the light and the dark
  * surface, assigned by a kind's position in a sorted list so a kind keeps its colour across pages.
  */
-export const KIND_COLORS = ["#3b82f6", "#16a34a", "#f59e0b", "#dc2626", "#8b5cf6", "#0891b2", "#db2777", "#65a30d", "#f97316", "#64748b"] as const;
+const KIND_COLORS = ["#3b82f6", "#16a34a", "#f59e0b", "#dc2626", "#8b5cf6", "#0891b2", "#db2777", "#65a30d", "#f97316", "#64748b"] as const;
 
 export function kindColor(index: number): string {
   return KIND_COLORS[index % KIND_COLORS.length]!;

@@ -8,7 +8,7 @@ import { useId, useMemo, useRef, useState } from "react";
 import { cn } from "./cn";
 import { controlClasses } from "./field";
 
-export interface ComboOption {
+interface ComboOption {
   value: string;
   label: string;
   /** Extra text that is searched and shown dimmed (serial number, location…). */

@@ -28,7 +28,7 @@ import { useScrollsSideways } from "./scroll-region";
 import { TableSkeleton } from "./skeleton";
 import { EmptyState, ErrorState } from "./states";
 
-export interface DataColumnMeta {
+interface DataColumnMeta {
   /** Numbers align right so digits line up. */
   align?: "right";
   /** The column's name in the column chooser when its header is not plain text. */
@@ -37,14 +37,14 @@ export interface DataColumnMeta {
   wrap?: boolean;
 }
 
-export const dataTableFeatures = tableFeatures({
+const dataTableFeatures = tableFeatures({
   rowSortingFeature,
   columnVisibilityFeature,
   rowPaginationFeature,
   columnMeta: {} as DataColumnMeta,
 });
 
-export type DataTableFeatures = typeof dataTableFeatures;
+type DataTableFeatures = typeof dataTableFeatures;
 // `any` value type: one table's columns hold strings, numbers and objects side by side.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type DataColumn<T extends RowData> = ColumnDef<DataTableFeatures, T, any>;
@@ -56,7 +56,7 @@ function resolve<T>(updater: Updater<T>, current: T): T {
   return typeof updater === "function" ? (updater as (old: T) => T)(current) : updater;
 }
 
-export interface DataTableProps<T extends RowData> {
+interface DataTableProps<T extends RowData> {
   /** Read by screen readers as the table's name. */
   caption: string;
   columns: DataColumn<T>[];

@@ -51,7 +51,7 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
   return <textarea className={cn(controlClasses, "h-auto min-h-24 py-2", className)} {...props} />;
 }
 
-export interface SelectOption {
+interface SelectOption {
   value: string;
   label: string;
 }

@@ -56,7 +56,7 @@ import { getSignInThrottle } from "./sign-in-throttle";
 import { SIGN_IN_ERRORS } from "../contract/sign-in-errors";
 
 /** The generic OpenID Connect provider's id (its callback is /api/auth/callback/oidc). */
-export const OIDC_PROVIDER_ID = "oidc";
+const OIDC_PROVIDER_ID = "oidc";
 
 let cached: Promise<AuthOptions> | null = null;
 

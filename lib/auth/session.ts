@@ -96,7 +96,7 @@ export async function userOfSession(sid: string): Promise<DashboardUser | null> 
 }
 
 /** The enabled user behind these cookies, or null (no cookie, bad or expired token, ended session, unknown or disabled user). */
-export async function userFromCookies(cookies: Map<string, string>): Promise<DashboardUser | null> {
+async function userFromCookies(cookies: Map<string, string>): Promise<DashboardUser | null> {
   const token = sessionCookieValue(cookies);
   if (!token) return null;
   const sid = await sessionId(token);

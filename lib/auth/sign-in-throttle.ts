@@ -42,7 +42,7 @@ export const MAX_SLOW_MS = 5_000;
 const FORGET_AFTER_MS = 60 * 60_000;
 const ENTRIES_KEPT = 50_000;
 
-export interface Attempt {
+interface Attempt {
   /** The attempt succeeded: the account's failures are forgotten, the address gets its count back. */
   succeeded(): Promise<void>;
 }
@@ -50,7 +50,7 @@ export interface Attempt {
 /** Admitted after `slowMs` (the account's ceiling: wait that long, then check), or refused for a while. */
 export type Admission = { attempt: Attempt; slowMs: number } | { retryAfterSeconds: number };
 
-export interface SignInThrottle {
+interface SignInThrottle {
   /** Counts an attempt for these keys, or refuses it while the account at this address (or the address) must wait. */
   begin(keys: { account: string; address: string }, now?: number): Promise<Admission>;
 }

@@ -9,7 +9,7 @@ import "server-only";
 import { bodyText } from "@/lib/platform/http/types";
 import { apiHandler } from "./routes";
 
-export interface InProcessCall {
+interface InProcessCall {
   method: "GET" | "POST";
   /** An `/api/…` path. */
   path: string;
@@ -25,7 +25,7 @@ export interface InProcessCall {
   signal?: AbortSignal;
 }
 
-export interface InProcessAnswer {
+interface InProcessAnswer {
   status: number;
   /** The answer's JSON text. */
   text: string;

@@ -116,7 +116,7 @@ const MAINTENANCE_HOOKS: Partial<Record<MaintenanceOperationId, MaintenanceHooks
 };
 
 /** A dashboard user as the service records a person: the e-mail is the username, the name split once. */
-export function personOf(user: Pick<DashboardUser, "name" | "email">): TPerson {
+function personOf(user: Pick<DashboardUser, "name" | "email">): TPerson {
   const name = user.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 200);
   const space = name.indexOf(" ");
   return space < 0 ? { username: user.email, firstname: name, lastname: "" } : { username: user.email, firstname: name.slice(0, space), lastname: name.slice(space + 1) };
@@ -152,7 +152,7 @@ async function checkCloseOutAllowed(context: ApiContext, plantId: string, taskId
  * Set here, over anything the browser sent: nobody can act in someone else's name. Control
  * characters go and the name is cut short, so the service's bounds (ZActingFor) always hold.
  */
-export function actingFor(user: Pick<DashboardUser, "name" | "email">): string {
+function actingFor(user: Pick<DashboardUser, "name" | "email">): string {
   const name = user.name.replace(/\p{Cc}/gu, " ").trim().slice(0, 60);
   return name && name !== user.email ? `${name} <${user.email}>` : user.email;
 }
@@ -291,7 +291,7 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   ...userRoutes,
 };
 
-export const API_ROUTES: readonly Route[] = [
+const API_ROUTES: readonly Route[] = [
   ...(Object.keys(DASHBOARD_ROUTES) as DashboardRouteId[]).map((id) => ({
     method: DASHBOARD_ROUTES[id].method,
     pattern: DASHBOARD_ROUTES[id].path,

@@ -9,7 +9,7 @@
 import { useEffect, useState } from "react";
 import { ApiError } from "./api";
 
-export interface FormDraft<T> {
+interface FormDraft<T> {
   values: T;
   attemptId: string;
   savedAt: string;
@@ -35,7 +35,7 @@ export function writeDraft<T>(key: string, draft: FormDraft<T> | null): void {
   }
 }
 
-export interface Drafted<T> {
+interface Drafted<T> {
   values: T;
   setValues: (update: T | ((current: T) => T)) => void;
   /** The draft found when the form opened (typed and not sent, or being sent), until dismissed. */

@@ -137,7 +137,7 @@ export function useParts(plantId: string) {
 }
 
 /** The board re-reads its tasks this often; each read is revalidated by ETag (304 while nothing changed). */
-export const TASK_POLL_MS = 4000;
+const TASK_POLL_MS = 4000;
 
 export function useTasks(plantId: string, options: { poll?: boolean; initial?: ServerRead<TTask[]> | null } = {}) {
   return useQuery({

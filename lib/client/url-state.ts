@@ -8,9 +8,9 @@
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { startTransition, useCallback, useOptimistic } from "react";
 
-export type ParamChanges = Record<string, string | number | null | undefined>;
+type ParamChanges = Record<string, string | number | null | undefined>;
 
-export interface UpdateOptions {
+interface UpdateOptions {
   /** Replace the history entry instead of pushing one (typing in a search box). */
   replace?: boolean;
   /** Keep `page` as it is (paging itself, opening a drawer). Default: reset to page 1. */

@@ -7,7 +7,7 @@ import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "./maintenan
 
 export const API_PLANT_BASE = "/api/plants/{plantId}";
 
-export interface ApiRouteEntry {
+interface ApiRouteEntry {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** With `{name}` path parameters. */
   path: string;

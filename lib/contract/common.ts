@@ -75,8 +75,6 @@ export const ZErrorBody = z
 
 export type TWriteResult = z.infer<typeof ZWriteResult>;
 export type TErrorBody = z.infer<typeof ZErrorBody>;
-export type TFieldProblem = z.infer<typeof ZFieldProblem>;
-export type TPageQuery = z.output<typeof ZPageQuery>;
 export interface TPage<T> {
   data: T[];
   page: number;

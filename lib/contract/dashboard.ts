@@ -171,7 +171,5 @@ export type THistoryUpdate = z.output<typeof ZHistoryUpdate>;
 export type THistoryEntry = z.infer<typeof ZHistoryEntry>;
 export type TAuditRecord = z.infer<typeof ZAuditRecord>;
 export type TUserRecord = z.infer<typeof ZUserRecord>;
-export type TUserCreate = z.output<typeof ZUserCreate>;
-export type TUserUpdate = z.output<typeof ZUserUpdate>;
 export type TInvitation = z.infer<typeof ZInvitation>;
 export type TUserCreated = z.infer<typeof ZUserCreated>;

@@ -7,7 +7,7 @@
  */
 
 /** The service's codes (docs/api.md) and their HTTP statuses. */
-export const SERVICE_ERROR_STATUS = {
+const SERVICE_ERROR_STATUS = {
   INVALID_INPUT: 400,
   INVALID_QUERY: 400,
   QUERY_LIMIT_EXCEEDED: 400,
@@ -50,7 +50,7 @@ export const SERVICE_ERROR_STATUS = {
  *   EDIT_CONFLICT 412              someone saved the thing first (If-Match named an older version): nothing written
  *   NETWORK_ERROR 0                (browser only) the dashboard could not be reached
  */
-export const DASHBOARD_ERROR_STATUS = {
+const DASHBOARD_ERROR_STATUS = {
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_TIMEOUT: 504,
   UPSTREAM_INVALID_RESPONSE: 502,

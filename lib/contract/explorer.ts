@@ -9,7 +9,7 @@ import { z } from "./zod";
 import { TELEMETRY_QUERY_FIELDS, checkQueryRange, ZTelemetryColumn, ZRenderHint } from "./telemetry";
 
 /** Widest plot a chart may ask for, in pixels (a 4K screen's width with room to spare). */
-export const MAX_CHART_WIDTH = 8_000;
+const MAX_CHART_WIDTH = 8_000;
 
 export const ZChartResolution = z.object({
   /** Width of the chart's plot in pixels: the answer keeps about two points per pixel per series. */
@@ -74,7 +74,6 @@ export const ZExplorerQueryResponse = z.object({
   meta: ZExplorerQueryMeta,
 });
 
-export type TChartResolution = z.infer<typeof ZChartResolution>;
 export type TExplorerQueryRequest = z.output<typeof ZExplorerQueryRequest>;
 export type TQueryResolution = z.infer<typeof ZQueryResolution>;
 export type TQueryStages = z.infer<typeof ZQueryStages>;

@@ -9,9 +9,9 @@ import { ZDate, ZId, ZPageQuery, ZTimestamp, paginated } from "./common";
 import { MAX_QUERY_LENGTH } from "./telemetry";
 
 export const PLAN_LIMITS = { checklistItems: 100, leadTimeDays: 365, every: 10_000 } as const;
-export const RECURRENCE_UNITS = ["DAY", "WEEK", "MONTH"] as const;
-export const PLAN_SCHEDULES = ["FIXED", "FLOATING"] as const;
-export const CHECKLIST_ITEM_KINDS = ["CHECK", "READING"] as const;
+const RECURRENCE_UNITS = ["DAY", "WEEK", "MONTH"] as const;
+const PLAN_SCHEDULES = ["FIXED", "FLOATING"] as const;
+const CHECKLIST_ITEM_KINDS = ["CHECK", "READING"] as const;
 
 const ZEvery = z.number().int("must be a whole number").min(1, "must be at least 1").max(PLAN_LIMITS.every, `must be at most ${PLAN_LIMITS.every}`);
 /** A meter's figures: finite and within what a counter of hours, cycles or tonnes reaches. */

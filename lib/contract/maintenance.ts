@@ -397,7 +397,6 @@ export const ZPartsQuery = ZPageQuery.extend({
 
 export const ZStockLevelsQuery = ZPageQuery;
 
-export type TAssetRef = z.infer<typeof ZAssetRef>;
 export type TJobDone = z.infer<typeof ZJobDone>;
 export type TPlannedJob = z.infer<typeof ZPlannedJob>;
 export type TAsset = z.infer<typeof ZAsset>;
@@ -407,7 +406,6 @@ export type TStockLevel = z.input<typeof ZStockLevel>;
 export type TPart = z.infer<typeof ZPart>;
 export type TStockLevelEntry = z.infer<typeof ZStockLevelEntry>;
 export type TLookupValue = z.infer<typeof ZLookupValue>;
-export type TTransitionRequest = z.input<typeof ZTransitionRequest>;
 export type TTaskUpdate = z.input<typeof ZTaskUpdate>;
 export type TCloseOut = z.input<typeof ZCloseOut>;
 export type TPartUpdate = z.input<typeof ZPartUpdate>;
@@ -473,11 +471,6 @@ export const MAINTENANCE_OPERATIONS = {
 export type MaintenanceOperationId = keyof typeof MAINTENANCE_OPERATIONS;
 /** What an operation answers with, as the contract types it. */
 export type MaintenanceOutput<Id extends MaintenanceOperationId> = z.output<(typeof MAINTENANCE_OPERATIONS)[Id]["response"]>;
-
-/** The values of an operation's `{name}` path parameters, in the order of its path. */
-export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-}
 
 /**
  * The task creation's date rules, which need "today": dueDate on or after createdDate, incidentDate

@@ -45,6 +45,5 @@ export const ZReliability = z
   })
   .meta({ id: "Reliability", description: "Answer of GET reliability (extension)." });
 
-export type TReliabilityQuery = z.output<typeof ZReliabilityQuery>;
 export type TReliabilityFigures = z.infer<typeof ZReliabilityFigures>;
 export type TReliability = z.infer<typeof ZReliability>;

@@ -9,16 +9,16 @@ import { MAX_RESULT_ROWS } from "./vocabulary";
 
 export { MAX_RESULT_ROWS };
 /** Longest query range (docs/api.md §6). */
-export const MAX_QUERY_RANGE_DAYS = 400;
+const MAX_QUERY_RANGE_DAYS = 400;
 export const MAX_QUERY_LENGTH = 65_536;
-export const MAX_QUERY_PLANTS = 100;
+const MAX_QUERY_PLANTS = 100;
 
 const ZUtcInstant = z.iso
   .datetime({ offset: false, error: "must be an ISO 8601 UTC timestamp ending in Z, e.g. 2024-05-01T00:00:00.000Z" })
   .meta({ id: "UtcInstant", description: "ISO 8601 UTC instant ending in `Z`, e.g. `2024-05-01T00:00:00.000Z`." });
 
 /** Most query parameters one request may send (ADX's `declare query_parameters` names). */
-export const MAX_QUERY_PARAMETERS = 100;
+const MAX_QUERY_PARAMETERS = 100;
 
 /**
  * Values of the query's `declare query_parameters(…)`, as ADX's clients send them: text, read as a
@@ -91,7 +91,7 @@ export const ZTelemetryQueryResponse = z
   .meta({ id: "TelemetryQueryResponse" });
 
 /** RFC 6749 §5.2's codes, and `temporarily_unavailable` (§4.1.2.1) for a throttled client (429). */
-export const OAUTH_ERRORS = ["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"] as const;
+const OAUTH_ERRORS = ["invalid_request", "invalid_client", "unsupported_grant_type", "invalid_scope", "temporarily_unavailable"] as const;
 
 export const ZTokenRequest = z
   .object({
@@ -140,5 +140,4 @@ export type TTelemetryQueryRequest = z.output<typeof ZTelemetryQueryRequest>;
 export type TQueryProblem = z.infer<typeof ZQueryProblem>;
 export type TTelemetryColumn = z.infer<typeof ZTelemetryColumn>;
 export type TTelemetryQueryResponse = z.output<typeof ZTelemetryQueryResponse>;
-export type TTokenResponse = z.output<typeof ZTokenResponse>;
 export type TOAuthErrorCode = (typeof OAUTH_ERRORS)[number];

@@ -10,7 +10,7 @@ import { invalidInput } from "@/lib/contract/errors";
 import { startOfDay, zonedIso } from "@/lib/contract/time-zone";
 import type { SqlExecutor, SqlParams } from "@/lib/platform/sql";
 
-export interface AuditEntry {
+interface AuditEntry {
   userEmail: string;
   plantId?: string | null;
   action: string;
@@ -133,7 +133,7 @@ export async function pruneAudit(db: SqlExecutor, retentionDays: number, now = D
 }
 
 /** What is known of a write only once it ended. */
-export interface AuditSettlement {
+interface AuditSettlement {
   target?: string | null;
   outcome: string;
   httpStatus: number;
@@ -181,7 +181,7 @@ export async function settleAudit(db: SqlExecutor, id: number, settlement: Audit
   );
 }
 
-export interface AuditFilter {
+interface AuditFilter {
   /** Part of the user's e-mail, or of their name (users table), any case. */
   user?: string;
   plantId?: string;
@@ -274,7 +274,7 @@ export async function queryAudit(db: SqlExecutor, filter: AuditFilter, page: num
 }
 
 /** At most this many rows in one export: a bigger one is refused with words, never cut short. */
-export const AUDIT_CSV_MAX_ROWS = 100_000;
+const AUDIT_CSV_MAX_ROWS = 100_000;
 
 /**
  * Every row matching the filter, newest first, as CSV (RFC 4180, header line first) for people:

@@ -18,9 +18,9 @@ export const DEMO_USERS: readonly { email: string; name: string; role: Role; pla
   { email: "admin@plantdesk.demo", name: "Ada Admin", role: "admin", plants: "*" },
 ];
 
-export const DEMO_USERS_FILE = "demo-users.txt";
+const DEMO_USERS_FILE = "demo-users.txt";
 
-export interface DemoUsersOutcome {
+interface DemoUsersOutcome {
   /** The users were created (or their password reset from DEMO_PASSWORD) by this call. */
   changed: boolean;
   /** Set only when this call generated the password (first start without DEMO_PASSWORD). */

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { SqlExecutor } from "@/lib/platform/sql";
 
-export const INVITATION_TTL_MS = 7 * 86_400_000;
+const INVITATION_TTL_MS = 7 * 86_400_000;
 /** base64url of 32 random bytes: what a link's token looks like (anything else is refused unread). */
 export const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -86,7 +86,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 const SCRYPT_HASH = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
 
-export interface Verification {
+interface Verification {
   ok: boolean;
   /** Set when the password matched a hash of an older kind or weaker parameters: store this one instead. */
   upgradedHash?: string;

@@ -8,7 +8,7 @@ import type { SqlDb, SqlExecutor, SqlParams } from "@/lib/platform/sql";
 import { invalidInput } from "@/lib/contract/errors";
 import type { THistoryEntry as HistoryEntry, THistoryRecord, THistoryUpdate } from "@/lib/contract/dashboard";
 
-export const HISTORY_LIMIT = 200;
+const HISTORY_LIMIT = 200;
 export const STARRED_LIMIT = 100;
 
 /** 400 when starring `entryId` (or a new entry, null) would make more than STARRED_LIMIT. */

@@ -25,7 +25,7 @@ export interface UserAdminContext {
 
 export const CLI_ACTOR = { email: "(operator CLI)", id: null } as const;
 
-export type UserAdminProblem = "invalid" | "not-found";
+type UserAdminProblem = "invalid" | "not-found";
 
 export class UserAdminError extends Error {
   constructor(
@@ -69,7 +69,7 @@ async function existing(ctx: UserAdminContext, id: number): Promise<DashboardUse
   return user;
 }
 
-export interface NewUserInput {
+interface NewUserInput {
   email: string;
   name?: string;
   role: Role;
@@ -106,7 +106,7 @@ export async function addUser(ctx: UserAdminContext, input: NewUserInput, option
   });
 }
 
-export interface UserChange {
+interface UserChange {
   name?: string;
   role?: Role;
   plants?: PlantScope;

@@ -69,7 +69,7 @@ export function formatPlantScope(plants: PlantScope): string {
   return plants === "*" ? "*" : plants.join(",");
 }
 
-export interface NewUser {
+interface NewUser {
   email: string;
   name?: string;
   role: Role;
@@ -178,7 +178,7 @@ export async function setPassword(db: SqlExecutor, userId: number, password: str
   await revokeUserSessions(db, userId);
 }
 
-export function validatePassword(password: string): void {
+function validatePassword(password: string): void {
   if (password.length < 8) throw new UserInputError("The password must be at least 8 characters long.");
   if (password.length > MAX_PASSWORD_LENGTH) throw new UserInputError(`The password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
 }

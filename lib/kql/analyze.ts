@@ -18,7 +18,7 @@ import { AGGREGATE_FUNCTIONS, functionEntry } from "./functions/table";
 
 
 /** Literals per query (each one is a bound parameter). */
-export const MAX_LITERALS = 5_000;
+const MAX_LITERALS = 5_000;
 
 const TYPE_ALIASES: Record<string, KqlType> = { double: "real", boolean: "bool", date: "datetime", time: "timespan", int64: "long", int32: "int" };
 

@@ -60,9 +60,6 @@ export function functionDoc(name: string): { signature: string; description: str
   return dash < 0 ? { signature: text, description: "" } : { signature: text.slice(0, dash), description: text.slice(dash + 3) };
 }
 
-/** Words that start a query or a statement, for completion at the start. */
-export const STATEMENT_WORDS = Object.keys(STATEMENT_DOCS);
-
 /** The documentation of the word at `offset` (an operator after `|`, or a function before `(`). */
 export function hoverAt(text: string, offset: number): { from: number; to: number; text: string; signature?: string; description?: string } | null {
   let from = offset;

@@ -576,7 +576,7 @@ export class Planner implements OperatorPlanner {
   }
 }
 
-export type LetBindingValue = Env extends ReadonlyMap<string, infer V> ? V : never;
+type LetBindingValue = Env extends ReadonlyMap<string, infer V> ? V : never;
 
 /** Literals, possibly negated or typed (`datetime(…)`, `dynamic([…])`). */
 function isConstantAst(ast: Expr): boolean {

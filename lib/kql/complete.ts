@@ -26,7 +26,7 @@ export interface CompletionResult {
 }
 
 /** Every tabular operator, with its one-line documentation as the detail. */
-export const TABULAR_OPERATORS: Completion[] = Object.entries(OPERATOR_DOCS).map(([label, detail]) => ({ label, kind: "operator", detail }));
+const TABULAR_OPERATORS: Completion[] = Object.entries(OPERATOR_DOCS).map(([label, detail]) => ({ label, kind: "operator", detail }));
 
 const CHART_KINDS = ["timechart", "linechart", "barchart", "columnchart", "piechart", "areachart", "scatterchart", "table", "card"];
 const EXPRESSION_KEYWORDS = [
@@ -36,7 +36,7 @@ const EXPRESSION_KEYWORDS = [
 ];
 
 /** Metadata keys of docs/api.md §6 that the demo data uses. */
-export const METADATA_KEYS: Record<string, string[]> = {
+const METADATA_KEYS: Record<string, string[]> = {
   DataMetadata: ["Unit", "Area", "Line", "DeviceType"],
   MessageMetadata: ["topologyReference", "topologyReferenceType", "messageIntervalMilliseconds", "jobId", "jobName"],
 };

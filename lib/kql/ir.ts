@@ -9,7 +9,7 @@ import type { KqlType, SqlParamType } from "./types";
  * How a `dynamic` value is held in SQL: `double` for `Value` (a number column), `json` for the
  * metadata objects and anything derived from them.
  */
-export type DynamicRep = "double" | "json";
+type DynamicRep = "double" | "json";
 
 export type Node =
   | { op: "ref"; relation: string; name: string }

@@ -31,7 +31,7 @@ export interface Token {
 }
 
 /** Words the highlighter shows as keywords: tabular operators and their clause words. */
-export const KEYWORDS = new Set([
+const KEYWORDS = new Set([
   "where", "filter", "project", "project-away", "project-rename", "project-reorder", "project-keep", "extend",
   "summarize", "by", "order", "sort", "asc", "desc", "nulls", "first", "last", "top", "take", "limit",
   "distinct", "count", "render", "with", "and", "or", "between", "in", "has", "contains", "startswith",
@@ -45,7 +45,7 @@ export const KEYWORDS = new Set([
  * Hyphenated operator names the lexer reads as one word, so `make-series` is one token (and a
  * refusal can name it) rather than `make` minus `series`. Longest first: `top-nested` before `top`.
  */
-export const HYPHENATED = [
+const HYPHENATED = [
   "project-away", "project-rename", "project-reorder", "project-keep", "project-smart", "project-by-names",
   "make-series", "make-graph", "mv-expand", "mv-apply", "top-nested", "top-hitters", "parse-where", "parse-kv",
   "sample-distinct", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "granny-asc", "granny-desc",

@@ -13,7 +13,7 @@ import { nameOf } from "./names";
 import type { TExpr } from "./ir";
 import { scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
 
-export type PlanOperator = (planner: OperatorPlanner, block: Block, operator: Operator, env: Env) => Block;
+type PlanOperator = (planner: OperatorPlanner, block: Block, operator: Operator, env: Env) => Block;
 
 /** Operators planned as they are: they keep every column (the key too) and treat each row alone. */
 const ROW_BY_ROW = new Set(["where", "search", "extend", "parse", "parse-kv", "mv-expand", "project-rename", "sort", "as", "mv-apply", "lookup", "join"]);
@@ -25,7 +25,7 @@ const PROJECTIONS = new Set(["project", "project-away", "project-keep", "project
  * (it stays a column of the result). `settled` tells whether a block must be wrapped before a filter
  * on a window may be added (operators.ts's rule).
  */
-export function planPerPart(planner: OperatorPlanner, blockIn: Block, operators: Operator[], key: string, env: Env, plan: PlanOperator, what: string, settled: (b: Block) => boolean): Block {
+function planPerPart(planner: OperatorPlanner, blockIn: Block, operators: Operator[], key: string, env: Env, plan: PlanOperator, what: string, settled: (b: Block) => boolean): Block {
   const analyzer = planner.analyzer;
   let block = blockIn;
   const keyColumn = (span: Span): Expr => ({ kind: "column", name: key, span });

@@ -18,7 +18,7 @@ import { parseExpr } from "./parser/expressions";
 import type { KqlType } from "./types";
 
 /** Longest parameter value read (the request body is capped too; this keeps one value's parse small). */
-export const MAX_PARAMETER_VALUE = 65_536;
+const MAX_PARAMETER_VALUE = 65_536;
 
 export type QueryParameterValues = Readonly<Record<string, string>>;
 

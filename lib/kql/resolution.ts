@@ -28,7 +28,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** Bins a person reads at a glance, in ms: the rewrite picks the smallest that is wide enough. */
-export const NICE_BINS_MS = [
+const NICE_BINS_MS = [
   SECOND, 2 * SECOND, 5 * SECOND, 10 * SECOND, 15 * SECOND, 30 * SECOND,
   MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE,
   HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR,
@@ -51,7 +51,7 @@ export function timespanLiteral(ms: number): string {
   return `${Math.round(ms)}ms`;
 }
 
-export interface ChartWindow {
+interface ChartWindow {
   /** The query's range, ms since the epoch. */
   startMs: number;
   endMs: number;
@@ -59,7 +59,7 @@ export interface ChartWindow {
   width: number;
 }
 
-export interface BinPlan {
+interface BinPlan {
   kind: "bin";
   /** The query with its time bins made coarser (the `render` kept). */
   query: string;
@@ -68,7 +68,7 @@ export interface BinPlan {
   shownBinMs: number;
 }
 
-export interface MinMaxPlan {
+interface MinMaxPlan {
   kind: "minmax";
   /** Counts the query's rows per series: one row `Rows, Longest, Series` (run first, to decide). */
   countQuery: string;
@@ -76,7 +76,7 @@ export interface MinMaxPlan {
   reduce(binMs: number): string;
 }
 
-export type ResolutionPlan = BinPlan | MinMaxPlan | { kind: "none"; reason: string };
+type ResolutionPlan = BinPlan | MinMaxPlan | { kind: "none"; reason: string };
 
 type Rewrite = { from: number; to: number; text: string };
 

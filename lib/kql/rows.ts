@@ -12,7 +12,7 @@ import { isNumeric, type TExpr } from "./ir";
 
 type Call = Extract<Expr, { kind: "call" }>;
 
-export const ROW_ORDER_FUNCTIONS = ["prev", "next", "row_number", "row_cumsum", "row_window_session"] as const;
+const ROW_ORDER_FUNCTIONS = ["prev", "next", "row_number", "row_cumsum", "row_window_session"] as const;
 
 export function rowOrderCall(analyzer: Analyzer, ast: Call, scope: Scope): TExpr | undefined {
   const name = ast.name;

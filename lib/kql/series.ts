@@ -51,9 +51,8 @@ const OUTPUTS: Record<string, { part: string; type: KqlType }[]> = {
 
 /** Functions yielding several columns (only in extend, as in ADX; series_decompose_forecast's baseline may also be used as a value). */
 export const SERIES_MULTI = new Set(["series_decompose", "series_decompose_anomalies", "series_fit_line", "series_fit_2lines", "series_periods_detect"]);
-export const SERIES_FUNCTIONS = Object.keys(OUTPUTS);
 
-export interface SeriesCall {
+interface SeriesCall {
   /** `<function>:<trend or ->:<seasonality or ->` of series-sql.ts's seriesPlan. */
   spec: string;
   operands: TExpr[];

@@ -15,7 +15,7 @@ const DATA_TYPES: Record<KqlType, string> = {
 };
 
 /** `columnType`/`dataType` of a response column of this KQL type. */
-export function responseType(type: KqlType): { columnType: KqlType; dataType: string } {
+function responseType(type: KqlType): { columnType: KqlType; dataType: string } {
   return { columnType: type, dataType: DATA_TYPES[type] };
 }
 

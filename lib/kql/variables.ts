@@ -59,7 +59,7 @@ export function binFor(rangeMs: number): string {
   return (BIN_STEPS.find(([, ms]) => rangeMs / ms <= TARGET_POINTS) ?? BIN_STEPS[BIN_STEPS.length - 1]!)[0];
 }
 
-export interface VariableUse {
+interface VariableUse {
   name: string;
   line: number;
   column: number;
@@ -70,7 +70,7 @@ export function variablesUsed(query: string): VariableUse[] {
   return tokenize(query).flatMap((token) => (token.kind === "identifier" && token.text.startsWith("$") ? [{ name: token.text.slice(1), line: token.line, column: token.column }] : []));
 }
 
-export type Substitution = { ok: true; query: string } | { ok: false; problem: VariableUse & { message: string } };
+type Substitution = { ok: true; query: string } | { ok: false; problem: VariableUse & { message: string } };
 
 /**
  * The query with each `$name` replaced: a variable by the string literal of its value, `$__bin` by

@@ -20,7 +20,7 @@ export function withRequestId<T>(requestId: string, fn: () => T): T {
   return scopes().run({ requestId }, fn);
 }
 
-export function currentRequestId(): string | undefined {
+function currentRequestId(): string | undefined {
   return scopes().getStore()?.requestId;
 }
 

@@ -22,7 +22,7 @@ export class RefusedDestination extends Error {
 }
 
 /** Every address a name has (tests give their own). */
-export type Resolver = (hostname: string) => Promise<string[]>;
+type Resolver = (hostname: string) => Promise<string[]>;
 
 const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
@@ -37,12 +37,12 @@ export interface DestinationPolicy {
  * carrier-grade NAT, reserved, nor an IPv6 form that carries an IPv4 address (mapped, 6to4,
  * NAT64, Teredo), which ipaddr.js classifies apart from "unicast".
  */
-export function isPublicAddress(address: string): boolean {
+function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   return ipaddr.process(address).range() === "unicast";
 }
 
-export interface CheckedDestination {
+interface CheckedDestination {
   url: URL;
   /** The address the connection goes to: judged, and never looked up again. */
   address: string;
@@ -71,7 +71,7 @@ export async function checkDestination(target: string, policy: DestinationPolicy
   return { url, address, family: ipaddr.parse(address).kind() === "ipv6" ? 6 : 4 };
 }
 
-export interface PostOptions {
+interface PostOptions {
   timeoutMs: number;
   /** The answer is read (and thrown away) up to this many bytes. */
   maxAnswerBytes: number;

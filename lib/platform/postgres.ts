@@ -23,7 +23,7 @@ export interface PostgresSqlDb extends SqlDb {
   readonly pool: pg.Pool;
 }
 
-export interface PostgresOptions {
+interface PostgresOptions {
   /** Connections at most (per process). */
   max?: number;
 }
@@ -101,7 +101,7 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
 }
 
 /** Runs `fn` on one connection inside BEGIN … COMMIT (ROLLBACK when it throws). */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> {
+async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> {
   const client = await pool.connect();
   try {
     return await inTransaction((sql) => client.query(sql), () => fn(client), begin);
@@ -125,7 +125,7 @@ export function postgresSqlDb(pool: pg.Pool): PostgresSqlDb {
  * (PostgreSQL's DDL is transactional): an instance starting at the same time waits, then finds them
  * applied. `lockKey` tells the two stores apart when they share a database.
  */
-export async function applyPostgresMigrations(pool: pg.Pool, migrations: readonly Migration[], lockKey: string): Promise<number[]> {
+async function applyPostgresMigrations(pool: pg.Pool, migrations: readonly Migration[], lockKey: string): Promise<number[]> {
   return withTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || $1))", [lockKey]);
     await client.query(`CREATE TABLE IF NOT EXISTS ${lockKey}_migrations (

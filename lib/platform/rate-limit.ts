@@ -6,7 +6,7 @@
  */
 import { createMemoryWindows, secondsLeft, type FixedWindowCounter } from "../shared-state/fixed-window";
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   /** Budget left in the current window after this request (0 when refused). */
   remaining: number;

@@ -21,10 +21,10 @@ import deviceOwners from "./telemetry/migrations/041-device-owners";
 
 export const SERVICE_DATABASE_FILE = "plantdesk.sqlite";
 
-export const SERVICE_MIGRATIONS = [...MAINTENANCE_MIGRATIONS, telemetryClients, telemetryClientLabels, telemetryDevices, sparkplugHost, deviceOwners].sort((a, b) => a.version - b.version);
+const SERVICE_MIGRATIONS = [...MAINTENANCE_MIGRATIONS, telemetryClients, telemetryClientLabels, telemetryDevices, sparkplugHost, deviceOwners].sort((a, b) => a.version - b.version);
 
 /** Tells the service's migrations from the dashboard's when both stores share one PostgreSQL schema. */
-export const SERVICE_MIGRATIONS_KEY = "service";
+const SERVICE_MIGRATIONS_KEY = "service";
 
 export type ServiceSql = SqliteSqlDb | PostgresSqlDb;
 

@@ -8,7 +8,7 @@ import type { MaintenanceContext } from "./maintenance/context";
 import { createMaintenanceRoutes } from "./maintenance/endpoints";
 import { getServiceOpenApiDocument } from "./openapi";
 
-export interface ServiceContexts {
+interface ServiceContexts {
   maintenance: MaintenanceContext;
   /** OAuth token endpoint, discovery, JWKS and the telemetry query (lib/service/telemetry). */
   telemetry: Route[];

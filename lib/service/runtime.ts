@@ -24,7 +24,7 @@ import { createPlanScheduler, type PlanScheduler } from "./maintenance/plans/sch
 import { METER_WINDOW_DAYS, type MeterReader } from "./maintenance/plans/meter";
 
 /** The telemetry half: one DuckDB file per customer, KQL queries, OAuth clients and tokens. */
-export type TelemetryRuntime = TelemetryService;
+type TelemetryRuntime = TelemetryService;
 
 export interface ServiceRuntime {
   config: AppConfig;
@@ -71,7 +71,7 @@ async function probe(name: ReadinessCheck["name"], check: () => Promise<unknown>
   }
 }
 
-export interface RuntimeOptions {
+interface RuntimeOptions {
   /** Today's date (UTC, `YYYY-MM-DD`) for defaults and the demo data; tests pin it. */
   today?: () => string;
   /** The clock of the demo data and the live parts; tests move it. Also gives `today` unless that is set. */

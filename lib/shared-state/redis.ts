@@ -27,7 +27,7 @@ export interface SharedRedis {
   close(): Promise<void>;
 }
 
-export interface LuaScript {
+interface LuaScript {
   lua: string;
   sha: string;
 }
@@ -36,7 +36,7 @@ export function luaScript(lua: string): LuaScript {
   return { lua, sha: createHash("sha1").update(lua).digest("hex") };
 }
 
-export function sharedStateUnavailable(): ApiError {
+function sharedStateUnavailable(): ApiError {
   return new ApiError(
     "SERVICE_UNAVAILABLE",
     "The shared state of the service (Redis) cannot be reached, so limits cannot be checked; retry shortly.",

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { SharedState } from ".";
 import { luaScript, type SharedRedis } from "./redis";
 
-export interface SlotCaps {
+interface SlotCaps {
   perKey: number;
   perGroup: number;
 }
@@ -26,7 +26,7 @@ export interface ConcurrencySlots {
 }
 
 /** A lease not renewed for this long is taken to belong to a dead instance. */
-export const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
 
 export function createConcurrencySlots(shared: SharedState, name: string, caps: SlotCaps, leaseMs = DEFAULT_LEASE_MS): ConcurrencySlots {
   return shared.kind === "redis" ? createRedisSlots(shared.redis, name, caps, leaseMs) : createMemorySlots(caps);

@@ -20,7 +20,7 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
-export interface BalancerOptions {
+interface BalancerOptions {
   /** How long a backend that refused a connection is left out. */
   downMs?: number;
 }

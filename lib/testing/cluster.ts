@@ -51,7 +51,7 @@ export async function clusterUnavailable(): Promise<string | null> {
   return missing.length === 0 ? null : `a cluster needs PostgreSQL and Redis: ${summarizeServices(missing, servicesRequired())}`;
 }
 
-export interface ClusterOptions {
+interface ClusterOptions {
   size: number;
   /** More variables for the seed and the instances (limits, DEMO_TELEMETRY_DAYS, …). */
   env?: Record<string, string>;

@@ -14,7 +14,7 @@ import { freePort } from "./free-port";
 import { servicesRequired } from "./services";
 
 export const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto"].find((p) => fs.existsSync(p)) ?? null;
-export const MOSQUITTO_PASSWD = ["/usr/bin/mosquitto_passwd", "/usr/local/bin/mosquitto_passwd", "/opt/homebrew/bin/mosquitto_passwd"].find((p) => fs.existsSync(p)) ?? null;
+const MOSQUITTO_PASSWD = ["/usr/bin/mosquitto_passwd", "/usr/local/bin/mosquitto_passwd", "/opt/homebrew/bin/mosquitto_passwd"].find((p) => fs.existsSync(p)) ?? null;
 
 export interface OwnMosquitto {
   url: string;

@@ -12,7 +12,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export type ServiceName = "postgres" | "redis" | "mqtt";
 
-export interface ServiceAddress {
+interface ServiceAddress {
   name: ServiceName;
   /** What a suite connects with (a driver's connection URL). */
   url: string;
@@ -28,7 +28,7 @@ const DEFAULTS: Record<ServiceName, { envVar: string; url: string; port: number 
   mqtt: { envVar: "TEST_MQTT_URL", url: "mqtt://127.0.0.1:1883", port: 1883 },
 };
 
-export const SERVICE_NAMES = Object.keys(DEFAULTS) as ServiceName[];
+const SERVICE_NAMES = Object.keys(DEFAULTS) as ServiceName[];
 
 export function serviceAddress(name: ServiceName, env: Env = process.env): ServiceAddress {
   const { envVar, url: fallback, port: defaultPort } = DEFAULTS[name];

@@ -11,14 +11,14 @@ import "server-only";
  * values take a few times that), least recently used first out. Held values are shared between callers: read them, never change them.
  */
 
-export interface HeldAnswer {
+interface HeldAnswer {
   etag: string;
   json: string;
   value: unknown;
   headers: Record<string, string>;
 }
 
-export interface AnswerCache {
+interface AnswerCache {
   get(key: string): HeldAnswer | undefined;
   set(key: string, answer: HeldAnswer): void;
   delete(key: string): void;

@@ -25,7 +25,7 @@ export function getUpstream(): Promise<Upstream> {
   return upstream;
 }
 
-export async function buildUpstream(config: AppConfig): Promise<Upstream> {
+async function buildUpstream(config: AppConfig): Promise<Upstream> {
   const { upstream, timeouts, answerCacheChars, maxAnswerBytes } = config.dashboard;
   if (upstream.mode === "embedded") return createEmbeddedUpstream(await getServiceRuntime());
   const tokens = new Map(upstream.plants.map((plant) => [plant.id, plant.token]));

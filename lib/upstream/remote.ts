@@ -19,7 +19,7 @@ import type { Transport, UpstreamResponse } from "./transport";
 import type { PlantInfo, Upstream } from "./types";
 import { TELEMETRY_QUERY_PATH, TOKEN_PATH, maintenancePath } from "@/lib/contract/spec-paths";
 
-export interface TelemetryCredentials {
+interface TelemetryCredentials {
   clientId: string;
   clientSecret: string;
   scope: string;
@@ -33,7 +33,7 @@ export interface Credentials {
   telemetryClient(): TelemetryCredentials | null;
 }
 
-export interface RemoteDeps {
+interface RemoteDeps {
   service: Transport;
   auth: Transport;
   credentials: Credentials;

@@ -27,7 +27,7 @@ export const DEFAULT_SEND_OPTIONS: Omit<SendOptions, "timeoutMs"> = { maxAttempt
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; null when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);

@@ -25,7 +25,7 @@ export interface TokenCache {
   invalidate(rejected: string): Promise<void>;
 }
 
-export interface TokenStore {
+interface TokenStore {
   /** The held token, unless none is held or it is due for refresh. */
   get(): Promise<string | null>;
   /** Holds `value` for `keepMs` (until it is due for refresh). */
@@ -34,7 +34,7 @@ export interface TokenStore {
   drop(rejected: string): Promise<void>;
 }
 
-export function createMemoryTokenStore(now: () => number = () => Date.now()): TokenStore {
+function createMemoryTokenStore(now: () => number = () => Date.now()): TokenStore {
   let held: { value: string; refreshAt: number } | null = null;
   return {
     async get() {

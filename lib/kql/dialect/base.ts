@@ -15,8 +15,8 @@ import { functionEntry } from "../functions/table";
 import type { KqlType, SqlParamType } from "../types";
 
 /** A term of `has` is a maximal run of ASCII letters and digits (docs/api.md §6). */
-export const TERM_EDGE_BEFORE = `'(^|[^0-9A-Za-z])'`;
-export const TERM_EDGE_AFTER = `'($|[^0-9A-Za-z])'`;
+const TERM_EDGE_BEFORE = `'(^|[^0-9A-Za-z])'`;
+const TERM_EDGE_AFTER = `'($|[^0-9A-Za-z])'`;
 
 /** ADX's `[-][d.]hh:mm[:ss[.fffffff]]`, as a regular expression (backslashes not yet escaped for SQL). */
 const TIMESPAN_TEXT = String.raw`^\s*(-?)(?:(\d+)\.)?(\d+):(\d+)(?::(\d+)(?:\.(\d{1,7}))?)?\s*$`;

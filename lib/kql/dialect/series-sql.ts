@@ -67,10 +67,9 @@ export interface ListSql {
 }
 
 /** Inputs above this many points make the statement fail (period detection is quadratic). */
-export const SERIES_ANALYSIS_MAX_POINTS = 10_000;
+const SERIES_ANALYSIS_MAX_POINTS = 10_000;
 
 export type Trend = "avg" | "linefit" | "none";
-export type FitLinePart = "rsquare" | "slope" | "variance" | "rvariance" | "interception" | "line_fit";
 
 /** The numbers of a JSON array with nulls (and non-numbers) as 0. */
 function valuesOf(L: ListSql, json: string): string {
@@ -114,13 +113,13 @@ function quantileOfSorted(L: ListSql, sorted: string, c: string, f: string): str
  * bind nested lambdas in time exponential in their depth. The same stages nest into one expression
  * (`series_inline`) where a function is used inside another expression.
  */
-export interface StageContext {
+interface StageContext {
   L: ListSql;
   r(name: string): string;
   op(i: number): string;
 }
 export type Stage = Record<string, (c: StageContext) => string>;
-export interface SeriesPlan {
+interface SeriesPlan {
   stages: Stage[];
   /** Result part → the name of the value holding it (JSON or a number). */
   outputs: Record<string, string>;

@@ -11,7 +11,7 @@ import type { KqlType } from "../types";
 export type Engine = "duckdb" | "clickhouse";
 
 /** A parameter's type: a KQL type, `number` (long, int or real, kept as given) or `any`. */
-export type ParamType = KqlType | "number" | "any";
+type ParamType = KqlType | "number" | "any";
 
 export interface Param {
   name: string;
@@ -27,7 +27,7 @@ export interface Param {
  * The result type: a KQL type, `$0`-style "the type of argument 0", or a rule over the
  * (converted) arguments.
  */
-export type ResultRule = KqlType | `$${number}` | ((args: readonly TExpr[]) => KqlType);
+type ResultRule = KqlType | `$${number}` | ((args: readonly TExpr[]) => KqlType);
 
 /**
  * Null rule: `propagate` — null when an argument is null (SQL's own rule); `never` — never null;

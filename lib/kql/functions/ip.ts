@@ -13,7 +13,7 @@
  * - Anything else is not an address: null (a string result '' in KQL).
  */
 
-export interface Ip {
+interface Ip {
   /** The address as a number (32 bits for IPv4, 128 for IPv6), before masking. */
   value: bigint;
   prefix: number;

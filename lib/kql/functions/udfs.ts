@@ -30,7 +30,7 @@ function read32(bytes: Uint8Array, at: number): bigint {
 }
 
 /** XXH64 (seed 0) of the bytes, as an unsigned 64-bit number: ADX's hash() and hash_xxhash64(). */
-export function xxhash64(bytes: Uint8Array): bigint {
+function xxhash64(bytes: Uint8Array): bigint {
   const length = bytes.length;
   let at = 0;
   let h: bigint;
@@ -65,7 +65,7 @@ export function xxhash64(bytes: Uint8Array): bigint {
 const utf8 = new TextEncoder();
 
 /** A JavaScript function DuckDB calls per row: typed parameters, a typed result, null in → null out. */
-export interface DuckDbUdf {
+interface DuckDbUdf {
   name: string;
   params: readonly ("VARCHAR" | "BIGINT" | "DOUBLE")[];
   returns: "VARCHAR" | "BIGINT" | "DOUBLE" | "BOOLEAN";

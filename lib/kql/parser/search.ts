@@ -9,7 +9,7 @@ import type { Expr, Name, Operator, Span, TabularExpr, TabularSource } from "../
 import { Cursor, fail, isName, isPunct, isWord } from "./cursor";
 import { parseComparison } from "./expressions";
 
-export const SEARCH_TABLES = ["States", "Events"];
+const SEARCH_TABLES = ["States", "Events"];
 
 /** `search …` after `|` (the word is read). */
 export function parseSearchOperator(c: Cursor, from: number): Extract<Operator, { kind: "search" }> {

@@ -411,7 +411,7 @@ class Builder {
   }
 }
 
-export interface KqlQueryOptions {
+interface KqlQueryOptions {
   tables?: TableName[];
   maxOperators?: number;
   /** Share of queries (0..1) that get one junk token spliced in. */

@@ -16,7 +16,7 @@ import type { ClickHouseExecutor } from "@/lib/service/telemetry/clickhouse/exec
 import { createCustomerSchema, querySettings, rowsStatement, rowsToJsonArray } from "@/lib/service/telemetry/clickhouse/sql";
 import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support";
 
-export const FIXTURE_DATABASE = "kql_fixture";
+const FIXTURE_DATABASE = "kql_fixture";
 
 export interface ClickHouseFixture {
   executor: ClickHouseExecutor;
@@ -36,7 +36,7 @@ export function sharedChdb(): ClickHouseExecutor {
  * The fixture's DuckDB statements (testing/fixture.ts) in ClickHouse's spelling: timestamps with
  * their milliseconds, tables in the fixture's database.
  */
-export function toClickHouseSql(sql: string, database: string): string {
+function toClickHouseSql(sql: string, database: string): string {
   return sql
     .replace(/TIMESTAMP '([^']*)'/g, "toDateTime64('$1', 3, 'UTC')")
     .replace(/"(States|Events|ScopedStates|ScopedEvents)"/g, `"${database}"."$1"`);

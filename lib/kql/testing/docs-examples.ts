@@ -51,7 +51,7 @@ export function loadDocsExamples(root = process.cwd()): DocsExamples {
 const NUMERIC = new Set(["long", "int", "real", "decimal"]);
 
 /** `2017-01-01 00:00:00.0000000`, `2017-01-01T00:00:00Z`, `2017-1-1` → `2017-01-01T00:00:00.0000000Z`. */
-export function canonicalDatetime(text: string): string {
+function canonicalDatetime(text: string): string {
   const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*Z?$/.exec(text.trim());
   if (!m) return text;
   const two = (s: string | undefined) => (s ?? "0").padStart(2, "0");
@@ -59,7 +59,7 @@ export function canonicalDatetime(text: string): string {
 }
 
 /** `1.02:03:04.5`, `02:03:04`, `-00:00:01` → ADX's form `[-][d.]hh:mm:ss[.fffffff]`. */
-export function canonicalTimespan(text: string): string {
+function canonicalTimespan(text: string): string {
   const m = /^(-)?(?:(\d+)\.)?(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?$/.exec(text.trim());
   if (!m) return text;
   const days = Number(m[2] ?? 0);
@@ -111,7 +111,7 @@ function dynamicAgrees(actual: JsonValue, expected: JsonValue): boolean {
 }
 
 /** One answer's value against one printed value of a column of Kusto.Language's type. */
-export function valueAgrees(actual: JsonValue, expected: JsonValue, type: string): boolean {
+function valueAgrees(actual: JsonValue, expected: JsonValue, type: string): boolean {
   if (type === "string") {
     if (actual === null) return expected === "";
     return (typeof actual === "string" ? actual : JSON.stringify(actual)) === expected;
@@ -134,7 +134,7 @@ export function valueAgrees(actual: JsonValue, expected: JsonValue, type: string
 }
 
 /** Row order is part of the printed answer when the query's last sort is not undone by a later operator. */
-export function ordersRows(query: string): boolean {
+function ordersRows(query: string): boolean {
   const pipes = query.split("|");
   const last = pipes.findLastIndex((p) => /^\s*(sort|order)\s+by\b|^\s*top\b|^\s*serialize\b|^\s*(range|print)\b/.test(p) || /^\s*(let\b[^;]*;\s*)*range\b/.test(p));
   if (last < 0) return false;

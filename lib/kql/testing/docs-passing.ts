@@ -10,7 +10,7 @@ import { z } from "zod";
 export const DOCS_PASSING_PATH = "lib/kql/testing/docs-passing.json";
 
 const passing = z.object({ duckdb: z.array(z.string()), clickhouse: z.array(z.string()) });
-export type Passing = z.infer<typeof passing>;
+type Passing = z.infer<typeof passing>;
 
 export function readPassing(root = process.cwd()): Passing {
   const file = path.join(root, DOCS_PASSING_PATH);

@@ -39,7 +39,7 @@ export interface DocsEngines {
   close(): Promise<void>;
 }
 
-export interface DocsEngineOptions {
+interface DocsEngineOptions {
   timeoutMs?: number;
   database?: string;
   /** The ClickHouse engine's executor: chdb in process by default, or HTTP to clickhouse:dev or a server. */

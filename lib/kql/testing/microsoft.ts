@@ -17,7 +17,7 @@ const tables = TABLE_NAMES.map(
 );
 const globals = Kusto.Language.GlobalState.Default.WithDatabase(new Kusto.Language.Symbols.DatabaseSymbol.$ctor2("db", null, tables));
 
-export interface ReferenceResult {
+interface ReferenceResult {
   errors: string[];
   columns: { name: string; type: string }[];
 }

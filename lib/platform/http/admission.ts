@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export interface PoolLimits {
+interface PoolLimits {
   /** Requests of the pool served at once. */
   concurrent: number;
   /** Requests of the pool waiting for a place; beyond it a request is refused at once. */
@@ -34,7 +34,7 @@ export interface AdmissionLimits {
 
 export type PoolKind = "anonymous" | "principal" | "assets";
 
-export interface Ticket {
+interface Ticket {
   /** Gives the place back (idempotent). */
   release(): void;
 }
@@ -83,7 +83,7 @@ function cookieValue(header: string | undefined, names: readonly string[]): stri
  * The credential a request carries, as a key: a bearer token (plant token, telemetry access token)
  * or the session cookie; null when it carries neither. Hashed, never kept as sent.
  */
-export function credentialKey(headers: IncomingMessage["headers"]): string | null {
+function credentialKey(headers: IncomingMessage["headers"]): string | null {
   const authorization = headers.authorization;
   const bearer = typeof authorization === "string" ? /^bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
   if (bearer) return `bearer:${digest(bearer)}`;

@@ -3,7 +3,7 @@ import { ApiError, invalidInput, type FieldProblem } from "../../contract/errors
 import type { ServiceRequest } from "./types";
 
 /** Turns zod issues into the `{ field, problem }` items of a 400's `data`. */
-export function zodProblems(error: z.ZodError): FieldProblem[] {
+function zodProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => ({
     field: issue.path.length > 0 ? issue.path.join(".") : "(body)",
     problem: issue.message,
@@ -26,7 +26,7 @@ function mediaType(header: string | undefined): string {
 }
 
 /** Deepest nesting of arrays and objects a request body may have: far above any payload of the API. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -40,7 +40,7 @@ const BACKSLASH = 0x5c;
  * the value (validation, JSON.stringify for an idempotency hash) recurses, and 100,000 levels
  * overflow the stack. Brackets inside strings do not count.
  */
-export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {

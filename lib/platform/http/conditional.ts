@@ -13,12 +13,12 @@ import type { ServiceRequest, ServiceResponse } from "./types";
 /** No shared cache keeps the answer; the client that asked may, provided it revalidates each time. */
 const REVALIDATE_EACH_TIME = "private, no-cache";
 
-export function entityTag(body: string): string {
+function entityTag(body: string): string {
   return `"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
 /** Whether `If-None-Match` names this tag: `*`, or one of a comma-separated list, weak tags compared weakly. */
-export function noneMatchNames(header: string | undefined, tag: string): boolean {
+function noneMatchNames(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
   return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === tag);

@@ -9,7 +9,7 @@ const SERVICE_PATHS = new Set(["/.well-known/openid-configuration", "/openapi.js
 /** Entra ID's tenant-prefixed spelling of the token endpoint and its discovery document (lib/contract/spec-paths.ts). */
 const TENANT_PATH = /^\/[^/]+\/(oauth2\/v2\.0\/token|v2\.0\/\.well-known\/openid-configuration)$/;
 
-export function isServicePath(pathname: string): boolean {
+function isServicePath(pathname: string): boolean {
   return SERVICE_PATHS.has(pathname) || SERVICE_PREFIXES.some((prefix) => pathname.startsWith(prefix)) || TENANT_PATH.test(pathname);
 }
 
@@ -19,7 +19,7 @@ export function isServicePath(pathname: string): boolean {
  * never Next's redirect to the HTML sign-in page, which API clients follow into a page they
  * cannot read (Microsoft's Kusto SDK, for one, fails on any redirect).
  */
-export function wantsApiAnswer(headers: Record<string, string | string[] | undefined>): boolean {
+function wantsApiAnswer(headers: Record<string, string | string[] | undefined>): boolean {
   const authorization = headers.authorization;
   if (typeof authorization === "string" && /^bearer\s/i.test(authorization)) return true;
   const accept = typeof headers.accept === "string" ? headers.accept.toLowerCase() : "";

@@ -7,7 +7,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(error: ApiError): ServiceResponse {
+function errorResponse(error: ApiError): ServiceResponse {
   const headers: Record<string, string> = { ...error.headers };
   if (error.status === 401 && !headers["www-authenticate"]) headers["www-authenticate"] = "Bearer";
   return json(error.toBody(), error.status, headers);

@@ -2,7 +2,7 @@ import { ApiError } from "../../contract/errors";
 import { toErrorResponse } from "./respond";
 import type { ServiceRequest, ServiceResponse } from "./types";
 
-export type RouteParams = Record<string, string>;
+type RouteParams = Record<string, string>;
 export type RouteHandler = (req: ServiceRequest, params: RouteParams) => ServiceResponse | Promise<ServiceResponse>;
 
 export interface Route {

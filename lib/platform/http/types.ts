@@ -42,7 +42,7 @@ export interface ServiceResponse {
   body: ResponseBody;
 }
 
-export type ResponseBody = string | readonly Uint8Array[];
+type ResponseBody = string | readonly Uint8Array[];
 
 /** Length in bytes of a response body. */
 export function bodyLength(body: ResponseBody): number {

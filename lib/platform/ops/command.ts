@@ -10,7 +10,7 @@ import type { AppConfig } from "@/lib/config";
 import type { PostgresSqlDb } from "../postgres";
 import type { SqlDb, SqliteSqlDb } from "../sql";
 
-export interface OpsIo {
+interface OpsIo {
   /** Prints the human form, or the JSON form with `--json`. */
   result(human: string, json: unknown): void;
 }
@@ -24,7 +24,7 @@ export interface OpsContext extends OpsIo {
   json: boolean;
 }
 
-export interface OpsArgs {
+interface OpsArgs {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
 }

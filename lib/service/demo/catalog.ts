@@ -3,7 +3,7 @@
  * tests and the docs all name the same ones. Everything else in the demo data is generated from
  * `SEED` (see the seed modules beside this file).
  */
-export interface DemoCustomer {
+interface DemoCustomer {
   id: string;
   name: string;
 }

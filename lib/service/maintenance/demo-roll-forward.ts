@@ -21,9 +21,9 @@ import { CUSTOMER_VOCABULARY, PEOPLE, WORK_ORDER_REMARKS } from "./seed-content"
 import { DEMO_TASK_CLIENT, demoActor, drawTaskFields, generateAssets, hours, rolledThroughKey, TASK_KIND_WEIGHTS, TASK_PRIORITY_WEIGHTS, titleFor, type SeedAsset } from "./seed";
 
 /** A server that was down longer than this catches up this many days (older backlog is done on the first). */
-export const MAX_ROLL_DAYS = 90;
+const MAX_ROLL_DAYS = 90;
 
-export interface RollForwardOptions {
+interface RollForwardOptions {
   seed: string;
   /** `YYYY-MM-DD` (UTC): the last day to roll (inclusive). */
   today: string;
@@ -31,7 +31,7 @@ export interface RollForwardOptions {
   now?: Date;
 }
 
-export interface RollForwardResult {
+interface RollForwardResult {
   days: number;
   jobsDone: number;
   plannedAdded: number;
@@ -45,7 +45,7 @@ const markerKey = rolledThroughKey;
  * Days after (or before, negative) its due date that a planned job occurrence gets done: a pure
  * function of the job and the due date, so the outcome does not depend on when the roll runs.
  */
-export function completionOffsetDays(seed: string, jobId: string, dueDate: string): number {
+function completionOffsetDays(seed: string, jobId: string, dueDate: string): number {
   const random = createRandom(seed, jobId, dueDate, "done");
   const bucket = random.weighted([
     [[-3, -1], 12],

@@ -7,7 +7,7 @@
 import type { MaintenanceContext } from "./context";
 import type { PlantRecord } from "./store";
 
-export interface OperationInput {
+interface OperationInput {
   /** Path parameters below the plant (`taskId`, `partId`), percent-decoded, not yet checked. */
   params: Record<string, string>;
   /** The query string; unknown parameters are ignored. */

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { SqlDb } from "../../platform/sql";
 
-export interface PlantTokenInfo {
+interface PlantTokenInfo {
   id: string;
   plantId: string;
   createdAt: string;
@@ -14,7 +14,7 @@ export interface PlantTokenInfo {
   revokedAt: string | null;
 }
 
-export interface IssuedPlantToken {
+interface IssuedPlantToken {
   id: string;
   /** The secret itself: returned once, never stored. */
   token: string;

@@ -23,7 +23,7 @@ export type CustomerVocabulary = z.infer<typeof ZCustomerVocabulary>;
 /** Each demo customer's own words: lookup values, departments, roles, priorities. Data: customer-vocabulary.json, checked on load. */
 export const CUSTOMER_VOCABULARY: Record<string, CustomerVocabulary> = z.record(z.string(), ZCustomerVocabulary).parse(customerVocabulary);
 
-export interface ComponentKind {
+interface ComponentKind {
   code: string;
   name: string;
   assetType: string;
@@ -43,7 +43,7 @@ export const COMPONENTS: Record<string, ComponentKind> = {
   PX: { code: "PT", name: "Pressure transmitter", assetType: "INSTRUMENT", makers: [["Endress+Hauser", "Cerabar PMC71"], ["Emerson", "Rosemount 3051"], ["Yokogawa", "EJA110E"]], parts: ["sensor", "gasket"] },
 };
 
-export interface MachineKind {
+interface MachineKind {
   code: string;
   names: readonly string[];
   assetType: string;

@@ -26,7 +26,7 @@ import { addDays, createRandom, type Random } from "../demo/seeded-random";
 /** `demo_state` key: the last day (`YYYY-MM-DD`) of a plant's demo data that is written; the running demo rolls on from there. */
 export const rolledThroughKey = (plantId: string) => `maintenance_rolled_through:${plantId}`;
 
-export interface MaintenanceSeedSizes {
+interface MaintenanceSeedSizes {
   jobsDone: number;
   plannedJobs: number;
   tasks: number;
@@ -34,7 +34,7 @@ export interface MaintenanceSeedSizes {
 }
 
 /** Per plant (issue 2: about 3,000 / 400 / 300 / 200). */
-export const DEFAULT_SEED_SIZES: MaintenanceSeedSizes = { jobsDone: 3000, plannedJobs: 400, tasks: 300, parts: 200 };
+const DEFAULT_SEED_SIZES: MaintenanceSeedSizes = { jobsDone: 3000, plannedJobs: 400, tasks: 300, parts: 200 };
 
 export interface MaintenanceSeedOptions {
   seed: string;
@@ -337,13 +337,13 @@ const SEED_SQL = {
   rolledThrough: `INSERT INTO demo_state (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
 };
 
-export type SeedRow = readonly [sql: string, params: SqlParams];
+type SeedRow = readonly [sql: string, params: SqlParams];
 
 /**
  * Every row of the demo data, in the order it is written (parents before children). Generation
  * only: the draws happen here, in a fixed order, so the rows depend on nothing but the options.
  */
-export function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] {
+function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] {
   const sizes = { ...DEFAULT_SEED_SIZES, ...options.sizes };
   const { seed, today } = options;
   const rows: SeedRow[] = [];

@@ -9,11 +9,11 @@
  */
 import { compileKql, type CompiledQuery, type CompileOptions } from "@/lib/kql";
 
-export const COMPILE_CACHE_ENTRIES = 256;
+const COMPILE_CACHE_ENTRIES = 256;
 /** Longer texts are compiled every time: they are rare and would make the cache's memory large. */
 const MAX_TEXT = 8_192;
 
-export interface CompileCache {
+interface CompileCache {
   compile(text: string, options: CompileOptions): CompiledQuery;
 }
 

@@ -16,9 +16,9 @@
 import { ApiError } from "../../contract/errors";
 import { createMemoryWindows, secondsLeft, type FixedWindowCounter, type WindowUse } from "../../shared-state/fixed-window";
 
-export const MIN_QUERY_COST = 1;
+const MIN_QUERY_COST = 1;
 /** Engine milliseconds per extra cost unit: the default budget of 300 buys ~30 s of DuckDB time. */
-export const MS_PER_COST_UNIT = 100;
+const MS_PER_COST_UNIT = 100;
 /** A client's first query is expected to be light; afterwards its own recent queries tell. */
 const INITIAL_ESTIMATE = 2;
 /** Extensions grow with the query (fewer timers for long ones), up to 5 s of engine time at once. */
@@ -28,7 +28,7 @@ const EXTEND_AHEAD_MS = 30;
 /** Clients whose estimates are remembered; the oldest is forgotten beyond this. */
 const ESTIMATES_KEPT = 10_000;
 
-export function queryCost(engineMs: number): number {
+function queryCost(engineMs: number): number {
   return MIN_QUERY_COST + Math.floor(Math.max(0, engineMs) / MS_PER_COST_UNIT);
 }
 
@@ -37,9 +37,9 @@ export function queryCost(engineMs: number): number {
  * units) costs 10 more. Compiling blocks the event loop, so the engine clock's extensions cannot
  * run meanwhile: the work is charged when the query settles, from what the window has left.
  */
-export const COMPILE_WORK_PER_COST_UNIT = 10_000;
+const COMPILE_WORK_PER_COST_UNIT = 10_000;
 
-export function compileCost(work: number): number {
+function compileCost(work: number): number {
   return Math.floor(Math.max(0, work) / COMPILE_WORK_PER_COST_UNIT);
 }
 
@@ -71,7 +71,7 @@ export interface Reservation {
 }
 
 /** A budget a key's spending also counts against: a monitor's own budget lies within its plant's monitors' budget. */
-export interface BudgetLevel {
+interface BudgetLevel {
   key: string;
   budget: number;
 }

@@ -17,7 +17,7 @@ import type { DemoPlant } from "../demo/catalog";
 import { createRandom } from "../demo/seeded-random";
 import { DATA_POINT_KINDS, demoDevices, type DataPointRole, type DemoDevice } from "./demo-devices";
 
-export interface DemoTelemetryOptions {
+interface DemoTelemetryOptions {
   seed: string;
   plants: readonly DemoPlant[];
   days: number;
@@ -33,14 +33,14 @@ export interface DemoTelemetryResult {
 }
 
 /** A window of the model to write: minutes since the epoch, `to` exclusive. */
-export interface DemoWindow {
+interface DemoWindow {
   seed: string;
   plants: readonly DemoPlant[];
   fromMinute: number;
   toMinute: number;
 }
 
-export interface DemoWindowResult {
+interface DemoWindowResult {
   /** Readings written. */
   states: number;
   /** Alarms raised (new `Events` rows). */
@@ -81,7 +81,7 @@ const CALIBRATION_PERIOD_MINUTES = 14 * 1440;
 const LONGEST_CALIBRATION_MINUTES = CALIBRATION_PERIOD_MINUTES + 13 * 1440;
 
 /** The plant's UTC offset at `now`, in minutes: daily cycles follow the site's clock. */
-export function utcOffsetMinutes(timeZone: string, now: Date): number {
+function utcOffsetMinutes(timeZone: string, now: Date): number {
   const text = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
     .formatToParts(now)
     .find((part) => part.type === "timeZoneName")?.value;
@@ -93,7 +93,7 @@ export function utcOffsetMinutes(timeZone: string, now: Date): number {
  * The offsets of a time zone over [fromMinute, toMinute): `[{ from, offset }]`, the first entry
  * from `fromMinute`. Daylight-saving changes are found day by day, then to the minute.
  */
-export function offsetPeriods(timeZone: string, fromMinute: number, toMinute: number): { from: number; offset: number }[] {
+function offsetPeriods(timeZone: string, fromMinute: number, toMinute: number): { from: number; offset: number }[] {
   const at = (minute: number) => utcOffsetMinutes(timeZone, new Date(minute * 60_000));
   const periods = [{ from: fromMinute, offset: at(fromMinute) }];
   for (let day = fromMinute; day < toMinute; day += 1440) {
@@ -119,7 +119,7 @@ function seedNumber(seed: string): bigint {
 }
 
 /** One series of the demo: a device's data point, with its place in the storage order. */
-export interface DemoSeries {
+interface DemoSeries {
   /** Position in storage order (plant, data point name, device); the seed's `sid`. */
   index: number;
   device: DemoDevice;
@@ -129,7 +129,7 @@ export interface DemoSeries {
 }
 
 /** Every demo series of the plants, in storage order: plant, data point name, device (schema.ts explains why). */
-export function demoSeries(seed: string, plants: readonly DemoPlant[]): DemoSeries[] {
+function demoSeries(seed: string, plants: readonly DemoPlant[]): DemoSeries[] {
   const series: DemoSeries[] = [];
   for (const plant of plants) {
     const rows = demoDevices(seed, plant).flatMap((device) => device.dataPoints.map((role) => ({ device, role })));
@@ -140,7 +140,7 @@ export function demoSeries(seed: string, plants: readonly DemoPlant[]): DemoSeri
 }
 
 /** `States` metadata of a demo series (decisions: the keys real data carries). */
-export function demoSeriesMetadata(series: DemoSeries): { data: Record<string, string>; message: Record<string, string | number> } {
+function demoSeriesMetadata(series: DemoSeries): { data: Record<string, string>; message: Record<string, string | number> } {
   const { device } = series;
   return {
     data: { Unit: DATA_POINT_KINDS[series.role].unit, Area: device.area, Line: device.line, DeviceType: device.deviceType },

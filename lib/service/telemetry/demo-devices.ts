@@ -10,7 +10,7 @@ import type { DemoPlant } from "../demo/catalog";
 /** What a data point measures; each role has its own signal model in demo-data.ts. */
 export type DataPointRole = "temperature" | "pressure" | "vibration" | "motorCurrent" | "throughput" | "running";
 
-export interface DataPointKind {
+interface DataPointKind {
   role: DataPointRole;
   /** `States.Name`. */
   name: string;

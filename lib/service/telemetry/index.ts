@@ -49,7 +49,7 @@ export interface TelemetryService {
   close(): Promise<void>;
 }
 
-export interface TelemetryOptions {
+interface TelemetryOptions {
   /** Clock of the query endpoint (token expiry, `now()`) and of the demo seed; tests move it. */
   now?: () => Date;
   log?: (line: string) => void;

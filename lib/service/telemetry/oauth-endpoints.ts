@@ -29,7 +29,7 @@ import type { RateLimiter } from "../../platform/rate-limit";
 import { DISCOVERY_PATH, JWKS_PATH, TENANT_DISCOVERY_PATH, TENANT_TOKEN_PATH, TOKEN_PATH } from "@/lib/contract/spec-paths";
 import { ID_PATTERN } from "@/lib/contract/vocabulary";
 
-export interface OAuthContext {
+interface OAuthContext {
   clients: TelemetryClients;
   tokens: AccessTokens;
   resourceId: string;
@@ -148,7 +148,7 @@ async function issueToken(req: ServiceRequest, ctx: OAuthContext): Promise<Servi
   return json({ token_type: "Bearer", expires_in: ACCESS_TOKEN_LIFETIME_SECONDS, access_token: accessToken }, 200, NO_STORE);
 }
 
-export function discoveryDocument(origin: string, resourceId: string) {
+function discoveryDocument(origin: string, resourceId: string) {
   return {
     issuer: origin,
     token_endpoint: `${origin}${TOKEN_PATH}`,
@@ -166,7 +166,7 @@ export function discoveryDocument(origin: string, resourceId: string) {
  * nothing but the paths (this issuer has one tenant). There is no authorization endpoint to use
  * (client credentials never call it); the field names where it would be, because MSAL requires one.
  */
-export function tenantDiscoveryDocument(origin: string, resourceId: string, tenant: string) {
+function tenantDiscoveryDocument(origin: string, resourceId: string, tenant: string) {
   const base = `${origin}/${encodeURIComponent(tenant)}`;
   return { ...discoveryDocument(origin, resourceId), token_endpoint: `${base}/oauth2/v2.0/token`, authorization_endpoint: `${base}/oauth2/v2.0/authorize` };
 }

@@ -51,7 +51,7 @@ export interface QueryPrincipal {
 }
 
 /** A query's answer: the response body `{ data: { columns, rows, render? } }` in UTF-8 parts, and its headers. */
-export interface QueryAnswer {
+interface QueryAnswer {
   body: Uint8Array[];
   headers: Record<string, string>;
   rowCount: number;
@@ -103,7 +103,7 @@ export interface EngineQuery {
 }
 
 /** The engine's answer: the result table, the cost header and how long the query waited for a place. */
-export interface EngineAnswer {
+interface EngineAnswer {
   table: TelemetryTable;
   headers: Record<string, string>;
   queueMs: number;

@@ -13,7 +13,7 @@
 import { ApiError } from "../../contract/errors";
 import { createMemorySlots, type ConcurrencySlots, type Slot } from "../../shared-state/slots";
 
-export interface QueryGateLimits {
+interface QueryGateLimits {
   perClient: number;
   perCustomer: number;
   queuePerClient: number;

@@ -7,7 +7,7 @@
 import type { KqlSource, SqlParamType, SqlParams, TableName } from "@/lib/kql";
 import type { TelemetryScope } from "./store";
 
-export interface ScopeSpelling {
+interface ScopeSpelling {
   /** The placeholder of a bound parameter. */
   param(name: string, type: SqlParamType): string;
   /** A table's qualified name. */

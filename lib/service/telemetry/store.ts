@@ -37,7 +37,7 @@ export interface TelemetryQuery {
 }
 
 /** Milliseconds per stage of one query in the engine (the explorer's inspector). */
-export interface QueryTimings {
+interface QueryTimings {
   compileMs: number;
   /** Until the engine handed over its first rows. */
   executeMs: number;

@@ -45,7 +45,7 @@ export interface ApiResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read it freely
 }
 
-export interface CallOptions {
+interface CallOptions {
   token?: string;
   body?: unknown;
   /** Sent as is, instead of JSON.stringify(body). */

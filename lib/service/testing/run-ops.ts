@@ -19,7 +19,7 @@ export function runOps(dataDir: string, args: string[], input?: string): { statu
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-export interface OpsSuite {
+interface OpsSuite {
   /** Runs the CLI against the suite's DATA_DIR. */
   ops(...args: string[]): ReturnType<typeof runOps>;
   /** Runs a command with `--json`; a failure throws with the command's stderr, success gives the parsed output. */

@@ -12,7 +12,7 @@ import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adap
 import type { ServiceResponse } from "@/lib/platform/http/types";
 import { createServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;

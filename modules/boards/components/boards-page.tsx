@@ -22,7 +22,7 @@ import { useCan } from "@/lib/client/me";
 import { DASHBOARD_LIMITS } from "@/lib/contract/dashboard-vocabulary";
 import { emptyBoard } from "./board-state";
 
-export const boardPath = (plantId: string, id: number, query = "") => `${plantPath(plantId, "dashboards")}/${id}${query}`;
+const boardPath = (plantId: string, id: number, query = "") => `${plantPath(plantId, "dashboards")}/${id}${query}`;
 
 export function DashboardsPage({ plantId }: { plantId: string }) {
   const format = useFormat();

@@ -82,7 +82,7 @@ export interface EarlyPanelAnswer {
 /** How long an early answer counts as fresh: it was asked for while the page rendered. */
 const EARLY_FRESH_MS = 30_000;
 
-export interface PanelViewProps {
+interface PanelViewProps {
   plantId: string;
   panel: TDashboardPanel;
   query: PanelQuery;

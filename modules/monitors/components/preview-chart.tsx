@@ -13,13 +13,13 @@ const QUIET = "var(--pd-fg-muted)";
 const OPENS = "#dc2626";
 const HOLDS = "#f59e0b";
 
-export interface PreviewPoint {
+interface PreviewPoint {
   at: number;
   keys: number;
   opened: number;
 }
 
-export function previewPoints(preview: TMonitorPreview): PreviewPoint[] {
+function previewPoints(preview: TMonitorPreview): PreviewPoint[] {
   const byTime = new Map<string, PreviewPoint>(preview.times.map((time) => [time, { at: Date.parse(time), keys: 0, opened: 0 }]));
   for (const firing of preview.firings) {
     const point = byTime.get(firing.at);

@@ -4,7 +4,7 @@
  * (docs/api.md, "Monitors"). They read the window the monitor is given (no `ago()` where the window
  * says enough), so the preview replays them faithfully; "no data" needs the clock and uses `ago(30m)`.
  */
-export interface MonitorTemplate {
+interface MonitorTemplate {
   id: "threshold" | "anomaly" | "no-data" | "rate";
   label: string;
   description: string;

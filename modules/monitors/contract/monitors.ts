@@ -100,7 +100,7 @@ export const ZMonitorInput = z
   })
   .meta({ id: "MonitorInput" });
 
-export const MONITOR_STATES = ["ok", "firing", "failing", "disabled"] as const;
+const MONITOR_STATES = ["ok", "firing", "failing", "disabled"] as const;
 
 export const ZMonitor = z
   .object({
@@ -203,7 +203,6 @@ export type TMonitorTaskTemplate = z.output<typeof ZMonitorTaskTemplate>;
 export type TMonitor = z.infer<typeof ZMonitor>;
 export type TMonitorRun = z.infer<typeof ZMonitorRun>;
 export type TFiring = z.infer<typeof ZFiring>;
-export type TFiringQuery = z.output<typeof ZFiringQuery>;
 export type TMonitorPreviewRequest = z.output<typeof ZMonitorPreviewRequest>;
 export type TMonitorPreview = z.infer<typeof ZMonitorPreview>;
 export type TMonitorState = (typeof MONITOR_STATES)[number];

@@ -71,7 +71,6 @@ export const ZNotificationPolicy = z
 
 export type TContactPointInput = z.output<typeof ZContactPointInput>;
 export type TContactPoint = z.infer<typeof ZContactPoint>;
-export type TRoutingRule = z.output<typeof ZRoutingRule>;
 export type TNotificationPolicy = z.output<typeof ZNotificationPolicy>;
 
 export const DEFAULT_POLICY: TNotificationPolicy = { rules: [], defaultContactPointId: null, groupSeconds: ROUTING_LIMITS.defaultGroupSeconds };

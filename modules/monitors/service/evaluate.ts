@@ -40,7 +40,7 @@ function invalidQuery(error: KqlError): ApiError {
 }
 
 /** The result columns of a query, from the compiler alone (no data read); bad KQL → 400 INVALID_QUERY with line and column. */
-export function resultColumns(query: string): ResultColumn[] {
+function resultColumns(query: string): ResultColumn[] {
   try {
     return compileKql(query, { sources: SCHEMA_ONLY_SOURCES }).columns;
   } catch (error) {
@@ -175,7 +175,7 @@ export function monitorLink(monitor: Pick<StoredMonitor, "plantId" | "id">): str
 }
 
 /** The line that records in a task that a monitor opened it (the task drawer recognises it). */
-export function monitorMarker(monitor: Pick<StoredMonitor, "plantId" | "id" | "name">): string {
+function monitorMarker(monitor: Pick<StoredMonitor, "plantId" | "id" | "name">): string {
   return `Opened by monitor "${clip(monitor.name.replace(/\p{Cc}/gu, " "), 120)}" (#${monitor.id}): ${monitorLink(monitor)}`;
 }
 
@@ -315,7 +315,7 @@ export async function firingProblems(deps: MonitorDeps, monitorId: number): Prom
 }
 
 /** Evaluations a preview would replay: one per `every` step ending at `to`. */
-export function previewTimes(request: Pick<TMonitorPreviewRequest, "every" | "from" | "to">): number[] {
+function previewTimes(request: Pick<TMonitorPreviewRequest, "every" | "from" | "to">): number[] {
   const every = timespanMs(request.every)!;
   const from = Date.parse(request.from);
   const to = Date.parse(request.to);

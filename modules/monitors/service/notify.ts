@@ -44,7 +44,7 @@ function keyLine(key: Record<string, unknown>): string {
     .join(", ");
 }
 
-export function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | "plantId"> & Partial<Pick<StoredMonitor, "severity">>, evaluation: Evaluation): MonitorMessage {
+function describeEvaluation(monitor: Pick<StoredMonitor, "id" | "name" | "plantId"> & Partial<Pick<StoredMonitor, "severity">>, evaluation: Evaluation): MonitorMessage {
   const opened = evaluation.firings.filter((firing) => firing.state === "opened");
   const resolved = evaluation.firings.filter((firing) => firing.state === "resolved");
   const counts = [opened.length ? `${opened.length} opened` : null, resolved.length ? `${resolved.length} resolved` : null].filter(Boolean).join(", ");

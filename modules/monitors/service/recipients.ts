@@ -11,7 +11,7 @@ import type { SqlExecutor } from "@/lib/platform/sql";
 
 const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
-export interface RecipientVerdict {
+interface RecipientVerdict {
   allowed: string[];
   refused: string[];
   /** The domains that were allowed, for the refusal's words. */

@@ -51,7 +51,7 @@ export async function routeEvaluation(db: SqlDb, monitor: StoredMonitor, evaluat
 }
 
 /** One message for a contact point's group: the worst severity first in the subject, every line (up to a bound) in the text. */
-export function describeGroup(plantId: string, contactPointName: string, lines: readonly ClaimedLine[]): MonitorMessage {
+function describeGroup(plantId: string, contactPointName: string, lines: readonly ClaimedLine[]): MonitorMessage {
   const worst = SEVERITY_ORDER.find((severity) => lines.some((line) => line.severity === severity)) ?? "info";
   const monitors = new Set(lines.map((line) => line.monitorId)).size;
   const summary = `${lines.length} firing change${lines.length === 1 ? "" : "s"} from ${monitors} monitor${monitors === 1 ? "" : "s"}`;

@@ -73,7 +73,7 @@ export async function runMonitor(deps: RunDeps, monitor: StoredMonitor, at: numb
   return evaluation;
 }
 
-export interface SchedulerOptions {
+interface SchedulerOptions {
   /** Evaluations running at once on this instance. */
   concurrency: number;
   /** How often due monitors are looked for. */

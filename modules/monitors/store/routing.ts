@@ -116,7 +116,7 @@ export async function savePolicy(db: SqlExecutor, plantId: string, policy: TNoti
   );
 }
 
-export interface OutboxLine {
+interface OutboxLine {
   plantId: string;
   contactPointId: number;
   monitorId: number;

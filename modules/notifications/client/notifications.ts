@@ -10,9 +10,9 @@ import { apiPath } from "@/lib/contract/api";
 import type { TMarkRead, TNotificationKind, TNotificationList, TNotificationPrefs, TNotificationSummary } from "@/modules/notifications/contract/notifications";
 
 /** How often the bell asks; a conditional request each time. */
-export const NOTIFICATION_POLL_MS = 30_000;
+const NOTIFICATION_POLL_MS = 30_000;
 
-export const notificationKeys = {
+const notificationKeys = {
   all: ["notifications"] as const,
   summary: ["notifications", "summary"] as const,
   list: (show: "all" | "unread") => ["notifications", "list", show] as const,

@@ -39,7 +39,7 @@ export interface PlanFormValues {
   enabled: boolean;
 }
 
-export const DEFAULT_METER_QUERY = `States
+const DEFAULT_METER_QUERY = `States
 | where Name == "RunningState" and Value > 0
 | summarize RunningHours = todouble(count()) / 60.0`;
 

@@ -191,7 +191,7 @@ function PlanFilterBar({ plantId, filters, onChange }: { plantId: string; filter
   );
 }
 
-export function nextDueText(plan: TMaintenancePlan, format: Format): string {
+function nextDueText(plan: TMaintenancePlan, format: Format): string {
   if (!plan.enabled) return "Disabled: opens no work";
   if (plan.trigger.kind === "CALENDAR") return plan.nextDueDate ? `Next due ${format.date(plan.nextDueDate)}` : "No further occurrence";
   const unit = plan.trigger.unit;

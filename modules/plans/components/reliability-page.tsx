@@ -234,7 +234,7 @@ function Assets({ plantId, data, format, onPick }: { plantId: string; data: TRel
 }
 
 /** One CSV: the plant (or asset) row, each asset, each month; figures as numbers, codes as `CODE:count`. */
-export function reliabilityCsv(data: TReliability): string {
+function reliabilityCsv(data: TReliability): string {
   type Row = TReliabilityFigures & { scope: string; key: string; name: string };
   const rows: Row[] = [
     { scope: data.assetTagNumber ? "asset and components" : "plant", key: data.assetTagNumber ?? "", name: "", ...data.plant },

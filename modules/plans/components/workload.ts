@@ -6,7 +6,7 @@
  */
 import type { TPlannedJob } from "@/lib/contract/maintenance";
 
-export interface WorkloadWeek {
+interface WorkloadWeek {
   /** The week's Monday, `YYYY-MM-DD`. */
   start: string;
   jobs: TPlannedJob[];

@@ -10,7 +10,7 @@ import type { TTask } from "@/lib/contract/maintenance";
 import type { TChecklistAnswer, TChecklistResult } from "@/lib/contract/maintenance-plans";
 import type { NewTask } from "../store";
 
-export interface ChecklistEntry {
+interface ChecklistEntry {
   result: Omit<TChecklistResult, "followUpTaskId">;
   followUp: NewTask | null;
 }

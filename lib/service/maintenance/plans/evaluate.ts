@@ -12,7 +12,7 @@ import { addDays, forecastDate, nextCalendarDate, nextMeterReading, occurrenceKe
 import type { PlannedOccurrence, StoredPlan } from "./store";
 
 /** How far ahead the planned jobs reach (docs/api.md: the spec's planned jobs, the next 365 days). */
-export const PLANNED_HORIZON_DAYS = 365;
+const PLANNED_HORIZON_DAYS = 365;
 /** Occurrences a plan may open in one evaluation (a FIXED plan catching up after the service was down). */
 const MAX_OPENED_PER_RUN = 12;
 /** Planned jobs one plan writes at most (a daily plan over the horizon). */
@@ -21,7 +21,7 @@ const MAX_PLANNED_PER_PLAN = PLANNED_HORIZON_DAYS + 1;
 /** Who opened a plan's task, as the task's history records it. */
 const SCHEDULER_ACTOR = (planId: string) => ({ by: `plan ${planId}`, client: "plans" });
 
-export function planState(plan: StoredPlan): PlanState {
+function planState(plan: StoredPlan): PlanState {
   return {
     trigger: plan.trigger,
     schedule: plan.schedule,
@@ -63,7 +63,7 @@ export function planAnswer(plan: StoredPlan, today: string): TMaintenancePlan {
 }
 
 /** The plan's planned jobs from its next occurrence: the calendar's over the horizon, a meter's forecast one. */
-export function plannedOccurrences(plan: StoredPlan, today: string): PlannedOccurrence[] {
+function plannedOccurrences(plan: StoredPlan, today: string): PlannedOccurrence[] {
   if (!plan.enabled) return [];
   const answer = planAnswer(plan, today);
   if (answer.nextDueDate === null) return [];

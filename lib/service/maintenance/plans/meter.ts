@@ -16,7 +16,7 @@ export interface MeterReader {
 /** The window a meter query reads, ending at the moment of the reading: a counter's latest value lies in it. */
 export const METER_WINDOW_DAYS = 30;
 /** The meter's rate is its rise over this many days before the reading. */
-export const METER_RATE_DAYS = 7;
+const METER_RATE_DAYS = 7;
 
 const NUMERIC = new Set(["real", "long", "int", "decimal"]);
 

@@ -12,7 +12,7 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-export function daysBetween(from: string, to: string): number {
+function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
 
@@ -21,7 +21,7 @@ export function daysBetween(from: string, to: string): number {
  * is shorter (31 January + 1 month = 28 or 29 February), always counted from `date` itself so a
  * schedule never drifts.
  */
-export function addUnits(date: string, count: number, unit: Unit): string {
+function addUnits(date: string, count: number, unit: Unit): string {
   if (unit === "DAY") return addDays(date, count);
   if (unit === "WEEK") return addDays(date, 7 * count);
   const [year, month, day] = date.split("-").map(Number) as [number, number, number];
@@ -32,7 +32,7 @@ export function addUnits(date: string, count: number, unit: Unit): string {
 }
 
 /** The first occurrence `start + k·every unit` (k ≥ 0) on or after `from`. */
-export function firstOccurrenceFrom(start: string, every: number, unit: Unit, from: string): string {
+function firstOccurrenceFrom(start: string, every: number, unit: Unit, from: string): string {
   if (from <= start) return start;
   // An estimate of k from the days, then stepped to the exact one (months differ in length).
   const span = unit === "DAY" ? every : unit === "WEEK" ? 7 * every : 28 * every;

@@ -16,7 +16,7 @@ import { evaluatePlan } from "./evaluate";
 /** Plans read per query of a tick. */
 const BATCH = 200;
 
-export interface TickReport {
+interface TickReport {
   /** False when another instance held this tick's lease. */
   ran: boolean;
   evaluated: number;
@@ -25,7 +25,7 @@ export interface TickReport {
 }
 
 /** How the ticks keep time (the `/metrics` gauges; wall-clock milliseconds). */
-export interface TickTiming {
+interface TickTiming {
   /** How late the last tick this instance ran started, after it was due; null before the first. */
   lastLagMs: number | null;
   /** How long a tick that is due has been waiting to start now (0: none is owed). */

@@ -87,7 +87,7 @@ function toPlan(row: Row): StoredPlan {
 }
 
 /** The checklist as stored: items numbered in the order written. */
-export function checklistOf(input: TMaintenancePlanParsed["checklist"]): TChecklistItem[] {
+function checklistOf(input: TMaintenancePlanParsed["checklist"]): TChecklistItem[] {
   return (input ?? []).map((item, index) => ({
     itemId: String(index + 1),
     text: item.text,

@@ -43,7 +43,7 @@ function monthsOf(start: string, end: string): { month: string; first: string; l
   return months;
 }
 
-export async function reliabilityOf(reads: ReliabilityReads, plantId: string, query: Record<string, string>): Promise<TReliability> {
+async function reliabilityOf(reads: ReliabilityReads, plantId: string, query: Record<string, string>): Promise<TReliability> {
   const { startDate, endDate, assetTagNumber } = parseWith(ZReliabilityQuery, query, "query parameters");
   const assets = await reads.assetTree(plantId);
   if (assetTagNumber !== undefined && !assets.some((asset) => asset.tag === assetTagNumber)) {

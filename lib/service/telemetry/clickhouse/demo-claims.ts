@@ -19,7 +19,7 @@ import type { SqlDb } from "../../../platform/sql";
 export const SEED_CLAIM_MINUTE = -1;
 
 /** "fresh": nobody held it; "taken-over": a dead instance held it (its partial work may be there); null: another instance holds it. */
-export type ClaimOutcome = "fresh" | "taken-over" | null;
+type ClaimOutcome = "fresh" | "taken-over" | null;
 
 export interface DemoClaims {
   claim(customerId: string, fromMinute: number, toMinute: number, staleMs: number): Promise<ClaimOutcome>;

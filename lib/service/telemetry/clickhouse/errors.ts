@@ -18,7 +18,7 @@ const QUERY_CODES = new Set([
 ]);
 
 /** The first sentence of ClickHouse's message, without the SQL it quotes. */
-export function clickhouseMessage(error: unknown): string {
+function clickhouseMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   const body = text.replace(/^[\s\S]*?DB::Exception: /, "").replace(/^Code: \d+\.\s*/, "");
   const cut = body.split(/: In scope |: while executing|\. \(|\s\(version |\n/)[0] ?? body;

@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { createClient } from "@clickhouse/client";
 import { OutputTooLarge, type ClickHouseExecutor } from "./executor";
 
-export interface ClickHouseConnection {
+interface ClickHouseConnection {
   url: string;
   username: string;
   password: string;

@@ -23,7 +23,7 @@ import { clickhouseErrorCode, OutputTooLarge, type ClickHouseExecutor } from "./
 import { clickhouseQueryError, LIMIT_CODES, TIMEOUT_CODES } from "./errors";
 import { clickhouseSources, createCustomerSchema, customerDatabase, querySettings, rowsStatement, rowsToJsonArray } from "./sql";
 
-export interface ClickHouseStoreOptions {
+interface ClickHouseStoreOptions {
   executor: ClickHouseExecutor;
   /** Customer databases are `<prefix><customerId>`. */
   databasePrefix: string;

@@ -26,7 +26,7 @@ function rowJsonSql(columns: readonly ResultColumn[]): string {
   );
 }
 
-export interface JsonRowLimits {
+interface JsonRowLimits {
   maxRows: number;
   maxBytes: number;
 }
@@ -36,7 +36,7 @@ export interface JsonRowLimits {
  * group, in result order. Row order is kept by numbering rows as they stream
  * out of the query (a streaming window) and joining each group in that order.
  */
-export function jsonRowsSql(sql: string, columns: readonly ResultColumn[], limits: JsonRowLimits): string {
+function jsonRowsSql(sql: string, columns: readonly ResultColumn[], limits: JsonRowLimits): string {
   const names = columns.map((_, i) => `"c${i}"`).join(", ");
   const source = columns.length > 0 ? `(${sql}) AS q(${names})` : `(${sql}) AS q`;
   const rows = `SELECT ${rowJsonSql(columns)} AS r FROM (SELECT * FROM ${source} LIMIT ${limits.maxRows + 1})`;
@@ -49,7 +49,7 @@ export function jsonRowsSql(sql: string, columns: readonly ResultColumn[], limit
   );
 }
 
-export interface JsonRows {
+interface JsonRows {
   /**
    * The rows as one JSON array in UTF-8, in parts (brackets and commas included) that are written
    * to the socket one after the other: joining them would copy up to 64 MB on the event loop.
@@ -76,7 +76,7 @@ const COMMA = Buffer.from(",");
  * over a limit. The caller must check afterwards whether the stream was interrupted: an interrupted
  * DuckDB stream ends like a finished one.
  */
-export async function readJsonRows(result: DuckDBResult, limits: JsonRowLimits): Promise<JsonRows> {
+async function readJsonRows(result: DuckDBResult, limits: JsonRowLimits): Promise<JsonRows> {
   const parts: Uint8Array[] = [Buffer.from("[")];
   let rowCount = 0;
   let bytes = 2;

@@ -23,10 +23,6 @@
 import { DUCKDB_STORAGE } from "@/lib/kql/dialect/duckdb";
 import { TABLES, type TableName } from "@/lib/kql/tables";
 
-export const STORAGE_SCHEMA_VERSION = 1;
-
-const statesColumns = TABLES.States.columns.map((c) => c.name);
-
 /**
  * A table exactly as KQL sees it (tables.ts's storage contract): `Events` in the store, both tables
  * in the tests' fixtures.
@@ -106,5 +102,3 @@ export const CREATE_TELEMETRY_SCHEMA: readonly string[] = [
  */
 export const DEMO_UNTIL_MINUTE_KEY = "demo_until_minute";
 
-/** The view must expose exactly the KQL columns, in order; checked by the store's tests. */
-export const STATES_COLUMNS = statesColumns;

@@ -72,7 +72,7 @@ export interface DuckDbStoreOptions {
   onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
 }
 
-export interface DuckDbEngineSettings {
+interface DuckDbEngineSettings {
   /** DuckDB's memory_limit per customer file, e.g. `512MB`; past it a query fails (or spills to disk). */
   memoryLimit: string;
   /** Worker threads per customer file while serving queries. */
@@ -89,7 +89,7 @@ export function telemetryFile(dataDir: string, customerId: string): string {
 const LOCKED = /Could not set lock on file[\s\S]*?\(PID (\d+)\)/;
 
 /** What the operator must do when a file cannot be opened, in one line; null for other errors. */
-export function openFailure(error: unknown, file: string, readOnly: boolean): StartupError | null {
+function openFailure(error: unknown, file: string, readOnly: boolean): StartupError | null {
   const message = error instanceof Error ? error.message : String(error);
   const locked = LOCKED.exec(message);
   if (!locked) return null;
@@ -157,7 +157,7 @@ export interface SqlStatement {
   render?: RenderHint;
 }
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   limits: TelemetryLimits;
   signal?: AbortSignal;
   /** When the work began (performance.now()), if before execution: compile time counts too. */

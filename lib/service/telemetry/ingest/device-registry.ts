@@ -22,7 +22,7 @@ const REFRESH_MS = 5_000;
 export const DEVICE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** A listed device's owner: its edge node, or null while no node has claimed it. */
-export type DeviceOwner = { edgeNodeId: string | null };
+type DeviceOwner = { edgeNodeId: string | null };
 
 export interface DeviceRegistry {
   /** The customer whose file takes the plant's readings; undefined for an unknown plant. */
@@ -38,7 +38,7 @@ export interface DeviceRegistry {
   claim(plantId: string, deviceId: string, edgeNodeId: string): Promise<string | null>;
 }
 
-export interface ListedDevice {
+interface ListedDevice {
   plantId: string;
   deviceId: string;
   createdAt: string;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DEFAULT_TIMESTAMP_WINDOW, MAX_NAME_LENGTH, timestampRefusal, type Decoded, type TimestampWindow } from "./reading";
 
-export const JSON_TOPIC_PREFIX = "plantdesk/v1";
+const JSON_TOPIC_PREFIX = "plantdesk/v1";
 export const JSON_SUBSCRIPTION = `${JSON_TOPIC_PREFIX}/+/+`;
 const MAX_READINGS = 1000;
 const MAX_PAYLOAD_BYTES = 1024 * 1024;

@@ -29,7 +29,7 @@ import { encodeRebirthRequest, oversized, parseSparkplugTopic, SparkplugSessions
 import { brokerLabel, emptyStats, type DropReason, type IngestStats } from "./stats";
 import { IngestWriter, type ReadingSink } from "./writer";
 
-export interface MqttIngestOptions {
+interface MqttIngestOptions {
   url: string;
   clientId: string;
   /** Where the readings go: the embedded DuckDB files, or a sink (ClickHouse). */
@@ -66,15 +66,15 @@ const YIELD_EVERY = 8;
 /** Distinct (plant, sender, device) of refused foreign messages logged before they are only counted. */
 const FOREIGN_LOGGED = 100;
 /** Unacknowledged QoS 1 messages the broker may send (MQTT 5 Receive Maximum); Mosquitto's default for MQTT 3 clients is 20. */
-export const RECEIVE_MAXIMUM = 1_000;
+const RECEIVE_MAXIMUM = 1_000;
 /** How often due rebirth requests are sent and sequence numbers saved. */
 const HOUSEKEEPING_MS = 500;
 
 /** The STATE message of Sparkplug 3.0 (UTF-8 JSON, retained). */
-export const stateTopic = (hostId: string) => `spBv1.0/STATE/${hostId}`;
+const stateTopic = (hostId: string) => `spBv1.0/STATE/${hostId}`;
 const statePayload = (online: boolean, timestamp: number) => JSON.stringify({ online, timestamp });
 
-export const INGEST_SUBSCRIPTIONS = [...SPARKPLUG_SUBSCRIPTIONS, JSON_SUBSCRIPTION];
+const INGEST_SUBSCRIPTIONS = [...SPARKPLUG_SUBSCRIPTIONS, JSON_SUBSCRIPTION];
 
 export function startMqttIngestion(options: MqttIngestOptions): MqttIngestion {
   const log = options.log ?? ((line: string) => console.log(line));

@@ -11,7 +11,7 @@ import { readStatusFile, STATUS_INTERVAL_MS, statusFile, type DropReason, type I
 /** A status file older than this many intervals was left by a server that is no longer running. */
 const STALE_AFTER_MS = 5 * STATUS_INTERVAL_MS;
 
-export function ingestReport(status: IngestStatus, now: number) {
+function ingestReport(status: IngestStatus, now: number) {
   const ageMs = Math.max(0, now - Date.parse(status.updatedAt));
   return {
     state: ageMs > STALE_AFTER_MS ? ("stale" as const) : ("running" as const),

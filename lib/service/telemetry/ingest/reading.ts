@@ -28,7 +28,7 @@ export type Decoded =
   | { ok: false; reason: DropReason; detail: string };
 
 /** Readings before this are refused whatever the window (`invalid_timestamp`). */
-export const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
+const EARLIEST_TIMESTAMP = Date.UTC(2000, 0, 1);
 
 /**
  * How far a reading's timestamp may lie before and after its arrival (INGEST_TIMESTAMP_MAX_AGE_HOURS,

@@ -13,8 +13,8 @@ import type { DropReason } from "./stats";
 
 const codec = sparkplug.get("spBv1.0")!;
 
-export const SPARKPLUG_TYPES = ["NBIRTH", "NDATA", "DBIRTH", "DDATA", "NDEATH", "DDEATH"] as const;
-export type SparkplugType = (typeof SPARKPLUG_TYPES)[number];
+const SPARKPLUG_TYPES = ["NBIRTH", "NDATA", "DBIRTH", "DDATA", "NDEATH", "DDEATH"] as const;
+type SparkplugType = (typeof SPARKPLUG_TYPES)[number];
 
 /** An NBIRTH payload: the edge node's session number, as the spec asks. */
 export function encodeNodeBirth(bdSeq: number, timestamp: number): Uint8Array {
@@ -24,7 +24,7 @@ export function encodeNodeBirth(bdSeq: number, timestamp: number): Uint8Array {
 /** The subscriptions: every message type ingestion reads, at node and device level. */
 export const SPARKPLUG_SUBSCRIPTIONS = SPARKPLUG_TYPES.map((type) => `spBv1.0/+/${type}/#`);
 
-export interface SparkplugTopic {
+interface SparkplugTopic {
   groupId: string;
   type: SparkplugType;
   edgeNodeId: string;
@@ -33,7 +33,7 @@ export interface SparkplugTopic {
 
 /** A message's caps, as the JSON topic's: bytes before anything is decoded, metrics before the codec runs. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-export const MAX_METRICS = 1000;
+const MAX_METRICS = 1000;
 
 /**
  * Why a payload is refused before decoding, or null: larger than MAX_PAYLOAD_BYTES, or more than
@@ -130,7 +130,7 @@ export interface SparkplugStateStore {
 }
 
 /** A gap stays open this long (ms) for the missing message to arrive late before a rebirth is asked for. */
-export const REORDER_TIMEOUT_MS = 2_000;
+const REORDER_TIMEOUT_MS = 2_000;
 /** At most one rebirth request per edge node in this time (ms): an edge node needs a moment to re-send its births. */
 export const REBIRTH_MIN_INTERVAL_MS = 5_000;
 

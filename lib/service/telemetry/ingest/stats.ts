@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export const STATUS_FILE = "ingest-status.json";
+const STATUS_FILE = "ingest-status.json";
 export const STATUS_INTERVAL_MS = 2_000;
 
 /** Why a message or a reading was dropped; each is counted and logged once. */

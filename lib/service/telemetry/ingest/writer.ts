@@ -46,7 +46,7 @@ export interface ReadingSink {
   forget(customerId: string): void;
 }
 
-export interface IngestWriterOptions {
+interface IngestWriterOptions {
   /** The embedded DuckDB files, or `sink` for another store; exactly one. */
   store?: DuckDbTelemetryStore;
   sink?: ReadingSink;

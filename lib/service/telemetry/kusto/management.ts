@@ -86,7 +86,7 @@ const DATABASES: CommandTable["columns"] = [
 ];
 
 /** Who asks, and in which database the request was sent. */
-export interface CommandContext {
+interface CommandContext {
   customerId: string;
   /** The request's `db`, already checked to be the customer's own. */
   database: string;

@@ -11,7 +11,7 @@ import type { ServiceResponse } from "../../../platform/http/types";
 import type { TelemetryColumn, TelemetryTable } from "../store";
 
 /** Correlation headers ADX sends on every answer: the client's request id echoed, a fresh activity id. */
-export interface Correlation {
+interface Correlation {
   clientRequestId: string;
   activityId: string;
 }
@@ -76,7 +76,7 @@ const QUERY_ERROR_KINDS = { syntax: { prefix: "Syntax error", code: "SYN0002" },
  * The body of an ApiError in ADX's shape. A query error reads as ADX's ("Request is invalid and
  * cannot be processed: Semantic error: …") and carries its position as `innererror`.
  */
-export function adxError(error: ApiError): TKustoError {
+function adxError(error: ApiError): TKustoError {
   const kind = ADX_ERRORS[error.code] ?? (error.status >= 500 ? INTERNAL : BAD_REQUEST);
   const where =
     error.code === "INVALID_QUERY" ? (error.data[0] as { line?: number; column?: number; message?: string; kind?: keyof typeof QUERY_ERROR_KINDS } | undefined) : undefined;
@@ -136,7 +136,7 @@ const VISUALIZATION_KEYS = [
   "Xmax",
 ] as const;
 
-export function visualizationJson(render: RenderHint): string {
+function visualizationJson(render: RenderHint): string {
   const given = new Map(Object.entries(render.properties).map(([key, value]) => [key.toLowerCase(), value]));
   const value: Record<string, unknown> = {};
   for (const key of VISUALIZATION_KEYS) {

@@ -28,7 +28,7 @@ const CHUNK_MINUTES = 60;
 const CLAIM_STALE_MS = 5 * 60_000;
 const TICK_DELAY_MS = 1_000;
 
-export interface ClickHouseDemoOptions {
+interface ClickHouseDemoOptions {
   executor: ClickHouseExecutor;
   databaseOf: (customerId: string) => string;
   db: SqlDb;

@@ -28,7 +28,7 @@ export interface DemoPublisher {
   publish(readings: readonly DemoReading[]): Promise<void>;
 }
 
-export interface DemoPlantOptions {
+interface DemoPlantOptions {
   store: DuckDbTelemetryStore;
   customers: readonly { id: string; plants: readonly DemoPlant[] }[];
   seed: string;

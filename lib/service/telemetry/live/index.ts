@@ -32,7 +32,7 @@ export interface LiveTelemetry {
   stop(): Promise<void>;
 }
 
-export interface LiveTelemetryOptions {
+interface LiveTelemetryOptions {
   now: () => Date;
   log: (line: string) => void;
   /** Run the demo's minute timer (tests drive `demo.catchUp()` with their own clock instead). */

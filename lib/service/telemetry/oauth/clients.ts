@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { SqlDb, SqlExecutor } from "../../../platform/sql";
 
-export interface TelemetryClientInfo {
+interface TelemetryClientInfo {
   clientId: string;
   customerId: string;
   /** Who the client is for; `null` for clients created by the operator command. */
