@@ -227,7 +227,19 @@ function plansSuite(engine: () => Record<string, string>) {
   it("reliability: figures equal those computed from the job records, an asset counting its components' jobs", async () => {
     clock.today = "2026-03-02";
     const assets = (await one.call("GET", "/assets?pageSize=1000")).body.data as any[];
-    const machine = assets.find((a) => a.assetType !== "AREA" && a.assetType !== "LINE" && assets.some((c) => c.parentTagNumber === a.tagNumber));
+    const window = "startDate=2026-01-01&endDate=2026-02-28";
+    const failuresIn = async (tag: string) =>
+      ((await one.call("GET", `/jobs-done?${window}&assetTagNumber=${tag}&includeComponents=true&pageSize=1000`)).body.data as any[]).filter((j) => j.failureCode);
+    // The demo seed records failures too: take a machine with components and none in the window, so the
+    // test's own four failures are the only ones.
+    let machine: any;
+    for (const candidate of assets.filter((a) => a.assetType !== "AREA" && a.assetType !== "LINE" && assets.some((c) => c.parentTagNumber === a.tagNumber))) {
+      if ((await failuresIn(candidate.tagNumber)).length === 0) {
+        machine = candidate;
+        break;
+      }
+    }
+    expect(machine, "a machine with components and no seeded failure in the window").toBeDefined();
     const component = assets.find((c) => c.parentTagNumber === machine.tagNumber);
     const values = (await one.call("GET", "/lookup-values?pageSize=1000")).body.data as any[];
     const codes = values.filter((v) => v.kind === "failureCode").map((v) => v.value);
@@ -246,11 +258,10 @@ function plansSuite(engine: () => Record<string, string>) {
     const other = await one.call("POST", "/tasks", { taskTitle: "Inspection", activityKind: lookups.activityKind, priority: lookups.priority, createdDate: "2026-01-05", asset: { tagNumber: machine.tagNumber } });
     expect((await one.call("POST", `/tasks/${other.body.data[0].id}/close-out`, { hoursWorked: 9, personCount: 1, carriedOutBy: ANN, doneDate: "2026-01-11" })).status).toBe(200);
 
-    const window = "startDate=2026-01-01&endDate=2026-02-28";
     const res = await one.call("GET", `/reliability?${window}&assetTagNumber=${machine.tagNumber}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // The expected figures, from the job records as the API lists them.
-    const jobs = (await one.call("GET", `/jobs-done?${window}&assetTagNumber=${machine.tagNumber}&includeComponents=true&pageSize=1000`)).body.data.filter((j: any) => j.failureCode);
+    const jobs = await failuresIn(machine.tagNumber);
     const hours = 59 * 24;
     const downtime = jobs.reduce((sum: number, j: any) => sum + Number(j.downtimeHours), 0);
     expect(jobs).toHaveLength(4);
