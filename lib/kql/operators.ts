@@ -504,10 +504,15 @@ function join(planner: OperatorPlanner, leftIn: Block, operator: Extract<Operato
   const right = planner.wrap(planner.tabular(operator.right, env));
   const keys = operator.on.map((key) => joinKey(analyzer, left, right, key));
   if (operator.joinKind === "innerunique") {
-    // ADX keeps one (arbitrary) left row per key value before joining.
+    // ADX keeps one (arbitrary) left row per key value before joining. Here the choice is fixed, so
+    // an answer never changes between runs or engines: the first row of a serialized row set, else
+    // the least row by its scalar columns (the documentation's example keeps 'b', 2 of 'b', 2 and 'b', 3).
     const leftScope = scopeOf(left);
     const partition = operator.on.map((k) => leftScope.get(k.left.text)!);
-    const rank: TExpr = { type: "long", nullable: false, node: { op: "window", fn: "row_number", partition, order: [] } };
+    const order = left.serial
+      ? left.serial.map((k) => ({ expr: k.expr, desc: k.desc }))
+      : left.columns.filter((c) => c.expr.type !== "dynamic").map((c) => ({ expr: leftScope.get(c.name)!, desc: false }));
+    const rank: TExpr = { type: "long", nullable: false, node: { op: "window", fn: "row_number", partition, order } };
     left = planner.wrap({ ...left, qualify: [analyzer.op("le", [rank, analyzer.param("BIGINT", 1, "long")], "bool", false)] });
     keys.splice(0, keys.length, ...operator.on.map((key) => joinKey(analyzer, left, right, key)));
   }

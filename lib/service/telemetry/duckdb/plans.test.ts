@@ -61,10 +61,12 @@ async function planOf(kql: string, scope: TelemetryScope) {
 /** The answer, and the answer of the same query over the full view (no narrower source). */
 async function answers(kql: string, scope: TelemetryScope) {
   const rows = async (table: { rows: Uint8Array[] }) => JSON.parse(Buffer.concat(table.rows).toString("utf8")) as unknown[][];
-  const narrowed = await rows(await store.query({ customerId: CUSTOMER.id, kql, scope, limits: LIMITS }));
+  // One now() for both reads: a pipeline may extend now() into its rows.
+  const now = new Date();
+  const narrowed = await rows(await store.query({ customerId: CUSTOMER.id, kql, scope, limits: LIMITS, now }));
   // The scope over the `States` view itself: no narrower form, no series filter.
   const full = scopedSourcesOf(scope, { param: (name) => `$${name}`, table: (name) => `"${name}"`, never: "FALSE" });
-  const compiled = compileKql(kql, { sources: full });
+  const compiled = compileKql(kql, { sources: full, now });
   const reference = await rows(await store.execute(CUSTOMER.id, { ...compiled, columns: compiled.columns }, { limits: LIMITS }));
   return { narrowed, reference };
 }
