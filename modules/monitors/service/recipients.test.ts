@@ -7,25 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () => {
-  const { SMTPServer } = await import("smtp-server");
-  const mails: { to: string[] }[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      stream.resume();
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as import("node:net").AddressInfo).port;
+  const { smtp, mails, url: smtpUrl } = await (await import("@/lib/bff/testing/smtp-sink")).startSmtpSink();
   const environment = (await import("@/lib/bff/testing/environment")).setTestEnvironment("monitor-recipients", {
     DEMO_PASSWORD: "demo-password-for-tests",
     DEMO_LIVE: "0",
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_URL: smtpUrl,
     SMTP_FROM: "Plantdesk <alerts@plantdesk.demo>",
   });
   return { ...environment, smtp, mails };

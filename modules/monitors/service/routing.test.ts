@@ -11,27 +11,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const env = await vi.hoisted(async () => {
   // A real SMTP server, started before the configuration is read so SMTP_URL can name its port.
-  const { SMTPServer } = await import("smtp-server");
-  const mails: { to: string[]; body: string }[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  const port = (smtp.server.address() as import("node:net").AddressInfo).port;
+  const { smtp, mails, url: smtpUrl } = await (await import("@/lib/bff/testing/smtp-sink")).startSmtpSink();
   const demoPassword = "demo-password-for-tests";
   const environment = (await import("@/lib/bff/testing/environment")).setTestEnvironment("routing", {
     DEMO_PASSWORD: demoPassword,
     DEMO_LIVE: "0",
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_URL: smtpUrl,
     SMTP_FROM: "Plantdesk <alerts@plantdesk.test>",
     // The webhook receiver listens on loopback: the operator's permission for private destinations.
     WEBHOOK_ALLOW_PRIVATE: "1",
