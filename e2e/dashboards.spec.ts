@@ -2,8 +2,8 @@
  * Dashboards in Chromium (docs/api.md, "Dashboards"): an engineer finds the seeded "Plant health"
  * board, builds a board of four panels with a device variable (the choice in the URL), saves it,
  * exports it and imports the file; a bad file is refused in words and changes nothing; a save from
- * an old version is refused and the draft kept. A supervisor edits the same board; a planner opens
- * it without any way to change it. axe in light and dark; no sideways scrolling at 1440, 820, 390.
+ * an old version is refused and the draft kept. An admin edits the same board (its owner and admins
+ * change a board, docs/boards.md); a planner opens it without any way to change it. axe in light and dark; no sideways scrolling at 1440, 820, 390.
  */
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
@@ -161,8 +161,8 @@ test.describe("engineer", () => {
   });
 });
 
-test.describe("supervisor", () => {
-  test.use({ role: "supervisor" });
+test.describe("admin", () => {
+  test.use({ role: "admin" });
 
   test("edits the engineer's board: renames a panel and saves", async ({ page }) => {
     test.skip(!boardUrl, "needs the engineer's board");
@@ -175,12 +175,12 @@ test.describe("supervisor", () => {
     await page.getByRole("button", { name: "Save dashboard" }).click();
     await expect(page.getByRole("link", { name: "Edit dashboard" })).toBeVisible();
     await expect(page.getByRole("article", { name: "Latest readings (shift)" })).toBeVisible();
-    await expect(page.getByText(/changed .* by supervisor@plantdesk\.demo/)).toBeVisible();
+    await expect(page.getByText(/changed .* by admin@plantdesk\.demo/)).toBeVisible();
     await expectAccessibleInBothThemes(page);
     await page.setViewportSize({ width: 820, height: 1180 });
     await page.waitForTimeout(400);
     await expectNoSidewaysScroll(page);
-    await saveScreenshot(page, "dashboards-board-supervisor-820");
+    await saveScreenshot(page, "dashboards-board-admin-820");
   });
 });
 

@@ -29,6 +29,7 @@ import { notificationHandlers } from "@/modules/notifications/api/routes";
 import { notifyAssigned, notifyRequest, notifyTransition } from "@/modules/notifications/service/notify";
 import { telemetryQuery } from "./telemetry-query";
 import { dashboardHandlers } from "@/modules/boards/api/routes";
+import { workspaceRoutes } from "@/modules/boards/api/workspace";
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -288,6 +289,7 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   replaceDashboard: { permission: "dashboards:write", auditAction: "dashboard.update", run: dashboardHandlers.replace },
   deleteDashboard: { permission: "dashboards:write", auditAction: "dashboard.delete", run: dashboardHandlers.remove },
   exportDashboard: { permission: "dashboards:read", run: dashboardHandlers.exportFile },
+  ...workspaceRoutes,
   ...userRoutes,
 };
 

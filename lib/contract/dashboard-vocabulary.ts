@@ -11,7 +11,18 @@ export const DASHBOARD_LIMITS = {
   /** An imported file, as text: a board of 24 long queries fits many times over. */
   maxImportBytes: 256 * 1024,
   maxValueLength: 200,
+  /** Folders per plant; a folder's name is unique in its plant whatever its case. */
+  maxFolders: 100,
+  /** Saved queries per plant (the team library, docs/boards.md). */
+  maxSavedQueries: 500,
+  maxTags: 10,
 } as const;
+
+/** Who sees a board (docs/boards.md): its owner only, the owner and one role of the plant, or the whole plant. */
+export const BOARD_VISIBILITIES = ["private", "role", "plant"] as const;
+export type TBoardVisibility = (typeof BOARD_VISIBILITIES)[number];
+/** A saved query's tag: lower-case letters, digits, ' ', '-' or '_', starting with a letter or digit. */
+export const TAG_PATTERN = /^[\p{Ll}\p{Lo}\p{N}][\p{Ll}\p{Lo}\p{N} _-]{0,29}$/u;
 
 export const PANEL_CHARTS = ["line", "column", "bar", "pie", "table", "stat"] as const;
 export const VARIABLE_KINDS = ["device", "dataPoint", "text"] as const;

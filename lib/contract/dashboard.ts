@@ -147,6 +147,17 @@ export const DASHBOARD_ROUTES = {
   replaceDashboard: { method: "PUT", path: "/api/plants/{plantId}/dashboards/{dashboardId}" },
   deleteDashboard: { method: "DELETE", path: "/api/plants/{plantId}/dashboards/{dashboardId}" },
   exportDashboard: { method: "GET", path: "/api/plants/{plantId}/dashboards/{dashboardId}/export" },
+  // Folders, sharing and the query library (modules/boards/contract/boards.ts, saved-queries.ts; docs/boards.md)
+  placeDashboard: { method: "PUT", path: "/api/plants/{plantId}/dashboards/{dashboardId}/placement" },
+  createBoardFolder: { method: "POST", path: "/api/plants/{plantId}/dashboard-folders" },
+  renameBoardFolder: { method: "PUT", path: "/api/plants/{plantId}/dashboard-folders/{folderId}" },
+  deleteBoardFolder: { method: "DELETE", path: "/api/plants/{plantId}/dashboard-folders/{folderId}" },
+  listSavedQueries: { method: "GET", path: "/api/plants/{plantId}/saved-queries" },
+  createSavedQuery: { method: "POST", path: "/api/plants/{plantId}/saved-queries" },
+  getSavedQuery: { method: "GET", path: "/api/plants/{plantId}/saved-queries/{savedQueryId}" },
+  replaceSavedQuery: { method: "PUT", path: "/api/plants/{plantId}/saved-queries/{savedQueryId}" },
+  deleteSavedQuery: { method: "DELETE", path: "/api/plants/{plantId}/saved-queries/{savedQueryId}" },
+  runSavedQuery: { method: "POST", path: "/api/plants/{plantId}/saved-queries/{savedQueryId}/run" },
   // The notification centre (modules/notifications/contract/notifications.ts): the signed-in user's own
   listNotifications: { method: "GET", path: "/api/notifications" },
   notificationSummary: { method: "GET", path: "/api/notifications/summary" },

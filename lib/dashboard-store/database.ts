@@ -17,10 +17,11 @@ import dashboards from "@/modules/boards/store/migrations/030-boards";
 import alerting from "@/modules/monitors/store/migrations/036-alerting";
 import routing from "@/modules/monitors/store/migrations/038-routing";
 import notifications from "@/modules/notifications/store/migrations/039-notifications";
+import workspace from "@/modules/boards/store/migrations/042-workspace";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing, notifications];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing, notifications, workspace];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";

@@ -1,6 +1,6 @@
 /**
  * A plant's dashboards over real HTTP on the embedded service (docs/api.md, "Dashboards"): the demo
- * board is there on first look; roles decide who edits (planners read); a save must name its version
+ * board is there on first look; the owner and admins edit, others read (docs/boards.md); a save must name its version
  * and an older one is refused with nothing written; unknown `$names` and bad or oversized files are
  * refused whole; export → import round-trips; every write is audited; plants are kept apart; and a
  * panel's query, variables substituted, runs through /api/telemetry/query on the user's budget.
@@ -95,7 +95,7 @@ describe("dashboards", () => {
   });
 
   let created: TDashboard;
-  it("lets engineers and supervisors create and edit, planners only read; the audit log has each write", async () => {
+  it("lets engineers and supervisors create; the owner and admins edit, the others read; the audit log has each write", async () => {
     const refused = await call(PLANNER, "POST", "/api/plants/RTM1/dashboards", board());
     expect([refused.status, (await refused.json()).code]).toEqual([403, "FORBIDDEN"]);
 
@@ -103,16 +103,19 @@ describe("dashboards", () => {
     expect(response.status).toBe(201);
     created = await response.json();
     expect(response.headers.get("etag")).toBe('"1"');
-    expect(created).toMatchObject({ plantId: "RTM1", version: 1, createdBy: ENGINEER, definition: board() });
+    expect(created).toMatchObject({ plantId: "RTM1", version: 1, createdBy: ENGINEER, owner: ENGINEER, canEdit: true, sharing: { visibility: "plant", role: null }, definition: board() });
 
     const read = await call(PLANNER, "GET", `/api/plants/RTM1/dashboards/${created.id}`);
-    expect([read.status, read.headers.get("etag")]).toEqual([200, '"1"']);
+    expect([read.status, read.headers.get("etag"), (await read.json()).canEdit]).toEqual([200, '"1"', false]);
     const plannerEdit = await call(PLANNER, "PUT", `/api/plants/RTM1/dashboards/${created.id}`, board({ title: "Planner's" }), { "if-match": '"1"' });
     expect(plannerEdit.status).toBe(403);
+    // A supervisor writes boards, but this one is the engineer's: read-only for them.
+    const supervisorEdit = await call(SUPERVISOR, "PUT", `/api/plants/RTM1/dashboards/${created.id}`, board({ title: "Supervisor's" }), { "if-match": '"1"' });
+    expect([supervisorEdit.status, (await supervisorEdit.json()).message]).toEqual([403, `Only ${ENGINEER}, who owns "Line 2 pumps", and admins change it; you can read it.`]);
 
-    const edit = await call(SUPERVISOR, "PUT", `/api/plants/RTM1/dashboards/${created.id}`, board({ title: "Line 2 pumps (shift)" }), { "if-match": '"1"' });
+    const edit = await call(ADMIN, "PUT", `/api/plants/RTM1/dashboards/${created.id}`, board({ title: "Line 2 pumps (shift)" }), { "if-match": '"1"' });
     expect([edit.status, edit.headers.get("etag")]).toEqual([200, '"2"']);
-    expect(await edit.json()).toMatchObject({ version: 2, updatedBy: SUPERVISOR, definition: { title: "Line 2 pumps (shift)" } });
+    expect(await edit.json()).toMatchObject({ version: 2, updatedBy: ADMIN, owner: ENGINEER, definition: { title: "Line 2 pumps (shift)" } });
 
     const audit = await (await getDashboardDb()).all<{ action: string; outcome: string; user_email: string; target: string | null }>(
       "SELECT action, outcome, user_email, target FROM audit_log WHERE action LIKE 'dashboard.%' ORDER BY id",
@@ -121,7 +124,8 @@ describe("dashboards", () => {
       { action: "dashboard.create", outcome: "FORBIDDEN", user_email: PLANNER, target: null },
       { action: "dashboard.create", outcome: "SUCCESS", user_email: ENGINEER, target: String(created.id) },
       { action: "dashboard.update", outcome: "FORBIDDEN", user_email: PLANNER, target: null },
-      { action: "dashboard.update", outcome: "SUCCESS", user_email: SUPERVISOR, target: String(created.id) },
+      { action: "dashboard.update", outcome: "FORBIDDEN", user_email: SUPERVISOR, target: String(created.id) },
+      { action: "dashboard.update", outcome: "SUCCESS", user_email: ADMIN, target: String(created.id) },
     ]);
   });
 
@@ -130,7 +134,7 @@ describe("dashboards", () => {
     const stale = await call(ENGINEER, "PUT", `/api/plants/RTM1/dashboards/${created.id}`, board({ title: "Engineer's stale edit", panels: [] }), { "if-match": '"1"' });
     const body = await stale.json();
     expect([stale.status, body.code, stale.headers.get("etag")]).toEqual([412, "EDIT_CONFLICT", '"2"']);
-    expect(body.message).toContain(`${SUPERVISOR} saved this dashboard after you opened it`);
+    expect(body.message).toContain(`${ADMIN} saved this dashboard after you opened it`);
     const unnamed = await call(ENGINEER, "PUT", `/api/plants/RTM1/dashboards/${created.id}`, board({ title: "No version" }));
     expect([unnamed.status, (await unnamed.json()).data]).toEqual([400, [{ field: "If-Match", problem: "required" }]]);
     expect(await dashboardRows()).toEqual(before);

@@ -13,34 +13,73 @@ import {
   DASHBOARD_LIMITS,
   ZDashboardDefinition,
   ZDashboardExport,
+  type TBoardPlacement,
   type TDashboard,
   type TDashboardDefinition,
   type TDashboardExport,
 } from "@/modules/boards/contract/boards";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
-import { countDashboards, createDashboard, deleteDashboard, getDashboard, listDashboards, replaceDashboard, summarize, type SaveOutcome } from "@/modules/boards/store/boards";
+import {
+  countDashboards,
+  countFolders,
+  createDashboard,
+  createFolder,
+  deleteDashboard,
+  folderNamed,
+  getDashboard,
+  getFolder,
+  listDashboards,
+  listFolders,
+  replaceDashboard,
+  summarize,
+  type SaveOutcome,
+  type StoredDashboard,
+} from "@/modules/boards/store/boards";
+import { canEditBoard, canSeeBoard, type Viewer } from "@/modules/boards/contract/access";
 import { PLANT_HEALTH, PLANT_HEALTH_SEED } from "@/modules/boards/store/plant-health";
 import { isBuiltinVariable, variablesUsed } from "@/lib/kql/variables";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";
 import { json } from "@/lib/platform/http/respond";
-import type { SqlDb } from "@/lib/platform/sql";
+import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
 import { canReachPlant, hasPermission } from "@/lib/contract/roles";
 import type { DashboardUser } from "@/lib/dashboard-store/users";
 import type { ApiContext } from "@/lib/api-handler/handler";
 
 const KIB = DASHBOARD_LIMITS.maxImportBytes / 1024;
 
-function dashboardId(context: ApiContext): number {
+const viewerOf = (context: ApiContext): Viewer => ({ email: context.user.email, role: context.user.role });
+
+/** The board as this user gets it: with what they may do, or null when they may not see it. */
+export function asSeenBy(viewer: Viewer, board: StoredDashboard | null): TDashboard | null {
+  if (!board || !canSeeBoard(viewer, board)) return null;
+  return { ...board, canEdit: canEditBoard(viewer, board) };
+}
+
+/** The board if this user sees it; 404 otherwise (a private board of someone else is not theirs to know of). */
+export async function visibleBoard(db: SqlExecutor, context: ApiContext, id: number): Promise<TDashboard> {
+  const board = asSeenBy(viewerOf(context), await getDashboard(db, context.plant!.id, id));
+  if (!board) throw notFound(context, id);
+  return board;
+}
+
+/** The board if this user may change it: 404 when they do not see it, 403 when they only read it. */
+export async function editableBoard(db: SqlExecutor, context: ApiContext, id: number): Promise<TDashboard> {
+  const board = await visibleBoard(db, context, id);
+  if (!board.canEdit) throw new ApiError("FORBIDDEN", `Only ${board.owner}, who owns "${board.definition.title}", and admins change it; you can read it.`);
+  return board;
+}
+
+export function dashboardId(context: ApiContext): number {
   const text = context.params.dashboardId ?? "";
   const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(id) || id < 1) throw notFound(context, text.slice(0, 40));
   return id;
 }
 
-const notFound = (context: ApiContext, id: number | string) => new ApiError("NOT_FOUND", `No dashboard ${id} on plant ${context.plant!.id}.`);
+export const notFound = (context: ApiContext, id: number | string) => new ApiError("NOT_FOUND", `No dashboard ${id} on plant ${context.plant!.id}.`);
 
 /** The body as JSON, refused whole when larger than a dashboard file may be. */
-function boundedBody(context: ApiContext): unknown {
+export function boundedBody(context: ApiContext): unknown {
   const size = context.req.body?.byteLength ?? 0;
   if (size > DASHBOARD_LIMITS.maxImportBytes) {
     throw new ApiError("PAYLOAD_TOO_LARGE", `A dashboard is at most ${KIB} KiB of JSON; this one is ${Math.ceil(size / 1024)} KiB.`);
@@ -83,13 +122,13 @@ function ifMatchVersion(context: ApiContext, required: boolean): number | null {
   return Number(match[1]);
 }
 
-const etag = (dashboard: TDashboard) => `"${dashboard.version}"`;
+const etag = (dashboard: Pick<TDashboard, "version">) => `"${dashboard.version}"`;
 
-function answer(dashboard: TDashboard, status = 200) {
+export function answer(dashboard: TDashboard, status = 200) {
   return json(dashboard, status, { etag: etag(dashboard), "cache-control": "private, no-cache" });
 }
 
-function settled(context: ApiContext, outcome: SaveOutcome, id: number): TDashboard {
+function settled(context: ApiContext, outcome: SaveOutcome, id: number): StoredDashboard {
   if (outcome.ok) return outcome.dashboard;
   if (outcome.reason === "missing") throw notFound(context, id);
   throw new ApiError(
@@ -106,6 +145,18 @@ async function checkRoom(db: SqlDb, context: ApiContext): Promise<void> {
   }
 }
 
+/** The plant's folder of this name (any case), made for an import when there is none. */
+async function folderFor(db: SqlDb, context: ApiContext, name: string) {
+  const plantId = context.plant!.id;
+  const found = await folderNamed(db, plantId, name);
+  if (found) return found;
+  if ((await countFolders(db, plantId)) >= DASHBOARD_LIMITS.maxFolders) {
+    throw invalidInput(`A plant has at most ${DASHBOARD_LIMITS.maxFolders} folders; the file's folder "${name}" is not one of them.`, [{ field: "folder", problem: "too many folders" }]);
+  }
+  // Another import may have made it meanwhile: then that one is the folder.
+  return (await createFolder(db, plantId, name, context.user.email)) ?? (await folderNamed(db, plantId, name))!;
+}
+
 /** Demo plants start with "Plant health", seeded once per plant (the store's seed key decides). */
 const seeded = new Set<string>();
 async function seedDemoBoard(db: SqlDb, plantId: string): Promise<void> {
@@ -118,35 +169,43 @@ export const dashboardHandlers = {
   async list(context: ApiContext) {
     const db = await getDashboardDb();
     await seedDemoBoard(db, context.plant!.id);
-    return json({ data: (await listDashboards(db, context.plant!.id)).map(summarize) });
+    const viewer = viewerOf(context);
+    const boards = (await listDashboards(db, context.plant!.id)).flatMap((board) => asSeenBy(viewer, board) ?? []);
+    return json({ data: boards.map(summarize), folders: await listFolders(db, context.plant!.id) });
   },
 
+  /** A new board of the user's, shared with the plant (what every board was before sharing); placement moves it. */
   async create(context: ApiContext) {
     const definition = definitionOf(context);
     const db = await getDashboardDb();
     await checkRoom(db, context);
-    const dashboard = (await createDashboard(db, context.plant!.id, definition, context.user.email))!;
+    const dashboard = asSeenBy(viewerOf(context), await createDashboard(db, context.plant!.id, definition, context.user.email))!;
     context.audit.target = String(dashboard.id);
     return answer(dashboard, 201);
   },
 
-  /** A file someone exported: validated whole, then a new board; a bad file changes nothing. */
+  /**
+   * A file someone exported: validated whole, then a new board owned by the importer, in the
+   * folder the file names (made when the plant has none of that name) and shared as the file says;
+   * a bad file changes nothing.
+   */
   async importFile(context: ApiContext) {
     const file = parseWith(ZDashboardExport, boundedBody(context), "dashboard file") as TDashboardExport;
     checkVariables(file.dashboard, "dashboard.");
     context.audit.detail = { title: file.dashboard.title.slice(0, 100), panels: file.dashboard.panels.length, variables: file.dashboard.variables.length };
     const db = await getDashboardDb();
     await checkRoom(db, context);
-    const dashboard = (await createDashboard(db, context.plant!.id, file.dashboard, context.user.email))!;
+    const placement: TBoardPlacement = {
+      folderId: file.folder ? (await folderFor(db, context, file.folder)).id : null,
+      sharing: file.sharing ?? { visibility: "plant", role: null },
+    };
+    const dashboard = asSeenBy(viewerOf(context), await createDashboard(db, context.plant!.id, file.dashboard, context.user.email, { placement }))!;
     context.audit.target = String(dashboard.id);
     return answer(dashboard, 201);
   },
 
   async get(context: ApiContext) {
-    const id = dashboardId(context);
-    const dashboard = await getDashboard(await getDashboardDb(), context.plant!.id, id);
-    if (!dashboard) throw notFound(context, id);
-    return answer(dashboard);
+    return answer(await visibleBoard(await getDashboardDb(), context, dashboardId(context)));
   },
 
   async replace(context: ApiContext) {
@@ -154,8 +213,10 @@ export const dashboardHandlers = {
     context.audit.target = String(id);
     const version = ifMatchVersion(context, true)!;
     const definition = definitionOf(context);
-    const outcome = await replaceDashboard(await getDashboardDb(), context.plant!.id, id, version, definition, context.user.email);
-    const dashboard = settled(context, outcome, id);
+    const db = await getDashboardDb();
+    await editableBoard(db, context, id);
+    const outcome = await replaceDashboard(db, context.plant!.id, id, version, definition, context.user.email);
+    const dashboard = asSeenBy(viewerOf(context), settled(context, outcome, id))!;
     context.audit.detail = { ...context.audit.detail, version: dashboard.version };
     return answer(dashboard);
   },
@@ -163,17 +224,26 @@ export const dashboardHandlers = {
   async remove(context: ApiContext) {
     const id = dashboardId(context);
     context.audit.target = String(id);
-    const outcome = await deleteDashboard(await getDashboardDb(), context.plant!.id, id, ifMatchVersion(context, false));
+    const db = await getDashboardDb();
+    await editableBoard(db, context, id);
+    const outcome = await deleteDashboard(db, context.plant!.id, id, ifMatchVersion(context, false));
     const dashboard = settled(context, outcome, id);
     context.audit.detail = { title: dashboard.definition.title.slice(0, 100) };
     return json({ id, deleted: true });
   },
 
   async exportFile(context: ApiContext) {
-    const id = dashboardId(context);
-    const dashboard = await getDashboard(await getDashboardDb(), context.plant!.id, id);
-    if (!dashboard) throw notFound(context, id);
-    const file: TDashboardExport = { format: DASHBOARD_EXPORT_FORMAT, formatVersion: 1, exportedAt: new Date().toISOString(), dashboard: dashboard.definition };
+    const db = await getDashboardDb();
+    const dashboard = await visibleBoard(db, context, dashboardId(context));
+    const folder = dashboard.folderId === null ? null : await getFolder(db, context.plant!.id, dashboard.folderId);
+    const file: TDashboardExport = {
+      format: DASHBOARD_EXPORT_FORMAT,
+      formatVersion: 1,
+      exportedAt: new Date().toISOString(),
+      dashboard: dashboard.definition,
+      folder: folder?.name ?? null,
+      sharing: dashboard.sharing,
+    };
     const name = dashboard.definition.title.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "dashboard";
     return json(file, 200, { "content-disposition": `attachment; filename="${name}.dashboard.json"`, "cache-control": "no-store" });
   },
@@ -189,5 +259,5 @@ export async function dashboardForPage(user: DashboardUser, plantId: string, idT
   const id = /^\d{1,15}$/.test(idText) ? Number(idText) : NaN;
   if (!Number.isSafeInteger(id) || id < 1) return null;
   if (!canReachPlant(user.role, user.plants, plantId) || !hasPermission(user.role, "dashboards:read")) return null;
-  return getDashboard(await getDashboardDb(), plantId, id);
+  return asSeenBy({ email: user.email, role: user.role }, await getDashboard(await getDashboardDb(), plantId, id));
 }

@@ -22,13 +22,14 @@ import { useTimeMode } from "@/components/telemetry/time-preference";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { dashboardKeys, dashboardsApi, useDashboard } from "@/modules/boards/client/boards";
 import { useFormat } from "@/lib/client/format";
-import { useCan } from "@/lib/client/me";
+import { useCan, useMe } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
 import { BOARD_RANGES, BOARD_RANGE_LABEL, BOARD_REFRESH, BOARD_REFRESH_LABEL, type TBoardRange, type TBoardRefresh } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboard, TDashboardDefinition, TDashboardPanel } from "@/modules/boards/contract/boards";
 import { unitLabel } from "@/components/telemetry/units";
 import { optionsOf, panelQuery, panelUnit, parseBoardView, varParam, type BoardView, type VariableOptions } from "./board-state";
 import { BoardSettings } from "./board-settings";
+import { sharingSentence } from "./sharing";
 import { PanelEditor } from "./panel-editor";
 import { PanelLoading, PanelView, preloadCharts, type EarlyPanelAnswer } from "./panel-view";
 
@@ -59,7 +60,9 @@ function Board({ plantId, board, early }: { plantId: string; board: TDashboard; 
   const format = useFormat();
   const { timeZone } = useTimeMode();
   const { params, get, update } = useUrlState();
-  const canWrite = useCan("dashboards:write");
+  // Its owner and admins change a board (the server says which, docs/boards.md); everyone else reads it.
+  const canWrite = useCan("dashboards:write") && board.canEdit;
+  const me = useMe();
   const editing = canWrite && get("edit") === "1";
   // The draft and the version it started from: a save names that version even when the board has
   // been refetched meanwhile, so someone else's save in between is refused, never overwritten.
@@ -125,7 +128,8 @@ function Board({ plantId, board, early }: { plantId: string; board: TDashboard; 
           <>
             {definition.description ? <span className="block wrap-anywhere">{definition.description}</span> : null}
             <span className="block">
-              Shared with everyone at plant {plantId} · version {format.number(board.version)}, changed {format.dateTime(board.updatedAt)} by {board.updatedBy}
+              {sharingSentence(board.sharing, plantId, board.owner, me.data?.email === board.owner)} · version {format.number(board.version)}, changed {format.dateTime(board.updatedAt)} by{" "}
+              {board.updatedBy}
             </span>
           </>
         }

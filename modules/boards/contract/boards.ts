@@ -7,7 +7,8 @@
  */
 import { z } from "@/lib/contract/zod";
 import { MAX_QUERY_LENGTH } from "@/lib/contract/telemetry";
-import { BOARD_RANGES, BOARD_REFRESH, DASHBOARD_EXPORT_FORMAT, DASHBOARD_LIMITS, PANEL_CHARTS, VARIABLE_KINDS, VARIABLE_NAME } from "@/lib/contract/dashboard-vocabulary";
+import { ROLES } from "@/lib/contract/roles";
+import { BOARD_RANGES, BOARD_REFRESH, BOARD_VISIBILITIES, DASHBOARD_EXPORT_FORMAT, DASHBOARD_LIMITS, PANEL_CHARTS, VARIABLE_KINDS, VARIABLE_NAME } from "@/lib/contract/dashboard-vocabulary";
 
 export * from "@/lib/contract/dashboard-vocabulary";
 
@@ -65,10 +66,58 @@ export const ZDashboardDefinition = z
   })
   .meta({ id: "DashboardDefinition" });
 
+/**
+ * Who sees a board (docs/boards.md): `private` its owner only; `role` its owner, the plant's users
+ * of `role` and admins; `plant` everyone who may open the plant. `role` is named only for `role`.
+ */
+export const ZBoardSharing = z
+  .strictObject({
+    visibility: z.enum(BOARD_VISIBILITIES),
+    role: z.enum(ROLES).nullable(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.visibility === "role" && value.role === null) ctx.addIssue({ code: "custom", path: ["role"], message: "name the role the board is shared with" });
+    if (value.visibility !== "role" && value.role !== null) ctx.addIssue({ code: "custom", path: ["role"], message: "only a board shared with a role names one" });
+  })
+  .meta({ id: "BoardSharing" });
+
+/** Body of PUT …/dashboards/{id}/placement: the board's folder (null: none) and who sees it. */
+export const ZBoardPlacement = z
+  .strictObject({
+    folderId: z.number().int().positive().nullable(),
+    sharing: ZBoardSharing,
+  })
+  .meta({ id: "BoardPlacement" });
+
+/** Where a board is and who may do what with it, as the signed-in user sees it. */
+const placementFields = {
+  folderId: z.number().int().nullable(),
+  sharing: ZBoardSharing,
+  /** Who owns the board: they and admins change it, everyone else who sees it reads it. */
+  owner: z.string(),
+  /** Whether the signed-in user may change, move or delete it. */
+  canEdit: z.boolean(),
+};
+
+const folderName = z.string().trim().min(1, "must not be empty").max(80, "must be at most 80 characters");
+
+/** Body of POST …/dashboard-folders and PUT …/dashboard-folders/{id}. */
+export const ZBoardFolderBody = z.strictObject({ name: folderName }).meta({ id: "BoardFolderBody" });
+
+export const ZBoardFolder = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "BoardFolder" });
+
 export const ZDashboard = z
   .object({
     id: z.number().int(),
     plantId: z.string(),
+    ...placementFields,
     /** Goes up by one with every save; PUT and DELETE name it in `If-Match` (also the ETag). */
     version: z.number().int(),
     definition: ZDashboardDefinition,
@@ -87,9 +136,11 @@ export const ZDashboardSummary = z.object({
   version: z.number().int(),
   updatedBy: z.string(),
   updatedAt: z.string(),
+  ...placementFields,
 });
 
-export const ZDashboardList = z.object({ data: z.array(ZDashboardSummary) });
+/** The boards the user sees, by title, and the plant's folders, by name. */
+export const ZDashboardList = z.object({ data: z.array(ZDashboardSummary), folders: z.array(ZBoardFolder) });
 
 /** A dashboard as a file: GET …/dashboards/{id}/export, POST …/dashboards/import. */
 export const ZDashboardExport = z
@@ -98,6 +149,10 @@ export const ZDashboardExport = z
     formatVersion: z.literal(1, { error: "must be 1" }),
     exportedAt: z.string().max(40).optional(),
     dashboard: ZDashboardDefinition,
+    /** The folder's name when exported (an import puts the board in the folder of that name, made if missing); absent or null: none. */
+    folder: folderName.nullable().optional(),
+    /** Who saw it when exported; absent: the whole plant (files from before folders and sharing). */
+    sharing: ZBoardSharing.optional(),
   })
   .meta({ id: "DashboardExport" });
 
@@ -107,3 +162,7 @@ export type TDashboardDefinition = z.output<typeof ZDashboardDefinition>;
 export type TDashboard = z.infer<typeof ZDashboard>;
 export type TDashboardSummary = z.infer<typeof ZDashboardSummary>;
 export type TDashboardExport = z.output<typeof ZDashboardExport>;
+export type TBoardSharing = z.output<typeof ZBoardSharing>;
+export type TBoardPlacement = z.output<typeof ZBoardPlacement>;
+export type TBoardFolder = z.infer<typeof ZBoardFolder>;
+export type TDashboardList = z.infer<typeof ZDashboardList>;
