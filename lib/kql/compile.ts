@@ -27,7 +27,7 @@ import { isTableName, TABLES, type TableName } from "./tables";
 import type { KqlType, ResultColumn, SqlParams } from "./types";
 import { planOperator } from "./operators";
 import { outputAliases, type Binding, type Block, type OperatorPlanner } from "./block";
-import { readsOnlySeries, renameRelation, type SeriesRelation } from "./narrowing";
+import { readsOnlySeries, renameRelation, seriesGroupsFirst, type SeriesRelation } from "./narrowing";
 
 /** An already scoped relation of one table: SQL text and the params it uses (`$scope_*`). */
 export interface KqlSource {
@@ -534,13 +534,55 @@ export class Planner implements OperatorPlanner {
     return sql;
   }
 
+  /** A read of a source with a series relation whose relation is `from` (the block reads it straight). */
+  private seriesRead(from: string) {
+    return [...this.reads.values()].find((r) => r.source.series && this.dialect.subquery(r.placeholder, r.relation) === from);
+  }
+
+  /**
+   * An aggregated block straight over a series read, grouped by series key first and joined to the
+   * series relation after (narrowing.ts seriesGroupsFirst), when that is exact; else undefined.
+   */
+  private groupedBySeries(block: Block, aliases: string[]): SelectBlock | undefined {
+    if (!block.aggregated || block.distinct || block.qualify.length || !block.groupBy.length) return undefined;
+    const read = this.seriesRead(block.from);
+    if (!read?.source.series) return undefined;
+    const inner = this.nextAlias();
+    const seriesAlias = this.nextAlias();
+    const split = seriesGroupsFirst(
+      { columns: block.columns.map((c) => c.expr), groupBy: block.groupBy, where: block.where, orderBy: block.orderBy },
+      { relation: read.relation, series: read.source.series, keepsSeriesFilters: this.noSeriesFilter.has(read.placeholder) },
+      { inner, series: seriesAlias, zero: () => this.analyzer.param("BIGINT", 0, "long") },
+    );
+    if (!split) return undefined;
+    const innerSql = this.select({
+      distinct: false,
+      columns: split.inner.columns,
+      from: block.from,
+      where: this.seriesFilter(block.from, block.where),
+      groupBy: split.inner.groupBy,
+      qualify: [],
+      orderBy: [],
+    });
+    return {
+      distinct: false,
+      columns: split.outer.columns.map((expr, i) => ({ expr, alias: aliases[i]! })),
+      from: this.dialect.join("inner", this.dialect.subquery(innerSql, inner), this.dialect.subquery(read.source.series.sql, seriesAlias), split.outer.join),
+      where: [],
+      groupBy: split.outer.groupBy,
+      qualify: [],
+      orderBy: split.outer.orderBy,
+      limit: block.limit,
+    };
+  }
+
   /**
    * The `where` conjuncts straight over a source read that read only its series columns, as one
    * `key IN (SELECT key FROM <series> WHERE <those conjuncts>)` (narrowing.ts); the others as they
    * are. Only over the read itself: over a join, a null-extended row would pass a filter like isempty(Name).
    */
   private seriesFilter(from: string, where: TExpr[]): TExpr[] {
-    const read = [...this.reads.values()].find((r) => r.source.series && this.dialect.subquery(r.placeholder, r.relation) === from);
+    const read = this.seriesRead(from);
     const series = read?.source.series;
     if (!read || !series || this.noSeriesFilter.has(read.placeholder)) return where;
     const onSeries = where.filter((c) => readsOnlySeries(c, read.relation, series));
@@ -563,7 +605,7 @@ export class Planner implements OperatorPlanner {
   }
 
   private toSelect(block: Block, aliases: string[]): SelectBlock {
-    return {
+    return this.groupedBySeries(block, aliases) ?? {
       distinct: block.distinct,
       columns: block.columns.map((c, i) => ({ expr: c.expr, alias: aliases[i]! })),
       from: block.from,

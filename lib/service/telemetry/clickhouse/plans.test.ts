@@ -21,9 +21,9 @@ beforeAll(async () => {
 }, 60_000);
 
 /** EXPLAIN's steps and the columns read from `States` (EXPLAIN actions = 1 lists them). */
-async function planOf(kql: string): Promise<string> {
+async function planOf(kql: string, explain = "PLAN actions = 1"): Promise<string> {
   const compiled = compileKql(kql, { sources: clickhouseSources(DATABASE, scope), dialect: clickhouseDialect });
-  const output = await executor.query(`EXPLAIN PLAN actions = 1 ${compiled.sql} FORMAT TabSeparatedRaw`, clickhouseParams(compiled.params));
+  const output = await executor.query(`EXPLAIN ${explain} ${compiled.sql} FORMAT TabSeparatedRaw`, clickhouseParams(compiled.params));
   return Buffer.from(output).toString("utf8");
 }
 
@@ -41,6 +41,32 @@ describe("ClickHouse plans of the telemetry tables", () => {
     for (const column of ["DataMetadata", "MessageMetadata", "DeviceId", "PlantId"].filter((c) => !columns.includes(c))) {
       expect(read, plan).not.toContain(column);
     }
+  });
+
+  it.each([
+    "States | summarize count() by Name",
+    "States | summarize avg(Value), max(Timestamp) by DeviceId, Name",
+    'States | where Name == "Temperature" | summarize count() by DeviceId',
+  ])("%s aggregates straight over the one read: no join in its pipeline, the names grouped as stored", async (kql) => {
+    // ClickHouse has no series table to join (Name, DeviceId are LowCardinality columns of States):
+    // the pipeline must not grow a join, nor a second read of States, for a grouping by data point.
+    const pipeline = await planOf(kql, "PIPELINE");
+    expect(pipeline, pipeline).not.toMatch(/Join|FillingRightJoinSide|CreatingSets/i);
+    expect(pipeline, pipeline).toMatch(/AggregatingTransform/);
+    expect(pipeline.match(/MergeTree(Select|Thread|InOrder)/g)?.length ?? 0, pipeline).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['States | where DeviceId == "DEV-1" and Name == "Temperature" | summarize max(Value)', ["DeviceId", "Name"]],
+    ['States | where Name == "Temperature" | summarize avg(Value) by bin(Timestamp, 1h)', ["Name"]],
+  ])("%s resolves the data point filter on the primary key before the scan", async (kql, columns) => {
+    // The table is ordered by (PlantId, DeviceId, Name, Timestamp): a filter on Name/DeviceId selects
+    // granules by the primary key index (ClickHouse's form of resolving to series before the scan).
+    const plan = await planOf(kql, "PLAN indexes = 1");
+    const primaryKey = plan.slice(plan.indexOf("PrimaryKey"));
+    expect(plan, plan).toContain("PrimaryKey");
+    for (const column of columns) expect(primaryKey.split(/\n\s*(MinMax|Partition|Skip)\b/)[0], plan).toContain(column);
+    expect(plan, plan).not.toMatch(/Join/i);
   });
 
   it.each([

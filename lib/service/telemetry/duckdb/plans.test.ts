@@ -58,6 +58,44 @@ async function planOf(kql: string, scope: TelemetryScope) {
   };
 }
 
+interface PlanNode {
+  name: string;
+  children: PlanNode[];
+  extra_info?: Record<string, unknown>;
+}
+
+/** The tables a subtree scans. */
+const scansIn = (node: PlanNode): string[] => [
+  ...(node.name.includes("SCAN") && typeof node.extra_info?.Table === "string" ? [node.extra_info.Table.split(".").pop()!] : []),
+  ...node.children.flatMap(scansIn),
+];
+
+/** Whether every path from `node` down to a scan of `table` passes a grouping first. */
+const groupedBefore = (node: PlanNode, table: string): boolean =>
+  node.name.includes("GROUP_BY") || !scansIn(node).includes(table) || (!node.name.includes("SCAN") && node.children.every((c) => groupedBefore(c, table)));
+
+/**
+ * The plan as JSON, and the joins of the readings with the series table it has: `rowJoins` probe the
+ * series table once per reading (the readings reach the join ungrouped; a semi-join on series ids
+ * is not one), `groupJoins` join groups of readings already grouped (by series id).
+ */
+async function jsonPlanOf(kql: string, scope: TelemetryScope) {
+  const compiled = compileKql(kql, { sources: scopedSources(scope) });
+  const text = await store.plan(CUSTOMER.id, compiled, { json: true });
+  const joins: PlanNode[] = [];
+  const walk = (node: PlanNode) => {
+    if (node.name.includes("JOIN") && !/SEMI|ANTI|MARK/.test(String(node.extra_info?.["Join Type"]))) joins.push(node);
+    node.children.forEach(walk);
+  };
+  (JSON.parse(text) as PlanNode[]).forEach(walk);
+  const ofSeries = joins.filter((j) => j.children.some((c) => scansIn(c).includes("StateValues")) && j.children.some((c) => scansIn(c).includes("StateSeries") && !scansIn(c).includes("StateValues")));
+  return {
+    rowJoins: ofSeries.filter((j) => !j.children.every((c) => groupedBefore(c, "StateValues"))).length,
+    groupJoins: ofSeries.filter((j) => j.children.every((c) => groupedBefore(c, "StateValues"))).length,
+    plan: text,
+  };
+}
+
 /** The answer, and the answer of the same query over the full view (no narrower source). */
 async function answers(kql: string, scope: TelemetryScope) {
   const rows = async (table: { rows: Uint8Array[] }) => JSON.parse(Buffer.concat(table.rows).toString("utf8")) as unknown[][];
@@ -114,17 +152,42 @@ describe("DuckDB plans of the telemetry tables", () => {
   });
 
   it.each([
-    'States | where Name == "Temperature" | summarize count() by DeviceId | order by DeviceId asc',
-    "States | summarize count() by Name | order by Name asc",
-    'States | where DeviceId == "DEV-3" | summarize avg(Value) by bin(Timestamp, 12h) | order by Timestamp asc',
-    "States | summarize dcount(DeviceId) by tostring(DataMetadata.Area)",
-    "States | take 2",
-  ])("%s joins the series table once", async (kql) => {
-    const { joins, plan } = await planOf(kql, dayScope(null));
-    expect(joins, plan).toBe(1);
-    const { narrowed, reference } = await answers(kql, dayScope(null));
+    ["States | summarize count() by Name | order by Name asc", null],
+    ['States | where Name == "Temperature" | summarize count() by DeviceId | order by DeviceId asc', null],
+    ["States | summarize n = count(), lo = min(Value), hi = max(Timestamp), total = sum(Value) by Name, DeviceId | order by Name asc, DeviceId asc", null],
+    ["States | summarize a = avg(Value), c = countif(Value > 50) * 2 by DeviceId, bin(Timestamp, 12h) | order by DeviceId asc, Timestamp asc", null],
+    ['States | summarize count() by tostring(DataMetadata.Area), PlantId | order by PlantId asc', null],
+    ["States | summarize count() by Name | order by Name asc", ["P2"]],
+  ])("%s groups the readings by series id before joining the series table (scope %j)", async (kql, plants) => {
+    const { rowJoins, groupJoins, plan } = await jsonPlanOf(kql, dayScope(plants));
+    // Fails when a plan probes the series table with every reading, or groups by the Name string after such a join.
+    expect(rowJoins, plan).toBe(0);
+    expect(groupJoins, plan).toBe(1);
+    const { narrowed, reference } = await answers(kql, dayScope(plants));
     expect(narrowed).toEqual(reference);
     expect(narrowed.length).toBeGreaterThan(0);
+  });
+
+  it("States | summarize count() by Name counts every reading of each name", async () => {
+    const { narrowed } = await answers("States | summarize count() by Name | order by Name asc", dayScope(null));
+    expect(narrowed).toEqual([["Pressure", 8_640], ["Temperature", 8_640]]);
+    const avg = await answers("States | where Value < 0 | summarize a = avg(Value), n = count() by Name", dayScope(null));
+    expect(avg.narrowed).toEqual([]);
+  });
+
+  it.each([
+    ["States | summarize count() by Name", 0],
+    ["States | count", 0],
+    ['States | where DeviceId == "DEV-3" | summarize avg(Value) by bin(Timestamp, 12h)', 0],
+    ["States | summarize dcount(DeviceId) by tostring(DataMetadata.Area)", 1],
+    ["States | summarize any(Value) by Name", 1],
+    ["States | take 2", 1],
+  ])("%s joins the readings with the series table row by row %i times", async (kql, expected) => {
+    const { rowJoins, plan } = await jsonPlanOf(kql, dayScope(null));
+    expect(rowJoins, plan).toBe(expected);
+    const { narrowed, reference } = await answers(kql, dayScope(null));
+    if (!/any\(/.test(kql)) expect(narrowed).toEqual(reference);
+    expect(narrowed.length).toBe(reference.length);
   });
 
   it("keeps each read's own form: a join of a values-only read with a read of names", async () => {

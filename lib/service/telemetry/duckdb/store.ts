@@ -175,8 +175,8 @@ export interface DuckDbTelemetryStore extends TelemetryStore {
    * transaction at a time per file; queries keep reading their snapshot meanwhile (MVCC).
    */
   write<T>(customerId: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
-  /** DuckDB's physical plan of a statement (EXPLAIN), for the benchmark's plan comparison. */
-  plan(customerId: string, statement: Pick<SqlStatement, "sql" | "params">): Promise<string>;
+  /** DuckDB's physical plan of a statement (EXPLAIN; as JSON with `json`), for the benchmark's plan comparison and the plan tests. */
+  plan(customerId: string, statement: Pick<SqlStatement, "sql" | "params">, options?: { json?: boolean }): Promise<string>;
 }
 
 export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Promise<DuckDbTelemetryStore> {
@@ -372,10 +372,10 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
       return result;
     },
 
-    async plan(customerId, statement) {
+    async plan(customerId, statement, options) {
       const { values, types } = bindParams(statement.params);
       return withConnection(customerId, async (connection) => {
-        const reader = await connection.runAndReadAll(`EXPLAIN ${statement.sql}`, values, types);
+        const reader = await connection.runAndReadAll(`EXPLAIN ${options?.json ? "(FORMAT json) " : ""}${statement.sql}`, values, types);
         return reader.getRows().map((row) => String(row[1])).join("\n");
       });
     },
