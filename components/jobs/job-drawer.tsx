@@ -5,6 +5,7 @@ import { plantPath } from "@/components/shell/nav-items";
 import { Badge } from "@/components/ui/badge";
 import { DetailList, Drawer } from "@/components/ui/drawer";
 import { EmptyState } from "@/components/ui/states";
+import { AttachmentList } from "@/components/attachments/attachment-list";
 import { useFormat } from "@/lib/client/format";
 import type { TJobDone } from "@/lib/contract/maintenance";
 import { formatHours, jobHours } from "./job-math";
@@ -115,6 +116,15 @@ export function JobDrawer({
                   </li>
                 ))}
               </ol>
+            </section>
+          ) : null}
+
+          {job.attachments?.length ? (
+            <section aria-labelledby="job-attachments">
+              <h3 id="job-attachments" className="mb-2 text-sm font-semibold">
+                Photos and files ({job.attachments.length})
+              </h3>
+              <AttachmentList plantId={plantId} attachments={job.attachments} testId="job-attachments" />
             </section>
           ) : null}
 

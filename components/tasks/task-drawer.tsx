@@ -12,6 +12,7 @@ import type { LookupLabels } from "@/lib/client/maintenance";
 import type { TTask, TTaskStatus } from "@/lib/contract/maintenance";
 import { CLOSE_OUT_FROM, TASK_TRANSITIONS } from "@/lib/contract/vocabulary";
 import { TaskMonitorOrigin } from "@/modules/monitors/components/monitor-links";
+import { TaskAttachments } from "@/components/attachments/task-attachments";
 import { STATUS_LABELS } from "./status";
 import { TaskActivity } from "./task-activity";
 import { PriorityBadge, RoleBadge, StatusBadge } from "./task-badges";
@@ -184,6 +185,9 @@ export function TaskDrawer({
               <AssigneeControl plantId={plantId} task={task} canEdit onDone={(text, ok) => onNotice(ok ? "success" : "error", text)} />
               <TaskEditor key={task.id} plantId={plantId} task={task} labels={labels} onDone={(text, ok) => onNotice(ok ? "success" : "error", text)} />
             </>
+          ) : null}
+          {recordsWork ? (
+            <TaskAttachments key={task.id} plantId={plantId} taskId={task.id} canAttach={canEdit || canCloseOutAny || task.assignee?.username === meEmail} />
           ) : null}
           {canCloseOut ? (
             <section className="rounded-lg border border-line p-3">

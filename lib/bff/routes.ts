@@ -114,6 +114,13 @@ const MAINTENANCE_HOOKS: Partial<Record<MaintenanceOperationId, MaintenanceHooks
     },
   },
   submitStockLevel: { attributed: true },
+  uploadTaskAttachment: {
+    async prepare(context, plantId, params, body) {
+      await checkAttachAllowed(context, plantId, params.taskId!);
+      return body;
+    },
+    auditTarget: (value) => (value as { id?: unknown } | null)?.id as string | null,
+  },
 };
 
 /** A dashboard user as the service records a person: the e-mail is the username, the name split once. */
@@ -148,6 +155,15 @@ async function checkCloseOutAllowed(context: ApiContext, plantId: string, taskId
   }
 }
 
+/** Whoever may edit a task (planners, supervisors, admins) or close it out (supervisors, its assignee) may attach files to it. */
+async function checkAttachAllowed(context: ApiContext, plantId: string, taskId: string): Promise<void> {
+  if (hasPermission(context.user.role, "tasks:edit") || hasPermission(context.user.role, "tasks:close-out")) return;
+  const task = (await context.upstream.maintenance("getTask", { plantId, params: { taskId }, signal: context.req.signal })).value as TTask;
+  if (task.assignee?.username !== context.user.email) {
+    throw forbidden("Only those who may edit or close out the task may attach files to it.");
+  }
+}
+
 /**
  * The signed-in user as the task history names them: `Name <e-mail>` (a name alone is not unique).
  * Set here, over anything the browser sent: nobody can act in someone else's name. Control
@@ -179,6 +195,7 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
   return {
     method: operation.method,
     pattern: API_PLANT_BASE + operation.path,
+    maxBodyBytes: operation.rawBody?.maxBytes,
     handler: apiRoute({
       permission: operation.permission,
       auditAction: operation.audit?.action,
@@ -187,17 +204,23 @@ function maintenanceRoute(id: MaintenanceOperationId): Route {
         const sent = operation.body ? readJsonBody(context.req) : undefined;
         const prepared = hooks.prepare ? await hooks.prepare(context, plantId!, params, sent) : sent;
         const body = hooks.attributed ? attributed(prepared, context.user) : prepared;
-        if (operation.audit) context.audit.detail = pick(body, operation.audit.fields ?? []);
+        // A file is passed on as it came; its audit row names it by its name, type and size.
+        const file = operation.rawBody ? { bytes: context.req.body, contentType: context.req.headers["content-type"], tooLarge: context.req.bodyTooLarge ?? false } : undefined;
+        if (operation.audit) {
+          context.audit.detail = pick(file ? { name: context.req.query.get("filename"), contentType: file.contentType, size: file.bytes?.byteLength ?? null } : body, operation.audit.fields ?? []);
+        }
         const result = await context.upstream.maintenance(id, {
           plantId: plantId!,
           params,
           query: context.req.query,
           body,
+          file,
           idempotencyKey: hooks.keyed ? idempotencyKey(context) : undefined,
           signal: context.req.signal,
         });
         if (hooks.auditTarget) context.audit.target = hooks.auditTarget(result.value);
         if (hooks.after) await hooks.after(context, plantId!, params, body, result.value);
+        if (result.bytes) return { status: 200, headers: result.headers, body: [result.bytes] };
         // A read carries its ETag: the browser's polling (the task board) revalidates with
         // If-None-Match and gets 304 while nothing changed.
         return operation.method === "GET" ? conditionalGet(context.req, answer(result)) : answer(result);

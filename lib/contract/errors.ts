@@ -18,6 +18,8 @@ const SERVICE_ERROR_STATUS = {
   PART_NOT_FOUND: 404,
   TASK_NOT_FOUND: 404,
   PLAN_NOT_FOUND: 404,
+  /** Extension: no such attachment in the plant (another plant's attachment is not found either). */
+  ATTACHMENT_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   /** The request body did not arrive in time (answered by the server itself, before any route). */
@@ -31,6 +33,8 @@ const SERVICE_ERROR_STATUS = {
   TASK_CLOSED: 412,
   /** Extension: an edit made on a version of the task that has changed since (`ifUpdatedAt`); nothing is written. */
   TASK_CHANGED: 412,
+  /** Extension: the task already has the most attachments a task may have (50). */
+  TOO_MANY_ATTACHMENTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

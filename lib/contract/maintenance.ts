@@ -8,6 +8,7 @@ import type { Permission } from "./roles";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
 import { ZChecklistAnswer, ZChecklistItem, ZChecklistResult, ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
 import { ZReliability, ZReliabilityQuery } from "./reliability";
+import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES, ZAttachment, ZAttachmentBytes, ZAttachmentPage, ZAttachmentUploadQuery, ZAttachmentsQuery } from "./attachments";
 import { COUNTED_UNITS, LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
 export { CLOSE_OUT_FROM, COUNTED_UNITS, LOOKUP_KINDS, OPEN_TASK_STATUSES, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
@@ -70,6 +71,7 @@ export const ZJobDone = ZPlantRecord
     remedyCode: z.string().nullish().meta({ description: "Extension: remedy code (lookup value `remedyCode`)." }),
     downtimeHours: ZDecimalString.nullish().meta({ description: "Extension: the asset's downtime the close-out gave (default its hours worked); null for other jobs." }),
     checklist: z.array(ZChecklistResult).nullish().meta({ description: "Extension: the task's checklist as closed out; null when it had none." }),
+    attachments: z.array(ZAttachment).nullish().meta({ description: "Extension: the files attached to the task whose close-out wrote this record, oldest first; null for other jobs." }),
   })
   .meta({ id: "JobDone" });
 
@@ -440,6 +442,10 @@ export interface MaintenanceOperation {
   permission: Permission;
   /** A write's audit row: its action and a few non-secret body fields (the dashboard writes it). */
   audit?: { action: string; fields?: readonly string[] };
+  /** The body is a file, not JSON: sent as is under one of these media types, up to `maxBytes` (`body` is then absent). */
+  rawBody?: { contentTypes: readonly string[]; maxBytes: number };
+  /** The answer is a file, not JSON (`response` describes its bytes). */
+  rawResponse?: { contentTypes: readonly string[] };
 }
 
 export const MAINTENANCE_OPERATIONS = {
@@ -466,6 +472,19 @@ export const MAINTENANCE_OPERATIONS = {
   deleteMaintenancePlan: { method: "DELETE", path: "/maintenance-plans/{planId}", response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.delete" } },
   getReliability: { method: "GET", path: "/reliability", query: ZReliabilityQuery, response: ZReliability, extension: "reliability", permission: "maintenance:read" },
   runMaintenancePlan: { method: "POST", path: "/maintenance-plans/{planId}/run", response: ZPlanRunResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.run" } },
+  // Anyone who reads the plant may ask; the dashboard lets whoever may edit or close out the task attach (lib/bff/routes.ts).
+  uploadTaskAttachment: {
+    method: "POST",
+    path: "/tasks/{taskId}/attachments",
+    query: ZAttachmentUploadQuery,
+    rawBody: { contentTypes: ATTACHMENT_MEDIA_TYPES, maxBytes: MAX_ATTACHMENT_BYTES },
+    response: ZAttachment,
+    extension: "attachments",
+    permission: "maintenance:read",
+    audit: { action: "task.attach", fields: ["name", "contentType", "size"] },
+  },
+  listTaskAttachments: { method: "GET", path: "/tasks/{taskId}/attachments", query: ZAttachmentsQuery, response: ZAttachmentPage, extension: "attachments", permission: "maintenance:read" },
+  getAttachment: { method: "GET", path: "/attachments/{attachmentId}", response: ZAttachmentBytes, rawResponse: { contentTypes: ATTACHMENT_MEDIA_TYPES }, extension: "attachments", permission: "maintenance:read" },
 } as const satisfies Record<string, MaintenanceOperation>;
 
 export type MaintenanceOperationId = keyof typeof MAINTENANCE_OPERATIONS;

@@ -25,9 +25,10 @@ export interface ApiOperation {
   /** A zod object whose members are the query parameters. */
   query?: z.ZodObject;
   headers?: { name: string; description: string; schema: z.ZodType; required?: boolean }[];
-  requestBody?: { schema: z.ZodType; contentType?: string };
+  /** `contentTypes`: a file's body, the same schema under each of these media types (default: JSON). */
+  requestBody?: { schema: z.ZodType; contentType?: string; contentTypes?: readonly string[] };
   /** The 200 response. */
-  response: { schema: z.ZodType; description: string; contentType?: string };
+  response: { schema: z.ZodType; description: string; contentType?: string; contentTypes?: readonly string[] };
   /** Error codes this operation can answer with (statuses derive from docs/api.md §4). */
   errors: ErrorCode[];
   /** Non-standard error responses, e.g. the token endpoint's OAuth errors: status → schema (none: no body). */
@@ -65,6 +66,12 @@ function schemaId(schema: z.ZodType): string {
 }
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schemaId(schema)}` });
+
+/** A body's `content`: the schema under its one media type, or under each of several (a file). */
+function contentOf(body: { contentType?: string; contentTypes?: readonly string[] }, schema: z.ZodType): Record<string, unknown> {
+  const types = body.contentTypes ?? [body.contentType ?? "application/json"];
+  return Object.fromEntries(types.map((type) => [type, { schema: ref(schema) }]));
+}
 
 /**
  * JSON Schema of a parameter: a registered schema by reference, anything else inline and
@@ -252,7 +259,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
     "200": {
       description: op.response.description,
       ...(op.conditional ? { headers: CONDITIONAL_GET.etag } : {}),
-      content: { [op.response.contentType ?? "application/json"]: { schema: ref(op.response.schema) } },
+      content: contentOf(op.response, op.response.schema),
     },
     ...(op.conditional ? { "304": CONDITIONAL_GET.notModified } : {}),
     ...errorResponses(op.errors),
@@ -269,7 +276,7 @@ function operationObject(op: ApiOperation): Record<string, unknown> {
       ? {
           requestBody: {
             required: true,
-            content: { [op.requestBody.contentType ?? "application/json"]: { schema: ref(op.requestBody.schema) } },
+            content: contentOf(op.requestBody, op.requestBody.schema),
           },
         }
       : {}),

@@ -6,8 +6,8 @@
  */
 import { getConfig, type AppConfig } from "@/lib/config";
 import { createPlantTokens, type PlantTokens } from "./maintenance/plant-tokens";
-import { createRouter } from "../platform/http/router";
-import type { ServiceRequest, ServiceResponse } from "../platform/http/types";
+import { createRouter, type RouterHandler } from "../platform/http/router";
+import { createAttachmentStore } from "./maintenance/attachments/store";
 import type { MaintenanceContext } from "./maintenance/context";
 import { createRateLimiter } from "../platform/rate-limit";
 import { openSharedState } from "../shared-state";
@@ -41,7 +41,8 @@ export interface ServiceRuntime {
   planScheduler: PlanScheduler;
   /** The running plant (demo, ingestion); null unless started with `live: true`. */
   live: { telemetry: LiveTelemetry; maintenance: MaintenanceRollForward | null } | null;
-  handle(req: ServiceRequest): Promise<ServiceResponse>;
+  /** The service's router; `handle.bodyLimit` tells the Node adapter which routes take larger bodies. */
+  handle: RouterHandler;
   /** Whether each database and broker this instance needs answers now (`GET /readyz`, docs/operations in README). */
   readiness(): Promise<ReadinessCheck[]>;
   close(): Promise<void>;
@@ -111,6 +112,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     plans: createPlanStore(sql, maintenance),
     meter: null,
     reliability: createReliabilityReads(sql),
+    attachments: createAttachmentStore(sql),
   };
   let telemetry: TelemetryRuntime;
   try {

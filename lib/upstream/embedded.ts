@@ -30,10 +30,11 @@ export function createEmbeddedUpstream(runtime: ServiceRuntime): Upstream {
         params: call.params ?? {},
         query: Object.fromEntries(call.query ?? []),
         body: () => call.body,
+        file: call.file ? () => call.file! : undefined,
         idempotencyKey: call.idempotencyKey,
         client: EMBEDDED_CLIENT,
       });
-      return { value: result.value as never, headers: result.headers ?? {} };
+      return { value: result.value as never, headers: result.headers ?? {}, ...(result.bytes ? { bytes: result.bytes } : {}) };
     },
 
     async telemetryQuery(request, caller, signal, options) {

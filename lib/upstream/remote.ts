@@ -46,7 +46,7 @@ interface RemoteDeps {
 }
 
 /** Not-found codes that are about a record, not a missing endpoint. */
-const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND", "PLAN_NOT_FOUND"]);
+const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND", "PLAN_NOT_FOUND", "ATTACHMENT_NOT_FOUND"]);
 /** Headers of the service's answer the browser may see. */
 const FORWARDED_HEADERS = ["retry-after", "x-query-cost"];
 
@@ -146,6 +146,10 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
 
     async maintenance(id, call) {
       const operation: MaintenanceOperation = MAINTENANCE_OPERATIONS[id];
+      // The transport carries text (JSON); a file's bytes do not go through it yet (docs/api.md, "Attachments").
+      if (operation.rawBody || operation.rawResponse) {
+        throw new ApiError("FEATURE_UNAVAILABLE", "This dashboard does not carry files to and from a remote maintenance service.", [{ feature: operation.extension ?? id }]);
+      }
       const token = deps.credentials.plantToken(call.plantId);
       if (!token) throw new ApiError("PLANT_NOT_FOUND", `Plant ${call.plantId} is not served by this dashboard.`);
       const path = operationPath(operation, call.plantId, call.params ?? {});

@@ -26,6 +26,8 @@ export interface MaintenanceCall {
   query?: URLSearchParams;
   /** The JSON body of a write, as the browser sent it (the service validates it). */
   body?: unknown;
+  /** A file's body (an attachment's upload), as the browser sent it. */
+  file?: { bytes: Uint8Array | null; contentType: string | undefined; tooLarge: boolean };
   /** Makes a task creation safe to retry. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -40,6 +42,8 @@ export interface UpstreamAnswer<T> {
   json?: string | readonly Uint8Array[];
   /** Headers of the answer the browser may see (`retry-after`, `x-query-cost`, …). */
   headers: Record<string, string>;
+  /** A file's bytes (an attachment's download): the answer is these, under `headers`' content type, not `value`. */
+  bytes?: Uint8Array;
 }
 
 /** A telemetry answer: its rows counted, and what the engine says of its work (embedded only). */

@@ -5,7 +5,7 @@
  * all three exercise the same path.
  *
  * Every input is bounded here (docs/architecture.md, "Bounded input"): a body over MAX_BODY_BYTES
- * is never passed on (the route answers 413), whether its length was declared or not; a body not
+ * (or the larger limit its route declares, Route.maxBodyBytes: an attachment's upload) is never passed on (the route answers 413), whether its length was declared or not; a body not
  * received within BODY_READ_TIMEOUT_MS is answered 408 and its connection closed; and the bytes of
  * an oversized body are thrown away only up to MAX_DRAIN_BYTES, after which the connection is closed.
  */
@@ -42,9 +42,10 @@ interface ReadBody {
 }
 
 /** Reads the body within the size and time limits (see the module comment). */
-function readBody(req: IncomingMessage, timeoutMs: number): Promise<ReadBody> {
+function readBody(req: IncomingMessage, timeoutMs: number, limit: number): Promise<ReadBody> {
   const declared = Number(req.headers["content-length"] ?? NaN);
-  if (declared > MAX_DRAIN_BYTES) {
+  const drain = Math.max(MAX_DRAIN_BYTES, limit);
+  if (declared > drain) {
     // Not worth reading: answer now, and stop the upload by closing the connection.
     req.pause();
     return Promise.resolve({ body: null, tooLarge: true, close: true });
@@ -65,14 +66,14 @@ function readBody(req: IncomingMessage, timeoutMs: number): Promise<ReadBody> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_DRAIN_BYTES) {
+      if (size > drain) {
         req.pause();
         finish({ body: null, tooLarge: true, close: true });
-      } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      } else if (size <= limit) chunks.push(chunk);
       else chunks.length = 0; // over the limit: keep reading, keep nothing
     };
     const onEnd = () => {
-      const tooLarge = size > MAX_BODY_BYTES;
+      const tooLarge = size > limit;
       finish({ body: tooLarge || size === 0 ? null : Buffer.concat(chunks), tooLarge, close: false });
     };
     const onClose = () => finish(new ClientGone());
@@ -93,6 +94,7 @@ export async function fromNodeRequest(
   res?: ServerResponse,
   bodyTimeoutMs = BODY_READ_TIMEOUT_MS,
   addressOf: (req: IncomingMessage) => string = socketAddress,
+  bodyLimit: (method: string, path: string) => number = () => MAX_BODY_BYTES,
 ): Promise<ServiceRequest> {
   const url = new URL(req.url ?? "/", "http://localhost");
   const headers: Record<string, string | undefined> = {};
@@ -104,7 +106,7 @@ export async function fromNodeRequest(
   let body: Uint8Array | null = null;
   let bodyTooLarge = false;
   if (req.method !== "GET" && req.method !== "HEAD") {
-    const read = await readBody(req, bodyTimeoutMs);
+    const read = await readBody(req, bodyTimeoutMs, bodyLimit((req.method ?? "GET").toUpperCase(), url.pathname));
     body = read.body;
     bodyTooLarge = read.tooLarge;
     if (read.close) res?.setHeader("connection", "close");
@@ -152,7 +154,7 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
 
 /** A node:http listener for one surface's request handler. */
 export function nodeListener(
-  handle: (req: ServiceRequest) => Promise<ServiceResponse>,
+  handle: ((req: ServiceRequest) => Promise<ServiceResponse>) & { bodyLimit?: (method: string, path: string) => number },
   fallbackOrigin: string,
   options: { bodyTimeoutMs?: number; clientAddress?: (req: IncomingMessage) => string } = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
@@ -160,7 +162,7 @@ export function nodeListener(
     void (async () => {
       let request: ServiceRequest;
       try {
-        request = await fromNodeRequest(req, fallbackOrigin, res, options.bodyTimeoutMs, options.clientAddress);
+        request = await fromNodeRequest(req, fallbackOrigin, res, options.bodyTimeoutMs, options.clientAddress, handle.bodyLimit);
       } catch (error) {
         if (error instanceof ClientGone) return;
         if (error instanceof BodyTimeout) {

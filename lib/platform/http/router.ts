@@ -1,6 +1,6 @@
 import { ApiError } from "../../contract/errors";
 import { toErrorResponse } from "./respond";
-import type { ServiceRequest, ServiceResponse } from "./types";
+import { MAX_BODY_BYTES, type ServiceRequest, type ServiceResponse } from "./types";
 
 type RouteParams = Record<string, string>;
 export type RouteHandler = (req: ServiceRequest, params: RouteParams) => ServiceResponse | Promise<ServiceResponse>;
@@ -10,6 +10,14 @@ export interface Route {
   /** Path pattern with `{name}` segments, e.g. `/maintenance/v1/plants/{plantId}/tasks`. */
   pattern: string;
   handler: RouteHandler;
+  /** Largest body this route reads, when it takes more than MAX_BODY_BYTES (an attachment's upload). */
+  maxBodyBytes?: number;
+}
+
+/** A router: answers a request, and says how large a body the route a request goes to reads (the Node adapter asks before reading). */
+export interface RouterHandler {
+  (req: ServiceRequest): Promise<ServiceResponse>;
+  bodyLimit(method: string, path: string): number;
 }
 
 interface CompiledRoute extends Route {
@@ -35,9 +43,10 @@ function compile(route: Route): CompiledRoute {
  * A small table router: 404 NOT_FOUND for an unknown path, 405 METHOD_NOT_ALLOWED (with `Allow`)
  * for a known path with another method, and the error body for anything a handler throws.
  */
-export function createRouter(routes: Route[]): (req: ServiceRequest) => Promise<ServiceResponse> {
+export function createRouter(routes: Route[]): RouterHandler {
   const compiled = routes.map(compile);
-  return async (req) => {
+  const larger = compiled.filter((route) => route.maxBodyBytes !== undefined);
+  const handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
     const allowed: string[] = [];
     for (const route of compiled) {
       const m = route.regex.exec(req.path);
@@ -73,4 +82,7 @@ export function createRouter(routes: Route[]): (req: ServiceRequest) => Promise<
     }
     return toErrorResponse(new ApiError("NOT_FOUND", `No resource at ${req.path}.`), "router");
   };
+  const bodyLimit = (method: string, path: string): number =>
+    larger.find((route) => route.method === method && route.regex.test(path))?.maxBodyBytes ?? MAX_BODY_BYTES;
+  return Object.assign(handle, { bodyLimit });
 }

@@ -12,6 +12,7 @@ import type { MaintenanceStore, PlantRecord } from "./store";
 import type { MeterReader } from "./plans/meter";
 import type { PlanStore } from "./plans/store";
 import type { ReliabilityReads } from "./reliability/store";
+import type { AttachmentStore } from "./attachments/store";
 
 export interface MaintenanceContext {
   store: MaintenanceStore;
@@ -28,6 +29,8 @@ export interface MaintenanceContext {
   meter: MeterReader | null;
   /** The reliability record's reads (reliability/). */
   reliability: ReliabilityReads;
+  /** Tasks' attachments, bytes and all (attachments/). */
+  attachments: AttachmentStore;
 }
 
 const CHALLENGE = 'Bearer realm="maintenance"';

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { ZId } from "@/lib/contract/common";
 import type { ServiceErrorCode } from "@/lib/contract/errors";
-import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "@/lib/contract/maintenance";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperation, type MaintenanceOperationId } from "@/lib/contract/maintenance";
+import { ZAttachmentBytes } from "@/lib/contract/attachments";
 import { readJsonBody } from "../../platform/http/body";
 import { conditionalGet } from "../../platform/http/conditional";
 import { json } from "../../platform/http/respond";
@@ -19,6 +20,7 @@ import { reads } from "./reads";
 import { closeOutTask, createTask, submitStockLevel, transitionTask, updatePart, updateTask } from "./writes";
 import { PLAN_DOCS, planOperations } from "./plans/operations";
 import { RELIABILITY_DOCS, reliabilityOperations } from "./reliability/reliability";
+import { ATTACHMENT_DOCS, attachmentOperations } from "./attachments/operations";
 
 import { MAINTENANCE_BASE } from "@/lib/contract/spec-paths";
 
@@ -33,6 +35,7 @@ export const MAINTENANCE_HANDLERS: Record<MaintenanceOperationId, Operation> = {
   updatePart,
   ...planOperations,
   ...reliabilityOperations,
+  ...attachmentOperations,
 };
 
 interface OperationDoc {
@@ -52,6 +55,7 @@ const PATH_PARAMS = {
   taskId: { description: "Task id.", schema: ZId },
   partId: { description: "Part id.", schema: ZId },
   planId: { description: "Maintenance plan id.", schema: ZId },
+  attachmentId: { description: "Attachment id.", schema: ZId },
 };
 
 const pageOf = (what: string) => `Paginated envelope of ${what}.`;
@@ -178,25 +182,28 @@ const DOCS: Record<MaintenanceOperationId, OperationDoc> = {
   },
   ...PLAN_DOCS,
   getReliability: { ...RELIABILITY_DOCS.getReliability, errors: [...RELIABILITY_DOCS.getReliability.errors] },
+  ...ATTACHMENT_DOCS,
 };
 
 export const maintenanceApi: ApiContribution = {
   operations: (Object.keys(MAINTENANCE_OPERATIONS) as MaintenanceOperationId[]).map((id) => {
-    const { method, path, ...schemas } = MAINTENANCE_OPERATIONS[id];
+    const operation: MaintenanceOperation = MAINTENANCE_OPERATIONS[id];
+    const { method, path } = operation;
     const { responseDescription, errors, ...doc } = DOCS[id];
     return {
       ...doc,
       method,
       path: MAINTENANCE_BASE + path,
       operationId: id,
-      query: "query" in schemas ? schemas.query : undefined,
-      requestBody: "body" in schemas ? { schema: schemas.body } : undefined,
-      response: { schema: schemas.response, description: responseDescription },
+      query: operation.query as ApiOperation["query"],
+      requestBody: operation.body ? { schema: operation.body } : operation.rawBody ? { schema: ZAttachmentBytes, contentTypes: operation.rawBody.contentTypes } : undefined,
+      response: { schema: operation.response, description: responseDescription, contentTypes: operation.rawResponse?.contentTypes },
       tag: "Maintenance",
       security: ["plantToken"],
       pathParams: PATH_PARAMS,
       errors: [...COMMON_ERRORS, ...errors],
-      conditional: method === "GET",
+      // A file is answered whole each time (its ETag is its SHA-256, but no 304 is promised).
+      conditional: method === "GET" && !operation.rawResponse,
     };
   }),
   securitySchemes: {
@@ -216,20 +223,23 @@ export const maintenanceApi: ApiContribution = {
 
 export function createMaintenanceRoutes(ctx: MaintenanceContext): Route[] {
   return (Object.keys(MAINTENANCE_OPERATIONS) as MaintenanceOperationId[]).map((id) => {
-    const { method, path } = MAINTENANCE_OPERATIONS[id];
+    const contract: MaintenanceOperation = MAINTENANCE_OPERATIONS[id];
     const operation = MAINTENANCE_HANDLERS[id];
     return {
-      method,
-      pattern: MAINTENANCE_BASE + path,
+      method: contract.method,
+      pattern: MAINTENANCE_BASE + contract.path,
+      maxBodyBytes: contract.rawBody?.maxBytes,
       handler: async (req, params) => {
         const { plant, tokenId } = await authorizePlant(req, ctx, params.plantId!);
         const result = await operation(ctx, plant, {
           params,
           query: queryObject(req),
           body: () => readJsonBody(req),
+          file: () => ({ bytes: req.body, contentType: req.headers["content-type"], tooLarge: req.bodyTooLarge ?? false }),
           idempotencyKey: req.headers["idempotency-key"],
           client: tokenId,
         });
+        if (result.bytes) return { status: 200, headers: result.headers ?? {}, body: [result.bytes] };
         return conditionalGet(req, json(result.value, 200, result.headers));
       },
     };

@@ -17,14 +17,25 @@ interface OperationInput {
    * checked first, so an unknown part is 404 even when the body is also wrong.
    */
   body(): unknown;
+  /** A file's body (the operations whose contract names `rawBody`): its bytes, declared media type, and whether it was over the route's limit. */
+  file?(): RawBody;
   idempotencyKey?: string;
   /** The authenticated caller, kept in a task's history: the plant token's id, or `dashboard`. */
   client: string;
 }
 
+/** A request body taken as a file, not parsed. */
+export interface RawBody {
+  bytes: Uint8Array | null;
+  contentType: string | undefined;
+  tooLarge: boolean;
+}
+
 export interface OperationResult {
   value: unknown;
   headers?: Record<string, string>;
+  /** The answer is these bytes, not `value` as JSON (`headers` then carry their content type). */
+  bytes?: Uint8Array;
 }
 
 export type Operation = (ctx: MaintenanceContext, plant: PlantRecord, input: OperationInput) => Promise<OperationResult>;

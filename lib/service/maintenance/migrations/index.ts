@@ -4,5 +4,6 @@ import demoState from "./005-demo-state";
 import taskTransitionActors from "./007-task-transition-actors";
 import workRecords from "./010-work-records";
 import maintenancePlans from "../plans/migration";
+import taskAttachments from "../attachments/migration";
 
-export const MAINTENANCE_MIGRATIONS = [maintenance, demoState, taskTransitionActors, workRecords, maintenancePlans];
+export const MAINTENANCE_MIGRATIONS = [maintenance, demoState, taskTransitionActors, workRecords, maintenancePlans, taskAttachments];

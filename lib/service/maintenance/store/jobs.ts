@@ -1,11 +1,13 @@
 /**
  * Jobs done: the plant's maintenance history, each job with the parts it used. The list is the
  * API's hot path (100 records with nested objects), so its rows are read as arrays, by position,
- * and the parts of a whole page come in one second query.
+ * and the parts of a whole page come in one second query, its tasks' attachments in a third (only
+ * when a job of the page has a task).
  */
 import type { TPage } from "@/lib/contract/common";
 import type { TJobDone, TJobsDoneQuery } from "@/lib/contract/maintenance";
 import type { SqlDb } from "../../../platform/sql";
+import { createAttachmentStore } from "../attachments/store";
 import { ASSET_JOIN, assetFilterSql, dateRangeSql } from "./filters";
 import type { Pager, Params, Row } from "./page";
 
@@ -21,6 +23,7 @@ const JOB_DONE_COLUMNS = `j.id, j.plant_id, j.job_title, j.done_date, j.due_date
   coalesce(j.downtime_hours, j.total_time_used_in_hours), j.checklist_results`;
 
 export function jobsDoneReads(engine: SqlDb, page: Pager): JobsDoneReads {
+  const attachments = createAttachmentStore(engine);
   // The jobs-done page is the hot path (100 records with nested objects): rows are read by position.
   async function toJobsDone(found: Row[]): Promise<TJobDone[]> {
     const partsByJob = new Map<string, TJobDone["partsUsed"]>();
@@ -52,8 +55,14 @@ export function jobsDoneReads(engine: SqlDb, page: Pager): JobsDoneReads {
         remedyCode: row[21] as string | null,
         downtimeHours: row[22] as string | null,
         checklist: row[23] === null ? null : (JSON.parse(row[23] as string) as TJobDone["checklist"]),
+        attachments: row[18] === null ? null : [],
       };
     });
+    const taskIds = jobs.flatMap((job) => (job.taskId ? [job.taskId] : []));
+    if (taskIds.length > 0) {
+      const byTask = await attachments.listForTasks(jobs[0]!.plantId, taskIds);
+      for (const job of jobs) if (job.taskId) job.attachments = byTask.get(job.taskId) ?? [];
+    }
     if (jobs.length > 0) {
       const params: Params = {};
       const jobIn = engine.oneOf("u.job_id", "ids", jobs.map((job) => job.id), params);
