@@ -31,6 +31,21 @@ describe("job history filters", () => {
     expect(needsLocalProcessing(serviceOrder)).toBe(false);
   });
 
+  it("filters by failure, cause and remedy code: one code, or any job that has one", () => {
+    const coded = (id: string, failureCode: string | null, causeCode: string | null, remedyCode: string | null) => ({ ...job(id, "2026-03-01", "CM", "Mech", "1"), failureCode, causeCode, remedyCode }) as TJobDone;
+    const rows = [coded("a", "LEAK", "WEAR", "REPLACE"), coded("b", "LEAK", "MISUSE", "ADJUST"), coded("c", "NOISE", "WEAR", "ADJUST"), coded("d", null, null, null)];
+    const ids = (query: string) => {
+      const filters = parseJobFilters(new URLSearchParams(query), "2026-06-30");
+      expect(needsLocalProcessing(filters)).toBe(true);
+      return processLocally(rows, filters).map((row) => row.id);
+    };
+    expect(ids("failure=LEAK")).toEqual(["a", "b"]);
+    expect(ids("cause=WEAR")).toEqual(["a", "c"]);
+    expect(ids("remedy=ADJUST")).toEqual(["b", "c"]);
+    expect(ids("failure=LEAK&remedy=ADJUST")).toEqual(["b"]);
+    expect(ids("cause=any")).toEqual(["a", "b", "c"]);
+  });
+
   it("names what is wrong with the period: a date that is not one, or a period that runs backwards", () => {
     const check = (query: string) => {
       const params = new URLSearchParams(query);

@@ -29,6 +29,9 @@ interface JobFilters {
   job: string;
   /** Failure code (lookup value `failureCode`): only jobs whose close-out carried it; "any": every failure. */
   failure: string;
+  /** Cause and remedy codes (lookup values `causeCode`, `remedyCode`): as `failure`, "any" every job with one. */
+  cause: string;
+  remedy: string;
   /** A task's id: the detail of the job its close-out wrote (a closed task links here). */
   task: string;
 }
@@ -50,6 +53,8 @@ export function parseJobFilters(params: URLSearchParams, today: string): JobFilt
     hidden: params.has("hide") ? parseHiddenColumns(params.get("hide")) : DEFAULT_HIDDEN,
     job: params.get("job") ?? "",
     failure: params.get("failure") ?? "",
+    cause: params.get("cause") ?? "",
+    remedy: params.get("remedy") ?? "",
     task: params.get("task") ?? "",
   };
 }
@@ -81,7 +86,7 @@ function isServiceOrder(sorting: SortingState): boolean {
 
 /** True when the page must filter or sort itself (over every row of the range). */
 export function needsLocalProcessing(filters: JobFilters): boolean {
-  return Boolean(filters.kind || filters.dept || filters.failure || !isServiceOrder(filters.sorting));
+  return Boolean(filters.kind || filters.dept || filters.failure || filters.cause || filters.remedy || !isServiceOrder(filters.sorting));
 }
 
 const SORT_VALUES: Record<string, (job: TJobDone) => string | number> = {
@@ -97,15 +102,22 @@ const SORT_VALUES: Record<string, (job: TJobDone) => string | number> = {
   workOrder: (job) => job.workOrder.id,
 };
 
-/** The failure filter: "any" keeps every job with a failure code, a code only its own jobs. */
-function matchesFailure(job: TJobDone, failure: string): boolean {
-  if (!failure) return true;
-  return failure === "any" ? Boolean(job.failureCode) : job.failureCode === failure;
+/** A code filter: "any" keeps every job with such a code, a code only its own jobs. */
+function matchesCode(code: string | null | undefined, wanted: string): boolean {
+  if (!wanted) return true;
+  return wanted === "any" ? Boolean(code) : code === wanted;
 }
 
-/** Activity kind, department and failure filters, then the chosen order (ties: the service's order). */
+/** Activity kind, department, failure, cause and remedy filters, then the chosen order (ties: the service's order). */
 export function processLocally(rows: readonly TJobDone[], filters: JobFilters): TJobDone[] {
-  const filtered = rows.filter((job) => (!filters.kind || job.activityKind === filters.kind) && (!filters.dept || job.department === filters.dept) && matchesFailure(job, filters.failure));
+  const filtered = rows.filter(
+    (job) =>
+      (!filters.kind || job.activityKind === filters.kind) &&
+      (!filters.dept || job.department === filters.dept) &&
+      matchesCode(job.failureCode, filters.failure) &&
+      matchesCode(job.causeCode, filters.cause) &&
+      matchesCode(job.remedyCode, filters.remedy),
+  );
   const sort = filters.sorting[0];
   const value = sort ? SORT_VALUES[sort.id] : undefined;
   if (!sort || !value || isServiceOrder(filters.sorting)) return filtered;

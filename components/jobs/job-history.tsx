@@ -89,7 +89,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
       ? range.data?.find((job) => job.taskId === filters.task)
       : undefined;
   const totalHours = processed?.reduce((sum, job) => sum + jobHours(job), 0) ?? 0;
-  const anyFilter = Boolean(filters.kind || filters.dept || filters.failure || filters.asset || params.has("from") || params.has("to"));
+  const anyFilter = Boolean(filters.kind || filters.dept || filters.failure || filters.cause || filters.remedy || filters.asset || params.has("from") || params.has("to"));
 
   async function buildCsv(onProgress: (done: number, total: number) => void) {
     const all = await maintenanceClient.allJobsDone(plantId, query, undefined, onProgress);
@@ -154,6 +154,18 @@ export function JobHistory({ plantId }: { plantId: string }) {
             onChange={(failure) => update({ failure })}
             options={[{ value: "any", label: "Any failure" }, ...lookups.values("failureCode").map((entry) => ({ value: entry.value, label: entry.label || entry.value }))]}
           />
+          <FilterSelect
+            label="Cause"
+            value={filters.cause}
+            onChange={(cause) => update({ cause })}
+            options={[{ value: "any", label: "Any cause" }, ...lookups.values("causeCode").map((entry) => ({ value: entry.value, label: entry.label || entry.value }))]}
+          />
+          <FilterSelect
+            label="Remedy"
+            value={filters.remedy}
+            onChange={(remedy) => update({ remedy })}
+            options={[{ value: "any", label: "Any remedy" }, ...lookups.values("remedyCode").map((entry) => ({ value: entry.value, label: entry.label || entry.value }))]}
+          />
         </div>
         {problem ? (
           <div id="period-problem" role="alert" className="flex flex-wrap items-center justify-between gap-3 border-t border-line bg-danger-soft px-4 py-3 text-sm text-danger" data-testid="period-problem">
@@ -164,7 +176,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
           </div>
         ) : anyFilter ? (
           <div className="flex justify-end border-t border-line px-4 py-2">
-            <Button size="sm" variant="ghost" onClick={() => update({ from: null, to: null, kind: null, dept: null, failure: null, asset: null })}>
+            <Button size="sm" variant="ghost" onClick={() => update({ from: null, to: null, kind: null, dept: null, failure: null, cause: null, remedy: null, asset: null })}>
               Clear filters
             </Button>
           </div>

@@ -35,8 +35,13 @@ async function seeded(): Promise<ServiceSql> {
 /** The first column of the first row. */
 const count = async (db: SqlDb, sql: string, params: SqlParams = {}) => (await db.arrays(sql, params))[0]![0] as number;
 
+/**
+ * One-off planned work past its due date: the roll does it. A plan's occurrence does not wait in
+ * the planned jobs: the plans' tick opens its task within its lead time (plans.test.ts), which this
+ * test, rolling the data alone, does not run.
+ */
 function overdue(db: SqlDb, plantId: string, today: string): Promise<number> {
-  return count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId AND due_date < @today`, { plantId, today });
+  return count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId AND plan_id IS NULL AND due_date < @today`, { plantId, today });
 }
 
 afterAll(async () => {
@@ -55,10 +60,11 @@ describe("maintenance demo roll-forward", () => {
 
     for (const plant of DEMO_PLANTS) {
       const late = await overdue(db, plant.id, today);
-      const planned = await count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId`, { plantId: plant.id });
+      const planned = await count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId AND (plan_id IS NULL OR due_date >= @today)`, { plantId: plant.id, today });
       expect(late, plant.id).toBeGreaterThan(0);
       expect(late / planned, plant.id).toBeLessThan(0.1);
-      // Work is due in the coming week, and jobs were done in the last one.
+      // Work is due in the coming week, and jobs were done in the last one (one-off work: the plans'
+      // occurrences are done through their tasks).
       const week = { plantId: plant.id, today, ahead: addDays(today, 7), ago: addDays(today, -7) };
       expect(await count(db, `SELECT count(*) FROM planned_jobs WHERE plant_id = @plantId AND due_date BETWEEN @today AND @ahead`, week)).toBeGreaterThan(3);
       expect(await count(db, `SELECT count(*) FROM jobs_done WHERE plant_id = @plantId AND done_date > @ago`, week)).toBeGreaterThan(5);
@@ -132,7 +138,8 @@ describeWithService("postgres", "maintenance demo roll-forward on PostgreSQL", (
     await schema?.drop();
   });
 
-  it("rolls each day once between two instances rolling at once, with the same rows as SQLite", async () => {
+  // Seeding PostgreSQL and SQLite, with the plans' planned jobs: over 30 s on a loaded machine.
+  it("rolls each day once between two instances rolling at once, with the same rows as SQLite", { timeout: 180_000 }, async () => {
     schema = await createTestSchema(postgres.url);
     const connect = async () => {
       const sql = await openServiceSql({ dataDir: "unused", DATABASE_URL: schema.url });

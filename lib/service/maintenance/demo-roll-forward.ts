@@ -1,8 +1,9 @@
 /**
- * The maintenance demo keeps running: day by day after the seed, planned jobs get done (most
- * around their due date, some late, a few early) and recurring ones get their next occurrence,
- * work orders are released three weeks ahead, new corrective work gets planned, tasks arrive and
- * move through their statuses. So the overview shows a running plant's mix of due, overdue and done
+ * The maintenance demo keeps running: day by day after the seed, one-off planned jobs get done
+ * (most around their due date, some late, a few early), work orders are released three weeks
+ * ahead, new corrective work gets planned, tasks arrive and move through their statuses. The
+ * maintenance plans' planned jobs are not touched here: the plans' tick opens their tasks when they
+ * come due (plans/scheduler.ts), and those tasks move on with the others. So the overview shows a running plant's mix of due, overdue and done
  * work on any day, not the seed day's picture growing stale (docs/telemetry-ingest.md, "The demo
  * plant runs").
  *
@@ -117,7 +118,9 @@ const SQL = {
   setMarker: `INSERT INTO demo_state (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   lastDone: `SELECT max(done_date) AS v FROM jobs_done WHERE plant_id = @plantId`,
   lastCreated: `SELECT max(created_date) AS v FROM tasks WHERE plant_id = @plantId`,
-  dueBy: `SELECT * FROM planned_jobs WHERE plant_id = @plantId AND due_date <= @dueBy ORDER BY due_date, id`,
+  // A plan's planned jobs are its own (the plans' tick opens their tasks, plans/evaluate.ts): the
+  // roll does and releases only one-off work.
+  dueBy: `SELECT * FROM planned_jobs WHERE plant_id = @plantId AND plan_id IS NULL AND due_date <= @dueBy ORDER BY due_date, id`,
   // Jobs written by a close-out are named after their task (`<task id>-J`), not numbered.
   lastJobId: `SELECT max(id) AS v FROM jobs_done WHERE plant_id = @plantId AND id LIKE @pattern`,
   lastPlannedId: `SELECT max(id) AS v FROM planned_jobs WHERE plant_id = @plantId AND id LIKE @pattern`,
@@ -133,7 +136,7 @@ const SQL = {
   insertPlanned: `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department,
     estimated_time_in_hours, required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark)
     VALUES (@id, @plantId, @assetId, @jobTitle, @dueDate, @activityKind, @department, @hours, @requiredPersonCount, NULL, NULL, NULL, NULL)`,
-  unreleased: `SELECT id FROM planned_jobs WHERE plant_id = @plantId AND work_order_id IS NULL AND due_date <= @dueBy ORDER BY due_date, id`,
+  unreleased: `SELECT id FROM planned_jobs WHERE plant_id = @plantId AND plan_id IS NULL AND work_order_id IS NULL AND due_date <= @dueBy ORDER BY due_date, id`,
   release: `UPDATE planned_jobs SET work_order_id = @workOrderId WHERE id = @id`,
   nextTaskNumber: `SELECT coalesce(max(number), 0) + 1 AS v FROM tasks WHERE plant_id = @plantId`,
   insertTask: `INSERT INTO tasks (id, plant_id, number, asset_id, task_title, task_description, activity_kind, assigned_to_role,
@@ -212,6 +215,7 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
             username: usernameOf(firstname, lastname),
           });
           result.jobsDone += 1;
+          // Recurring rows without a plan: a database seeded before the seed wrote plans.
           if (job.recurrence_every && job.recurrence_unit) {
             await tx.run(SQL.reschedule, {
               dueDate: nextOccurrence(dueDate, job.recurrence_every as number, job.recurrence_unit as "DAY" | "WEEK" | "MONTH"),
@@ -222,10 +226,11 @@ async function createPlantRoller(db: SqlDb, plant: DemoPlant, options: RollForwa
           }
         }
 
-        // New one-off work gets planned: repairs found on rounds, small modifications.
+        // New one-off work gets planned: repairs found on rounds, small modifications. About two a
+        // day, the flow of planned work done before the plans took the recurring part (seed-plans.ts).
         const plannedPrefix = `${plant.id}-PJ`;
         let plannedNumber = numberAfter(await value<string>(tx, SQL.lastPlannedId, { plantId: plant.id, pattern: `${plannedPrefix}%` }), plannedPrefix);
-        const newPlanned = random.weighted([[0, 30], [1, 45], [2, 25]] as const);
+        const newPlanned = random.weighted([[1, 30], [2, 45], [3, 25]] as const);
         for (let i = 0; i < newPlanned && workable.length > 0; i++) {
           const asset = random.pick(workable);
           const kind = random.weighted([["corrective", 60], ["modification", 15], ["inspection", 25]] as const);

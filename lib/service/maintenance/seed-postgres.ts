@@ -20,6 +20,7 @@ const TABLES = [
   "stock_levels",
   "jobs_done",
   "job_parts_used",
+  "maintenance_plans",
   "planned_jobs",
   "tasks",
   "task_transitions",

@@ -1,7 +1,8 @@
 /**
  * The maintenance demo data, deterministic from SEED and relative to "today" so it always looks
  * current: per plant an asset hierarchy (area > line > machine > component), two years of jobs
- * done, six months of planned work, tasks in every status, spare parts with stock history, and
+ * done, maintenance plans (seed-plans.ts) with the planned jobs they schedule, a backlog of one-off
+ * planned work, tasks in every status, spare parts with stock history, and
  * per customer its own lookup values. Generated first (demoMaintenanceRows), then written in one
  * transaction through the SQL interface (lib/platform/sql.ts).
  */
@@ -22,19 +23,26 @@ import {
   WORK_TITLES,
 } from "./seed-content";
 import { addDays, createRandom, type Random } from "../demo/seeded-random";
+import { demoPlanRows } from "./seed-plans";
 
 /** `demo_state` key: the last day (`YYYY-MM-DD`) of a plant's demo data that is written; the running demo rolls on from there. */
 export const rolledThroughKey = (plantId: string) => `maintenance_rolled_through:${plantId}`;
 
 interface MaintenanceSeedSizes {
   jobsDone: number;
-  plannedJobs: number;
+  /** Calendar plans per plant (each plant also gets one meter plan). */
+  plans: number;
+  /** One-off planned jobs (no plan): repairs and modifications waiting for a slot. */
+  oneOffJobs: number;
   tasks: number;
   parts: number;
 }
 
-/** Per plant (issue 2: about 3,000 / 400 / 300 / 200). */
-const DEFAULT_SEED_SIZES: MaintenanceSeedSizes = { jobsDone: 3000, plannedJobs: 400, tasks: 300, parts: 200 };
+/**
+ * Per plant (issue 2: about 3,000 jobs done / 400 planned / 300 tasks / 200 parts; issue 34: the
+ * recurring planned work is plans' — 60 plans schedule about 800 planned jobs over the next year).
+ */
+const DEFAULT_SEED_SIZES: MaintenanceSeedSizes = { jobsDone: 3000, plans: 60, oneOffJobs: 60, tasks: 300, parts: 200 };
 
 export interface MaintenanceSeedOptions {
   seed: string;
@@ -386,6 +394,7 @@ function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] {
     for (const part of parts) partsByFamily.set(part.family, [...(partsByFamily.get(part.family) ?? []), part]);
 
     const departmentOf = (asset: SeedAsset) => vocabulary.departments[asset.trade];
+    const planTitleRandom = createRandom(seed, plant.id, "plan-titles");
     const workOrderBase = createRandom(seed, plant.id, "work-orders").int(4_000_000, 4_500_000);
 
     // Jobs done: spread over the last 730 days, numbered in date order.
@@ -438,22 +447,27 @@ function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] {
       }
     });
 
-    // Planned jobs: the next 182 days, plus a backlog of about 7 % that fell due in the last two
-    // weeks and is not done yet (every real plant has one; the overview and timeline show it as
-    // overdue). Most recurring (routes, lubrication, PM), some one-off.
+    // Maintenance plans, and the planned jobs they schedule (seed-plans.ts).
+    for (const [sql, params] of demoPlanRows({
+      plantId: plant.id,
+      today,
+      assets,
+      vocabulary,
+      random: createRandom(seed, plant.id, "plans"),
+      count: sizes.plans,
+      titleOf: (kind, asset) => titleFor(planTitleRandom, kind, asset as SeedAsset),
+    })) {
+      write(sql, params);
+    }
+
+    // One-off planned work (no plan): repairs found on rounds and small modifications over the next
+    // two months, plus a backlog of about 7 % that fell due in the last two weeks and is not done yet
+    // (every real plant has one; the overview and timeline show it as overdue).
     const plannedRandom = createRandom(seed, plant.id, "jobs-planned");
-    const plannedDays = Array.from({ length: sizes.plannedJobs }, () => plannedRandom.int(-14, 182)).sort((a, b) => a - b);
+    const plannedDays = Array.from({ length: sizes.oneOffJobs }, () => plannedRandom.int(-14, 60)).sort((a, b) => a - b);
     plannedDays.forEach((day, i) => {
       const asset = plannedRandom.pick(workable);
-      const kind = plannedRandom.weighted([["preventive", 40], ["inspection", 25], ["lubrication", 20], ["calibration", 8], ["modification", 4], ["corrective", 3]] as const);
-      const recurring = kind !== "modification" && kind !== "corrective" && plannedRandom.chance(0.8);
-      const recurrence = !recurring
-        ? null
-        : kind === "inspection"
-          ? plannedRandom.pick([[1, "WEEK"], [2, "WEEK"], [1, "DAY"], [1, "MONTH"]] as const)
-          : kind === "lubrication"
-            ? plannedRandom.pick([[1, "MONTH"], [3, "MONTH"], [2, "WEEK"]] as const)
-            : plannedRandom.pick([[3, "MONTH"], [6, "MONTH"], [12, "MONTH"], [1, "MONTH"]] as const);
+      const kind = plannedRandom.weighted([["corrective", 50], ["modification", 25], ["inspection", 25]] as const);
       const released = day < 21 || plannedRandom.chance(0.2);
       write(SEED_SQL.planned, {
         id: `${plant.id}-PJ${String(i + 1).padStart(5, "0")}`,
@@ -463,10 +477,10 @@ function demoMaintenanceRows(options: MaintenanceSeedOptions): SeedRow[] {
         dueDate: addDays(today, day),
         activityKind: vocabulary.activity[kind],
         department: departmentOf(asset),
-        hours: hours(plannedRandom, 0.5, kind === "preventive" || kind === "modification" ? 16 : 4),
+        hours: hours(plannedRandom, 0.5, kind === "modification" ? 16 : 6),
         requiredPersonCount: plannedRandom.weighted([[1, 55], [2, 35], [3, 10]] as const),
-        recurrenceEvery: recurrence?.[0] ?? null,
-        recurrenceUnit: recurrence?.[1] ?? null,
+        recurrenceEvery: null,
+        recurrenceUnit: null,
         workOrderId: released ? `WO-${workOrderBase + 3 * sizes.jobsDone + i}` : null,
         workOrderRemark:
           released && plannedRandom.chance(0.4)

@@ -18,7 +18,7 @@ import { createMaintenanceStore, type MaintenanceStore, type NewTask } from "./s
 /** Who the test's writes are for (docs/api.md §3, task history). */
 const ACTOR = { by: "store test", client: "test" };
 
-const SEED: MaintenanceSeedOptions = { seed: "store-test", today: "2026-06-15", sizes: { jobsDone: 60, plannedJobs: 20, tasks: 30, parts: 12 } };
+const SEED: MaintenanceSeedOptions = { seed: "store-test", today: "2026-06-15", sizes: { jobsDone: 60, plans: 6, oneOffJobs: 20, tasks: 30, parts: 12 } };
 
 async function someTask(store: MaintenanceStore, sql: ServiceSql): Promise<NewTask> {
   const asset = (await sql.get<{ id: string }>("SELECT id FROM assets WHERE plant_id = 'RTM1' ORDER BY id LIMIT 1"))!;
@@ -113,7 +113,7 @@ describe("SQLite maintenance store", () => {
   it("re-applying migrations is a no-op; list totals follow writes here and commits by another connection", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-maint-store-"));
     const first = await openServiceSql({ dataDir: dir });
-    await seedServiceIfEmpty(first, { ...SEED, sizes: { jobsDone: 50, plannedJobs: 10, tasks: 10, parts: 10 } });
+    await seedServiceIfEmpty(first, { ...SEED, sizes: { jobsDone: 50, plans: 4, oneOffJobs: 10, tasks: 10, parts: 10 } });
     const second = await openServiceSql({ dataDir: dir });
     try {
       expect((await first.get<{ n: number }>("SELECT count(*) AS n FROM schema_migrations"))!.n).toBeGreaterThanOrEqual(1);

@@ -1,11 +1,13 @@
 "use client";
 /**
- * The plans' workload: the coming weeks (`weeks` in the URL, 4–26), each with its occurrences and
- * hours per trade against the crew's hours a week (`crew` in the URL), overloaded weeks marked in
- * words and colour. Calendar plans contribute each occurrence, meter plans their forecast one.
+ * The plans' workload: the coming weeks (`weeks` in the URL, 4–26), each with its occurrences, the
+ * open tasks due in it and its hours per role against the crew's hours a week (`crew` in the URL),
+ * overloaded weeks marked in words and colour. Calendar plans contribute each occurrence, meter
+ * plans their forecast one; a task a plan opened counts once, with the plan's estimate (workload.ts).
  */
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { plantPath } from "@/components/shell/nav-items";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
@@ -14,11 +16,12 @@ import { TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { addDays } from "@/lib/client/dates";
 import { parseLocaleNumber, useFormat, useToday } from "@/lib/client/format";
-import { useLookupLabels } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
+import { OPEN_TASK_STATUSES } from "@/lib/contract/maintenance";
 import { intParam, useUrlState } from "@/lib/client/url-state";
 import type { TMaintenancePlan } from "@/lib/contract/maintenance-plans";
 import { planKeys, plansApi } from "@/modules/plans/client/plans";
-import { jobHours, workloadWeeks } from "./workload";
+import { workloadWeeks } from "./workload";
 
 const DEFAULT_CREW_HOURS = 80;
 
@@ -33,8 +36,15 @@ export function PlanWorkload({ plantId, plans }: { plantId: string; plans: reado
   const crewHours = crewParsed !== null && crewParsed > 0 ? crewParsed : DEFAULT_CREW_HOURS;
   const endDate = addDays(today, weeks * 7 + 7);
   const planned = useQuery({ queryKey: planKeys.planned(plantId, endDate), queryFn: ({ signal }) => plansApi.planned(plantId, endDate, signal) });
-  const rows = planned.data ? workloadWeeks(planned.data, { today, weeks, crewHours }) : [];
+  const openTasks = useQuery({
+    queryKey: [...maintenanceKeys.tasks(plantId), "open"],
+    queryFn: ({ signal }) => maintenanceClient.allTasks(plantId, { taskStatus: OPEN_TASK_STATUSES.join(",") }, signal),
+  });
+  const loaded = planned.data && openTasks.data;
+  const rows = loaded ? workloadWeeks({ jobs: planned.data, tasks: openTasks.data, plans }, { today, weeks, crewHours }) : [];
   const overloaded = rows.filter((week) => week.overloaded).length;
+  const count = (kind: "occurrence" | "task") => rows.reduce((sum, week) => sum + week.entries.filter((entry) => entry.kind === kind).length, 0);
+  const failed = planned.error ?? openTasks.error;
   const titles = new Map(plans.map((plan) => [plan.id, plan.title]));
 
   return (
@@ -42,7 +52,7 @@ export function PlanWorkload({ plantId, plans }: { plantId: string; plans: reado
       <CardHeader
         id="workload-title"
         title="Workload by week"
-        description={planned.data ? `${format.number(rows.reduce((sum, week) => sum + week.jobs.length, 0))} planned occurrences in ${weeks} weeks; ${overloaded === 0 ? "no week is overloaded" : `${format.number(overloaded)} ${overloaded === 1 ? "week is" : "weeks are"} over the crew's hours`}.` : "Estimated hours × people of each plan's occurrences, week by week."}
+        description={loaded ? `${format.number(count("occurrence"))} planned occurrences and ${format.number(count("task"))} open tasks in ${weeks} weeks; ${overloaded === 0 ? "no week is overloaded" : `${format.number(overloaded)} ${overloaded === 1 ? "week is" : "weeks are"} over the crew's hours`}.` : "Estimated hours × people of each plan's occurrences and open tasks, week by week."}
       />
       <div className="flex flex-wrap items-end gap-3 px-4 pb-3">
         <Field label="Weeks">
@@ -54,12 +64,12 @@ export function PlanWorkload({ plantId, plans }: { plantId: string; plans: reado
           {(control) => <Input {...control} inputMode="decimal" className="w-32" defaultValue={crewText || String(DEFAULT_CREW_HOURS)} onBlur={(event) => update({ crew: event.target.value.trim() === String(DEFAULT_CREW_HOURS) ? null : event.target.value.trim() || null })} onKeyDown={(event) => event.key === "Enter" && update({ crew: event.currentTarget.value.trim() || null })} />}
         </Field>
       </div>
-      {planned.error ? (
-        <ErrorState error={planned.error} title="The planned occurrences could not be loaded" onRetry={() => void planned.refetch()} />
-      ) : planned.isPending ? (
+      {failed ? (
+        <ErrorState error={failed} title="The planned occurrences and open tasks could not be loaded" onRetry={() => void Promise.all([planned.refetch(), openTasks.refetch()])} />
+      ) : !loaded ? (
         <TableSkeleton rows={6} columns={3} />
-      ) : rows.every((week) => week.jobs.length === 0) ? (
-        <EmptyState title="Nothing planned">No plan has an occurrence in the next {weeks} weeks.</EmptyState>
+      ) : rows.every((week) => week.entries.length === 0) ? (
+        <EmptyState title="Nothing planned">No plan has an occurrence and no task is open in the next {weeks} weeks.</EmptyState>
       ) : (
         <ol className="divide-y divide-line" aria-label="Weeks" data-testid="workload-weeks">
           {rows.map((week) => (
@@ -69,24 +79,37 @@ export function PlanWorkload({ plantId, plans }: { plantId: string; plans: reado
                 <span className="text-sm">
                   {format.number(week.hours, { maximumFractionDigits: 1 })} h of {format.number(crewHours)} h
                 </span>
-                {week.overloaded ? <Badge tone="danger">Overloaded</Badge> : week.jobs.length ? <Badge tone="success">Fits</Badge> : null}
+                {week.overloaded ? <Badge tone="danger">Overloaded</Badge> : week.entries.length ? <Badge tone="success">Fits</Badge> : null}
               </div>
               <div className="h-2 w-full overflow-hidden rounded bg-surface-2" aria-hidden="true">
                 <div className={cn("h-full", week.overloaded ? "bg-danger" : "bg-accent")} style={{ width: `${Math.min(100, (week.hours / crewHours) * 100)}%` }} />
               </div>
-              {week.byTrade.length ? (
-                <p className="text-xs text-fg-muted">{week.byTrade.map((trade) => `${labels.label("assignedToRole", trade.trade)} ${format.number(trade.hours, { maximumFractionDigits: 1 })} h`).join(" · ")}</p>
+              {week.byTrade.length || week.unestimated ? (
+                <p className="text-xs text-fg-muted">
+                  {[
+                    ...week.byTrade.map((trade) => `${trade.trade ? labels.label("assignedToRole", trade.trade) : "No role"} ${format.number(trade.hours, { maximumFractionDigits: 1 })} h`),
+                    ...(week.unestimated ? [`${format.number(week.unestimated)} open ${week.unestimated === 1 ? "task" : "tasks"} without an estimate (not in the hours)`] : []),
+                  ].join(" · ")}
+                </p>
               ) : null}
-              {week.jobs.length ? (
+              {week.entries.length ? (
                 <ul className="space-y-1 text-sm">
-                  {week.jobs.map((job) => (
-                    <li key={job.id} className="flex flex-wrap gap-x-3">
-                      <span className="w-28 shrink-0 text-fg-muted">{format.date(job.dueDate)}</span>
-                      <Link className="min-w-0 font-medium text-accent wrap-anywhere hover:underline" href={`?plan=${encodeURIComponent(job.planId ?? "")}`} scroll={false}>
-                        {titles.get(job.planId ?? "") ?? job.jobTitle}
-                      </Link>
+                  {week.entries.map((entry) => (
+                    <li key={`${entry.kind}:${entry.id}`} className="flex flex-wrap gap-x-3">
+                      <span className="w-28 shrink-0 text-fg-muted">{entry.dueDate ? format.date(entry.dueDate) : "No due date"}</span>
+                      {entry.kind === "task" ? <Badge tone="neutral">Open task</Badge> : null}
+                      {entry.kind === "task" ? (
+                        <Link className="min-w-0 font-medium text-accent wrap-anywhere hover:underline" href={`${plantPath(plantId, "tasks")}?task=${encodeURIComponent(entry.id)}`}>
+                          {entry.title}
+                        </Link>
+                      ) : (
+                        <Link className="min-w-0 font-medium text-accent wrap-anywhere hover:underline" href={`?plan=${encodeURIComponent(entry.planId ?? "")}`} scroll={false}>
+                          {titles.get(entry.planId ?? "") ?? entry.title}
+                        </Link>
+                      )}
                       <span className="text-fg-muted">
-                        {job.asset.tagNumber} · {format.number(jobHours(job), { maximumFractionDigits: 1 })} h
+                        {entry.tagNumber}
+                        {entry.hours === null ? "" : ` · ${format.number(entry.hours, { maximumFractionDigits: 1 })} h`}
                       </span>
                     </li>
                   ))}

@@ -4,7 +4,7 @@
  * preview's next due reading, and the close-out checklist's refusals in words.
  */
 import { describe, expect, it } from "vitest";
-import type { TPlannedJob } from "@/lib/contract/maintenance";
+import type { TPlannedJob, TTask } from "@/lib/contract/maintenance";
 import type { TChecklistItem } from "@/lib/contract/maintenance-plans";
 import { checklistAnswers, outOfRange } from "@/components/tasks/close-out-checklist";
 import { daysUntil, formFieldOf, initialPlanValues, nextDueReading, toPlanInput } from "./plan-form";
@@ -25,6 +25,22 @@ const job = (id: string, dueDate: string, hours: string, people: number, departm
   planId,
 });
 
+const task = (id: string, dueDate: string | null, status: TTask["status"], planId: string | null): TTask => ({
+  id,
+  plantId: "RTM1",
+  taskTitle: id,
+  taskDescription: null,
+  activityKind: "PREVENTIVE",
+  assignedToRole: "MECH",
+  priority: "P2",
+  status,
+  createdDate: "2026-11-01",
+  dueDate,
+  incidentDate: null,
+  asset: { tagNumber: "A1", serialNumber: null, externalReference: null },
+  planId,
+});
+
 describe("workload by week", () => {
   it("weeks start on Monday", () => {
     expect(mondayOf("2026-11-28")).toBe("2026-11-23"); // a Saturday
@@ -32,15 +48,38 @@ describe("workload by week", () => {
     expect(mondayOf("2026-11-29")).toBe("2026-11-23"); // a Sunday
   });
 
-  it("sums hours × people per week and trade, marks weeks over the crew's hours, counts overdue in this week, skips jobs of no plan", () => {
+  it("sums hours × people per week and role, marks weeks over the crew's hours, counts overdue in this week, skips jobs of no plan", () => {
     const weeks = workloadWeeks(
-      [job("a", "2026-11-20", "2", 2), job("b", "2026-11-25", "1.5", 1, "ELEC"), job("c", "2026-12-01", "3", 1), job("d", "2026-11-26", "50", 1, "MECH", null), job("e", "2027-06-01", "1", 1)],
+      { jobs: [job("a", "2026-11-20", "2", 2), job("b", "2026-11-25", "1.5", 1, "ELEC"), job("c", "2026-12-01", "3", 1), job("d", "2026-11-26", "50", 1, "MECH", null), job("e", "2027-06-01", "1", 1)], tasks: [], plans: [] },
       { today: "2026-11-24", weeks: 2, crewHours: 5 },
     );
     expect(weeks.map((week) => week.start)).toEqual(["2026-11-23", "2026-11-30"]);
-    expect(weeks[0]).toMatchObject({ hours: 5.5, overloaded: true, byTrade: [{ trade: "MECH", hours: 4 }, { trade: "ELEC", hours: 1.5 }] });
-    expect(weeks[0]!.jobs.map((entry) => entry.id)).toEqual(["a", "b"]);
+    expect(weeks[0]).toMatchObject({ hours: 5.5, overloaded: true, unestimated: 0, byTrade: [{ trade: "MECH", hours: 4 }, { trade: "ELEC", hours: 1.5 }] });
+    expect(weeks[0]!.entries.map((entry) => entry.id)).toEqual(["a", "b"]);
     expect(weeks[1]).toMatchObject({ hours: 3, overloaded: false });
+  });
+
+  it("counts open tasks in their due week: a plan's task with the plan's estimate and in place of its occurrence, others without hours; closed ones not", () => {
+    const plans = [{ id: "P1", estimatedTimeInHours: 2, requiredPersonCount: 3 }];
+    const jobs = [job("P1-2026-12-01", "2026-12-01", "2", 3), job("P1-2026-12-08", "2026-12-08", "2", 3)];
+    const tasks = [
+      task("T1", "2026-12-01", "PENDING", "P1"), // the occurrence of 1 December, opened: counted once
+      task("T2", "2026-12-02", "NEED_APPROVAL", null), // no plan, no estimate
+      task("T3", "2026-11-02", "POSTPONED", "P9"), // overdue, its plan not listed: this week, no estimate
+      task("T4", "2026-12-09", "CLOSED", "P1"), // done: no work left
+      task("T5", null, "NOT_CLOSED", "P1"), // no due date: this week, the plan's estimate
+    ];
+    const weeks = workloadWeeks({ jobs, tasks, plans }, { today: "2026-11-24", weeks: 3, crewHours: 6 });
+    expect(weeks[0]).toMatchObject({ hours: 6, unestimated: 1, overloaded: false });
+    expect(weeks[0]!.entries.map((entry) => entry.id).sort()).toEqual(["T3", "T5"]);
+    expect(weeks[1]).toMatchObject({ hours: 6, unestimated: 1, overloaded: false });
+    expect(weeks[1]!.entries.map((entry) => `${entry.kind}:${entry.id}`)).toEqual(["task:T1", "task:T2"]);
+    // The next occurrence has no task yet: the planned job counts, against its role.
+    expect(weeks[2]).toMatchObject({ hours: 6, byTrade: [{ trade: "MECH", hours: 6 }] });
+    expect(weeks[2]!.entries.map((entry) => entry.id)).toEqual(["P1-2026-12-08"]);
+    // The same occurrence without its task would count as well — once.
+    const without = workloadWeeks({ jobs, tasks: [], plans }, { today: "2026-11-24", weeks: 3, crewHours: 5 });
+    expect(without[1]).toMatchObject({ hours: 6, overloaded: true });
   });
 });
 

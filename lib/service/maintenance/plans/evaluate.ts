@@ -62,8 +62,11 @@ export function planAnswer(plan: StoredPlan, today: string): TMaintenancePlan {
   };
 }
 
-/** The plan's planned jobs from its next occurrence: the calendar's over the horizon, a meter's forecast one. */
-function plannedOccurrences(plan: StoredPlan, today: string): PlannedOccurrence[] {
+/**
+ * The plan's planned jobs from its next occurrence: the calendar's over the horizon, a meter's
+ * forecast one. The demo seed writes its plans' first planned jobs with it too (seed-plans.ts).
+ */
+export function plannedOccurrences(plan: StoredPlan, today: string): PlannedOccurrence[] {
   if (!plan.enabled) return [];
   const answer = planAnswer(plan, today);
   if (answer.nextDueDate === null) return [];

@@ -8,7 +8,7 @@ import { createTelemetryClients } from "./clients";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-telemetry-clients-"));
 const db = await openServiceSql({ dataDir: dir });
-await seedServiceIfEmpty(db, { seed: "clients-test", today: "2026-06-15", sizes: { jobsDone: 5, plannedJobs: 5, tasks: 5, parts: 5 } });
+await seedServiceIfEmpty(db, { seed: "clients-test", today: "2026-06-15", sizes: { jobsDone: 5, plans: 3, oneOffJobs: 5, tasks: 5, parts: 5 } });
 const customers = await createMaintenanceStore(db).listCustomers();
 const clients = createTelemetryClients(db, "api://plant-telemetry", new Set(customers.map((customer) => customer.id)));
 
