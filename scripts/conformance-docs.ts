@@ -1,11 +1,12 @@
 /**
- * `npm run conformance:docs [-- --json out.json] [-- --only <id-substring>] [-- --http]`: runs every
+ * `npm run conformance:docs [-- --json out.json] [-- --only <id-substring>[,<another>…]] [-- --http]`: runs every
  * example of Microsoft's KQL documentation kept in lib/kql/testing/docs-examples.json on both
  * engines and prints the pass rates (overall and per category, per engine) and the failures grouped
  * by cause. --http runs the ClickHouse engine over HTTP (@clickhouse/client, the store's HTTP
  * executor) against `npm run clickhouse:dev` started for the run, as users run it, instead of chdb in process.
  * --write-passing rewrites the ratchet (lib/kql/testing/docs-passing.json) with today's passes:
- * run it after making examples pass, never to hide a regression (the ratchet test refuses that).
+ * run it after making examples pass, never to hide a regression (the ratchet test refuses that); with
+ * --only it updates the examples run and keeps the rest of the list.
  */
 import fs from "node:fs";
 import { CATEGORIES, loadDocsExamples } from "@/lib/kql/testing/docs-examples";
@@ -22,7 +23,8 @@ function option(name: string): string | undefined {
 async function main(): Promise<void> {
   const file = loadDocsExamples();
   const only = option("--only");
-  const examples = file.examples.filter((e) => !only || e.id.includes(only));
+  const parts = only?.split(",").filter(Boolean) ?? [];
+  const examples = file.examples.filter((e) => !parts.length || parts.some((part) => e.id.includes(part)));
   const dev = process.argv.includes("--http") ? await startClickHouseDev() : null;
   const executor = dev ? httpExecutor({ url: dev.url, username: "default", password: "" }) : undefined;
   const engines = await openDocsEngines({ clickhouse: executor });
@@ -70,8 +72,11 @@ async function main(): Promise<void> {
   if (regressions.length) console.log(`\nRegressions against ${DOCS_PASSING_PATH}: ${regressions.join(", ")}`);
   const json = option("--json");
   if (json) fs.writeFileSync(json, JSON.stringify(outcomes, null, 1));
-  if (process.argv.includes("--write-passing") && !only && !dev) {
-    const passing = Object.fromEntries(ENGINES.map((engine) => [engine, outcomes.filter((o) => o.engine === engine && o.status === "pass").map((o) => o.id).sort()]));
+  if (process.argv.includes("--write-passing") && !dev) {
+    // With --only, the examples run are updated and the others' entries kept as they are.
+    const passing = Object.fromEntries(
+      ENGINES.map((engine) => [engine, [...ratchet[engine].filter((id) => !byId.has(id)), ...outcomes.filter((o) => o.engine === engine && o.status === "pass").map((o) => o.id)].sort()]),
+    );
     fs.writeFileSync(DOCS_PASSING_PATH, JSON.stringify(passing, null, 1) + "\n");
     console.log(`wrote ${DOCS_PASSING_PATH}`);
   }

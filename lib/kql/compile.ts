@@ -459,6 +459,13 @@ export class Planner implements OperatorPlanner {
     const columns: Binding[] = [];
     let unnamed = unnamedPrefix === "Column" ? 0 : -1;
     for (const item of items) {
+      // print spreads a function with several results into its columns, as extend does.
+      const multi = unnamedPrefix === "print_" && !item.name ? this.analyzer.multiResult(item.expr, new Map()) : undefined;
+      if (multi) {
+        if (item.names && item.names.length > multi.length) this.analyzer.error(item.span, `${(item.expr as { name: string }).name}() gives ${multi.length} columns`);
+        multi.forEach((m, i) => columns.push({ name: item.names?.[i]?.text ?? m.name, expr: m.expr }));
+        continue;
+      }
       if (item.names) this.analyzer.error(item.span, "Naming several columns with (a, b) = … is supported in extend, project and summarize");
       const expr = analyze(item.expr);
       // print names a bare expression print_N even when it is a column or a `let` name (ADX).

@@ -28,6 +28,9 @@ describe("hashes (ADX's values)", () => {
     { q: 'print hash("World"), hash("World", 100), hash_xxhash64("World")', rows: [[1846988464401551951, 51, 1846988464401551951]], types: ["long", "long", "long"] },
     { q: 'print hash_sha256("World"), hash_md5("World"), hash_sha1("World")', rows: [["78ae647dc5544d227130a0682a51e30bc7777fbb6d8a8f17007463a3ecd1d524", "f5a7924e621e84c9280a9a27e1bcb7f6", "70c07ec18ef89c5309bbb0937f3a6342411e1fdd"]] },
     { q: 'print hash(strcat("a", "b")) == hash("ab"), hash("ab", 0)', rows: [[true, null]] },
+    // A datetime: hash() over its ticks' bytes, the digests over its text (the pages' printed values).
+    { q: 'print hash(datetime("2015-01-01")), hash_xxhash64(datetime("2015-01-01")), hash(datetime(2015-01-01), 100)', rows: [[1380966698541616202, 1380966698541616202, 2]] },
+    { q: "print h1 = hash_md5(datetime(2020-01-01)), h2 = hash_sha1(datetime(2020-01-01)), h3 = hash_sha256(datetime(2020-01-01)), h4 = hash_md5(123)", rows: [["786c530672d1f8db31fee25ea8a9390b", "e903e533f4d636b4fc0dcf3cf81e7b7f330de776", "ba666752dc1a20eb750b0eb64e780cc4c968bc9fb8813461c1d7e750f302d71d", "202cb962ac59075b964b07152d234b70"]] },
   ]);
 });
 

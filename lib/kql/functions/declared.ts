@@ -35,6 +35,8 @@ function fit(analyzer: Analyzer, param: Param, value: TExpr): TExpr | undefined 
     }
     case "string":
       return t === "string" || t === "dynamic" ? analyzer.asText(value) : undefined;
+    case "text":
+      return t === "string" || t === "dynamic" ? analyzer.asText(value) : analyzer.op("to_string", [value], "string", false, value.hint);
     case "dynamic":
       return analyzer.asJson(value);
     case "datetime":
@@ -88,7 +90,8 @@ export function declaredCall(analyzer: Analyzer, entry: FunctionEntry, ast: Call
       else {
         const literal = ast.args[i]!;
         if (param.constant) {
-          const known = analyzer.constant(value);
+          // A dynamic literal's value is its JSON text.
+          const known = literal.kind === "literal" && literal.type === "dynamic" ? literal.value ?? undefined : analyzer.constant(value);
           if (known === undefined || literal.kind !== "literal") return analyzer.error(literal.span, `${entry.name}() needs ${param.name} as a literal`);
           consts[i] = known;
         }

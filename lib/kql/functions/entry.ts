@@ -10,8 +10,11 @@ import type { KqlType } from "../types";
 
 export type Engine = "duckdb" | "clickhouse";
 
-/** A parameter's type: a KQL type, `number` (long, int or real, kept as given) or `any`. */
-type ParamType = KqlType | "number" | "any";
+/**
+ * A parameter's type: a KQL type, `number` (long, int or real, kept as given), `any`, or `text`
+ * (any scalar as its tostring() text).
+ */
+type ParamType = KqlType | "number" | "any" | "text";
 
 export interface Param {
   name: string;

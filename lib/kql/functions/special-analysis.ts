@@ -41,6 +41,7 @@ const DATE_PARTS = new Set(["year", "quarter", "month", "week_of_year", "week", 
 const SERIES_STATS = ["min", "min_idx", "max", "max_idx", "avg", "stdev", "variance"] as const;
 
 export function multiResult(analyzer: Analyzer, ast: Expr, scope: Scope): { name: string; expr: TExpr }[] | undefined {
+  if (ast.kind === "call" && (ast.name === "array_sort_asc" || ast.name === "array_sort_desc")) return sortedArrays(analyzer, ast, scope);
   if (ast.kind !== "call" || ast.name !== "series_stats") return undefined;
   if (ast.args.length !== 1) analyzer.error(ast.span, "series_stats() expects 1 argument");
   const series = seriesArg(analyzer, ast, 0, scope);
@@ -48,6 +49,18 @@ export function multiResult(analyzer: Analyzer, ast: Expr, scope: Scope): { name
   return SERIES_STATS.map((stat) => ({
     name: `${prefix}_${stat}`,
     expr: analyzer.op(`series_${stat}`, [series], stat.endsWith("idx") ? "long" : "real", true),
+  }));
+}
+
+/**
+ * `array_sort_asc(a, b, …)` with several arrays gives a column per array, `a_sorted`, `b_sorted`, …
+ * (Kusto.Language's names): element k of the declared function's array of rearranged arrays.
+ */
+function sortedArrays(analyzer: Analyzer, ast: Call, scope: Scope): { name: string; expr: TExpr }[] | undefined {
+  if (ast.args.length < 2 || analyzer.analyze(ast.args[1]!, scope, "scalar").type === "bool") return undefined;
+  return ast.args.map((arg, k) => ({
+    name: `${nameOf(arg) ?? `array${k + 1}`}_sorted`,
+    expr: analyzer.scalar({ kind: "member", target: ast, key: k, keySpan: ast.span, bracket: true, span: ast.span }, scope),
   }));
 }
 

@@ -5,6 +5,7 @@
  */
 import type { FunctionEntry } from "./entry";
 import { AGGREGATES } from "./aggregates";
+import { BAGS } from "./bags";
 import { COLLECTIONS } from "./collections";
 import { CONVERSIONS } from "./conversions";
 import { DATETIME } from "./datetime";
@@ -21,7 +22,7 @@ import { STRINGS } from "./strings";
 import { TEXT_FUNCTIONS } from "./text-functions";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();

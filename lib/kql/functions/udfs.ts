@@ -64,6 +64,13 @@ function xxhash64(bytes: Uint8Array): bigint {
 
 const utf8 = new TextEncoder();
 
+/** A long's 8 bytes, little-endian. */
+function littleEndian(value: bigint): Uint8Array {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigInt64(0, value, true);
+  return bytes;
+}
+
 /** A JavaScript function DuckDB calls per row: typed parameters, a typed result, null in → null out. */
 interface DuckDbUdf {
   name: string;
@@ -77,6 +84,7 @@ const signed = (u: bigint) => (u >= 1n << 63n ? u - (1n << 64n) : u);
 
 export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_xxhash64", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => signed(xxhash64(utf8.encode(text))) },
+  { name: "kql_xxhash64_long", params: ["BIGINT"], returns: "BIGINT", fn: (value: bigint) => signed(xxhash64(littleEndian(value))) },
   // IPv4 and IPv6 (ip.ts; the entries in ip-addresses.ts).
   { name: "kql_parse_ipv4", params: ["VARCHAR"], returns: "BIGINT", fn: ip.parseIpv4 },
   { name: "kql_parse_ipv4_mask", params: ["VARCHAR", "BIGINT"], returns: "BIGINT", fn: ip.parseIpv4Mask },
