@@ -16,7 +16,7 @@ type Call = Extract<Expr, { kind: "call" }>;
 /** The argument converted to the parameter's type, or undefined when it does not fit. */
 function fit(analyzer: Analyzer, param: Param, value: TExpr): TExpr | undefined {
   const t = value.type;
-  if (value.node.op === "null" && param.type !== "any" && param.type !== "number") return analyzer.nullOf(param.type);
+  if (value.node.op === "null" && param.type !== "any" && param.type !== "number") return analyzer.nullOf(param.type === "text" ? "string" : param.type);
   switch (param.type) {
     case "any":
       return value;
