@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { signOut } from "@/components/auth/sign-out";
 import { useEffect, useId, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -69,10 +70,17 @@ export function UserMenu({ me }: { me: Me }) {
           <p className="mt-2 text-xs text-fg-muted">
             {me.plants.length} plant{me.plants.length === 1 ? "" : "s"}: {me.plants.map((plant) => plant.id).join(", ")}
           </p>
+          <Link
+            href="/account/sessions"
+            onClick={() => setOpen(false)}
+            className="mt-3 block w-full rounded-md border border-line px-3 py-2 text-left text-sm font-medium hover:bg-surface-2"
+          >
+            Sessions
+          </Link>
           <button
             type="button"
             onClick={() => void signOut()}
-            className="mt-3 w-full rounded-md border border-line px-3 py-2 text-left text-sm font-medium hover:bg-surface-2"
+            className="mt-2 w-full rounded-md border border-line px-3 py-2 text-left text-sm font-medium hover:bg-surface-2"
           >
             Sign out
           </button>

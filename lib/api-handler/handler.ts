@@ -9,7 +9,7 @@ import "server-only";
  * framework-free shapes (lib/platform/http), served by the same router and Node adapter.
  */
 import { ROLE_PERMISSIONS, canReachPlant, hasPermission, type Permission } from "@/lib/contract/roles";
-import { userFromCookieHeader } from "@/lib/auth/session";
+import { sessionFromCookieHeader } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { ID_PATTERN } from "@/lib/contract/common";
 import type { TMe } from "@/lib/contract/dashboard";
@@ -26,6 +26,8 @@ import { spendApiCall } from "./rate-limit";
 export interface ApiContext {
   req: ServiceRequest;
   user: DashboardUser;
+  /** The id of the request's own session (server-side only: the Sessions page marks it, and keeps it when ending the others). */
+  sessionId: string;
   params: Record<string, string>;
   /** Set when the route has a `plantId` parameter (already checked). */
   plant: PlantInfo | null;
@@ -102,14 +104,17 @@ export function apiRoute(spec: ApiRouteSpec): RouteHandler {
   return async (req, params) => {
     // Known as soon as possible, so that a refused write is audited too.
     let user: DashboardUser | null = null;
+    let sessionId = "";
     let context: ApiContext | null = null;
     let auditId: number | null = null;
     let response: ServiceResponse;
     let outcome = "SUCCESS";
     try {
       checkSameSite(req);
-      user = await userFromCookieHeader(req.headers.cookie);
-      if (!user) throw new ApiError("UNAUTHORIZED", "Sign in to continue.", [], SESSION_REQUIRED);
+      const session = await sessionFromCookieHeader(req.headers.cookie);
+      if (!session) throw new ApiError("UNAUTHORIZED", "Sign in to continue.", [], SESSION_REQUIRED);
+      user = session.user;
+      sessionId = session.sessionId;
       req.credentialAccepted = true;
       // Before the audit row: a call refused for its rate changed nothing, and a flood of them must not fill the log.
       await spendApiCall(user.id);
@@ -139,7 +144,7 @@ export function apiRoute(spec: ApiRouteSpec): RouteHandler {
       }
       const upstream = await getUpstream();
       const plant = params.plantId === undefined ? null : checkPlant(user, params.plantId, upstream);
-      context = { req, user, params, plant, upstream, audit: { target: null, detail: null } };
+      context = { req, user, sessionId, params, plant, upstream, audit: { target: null, detail: null } };
       response = await spec.run(context);
     } catch (thrown) {
       outcome = thrown instanceof ApiError ? thrown.code : "INTERNAL_ERROR";

@@ -27,7 +27,7 @@ import { ensureDemoUsersOnce } from "@/lib/dashboard-store/demo-users";
 import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashboard-store/invitations";
 import { HashQueueFull, MAX_PASSWORD_LENGTH } from "@/lib/dashboard-store/passwords";
 import { resolveSessionSecret } from "@/lib/dashboard-store/session-secret";
-import { createSession, revokeSession } from "@/lib/dashboard-store/sessions";
+import { createSession, revokeSession, type SessionClient } from "@/lib/dashboard-store/sessions";
 import type { SqlDb } from "@/lib/platform/sql";
 import {
   bindIdentity,
@@ -71,8 +71,11 @@ export function getAuthOptions(): Promise<AuthOptions> {
  * carries the invitation's token in its callback URL (`/?invitation=<token>`, kept by next-auth in
  * its httpOnly callback-url cookie); an unknown identity is then bound to the invited user.
  */
-export async function authOptionsFor(cookies: Map<string, string>): Promise<AuthOptions> {
-  const options = await getAuthOptions();
+export async function authOptionsFor(cookies: Map<string, string>, client: SessionClient = { userAgent: null, address: null }): Promise<AuthOptions> {
+  const base = await getAuthOptions();
+  const db = await getDashboardDb();
+  // The request's browser and address go with a session this request makes.
+  const options: AuthOptions = { ...base, callbacks: { ...base.callbacks, jwt: sessionJwt(db, client) } };
   const callbackUrl = cookies.get("__Secure-next-auth.callback-url") ?? cookies.get("next-auth.callback-url");
   let invitation: string | null = null;
   try {
@@ -82,7 +85,6 @@ export async function authOptionsFor(cookies: Map<string, string>): Promise<Auth
     invitation = null;
   }
   if (!invitation) return options;
-  const db = await getDashboardDb();
   return { ...options, callbacks: { ...options.callbacks, signIn: (params) => signInWithProvider(db, params, invitation) } };
 }
 
@@ -252,6 +254,27 @@ async function acceptInvitation(db: SqlDb, token: string, password: string): Pro
   return user;
 }
 
+/**
+ * next-auth's jwt callback. A sign-in makes a new server-side session, with the sign-in request's
+ * browser and address for the user's Sessions page; the token carries its id, and the user's e-mail
+ * and name for next-auth's own session answer (role and plants are read on every request).
+ */
+function sessionJwt(db: SqlDb, client: SessionClient): NonNullable<AuthOptions["callbacks"]>["jwt"] {
+  return async ({ token, user, account }) => {
+    if (user && account) {
+      const known = await findUserById(db, Number(user.id));
+      if (!known) throw new Error("signed-in user vanished");
+      const sid = await createSession(db, known.id, account.provider, sessionPolicy(), Date.now(), client);
+      return { sid, sub: String(known.id), email: known.email, name: known.name };
+    }
+    // `/api/auth/session` and the like: only a live session is re-issued (a throw here makes
+    // next-auth clear the cookie instead).
+    const live = typeof token.sid === "string" ? await userOfSession(token.sid) : null;
+    if (!live) throw new Error("session ended");
+    return { ...token, email: live.email, name: live.name };
+  };
+}
+
 async function buildAuthOptions(): Promise<AuthOptions> {
   const config = getConfig();
   const { dashboard } = config;
@@ -339,21 +362,7 @@ async function buildAuthOptions(): Promise<AuthOptions> {
         return `${baseUrl}${safeCallbackPath(url.startsWith("/") ? url : `${target.pathname}${target.search}${target.hash}`)}`;
       },
       signIn: (params) => signInWithProvider(db, params, null),
-      async jwt({ token, user, account }) {
-        if (user && account) {
-          // A sign-in: a new server-side session. The token carries its id, and the user's e-mail
-          // and name for next-auth's own session answer; role and plants are read on every request.
-          const known = await findUserById(db, Number(user.id));
-          if (!known) throw new Error("signed-in user vanished");
-          const sid = await createSession(db, known.id, account.provider, sessionPolicy());
-          return { sid, sub: String(known.id), email: known.email, name: known.name };
-        }
-        // `/api/auth/session` and the like: only a live session is re-issued (a throw here makes
-        // next-auth clear the cookie instead).
-        const live = typeof token.sid === "string" ? await userOfSession(token.sid) : null;
-        if (!live) throw new Error("session ended");
-        return { ...token, email: live.email, name: live.name };
-      },
+      jwt: sessionJwt(db, { userAgent: null, address: null }),
       session({ session, token }) {
         session.user = { email: token.email ?? null, name: token.name ?? null };
         return session;

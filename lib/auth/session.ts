@@ -95,15 +95,20 @@ export async function userOfSession(sid: string): Promise<DashboardUser | null> 
   return user && !user.disabled ? user : null;
 }
 
-/** The enabled user behind these cookies, or null (no cookie, bad or expired token, ended session, unknown or disabled user). */
-async function userFromCookies(cookies: Map<string, string>): Promise<DashboardUser | null> {
-  const token = sessionCookieValue(cookies);
+/**
+ * The enabled user behind a request's `Cookie` header and the id of their session (the Sessions
+ * page marks it as "this session"), or null: no cookie, bad or expired token, ended session,
+ * unknown or disabled user.
+ */
+export async function sessionFromCookieHeader(header: string | null | undefined): Promise<{ user: DashboardUser; sessionId: string } | null> {
+  const token = sessionCookieValue(parseCookieHeader(header ?? null));
   if (!token) return null;
   const sid = await sessionId(token);
-  return sid ? userOfSession(sid) : null;
+  const user = sid ? await userOfSession(sid) : null;
+  return user && sid ? { user, sessionId: sid } : null;
 }
 
 /** The signed-in user of a request, from its `Cookie` header. */
-export function userFromCookieHeader(header: string | null | undefined): Promise<DashboardUser | null> {
-  return userFromCookies(parseCookieHeader(header ?? null));
+export async function userFromCookieHeader(header: string | null | undefined): Promise<DashboardUser | null> {
+  return (await sessionFromCookieHeader(header))?.user ?? null;
 }

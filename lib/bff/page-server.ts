@@ -7,6 +7,7 @@ import "server-only";
  * every module keeps one state per process.
  */
 import type { AuthOptions } from "next-auth";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/auth/client-address";
 import { authOptionsFor } from "@/lib/auth/options";
 import { parseCookieHeader, userFromCookieHeader } from "@/lib/auth/session";
 import { describeUser, reachablePlants } from "@/lib/api-handler/handler";
@@ -42,8 +43,8 @@ export interface PageServer {
   signInChoices(): { entraId: boolean; oidcName: string | null };
   /** The service's OpenAPI document (the API docs page). */
   serviceOpenApiDocument(): Record<string, unknown>;
-  /** next-auth's options for a sign-in request with this Cookie header. */
-  authOptions(cookieHeader: string | null): Promise<AuthOptions>;
+  /** next-auth's options for a sign-in request with these headers (its cookies; its browser and address for a session it makes). */
+  authOptions(headers: Headers): Promise<AuthOptions>;
 }
 
 export function createPageServer(): PageServer {
@@ -60,6 +61,7 @@ export function createPageServer(): PageServer {
     },
     signInChoices: () => ({ entraId: getConfig().dashboard.azureAd !== null, oidcName: getConfig().dashboard.oidc?.name ?? null }),
     serviceOpenApiDocument: getServiceOpenApiDocument,
-    authOptions: (cookieHeader) => authOptionsFor(parseCookieHeader(cookieHeader)),
+    authOptions: (headers) =>
+      authOptionsFor(parseCookieHeader(headers.get("cookie")), { userAgent: headers.get("user-agent"), address: headers.get(CLIENT_ADDRESS_HEADER) }),
   };
 }

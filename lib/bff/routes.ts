@@ -26,6 +26,7 @@ import { answer, apiRoute, describeUser, type ApiContext, type ApiRouteSpec } fr
 import { monitorHandlers } from "@/modules/monitors/api/routes";
 import { routingHandlers } from "@/modules/monitors/api/routing";
 import { notificationHandlers } from "@/modules/notifications/api/routes";
+import { sessionHandlers } from "@/modules/account/api/sessions";
 import { notifyAssigned, notifyRequest, notifyTransition } from "@/modules/notifications/service/notify";
 import { telemetryQuery } from "./telemetry-query";
 import { dashboardHandlers } from "@/modules/boards/api/routes";
@@ -305,6 +306,10 @@ const DASHBOARD_HANDLERS: Record<DashboardRouteId, { permission: Permission; aud
   markNotificationsRead: { permission: "maintenance:read", run: notificationHandlers.markRead },
   getNotificationPrefs: { permission: "maintenance:read", run: notificationHandlers.getPrefs },
   replaceNotificationPrefs: { permission: "maintenance:read", run: notificationHandlers.replacePrefs },
+  // Every signed-in user sees and ends their own sessions; ending is audited.
+  listMySessions: { permission: "maintenance:read", run: sessionHandlers.list },
+  endMySession: { permission: "maintenance:read", auditAction: "session.end", run: sessionHandlers.end },
+  endMyOtherSessions: { permission: "maintenance:read", auditAction: "session.end-others", run: sessionHandlers.endOthers },
   listDashboards: { permission: "dashboards:read", run: dashboardHandlers.list },
   createDashboard: { permission: "dashboards:write", auditAction: "dashboard.create", run: dashboardHandlers.create },
   importDashboard: { permission: "dashboards:write", auditAction: "dashboard.import", run: dashboardHandlers.importFile },

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "user.enable": "User enabled",
   "user.end-sessions": "User signed out everywhere",
   "user.invite": "Invitation link made",
+  "session.end": "Own session ended",
+  "session.end-others": "Signed out everywhere else",
   "task.create": "Task created",
   "task.transition": "Task moved",
   "task.update": "Task edited",

@@ -164,6 +164,10 @@ export const DASHBOARD_ROUTES = {
   markNotificationsRead: { method: "POST", path: "/api/notifications/read" },
   getNotificationPrefs: { method: "GET", path: "/api/notifications/preferences" },
   replaceNotificationPrefs: { method: "PUT", path: "/api/notifications/preferences" },
+  // The signed-in user's own sessions (modules/account/contract/sessions.ts)
+  listMySessions: { method: "GET", path: "/api/account/sessions" },
+  endMySession: { method: "DELETE", path: "/api/account/sessions/{sessionHandle}" },
+  endMyOtherSessions: { method: "POST", path: "/api/account/sessions/end-others" },
   listUsers: { method: "GET", path: "/api/users" },
   createUser: { method: "POST", path: "/api/users" },
   updateUser: { method: "PATCH", path: "/api/users/{userId}" },

@@ -18,10 +18,11 @@ import alerting from "@/modules/monitors/store/migrations/036-alerting";
 import routing from "@/modules/monitors/store/migrations/038-routing";
 import notifications from "@/modules/notifications/store/migrations/039-notifications";
 import workspace from "@/modules/boards/store/migrations/042-workspace";
+import sessionClient from "./migrations/043-session-client";
 
 export const DASHBOARD_DATABASE_FILE = "dashboard.sqlite";
 
-export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing, notifications, workspace];
+export const DASHBOARD_MIGRATIONS = [usersAudit, signIn, monitors, dashboards, alerting, routing, notifications, workspace, sessionClient];
 
 /** Tells the dashboard's migrations from the service's when both share one PostgreSQL schema. */
 export const DASHBOARD_MIGRATIONS_KEY = "dashboard";

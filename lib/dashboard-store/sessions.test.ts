@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sqliteSql } from "@/lib/platform/sql";
 import { openDashboardDatabase } from "./database";
-import { activeSessionCounts, checkSession, createSession, revokeSession, revokeUserSessions } from "./sessions";
+import { activeSessionCounts, checkSession, createSession, listUserSessions, revokeOtherSessions, revokeSession, revokeUserSession, revokeUserSessions } from "./sessions";
 import { addUser, CLI_ACTOR } from "./user-admin";
 import { setPassword, upsertUser } from "./users";
 
@@ -73,6 +73,38 @@ describe("sessions", () => {
     const kept = await createSession(db, id, "credentials", policy, Date.now());
     await addUser(cli, { email: "reset@example.com", role: "planner", plants: ["RTM1", "HOU1"] }, { replace: true });
     expect(await checkSession(db, kept, policy, Date.now() + MINUTE)).toBe(id);
+  });
+
+  it("list a user's live sessions with their client, and end one by its handle or all but one (the Sessions page)", async () => {
+    const id = await userId("own@example.com");
+    const other = await userId("other-own@example.com");
+    const laptop = await createSession(db, id, "credentials", policy, 0, { userAgent: "Firefox/133.0", address: "10.0.0.1" });
+    const phone = await createSession(db, id, "oidc", policy, MINUTE, { userAgent: "x".repeat(1_000), address: null });
+    const idle = await createSession(db, id, "credentials", policy, 0);
+    const theirs = await createSession(db, other, "credentials", policy, 0);
+    expect(await checkSession(db, laptop, policy, 20 * MINUTE)).toBe(id);
+    expect(await checkSession(db, phone, policy, 25 * MINUTE)).toBe(id);
+    // At 40 min the third is idle (30 min unused): not listed. Most recently used first.
+    const listed = await listUserSessions(db, id, laptop, policy, 40 * MINUTE);
+    expect(listed.map((session) => [session.method, session.address, session.current, session.lastSeenAt])).toEqual([
+      ["oidc", null, false, 25 * MINUTE],
+      ["credentials", "10.0.0.1", true, 20 * MINUTE],
+    ]);
+    expect(listed[0]!.userAgent).toHaveLength(400);
+    expect(listed[1]).toMatchObject({ userAgent: "Firefox/133.0", createdAt: 0 });
+    // A handle is no id and no stored hash, and another user's handle ends nothing of theirs.
+    const handles = listed.map((session) => session.handle);
+    expect(handles.every((handle) => /^[A-Za-z0-9_-]{22}$/.test(handle) && handle !== laptop && handle !== phone)).toBe(true);
+    const [theirHandle] = (await listUserSessions(db, other, null, policy, 1)).map((session) => session.handle);
+    expect(await revokeUserSession(db, id, theirHandle!, 41 * MINUTE)).toBe(false);
+    expect(await checkSession(db, theirs, policy, 10 * MINUTE)).toBe(other);
+    expect(await revokeUserSession(db, id, handles[0]!, 41 * MINUTE)).toBe(true);
+    expect(await checkSession(db, phone, policy, 42 * MINUTE)).toBeNull();
+    expect(await revokeUserSession(db, id, handles[0]!, 43 * MINUTE)).toBe(false);
+    // All but the laptop's: the idle one is ended too (it is still within its lifetime).
+    expect(await revokeOtherSessions(db, id, laptop, 44 * MINUTE)).toBe(1);
+    expect(await checkSession(db, laptop, policy, 45 * MINUTE)).toBe(id);
+    expect(await checkSession(db, idle, policy, 1)).toBeNull();
   });
 
   it("keep only a hash of the id, and refuse an unknown one", async () => {
