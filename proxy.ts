@@ -3,21 +3,16 @@
  *  - a Content-Security-Policy with a fresh nonce (lib/platform/http/security-headers.ts):
  *    Next finds the nonce in the request's CSP header and puts it on its own scripts; the root
  *    layout reads it (`x-nonce`) for the theme script. No inline script runs without it.
- *  - the first, optimistic sign-in gate: a page request without a session cookie goes to sign-in
- *    at once, remembering where it was headed. The real check — the cookie decrypts, is not
- *    expired, and names an enabled user — happens server-side in the dashboard layout
- *    (`requireSignedInUser`) and in every `/api/` route (`lib/api-handler/handler.ts`).
+ *  - the first, optimistic sign-in gate (lib/platform/http/sign-in-gate.ts): a page request without
+ *    a session cookie goes to sign-in at once, remembering where it was headed. The front door
+ *    answers most of these before Next (scripts/front-door.ts); this catches the rest (development).
+ *    The real check — the cookie decrypts, is not expired, and names an enabled user — happens
+ *    server-side in the dashboard layout (`requireSignedInUser`) and in every `/api/` route
+ *    (`lib/api-handler/handler.ts`).
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { pageContentSecurityPolicy } from "@/lib/platform/http/security-headers";
-
-const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
-/** Pages anyone may open: sign-in itself, invitation links and the public API reference. */
-const PUBLIC_PAGES = /^\/(signin|invite|docs)(\/|$)/;
-
-function hasSessionCookie(request: NextRequest): boolean {
-  return SESSION_COOKIES.some((name) => request.cookies.has(name) || request.cookies.has(`${name}.0`));
-}
+import { hasSessionCookie, signInRedirect } from "@/lib/platform/http/sign-in-gate";
 
 function newNonce(): string {
   const bytes = new Uint8Array(16);
@@ -27,11 +22,9 @@ function newNonce(): string {
 
 export function proxy(request: NextRequest) {
   const policy = pageContentSecurityPolicy(newNonce(), process.env.NODE_ENV === "development");
-  if (!PUBLIC_PAGES.test(request.nextUrl.pathname) && !hasSessionCookie(request)) {
-    const target = new URL("/signin", request.url);
-    const back = request.nextUrl.pathname + request.nextUrl.search;
-    if (back !== "/") target.searchParams.set("callbackUrl", back);
-    const redirect = NextResponse.redirect(target);
+  const signIn = signInRedirect(request.nextUrl.pathname, request.nextUrl.search, hasSessionCookie(request.headers.get("cookie")));
+  if (signIn) {
+    const redirect = NextResponse.redirect(new URL(signIn, request.url));
     redirect.headers.set("content-security-policy", policy);
     return redirect;
   }

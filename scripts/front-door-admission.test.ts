@@ -120,9 +120,9 @@ describe("anonymous clients share one small pool", () => {
     expect((await send("/maintenance/v1/plants/RTM1/jobs-done", { headers: { authorization: `Bearer ${plantToken}` } })).status).toBe(200);
 
     closePages();
-    // Half pages (held by the stand-in while admitted), half /api/ calls without a session.
-    const paths = Array.from({ length: 300 }, (_, i) => (i % 2 ? "/plants" : "/api/me"));
-    const flood = paths.map((path) => send(path, { headers: { accept: path === "/plants" ? "text/html" : "application/json" } }));
+    // Half sign-in pages (held by the stand-in while admitted), half /api/ calls without a session.
+    const paths = Array.from({ length: 300 }, (_, i) => (i % 2 ? "/signin" : "/api/me"));
+    const flood = paths.map((path) => send(path, { headers: { accept: path === "/signin" ? "text/html" : "application/json" } }));
     const answered = answeredOf(flood);
     // Every request has had its decision: all but the 2 held and 3 waiting are answered.
     await until(() => answered() >= 295);
@@ -139,7 +139,7 @@ describe("anonymous clients share one small pool", () => {
     answers.forEach((answer, i) => {
       if (answer.status !== 429) {
         // What was admitted was answered by its route.
-        expect(answer.status).toBe(paths[i] === "/plants" ? 200 : 401);
+        expect(answer.status).toBe(paths[i] === "/signin" ? 200 : 401);
         return;
       }
       expect(answer.headers.get("retry-after")).toMatch(/^\d+$/);
@@ -150,7 +150,7 @@ describe("anonymous clients share one small pool", () => {
 
   it("an invented token or cookie buys no pool of its own: it counts as anonymous until a route accepts it", async () => {
     closePages();
-    const held = Array.from({ length: 5 }, () => send("/plants", { headers: { accept: "text/html" } }));
+    const held = Array.from({ length: 5 }, () => send("/signin", { headers: { accept: "text/html" } }));
     await poolFull();
     const invented = await send("/maintenance/v1/plants/RTM1/jobs-done", { headers: { authorization: "Bearer pdm_invented-for-this-request" } });
     expect(invented.status).toBe(429);
@@ -186,11 +186,11 @@ describe("anonymous clients share one small pool", () => {
     const signedIn = await send("/api/auth/callback/credentials", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "json=true" });
     expect(signedIn.status).toBe(200);
     closePages();
-    const held = Array.from({ length: 5 }, () => send("/plants", { headers: { accept: "text/html" } }));
+    const held = Array.from({ length: 5 }, () => send("/signin", { headers: { accept: "text/html" } }));
     await poolFull();
     // A page with the new cookie is admitted (it waits for the stand-in like any page, not for a place).
     const mine = send("/plants", { headers: { accept: "text/html", cookie: "next-auth.session-token=issued-by-sign-in" } });
-    const someoneElse = await send("/plants", { headers: { accept: "text/html" } });
+    const someoneElse = await send("/plants", { headers: { accept: "text/html", cookie: "next-auth.session-token=someone-elses" } });
     expect(someoneElse.status).toBe(429);
     pagesOpen();
     expect((await mine).status).toBe(200);
@@ -239,10 +239,24 @@ describe("each principal has its own pool", () => {
     await dashboard.runtime.plantTokens.revoke(issued.id);
     expect((await send(path, { headers })).status).toBe(401);
     closePages();
-    const held = Array.from({ length: 5 }, () => send("/plants", { headers: { accept: "text/html" } }));
+    const held = Array.from({ length: 5 }, () => send("/signin", { headers: { accept: "text/html" } }));
     await poolFull();
     expect((await send(path, { headers })).status).toBe(429);
     pagesOpen();
     await Promise.all(held);
+  });
+
+  it("a page without a session cookie is sent to sign-in by the front door itself, even while the anonymous pool is full", async () => {
+    closePages();
+    const held = Array.from({ length: 5 }, () => send("/signin", { headers: { accept: "text/html" } }));
+    await poolFull();
+    const page = await send("/plants/RTM1/tasks?view=board", { headers: { accept: "text/html" } });
+    expect([page.status, page.headers.get("location")]).toEqual([307, "/signin?callbackUrl=%2Fplants%2FRTM1%2Ftasks%3Fview%3Dboard"]);
+    expect((await send("/")).headers.get("location")).toBe("/signin");
+    // A public page, a page with a session cookie, and a sign-in post take their place in the pool like any request.
+    expect((await send("/invite/some-token", { headers: { accept: "text/html" } })).status).toBe(429);
+    expect((await send("/plants", { headers: { accept: "text/html", cookie: "next-auth.session-token=not-yet-accepted" } })).status).toBe(429);
+    pagesOpen();
+    expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
   });
 });

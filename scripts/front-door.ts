@@ -18,6 +18,7 @@ import { addScrapeHook, metrics, routeLabel, scrape } from "../lib/platform/metr
 import { createAdmitter, type AdmissionLimits, type Admitter, type PoolKind } from "../lib/platform/http/admission";
 import { normalizeRequestTarget, surfaceFor, type Surface } from "../lib/platform/http/paths";
 import { SECURITY_HEADERS } from "../lib/platform/http/security-headers";
+import { hasSessionCookie, signInRedirect } from "../lib/platform/http/sign-in-gate";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -172,6 +173,18 @@ export function createFrontDoor(options: FrontDoorOptions): Listener {
           else res.end();
         }),
       );
+    }
+
+    // A page without a session cookie goes to sign-in: answered here, before admission and before
+    // Next (whose proxy.ts would answer the same after its own routing), so an anonymous flood of
+    // page requests costs a redirect each and takes no place from the sign-in page's pool.
+    if (surface === "next" && (req.method === "GET" || req.method === "HEAD")) {
+      const query = req.url.indexOf("?");
+      const signIn = signInRedirect(pathname, query < 0 ? "" : req.url.slice(query), hasSessionCookie(req.headers.cookie));
+      if (signIn) {
+        res.writeHead(307, { ...SECURITY_HEADERS.api, location: signIn, "cache-control": "no-store" });
+        return void res.end();
+      }
     }
 
     // Admission before any route work: the principal's pool, a place in it or a short wait, else 429.
