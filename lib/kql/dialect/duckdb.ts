@@ -72,7 +72,10 @@ class DuckDbRenderer extends SqlRenderer {
   protected readonly spell: Spelling = {
     regexLiteral: (pattern) => `'${pattern}'`,
     counter: (count) => ({ from: `range(0, ${count}) AS r(i)`, i: "i" }),
-    param: (name) => `$${name}`,
+    // Typed where it stands: DuckDB plans a prepared statement once only when every parameter's type
+    // is known from the text; a bare `$k` it cannot infer (`SELECT $k`, an argument of coalesce …) makes
+    // it bind and plan the statement again on every execution (issue 38: ~1.6 ms of CPU per answer).
+    param: (name, type) => `CAST($${name} AS ${type})`,
     nullOf: (sqlType) => `CAST(NULL AS ${sqlType})`,
     contains: (text, part) => `contains(${text}, ${part})`,
     matches: (text, parts, ci) => `regexp_matches(${text}, ${parts.join(" || ")}${ci ? ", 'i'" : ""})`,
