@@ -115,7 +115,11 @@ export type Operator =
   | { kind: "parse"; mode: "simple" | "regex" | "relaxed"; flags?: string; filter?: boolean; source: Expr; parts: ParsePart[]; span: Span }
   /** `parse-kv expr as (key: type, …) [with (name = value, …)]` (parse-kv.ts). */
   | { kind: "parse-kv"; source: Expr; keys: { name: Name; type: Name }[]; options: { name: Name; value: Expr }[]; span: Span }
-  | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span };
+  | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span }
+  /** An `evaluate` plugin spelled as the operators it stands for (parser/plugins.ts): planned one after another. */
+  | { kind: "pipeline"; operators: Operator[]; span: Span }
+  /** `evaluate ipv4_lookup(T, ip, network, extra keys…, return_unmatched)` / `ipv6_lookup`: a join on "address in range" (plugins.ts). */
+  | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span };
 
 /** Where a tabular expression's rows come from. */
 export type TabularSource =

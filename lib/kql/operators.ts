@@ -16,6 +16,7 @@ import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
 import { SESSION_PREFIX, stageSessions } from "./sessions";
 import { mvApply, partition } from "./partitioned";
 import { parseKv } from "./parse-kv";
+import { ipLookup } from "./plugins";
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
@@ -178,6 +179,10 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
     case "parse-kv":
       open();
       return parseKv(planner, block, operator);
+    case "pipeline":
+      return operator.operators.reduce((b, op) => planOperator(planner, b, op, env), block);
+    case "ip-lookup":
+      return ipLookup(planner, block, operator, env);
     case "as":
     case "render":
       return block;

@@ -132,7 +132,8 @@ class ClickHouseRenderer extends SqlRenderer {
   protected readonly spell: Spelling = {
     // ClickHouse reads escapes in string literals: the pattern's backslashes are doubled.
     regexLiteral: (pattern) => `'${pattern.replace(/\\/g, "\\\\")}'`,
-    counter: (count) => ({ from: `numbers(toUInt64(${count}))`, i: "toInt64(number)" }),
+    // numbers() takes no Nullable count; a computed bound (`range x from 0 to 24 * 10 - 1`) is one (overflow-checked arithmetic).
+    counter: (count) => ({ from: `numbers(toUInt64(ifNull(${count}, 0)))`, i: "toInt64(number)" }),
     param: clickhouseParam,
     nullOf,
     contains: (text, part) => `(position(${text}, ${part}) > 0)`,

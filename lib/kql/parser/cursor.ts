@@ -59,6 +59,14 @@ export class Cursor {
     return this.readTabular(this);
   }
 
+  /** A cursor over other tokens (a plugin's spelled-out operators) that knows this one's names and nesting. */
+  derive(tokens: Token[]): Cursor {
+    const derived = new Cursor(tokens, this.readTabular);
+    derived.depth = this.depth;
+    for (const [from, to] of [[this.tabularNames, derived.tabularNames], [this.tabularFunctions, derived.tabularFunctions], [this.scalarNames, derived.scalarNames]] as const) for (const n of from) to.add(n);
+    return derived;
+  }
+
   report(token: Token, message: string, to = token.to) {
     this.diagnostics.push({ line: token.line, column: token.column, from: token.from, to: Math.max(to, token.from), message });
   }

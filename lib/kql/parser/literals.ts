@@ -133,7 +133,8 @@ export function timespanText(micros: number): string {
  */
 export function parseDatetime(text: string): number | undefined {
   // ADX also reads the short forms: `1970-5-12`, `2024-01-01 9:05`.
-  const match = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  // `datetime(2017 - 08 - 01)` (spaces around the dashes) reads as 2017-08-01 in Kusto.Language too.
+  const match = /^(\d{4})\s*-\s*(\d{1,2})\s*-\s*(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
   if (!match) return undefined;
   const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = match;
   const millis = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Math.floor(Number((frac + "000").slice(0, 3))));

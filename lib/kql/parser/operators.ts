@@ -8,6 +8,7 @@ import type { Expr, JoinKey, MakeSeriesAggregate, MvExpandItem, Name, Operator, 
 import { Cursor, describe, fail, isName, isPunct, isWord } from "./cursor";
 import { parseAdditive, parseAssignment, parseAssignments, parseExpr, parsePrimary } from "./expressions";
 import { parseSearchOperator } from "./search";
+import { DESUGARED_PLUGINS, readPlugin } from "./plugins";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
@@ -218,6 +219,18 @@ function parseEvaluate(c: Cursor, from: number): Operator {
     const count = parseExpr(c);
     c.expectPunct(")");
     return { kind: "take", count, span: c.spanFrom(from) };
+  }
+  if (DESUGARED_PLUGINS.has(plugin.text)) {
+    const read = readPlugin(c, from);
+    if (read.kind === "operator") return read.operator;
+    const inner = read.cursor;
+    const operators = [parseOperator(inner)];
+    while (isPunct(inner.peek(), "|")) {
+      inner.next();
+      operators.push(parseOperator(inner));
+    }
+    if (inner.peek().kind !== "eof") fail(plugin, `Plugin '${plugin.text}' could not be read: unexpected ${describe(inner.peek())}`);
+    return { kind: "pipeline", operators, span: c.spanFrom(from) };
   }
   return fail(plugin, `Plugin '${plugin.text}' of 'evaluate' is not supported`);
 }

@@ -1,0 +1,28 @@
+/**
+ * Conformance: the `evaluate` plugins spelled as operators (parser/plugins.ts) and the IP lookups
+ * (plugins.ts), with the outputs of Microsoft's plugin pages and the edges they state: rows_near's
+ * window before and after, bag_unpack's `*` and prefix, the lookups' unmatched rows and extra keys.
+ */
+import { describe } from "vitest";
+import { conformance } from "./harness";
+
+const IP_DATA = `let IP_Data = datatable(network:string, country:string) ["111.68.128.0/17","JP", "5.8.0.0/19","RU", "2.20.183.0/24","GB"];`;
+const IPS = `let IPs = datatable(ip:string) ['2.20.183.12', '5.8.1.2', '192.165.12.17'];`;
+const SERIES = `datatable(Ts:datetime, Value:long, State:string) [datetime(2021-06-01), 1, "ok", datetime(2021-06-02), 4, "ok", datetime(2021-06-03), 3, "Error", datetime(2021-06-04), 11, "ok", datetime(2021-06-05), 15, "ok", datetime(2021-06-06), 2, "Error"] | sort by Ts asc`;
+const USERS = `datatable(User:string, Ts:datetime) ['A', datetime(2017-08-01), 'B', datetime(2017-08-01), 'A', datetime(2017-08-01), 'B', datetime(2017-08-02), 'C', datetime(2017-08-02), 'A', datetime(2017-08-04)]`;
+
+describe("evaluate plugins", () => {
+  conformance([
+    { q: `${SERIES} | evaluate rows_near(State == "Error", 1) | project Value`, rows: [[4], [3], [11], [15], [2]] },
+    { q: `${SERIES} | evaluate rows_near(State == "Error", 0, 1) | project Value`, rows: [[3], [11], [2]] },
+    { q: `datatable(d:dynamic, Description:string) [dynamic({"Name":"John","Age":20}), "Student", dynamic({"Name":"Dave"}), "Teacher"] | evaluate bag_unpack(d) : (*, Name:string, Age:long)`, rows: [["Student", "John", 20], ["Teacher", "Dave", null]], columns: ["Description", "Name", "Age"], types: ["string", "string", "long"] },
+    { q: `datatable(d:dynamic, k:long) [dynamic({"Name":"John"}), 1] | evaluate bag_unpack(d, 'p_') : (p_Name:string)`, rows: [["John"]], columns: ["p_Name"] },
+    { q: `range idx from 0 to 24 * 4 - 1 step 1 | project Timestamp = datetime(2018-01-01) + 1h * idx, val = idx + 1 | evaluate rolling_percentile(val, 50, Timestamp, 1d, 2) | sort by Timestamp asc`, rows: [["2018-01-01T00:00:00.000Z", 12], ["2018-01-02T00:00:00.000Z", 24], ["2018-01-03T00:00:00.000Z", 48], ["2018-01-04T00:00:00.000Z", 72]], columns: ["Timestamp", "rolling_2_percentile_val_50"] },
+    { q: `${USERS} | evaluate sliding_window_counts(User, Ts, datetime(2017-08-01), datetime(2017-08-05), 2d, 1d) | sort by Ts asc`, rows: [["2017-08-01T00:00:00.000Z", 3, 2], ["2017-08-02T00:00:00.000Z", 5, 3], ["2017-08-03T00:00:00.000Z", 2, 2], ["2017-08-04T00:00:00.000Z", 1, 1], ["2017-08-05T00:00:00.000Z", 1, 1]], columns: ["Ts", "Count", "Dcount"] },
+    { q: `${USERS} | evaluate activity_counts_metrics(User, Ts, datetime(2017-08-01), datetime(2017-08-04), 1d)`, rows: [["2017-08-01T00:00:00.000Z", 3, 2, 2, 2], ["2017-08-02T00:00:00.000Z", 2, 2, 1, 3], ["2017-08-04T00:00:00.000Z", 1, 1, 0, 3]], columns: ["Ts", "count", "dcount", "new_dcount", "aggregated_dcount"] },
+    { q: `${IP_DATA}${IPS} IPs | evaluate ipv4_lookup(IP_Data, ip, network)`, rows: [["2.20.183.12", "2.20.183.0/24", "GB"], ["5.8.1.2", "5.8.0.0/19", "RU"]], columns: ["ip", "network", "country"] },
+    { q: `${IP_DATA}${IPS} IPs | evaluate ipv4_lookup(IP_Data, ip, network, return_unmatched = true)`, rows: [["2.20.183.12", "2.20.183.0/24", "GB"], ["5.8.1.2", "5.8.0.0/19", "RU"], ["192.165.12.17", "", ""]] },
+    { q: `${IP_DATA} datatable(ip:string, country:string) ['2.20.183.12', 'GB', '5.8.1.2', 'SE'] | evaluate ipv4_lookup(IP_Data, ip, network, country)`, rows: [["2.20.183.12", "GB", "2.20.183.0/24"]], columns: ["ip", "country", "network"] },
+    { q: `let R = datatable(network:string, c:string) ["2001:0db8:85a3::/48","US"]; datatable(ip:string) ["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "a5e:f127::1"] | evaluate ipv6_lookup(R, ip, network, true)`, rows: [["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "2001:0db8:85a3::/48", "US"], ["a5e:f127::1", "", ""]] },
+  ]);
+});
