@@ -7,7 +7,6 @@
 import type { Expr, Operator } from "./ast";
 import type { Env, Scope } from "./analyzer-api";
 import { scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
-import type { TExpr } from "./ir";
 
 const KEY = "__lookup_key";
 
