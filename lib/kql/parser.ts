@@ -102,7 +102,7 @@ export function parse(text: string): ParseResult {
 function parseLet(c: Cursor): LetStatement | null {
   const letToken = c.next();
   try {
-    const name = c.expectName("a name after 'let'");
+    const name = bracketName(c) ?? c.expectName("a name after 'let'");
     c.expectPunct("=");
     const value = parseLetValue(c, name);
     if (c.peek().kind !== "eof") c.expectPunct(";");
@@ -113,6 +113,16 @@ function parseLet(c: Cursor): LetStatement | null {
     c.skipTo([";"]);
     return null;
   }
+}
+
+/** `let ['some number'] = 20;`: a bracket-quoted name (any characters), read back as a column would be. */
+function bracketName(c: Cursor): Name | undefined {
+  const [open, text, close] = [c.peek(), c.peek(1), c.peek(2)];
+  if (!isPunct(open, "[") || text.kind !== "string" || !isPunct(close, "]")) return undefined;
+  c.next();
+  c.next();
+  c.next();
+  return { text: text.value ?? "", span: { from: open.from, to: close.to } };
 }
 
 /** Runs one statement's parser; a recoverable failure is reported and the statement skipped. */

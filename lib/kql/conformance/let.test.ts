@@ -5,6 +5,7 @@ import { conformance } from "./harness";
 describe("let statements, functions, toscalar and sub-queries", () => {
   conformance([
     { q: "let x = 20; States | where Value > x | count", rows: [[5]], columns: ["Count"], types: ["long"] },
+    { q: "let ['some number'] = 20;\nrange y from 0 to ['some number'] step 5", rows: [[0],[5],[10],[15],[20]], columns: ["y"], types: ["long"] },
     { q: "let x = 20;\nlet y = x + 5;\nStates | where Value > y | project DeviceId, Value", rows: [["D1",25.5],["D2",30],["D4",100]], columns: ["DeviceId","Value"], types: ["string","dynamic"] },
     { q: "let d = 1h; States | where Timestamp < datetime(2026-01-01) + d | count", rows: [[5]], columns: ["Count"], types: ["long"] },
     { q: "let since = datetime(2026-01-02); States | where Timestamp >= since | project DeviceId, Name", rows: [["D3","temperature"],["D3","running"],["D4","throughput"],["D4","Temperature"]], columns: ["DeviceId","Name"], types: ["string","string"] },
