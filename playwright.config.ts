@@ -64,6 +64,11 @@ export default defineConfig({
           MQTT_URL: serviceAddress("mqtt").url,
           MQTT_CLIENT_ID: `plantdesk-e2e-${port}`,
           SPARKPLUG_HOST_ID: `plantdesk-e2e-${port}`,
+          // e2e/alerting.spec.ts listens as the contact points' peers: a real SMTP server on port + 1
+          // and a webhook receiver on port + 2 (loopback, so private destinations are allowed here).
+          SMTP_URL: `smtp://127.0.0.1:${port + 1}`,
+          SMTP_FROM: "Plantdesk <alerts@plantdesk.demo>",
+          WEBHOOK_ALLOW_PRIVATE: "1",
           ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
         },
       },

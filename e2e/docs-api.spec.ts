@@ -6,6 +6,9 @@ import { expect, expectAccessibleInBothThemes, saveScreenshot, test } from "./fi
 
 for (const width of [1366, 820, 390]) {
   test(`/docs/api at ${width} px: no sideways scroll, axe-clean`, async ({ page }) => {
+    // The whole reference is one page of thousands of elements: axe's two passes over it took more
+    // than the default 2 minutes at a load average of 25 on the shared 2-core machine.
+    test.setTimeout(600_000);
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/docs/api");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -12,7 +12,8 @@ export interface ReceivedMail {
   body: string;
 }
 
-export async function startSmtpSink(): Promise<{ smtp: SMTPServer; mails: ReceivedMail[]; url: string }> {
+/** `port` 0: any free port; a fixed one for a server started before the test (e2e/alerting.spec.ts). */
+export async function startSmtpSink(port = 0): Promise<{ smtp: SMTPServer; mails: ReceivedMail[]; url: string }> {
   const mails: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -26,6 +27,6 @@ export async function startSmtpSink(): Promise<{ smtp: SMTPServer; mails: Receiv
       });
     },
   });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
   return { smtp, mails, url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}` };
 }

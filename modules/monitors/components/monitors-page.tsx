@@ -2,7 +2,8 @@
 /**
  * A plant's monitors: the list with each one's state (ok, firing, failing, off), last and next run;
  * a chosen monitor's definition, its failure in words, its firing history with the tasks they
- * opened; and, for engineers and admins, the editor, "Run now" and delete. The chosen monitor and
+ * opened; and, for engineers and admins, the editor, "Run now" and delete. Where its messages go is
+ * the contact points and routing page (./contact-points-page.tsx), linked from the header. The chosen monitor and
  * whether it is being edited are in the URL (`?monitor=<id>|new&edit=1`).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -48,11 +49,14 @@ export function MonitorsPage({ plantId }: { plantId: string }) {
             : `KQL monitors that open maintenance work at plant ${plantId}`
         }
         actions={
-          canWrite ? (
-            <ButtonLink href="?monitor=new" variant="primary" scroll={false}>
-              New monitor
-            </ButtonLink>
-          ) : null
+          <>
+            <ButtonLink href={plantPath(plantId, "monitors/routing")}>Contact points and routing</ButtonLink>
+            {canWrite ? (
+              <ButtonLink href="?monitor=new" variant="primary" scroll={false}>
+                New monitor
+              </ButtonLink>
+            ) : null}
+          </>
         }
       />
       <div className="grid grid-cols-1 gap-5 lg:grid-cols-[22rem_1fr]">
