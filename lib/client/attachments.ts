@@ -20,7 +20,9 @@ export const attachmentKeys = {
 export function useTaskAttachments(plantId: string, taskId: string) {
   return useQuery({
     queryKey: attachmentKeys.task(plantId, taskId),
-    queryFn: ({ signal }) => fetchAllPages<TAttachment>(operationApiPath("listTaskAttachments", { plantId, taskId }), {}, signal),
+    // No abort signal: a drawer that re-renders its content would cancel the first read and leave the
+    // list pending with nothing fetching (a cancelled query without data goes back to pending).
+    queryFn: () => fetchAllPages<TAttachment>(operationApiPath("listTaskAttachments", { plantId, taskId }), {}),
   });
 }
 
