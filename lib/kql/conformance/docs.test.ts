@@ -34,6 +34,6 @@ describe("Microsoft's documentation examples that pass keep passing", () => {
         if (outcome.status !== "pass") regressions.push(`${id} (${outcome.status}: ${outcome.message})\n  ${byId.get(id)!.query.replace(/\n/g, "\n  ")}`);
       }
       expect(regressions, `examples that gave the printed answer no longer do:\n${regressions.join("\n")}`).toEqual([]);
-    }, 110_000);
+    }, 300_000); // ~40 s on a quiet machine; the 2-core machine at load 25-30 took over 110 s for 340 examples
   }
 });

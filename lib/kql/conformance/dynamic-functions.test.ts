@@ -45,6 +45,9 @@ describe("range()", () => {
     { q: "print r = range(1, 8, 3)", rows: [[[1, 4, 7]]], types: ["dynamic"] },
     { q: "print a = range(1, 3), down = range(5, 1, -2), none = range(5, 1), reals = range(0.5, 2, 0.5), zero = range(1, 5, 0)", rows: [[[1, 2, 3], [5, 3, 1], [], [0.5, 1, 1.5, 2], null]] },
     { q: "print n = array_length(range(1, 100000))", rows: [[100000]] },
+    // Over datetimes (a timespan step, 1h by default); the page's example gives 365 days of 2007.
+    { q: "print r = range(datetime(2007-01-01), datetime(2007-01-03), 1d), h = range(datetime(2007-01-01 22:00), datetime(2007-01-02 00:30)), n = array_length(range(datetime(2007-01-01), datetime(2007-12-31), 1d)), e = range(datetime(2007-01-02), datetime(2007-01-01), 1d)", rows: [[["2007-01-01T00:00:00.0000000Z", "2007-01-02T00:00:00.0000000Z", "2007-01-03T00:00:00.0000000Z"], ["2007-01-01T22:00:00.0000000Z", "2007-01-01T23:00:00.0000000Z", "2007-01-02T00:00:00.0000000Z"], 365, []]] },
+    { q: "print r = range(datetime(2020-01-01), datetime(2020-01-01 00:01), 30s) | mv-expand r to typeof(datetime)", rows: [["2020-01-01T00:00:00.000Z"], ["2020-01-01T00:00:30.000Z"], ["2020-01-01T00:01:00.000Z"]] },
   ]);
 });
 

@@ -84,11 +84,14 @@ export const DYNAMIC: readonly FunctionEntry[] = [
     doc: "whether the array holds the value",
   }),
   scalar("range", {
-    args: "start: number, stop: number, step?: number",
+    args: ["start: number, stop: number, step?: number", "start: datetime, stop: datetime, step?: timespan"],
     result: "dynamic",
     nulls: "may",
-    sql: { duckdb: ({ args: [start, stop, step] }) => numberRange("duckdb", start!, stop!, step ?? "1"), clickhouse: ({ args: [start, stop, step] }) => numberRange("clickhouse", start!, stop!, step ?? "1") },
-    doc: `the numbers from start to stop (included) step apart, as an array (at most ${VALUE_LIMITS.listElements.toLocaleString("en-US")} elements)`,
+    sql: {
+      duckdb: ({ args: [start, stop, step], types }) => (types[0] === "datetime" ? datetimeRange("duckdb", start!, stop!, step ?? HOUR_US) : numberRange("duckdb", start!, stop!, step ?? "1")),
+      clickhouse: ({ args: [start, stop, step], types }) => (types[0] === "datetime" ? datetimeRange("clickhouse", start!, stop!, step ?? HOUR_US) : numberRange("clickhouse", start!, stop!, step ?? "1")),
+    },
+    doc: `the numbers (or datetimes, 1h apart by default) from start to stop (included) step apart, as an array (at most ${VALUE_LIMITS.listElements.toLocaleString("en-US")} elements)`,
   }),
   scalar("zip", {
     args: "arrays...: dynamic",
@@ -247,6 +250,25 @@ function numberRange(engine: "duckdb" | "clickhouse", start: string, stop: strin
   }
   const n = `toUInt64(ifNull(least(greatest(${count}, 0), ${limit}), 0))`;
   return `if(isNull(${start}) OR isNull(${stop}) OR isNull(${step}) OR ${step} = 0, NULL, if(throwIf(ifNull(${count} > ${limit}, 0), '${refusal}') = 0, concat('[', arrayStringConcat(arrayMap(kql_i -> toString(assumeNotNull(${start}) + kql_i * assumeNotNull(${step})), range(${n})), ','), ']'), NULL))`;
+}
+
+/** One hour in microseconds (a timespan's SQL value): range()'s step over datetimes by default. */
+const HOUR_US = "3600000000";
+
+/** range() over datetimes: the microseconds from start, step apart, as ADX's datetime texts (7 fraction digits). */
+function datetimeRange(engine: "duckdb" | "clickhouse", start: string, stop: string, step: string): string {
+  const startUs = engine === "duckdb" ? `epoch_us(${start})` : `toInt64(toUnixTimestamp64Micro(${start}))`;
+  const stopUs = engine === "duckdb" ? `epoch_us(${stop})` : `toInt64(toUnixTimestamp64Micro(${stop}))`;
+  const count = `(floor((CAST(${stopUs} AS DOUBLE) - ${startUs}) / ${step}) + 1)`;
+  const limit = VALUE_LIMITS.listElements;
+  const refusal = runtimeTooLarge("range", "list");
+  if (engine === "duckdb") {
+    const element = `strftime(make_timestamp(${startUs} + kql_i * ${step}), '%Y-%m-%dT%H:%M:%S.%f0Z')`;
+    return `CASE WHEN ${step} = 0 THEN NULL WHEN ${count} > ${limit} THEN error('${refusal}') ELSE to_json(list_transform(range(0, CAST(least(greatest(${count}, 0), ${limit}) AS BIGINT)), lambda kql_i: ${element})) END`;
+  }
+  const n = `toUInt64(ifNull(least(greatest(${count}, 0), ${limit}), 0))`;
+  const element = `concat('"', formatDateTime(fromUnixTimestamp64Micro(assumeNotNull(${startUs}) + toInt64(kql_i) * assumeNotNull(${step}), 'UTC'), '%Y-%m-%dT%H:%i:%S.%f', 'UTC'), '0Z"')`;
+  return `if(isNull(${start}) OR isNull(${stop}) OR isNull(${step}) OR ${step} = 0, NULL, if(throwIf(ifNull(${count} > ${limit}, 0), '${refusal}') = 0, concat('[', arrayStringConcat(arrayMap(kql_i -> ${element}, range(${n})), ','), ']'), NULL))`;
 }
 
 /** A key or a dotted JSONPath (`$.a.b`) as its keys. */

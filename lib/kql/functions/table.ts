@@ -10,6 +10,7 @@ import { COLLECTIONS } from "./collections";
 import { CONVERSIONS } from "./conversions";
 import { DATETIME } from "./datetime";
 import { DYNAMIC } from "./dynamic";
+import { GEOHASH } from "./geohash";
 import { HASHES } from "./hashes";
 import { IP_ADDRESSES } from "./ip-addresses";
 import { LOGIC } from "./logic";
@@ -22,7 +23,7 @@ import { STRINGS } from "./strings";
 import { TEXT_FUNCTIONS } from "./text-functions";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();
