@@ -33,6 +33,9 @@ import { AutoRefreshPicker } from "./auto-refresh-picker";
 import { REFRESH_INTERVALS, updatedAgo } from "./live-refresh";
 import { useLiveResult } from "./use-live-result";
 import { QueryHistory } from "./query-history";
+import { QueryLibrary } from "@/modules/library/components/query-library";
+import { SAVED_QUERY_PARAM, savedQueriesApi, savedQueryKeys, useSavedQuery } from "@/modules/boards/client/saved-queries";
+import type { TSavedQuery } from "@/modules/boards/contract/saved-queries";
 import { ResultTable } from "./result-table";
 import { withUnits, type QueryResult, type Series } from "./series";
 import type { TimeSeriesChartProps } from "./time-series-chart";
@@ -49,7 +52,7 @@ import { alarmTaskLink } from "./alarm-task";
 import { CopyLinkButton } from "./copy-link";
 import type { EditorCommand } from "./kql-editor";
 import { useFormat } from "@/lib/client/format";
-import { ApiError } from "@/lib/client/api";
+import { ApiError, errorMessage } from "@/lib/client/api";
 import { MAX_RESULT_ROWS } from "@/lib/contract/vocabulary";
 import { ResolutionBanner } from "./resolution-banner";
 
@@ -279,6 +282,30 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
     navigate(refresh ? { ...rest, refresh } : rest, false);
   };
 
+  // A saved query of the team library, by id: from its link (`?savedQuery=<id>`, docs/boards.md) or
+  // picked beside the editor. It opens in the editor and runs; the library notes the run.
+  const [fromLibrary, setFromLibrary] = useState<{ id: number; title: string } | null>(null);
+  const openSaved = (saved: TSavedQuery) => {
+    setFromLibrary({ id: saved.id, title: saved.title });
+    setDraft(saved.query);
+    navigate({ ...state, query: saved.query }, true);
+    void savedQueriesApi
+      .ran(plantId, saved.id)
+      .then(() => queryClient.invalidateQueries({ queryKey: savedQueryKeys.all(plantId) }))
+      .catch(() => undefined);
+  };
+  const savedParam = params.get(SAVED_QUERY_PARAM);
+  const linkedId = savedParam !== null && /^\d{1,15}$/.test(savedParam) ? Number(savedParam) : null;
+  const linked = useSavedQuery(plantId, linkedId);
+  const openedLink = useRef<number | null>(null);
+  useEffect(() => {
+    if (!linked.data || openedLink.current === linked.data.id) return;
+    openedLink.current = linked.data.id;
+    openSaved(linked.data);
+    // Once per link (openSaved changes the URL, which drops the parameter): not again when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linked.data]);
+
   // Data point names (completion), units (chart axes) and a device (examples), once per plants.
   const catalogue = useTelemetryCatalogue(state.plants);
   const pointNames = catalogue.data?.names ?? NO_NAMES;
@@ -348,6 +375,15 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               <PlantPicker plants={queryablePlants} selected={state.plants} onChange={setPlants} loading={me.isPending} />
             </div>
             <QueryTabBar tabs={tabs} active={activeTab} onSelect={selectTab} onAdd={addTab} onClose={closeTab} onRename={renameTabTo} />
+            {linked.isError ? (
+              <p role="alert" className="text-sm text-danger wrap-anywhere">
+                Could not open saved query {savedParam}: {errorMessage(linked.error)}
+              </p>
+            ) : fromLibrary && draft === state.query ? (
+              <p className="text-sm text-fg-muted wrap-anywhere" data-testid="from-library">
+                From the team library: <a className="text-accent underline" href={`${pathname}?${SAVED_QUERY_PARAM}=${fromLibrary.id}`}>{fromLibrary.title}</a>
+              </p>
+            ) : null}
             <KqlEditor value={draft} onChange={setDraft} onRun={() => void run()} names={pointNames} problems={problems} label="KQL query" command={editorCommand} />
             <div className="flex flex-wrap items-center gap-3">
               <Button variant="primary" onClick={() => void run()} disabled={result.isFetching} aria-keyshortcuts="Shift+Enter Control+Enter Meta+Enter">
@@ -574,6 +610,7 @@ export function TelemetryExplorer({ plantId }: { plantId: string }) {
               ))}
             </ul>
           </Card>
+          <QueryLibrary plantId={plantId} currentQuery={draft} pathname={pathname} onOpen={openSaved} />
           <QueryHistory
             timeZone={timeZone}
             onPick={(entry) => {

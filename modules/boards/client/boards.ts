@@ -5,13 +5,13 @@
  * person edited as `If-Match`; the server refuses it (EDIT_CONFLICT) when someone saved first.
  */
 import { useQuery } from "@tanstack/react-query";
-import type { TDashboard, TDashboardDefinition, TDashboardSummary } from "@/modules/boards/contract/boards";
+import type { TBoardFolder, TBoardPlacement, TDashboard, TDashboardDefinition, TDashboardList } from "@/modules/boards/contract/boards";
 import { apiFetch, apiGet, apiSend } from "@/lib/client/api";
 import { apiPath } from "@/lib/contract/api";
 
 
 export const dashboardsApi = {
-  list: (plantId: string, signal?: AbortSignal) => apiGet<{ data: TDashboardSummary[] }>(apiPath("listDashboards", { plantId }), undefined, signal),
+  list: (plantId: string, signal?: AbortSignal) => apiGet<TDashboardList>(apiPath("listDashboards", { plantId }), undefined, signal),
   get: (plantId: string, id: number, signal?: AbortSignal) => apiGet<TDashboard>(apiPath("getDashboard", { plantId, dashboardId: id }), undefined, signal),
   create: (plantId: string, definition: TDashboardDefinition) => apiSend<TDashboard>("POST", apiPath("createDashboard", { plantId }), definition),
   save: (plantId: string, id: number, version: number, definition: TDashboardDefinition) =>
@@ -20,6 +20,11 @@ export const dashboardsApi = {
   /** The file's text as it was read: the server validates it whole. */
   importFile: (plantId: string, text: string) => apiFetch<TDashboard>(apiPath("importDashboard", { plantId }), { method: "POST", body: text }),
   exportHref: (plantId: string, id: number) => apiPath("exportDashboard", { plantId, dashboardId: id }),
+  /** Its folder and who sees it (the owner and admins): not a new version of the board. */
+  place: (plantId: string, id: number, placement: TBoardPlacement) => apiSend<TDashboard>("PUT", apiPath("placeDashboard", { plantId, dashboardId: id }), placement),
+  createFolder: (plantId: string, name: string) => apiSend<TBoardFolder>("POST", apiPath("createBoardFolder", { plantId }), { name }),
+  renameFolder: (plantId: string, id: number, name: string) => apiSend<TBoardFolder>("PUT", apiPath("renameBoardFolder", { plantId, folderId: id }), { name }),
+  deleteFolder: (plantId: string, id: number) => apiFetch<{ id: number }>(apiPath("deleteBoardFolder", { plantId, folderId: id }), { method: "DELETE" }),
 };
 
 export const dashboardKeys = {

@@ -29,6 +29,7 @@ import type { TDashboard, TDashboardDefinition, TDashboardPanel } from "@/module
 import { unitLabel } from "@/components/telemetry/units";
 import { optionsOf, panelQuery, panelUnit, parseBoardView, varParam, type BoardView, type VariableOptions } from "./board-state";
 import { BoardSettings } from "./board-settings";
+import { BoardPlacement } from "./board-placement";
 import { sharingSentence } from "./sharing";
 import { PanelEditor } from "./panel-editor";
 import { PanelLoading, PanelView, preloadCharts, type EarlyPanelAnswer } from "./panel-view";
@@ -182,6 +183,7 @@ function Board({ plantId, board, early }: { plantId: string; board: TDashboard; 
                 ) : null}
               </div>
             ) : null}
+            <BoardPlacement plantId={plantId} board={board} />
             <BoardSettings definition={definition} onChange={change} />
             <div className="flex flex-wrap gap-2">
               <Button onClick={() => setPanelEdit({ index: null, panel: { id: "", title: "", query: "", chart: "line", unit: "", width: "half" } })}>Add panel</Button>
@@ -201,6 +203,7 @@ function Board({ plantId, board, early }: { plantId: string; board: TDashboard; 
             {panelEdit ? (
               <PanelEditor
                 key={panelEdit.index ?? "new"}
+                plantId={plantId}
                 initial={panelEdit.panel}
                 definition={definition}
                 names={catalogue.data?.names}

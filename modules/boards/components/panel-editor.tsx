@@ -15,6 +15,7 @@ import { PANEL_CHARTS, type TPanelChart } from "@/lib/contract/dashboard-vocabul
 import type { TDashboardDefinition, TDashboardPanel } from "@/modules/boards/contract/boards";
 import { BUILTIN_VARIABLES, isBuiltinVariable, variablesUsed } from "@/lib/kql/variables";
 import { newPanelId } from "./board-state";
+import { LibraryPicker } from "@/modules/library/components/library-picker";
 
 const KqlEditor = dynamic(() => import("@/components/telemetry/kql-editor"), {
   ssr: false,
@@ -30,12 +31,14 @@ const WIDTH_OPTIONS = [
 ];
 
 export function PanelEditor({
+  plantId,
   initial,
   definition,
   names = [],
   onApply,
   onCancel,
 }: {
+  plantId: string;
   initial: TDashboardPanel;
   definition: TDashboardDefinition;
   /** The plant's data point names, offered inside strings (when the board has loaded them). */
@@ -90,6 +93,7 @@ export function PanelEditor({
       </div>
       <div className="space-y-1">
         <p className="text-sm font-medium">Query (KQL)</p>
+        <LibraryPicker plantId={plantId} onPick={(saved) => setPanel((current) => ({ ...current, query: saved.query, title: current.title.trim() ? current.title : saved.title.slice(0, 120) }))} />
         <KqlEditor
           value={panel.query}
           onChange={(query) => setPanel((current) => ({ ...current, query }))}

@@ -62,10 +62,4 @@ export type TSavedQuery = z.infer<typeof ZSavedQuery>;
 export type TSavedQueryList = z.infer<typeof ZSavedQueryList>;
 export type TSavedQuerySearch = z.output<typeof ZSavedQuerySearch>;
 
-/** Whether a saved query matches a search (pure: the server filters with it, the picker too). */
-export function matchesSearch(query: Pick<TSavedQuery, "title" | "description" | "tags">, search: TSavedQuerySearch): boolean {
-  if (search.tag && !query.tags.includes(search.tag)) return false;
-  const words = (search.q ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const text = `${query.title}\n${query.description}\n${query.tags.join("\n")}`.toLowerCase();
-  return words.every((word) => text.includes(word));
-}
+export { matchesSearch } from "./library-search";

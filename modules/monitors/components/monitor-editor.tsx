@@ -22,6 +22,7 @@ import { MONITOR_SEVERITIES, SEVERITY_LABEL, type MuteWindow, type TMonitorSever
 import type { TLookupKind } from "@/lib/contract/maintenance";
 import type { QueryProblem } from "@/components/telemetry/telemetry-api";
 import { MuteWindowsEditor } from "./mute-windows-editor";
+import { LibraryPicker } from "@/modules/library/components/library-picker";
 import { MONITOR_TEMPLATES } from "./templates";
 
 const KqlEditor = dynamic(() => import("@/components/telemetry/kql-editor"), { ssr: false, loading: () => <Skeleton className="h-36 w-full" /> });
@@ -247,6 +248,7 @@ export function MonitorEditor({ plantId, monitor, onDone }: { plantId: string; m
             <span className="text-sm font-medium" id="monitor-query-label">
               Query
             </span>
+            <LibraryPicker plantId={plantId} onPick={(saved) => set("query", saved.query)} />
             <KqlEditor value={values.query} onChange={(text) => set("query", text)} onRun={() => preview.mutate()} names={pointNames} problems={problems} label="Monitor query (KQL)" />
             <p className="text-xs text-fg-muted">Runs over the last “lookback” before each run, on plant {plantId} only. Ctrl+Enter previews.</p>
             {fieldErrors.query ? <p className="text-xs font-medium text-danger">{fieldErrors.query}</p> : null}
