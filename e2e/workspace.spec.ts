@@ -44,7 +44,7 @@ test.describe("engineer", () => {
     await page.getByLabel("New folder").press("Enter");
     await expect(page).toHaveURL(/folder=\d+/);
     await expect(page.getByRole("heading", { name: FOLDER, level: 2 })).toBeVisible();
-    await expect(page.getByRole("link", { name: new RegExp(FOLDER) })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByTestId("folder-list").getByRole("link", { name: new RegExp(FOLDER) })).toHaveAttribute("aria-current", "page");
     await page.getByLabel("New dashboard").fill(BOARD);
     await page.getByLabel("New dashboard").press("Enter");
     await expect(page.getByRole("heading", { name: BOARD, level: 1 })).toBeVisible();
@@ -96,7 +96,7 @@ test.describe("engineer", () => {
 
     // The list, in the folder: the board with its badge.
     await page.goto("/plants/RTM1/dashboards");
-    await page.getByRole("link", { name: new RegExp(FOLDER) }).click();
+    await page.getByTestId("folder-list").getByRole("link", { name: new RegExp(FOLDER) }).click();
     const row = page.getByTestId("board-list").getByRole("link", { name: new RegExp(BOARD) });
     await expect(row).toContainText("Private");
     await expectAccessibleInBothThemes(page);
