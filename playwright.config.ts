@@ -20,6 +20,12 @@ process.env.DEMO_PASSWORD ??= "e2e-demo-password";
 // Resolved once in the runner process and inherited by the server and every worker.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "plantdesk-e2e-"));
 
+/**
+ * Specs that start and stop servers of their own (each on a free port with its own DATA_DIR and
+ * database) and never touch the shared `npm start` server: they form the second lane.
+ */
+const OWN_SERVER_SPECS = ["cluster.spec.ts", "oidc.spec.ts", "security.spec.ts", "server-limits.spec.ts", "spec-only-service.spec.ts"].map((file) => `**/${file}`);
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/e2e",
@@ -27,8 +33,11 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  // Two cores: the server needs one of them.
-  workers: 1,
+  // Two lanes, one worker each (README "Tests"): the specs against the one `npm start` server run
+  // one file at a time, since they share its data and its per-user limits; the specs that start
+  // servers of their own (own port, DATA_DIR and database) run beside them, mostly waiting for
+  // their servers to start. The suite's wall time is then the longer lane, not the sum.
+  workers: 2,
   retries: 0,
   reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }]],
   use: {
@@ -41,7 +50,10 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } }],
+  projects: [
+    { name: "chromium", testIgnore: OWN_SERVER_SPECS, workers: 1, use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } },
+    { name: "own-servers", testMatch: OWN_SERVER_SPECS, workers: 1, use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } },
+  ],
   webServer: external
     ? undefined
     : {
