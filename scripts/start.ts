@@ -8,7 +8,8 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-const sourceRoots = ["app", "components", "lib", "public", "next.config.mjs", "package.json", "postcss.config.mjs"];
+// Everything Next bundles: a change in any of them makes the build stale.
+const sourceRoots = ["app", "components", "lib", "modules", "packages", "public", "proxy.ts", "next.config.mjs", "package.json", "postcss.config.mjs", "tsconfig.json"];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
