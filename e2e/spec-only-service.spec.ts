@@ -8,7 +8,8 @@
  * words; the pages still as wide as the window and axe clean.
  *
  * Playwright's own `npm start` server is not used here. Ports: E2E_SPEC_ONLY_PORT (dashboard, default
- * E2E_PORT + 1) and the next one (service).
+ * E2E_PORT + 11) and the next one (service); E2E_PORT + 1 and + 2 are e2e/alerting.spec.ts' SMTP
+ * server and webhook receiver, which may run at the same time (the two lanes of playwright.config.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -24,7 +25,7 @@ import { startServiceServer, type RunningService } from "@/lib/upstream/testing/
 import { expectAccessible, saveScreenshot } from "./fixtures";
 
 const root = path.resolve(import.meta.dirname, "..");
-const dashboardPort = Number(process.env.E2E_SPEC_ONLY_PORT ?? Number(process.env.E2E_PORT ?? 3000) + 1);
+const dashboardPort = Number(process.env.E2E_SPEC_ONLY_PORT ?? Number(process.env.E2E_PORT ?? 3200) + 11);
 const servicePort = dashboardPort + 1;
 const baseURL = `http://127.0.0.1:${dashboardPort}`;
 const USER = { email: "sue@spec-only.test", name: "Sue Spec", password: "spec-only-password-1" };
