@@ -1,4 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MAX_CATEGORIES } from "@/components/telemetry/chart-plan";
+import { planResolution } from "@/lib/kql/resolution";
 import { PLANT_HEALTH } from "@/modules/boards/store/plant-health";
 import { earlyPanelWidth, newPanelId, panelQuery, panelRequestWidth, panelUnit, parseBoardView, resolvesByWidth } from "./board-state";
 
@@ -86,6 +89,20 @@ describe("panelUnit", () => {
 });
 
 describe("a panel's resolution", () => {
+  it("gives a column panel no more bars than a chart draws, wherever its range starts (30 days at 12 h once gave 61)", () => {
+    const query = `States | summarize count() by bin(Timestamp, 1m) | render columnchart`;
+    fc.assert(
+      fc.property(fc.integer({ min: 3_600_000, max: 400 * 86_400_000 }), fc.integer({ min: 0, max: 86_400_000 }), (spanMs, offsetMs) => {
+        const startMs = Date.UTC(2026, 0, 1) + offsetMs;
+        const plan = planResolution(query, { startMs, endMs: startMs + spanMs, width: panelRequestWidth(1000, "column") });
+        const binMs = plan.kind === "bin" ? plan.shownBinMs : 60_000;
+        // The bins the range touches, edges on multiples of the bin since the epoch (bin() in KQL).
+        const bars = Math.floor((startMs + spanMs) / binMs) - Math.floor(startMs / binMs) + 1;
+        expect(bars).toBeLessThanOrEqual(MAX_CATEGORIES);
+      }),
+    );
+  });
+
   it("asks for its plot's width rounded up to a step, and the server's first answer uses the step a laptop's panel measures", () => {
     expect(panelRequestWidth(200)).toBe(400);
     expect(panelRequestWidth(450)).toBe(800);
@@ -93,8 +110,8 @@ describe("a panel's resolution", () => {
     expect(panelRequestWidth(1000)).toBe(1600);
     expect(panelRequestWidth(9000)).toBe(3200);
     expect(earlyPanelWidth({ chart: "line", width: "half" })).toBe(800);
-    expect(earlyPanelWidth({ chart: "bar", width: "full" })).toBe(60);
-    expect(panelRequestWidth(1000, "column")).toBe(60);
+    expect(earlyPanelWidth({ chart: "bar", width: "full" })).toBe(59);
+    expect(panelRequestWidth(1000, "column")).toBe(59);
     expect(earlyPanelWidth({ chart: "table", width: "full" })).toBeNull();
     expect(["line", "column", "bar", "pie", "table", "stat"].filter((chart) => resolvesByWidth(chart as never))).toEqual(["line", "column", "bar"]);
   });

@@ -14,6 +14,7 @@ import {
 } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardDefinition, TDashboardPanel, TDashboardVariable } from "@/modules/boards/contract/boards";
 import { binFor, substituteVariables, variablesUsed } from "@/lib/kql/variables";
+import { MAX_CATEGORIES } from "@/components/telemetry/chart-plan";
 
 export interface BoardView {
   range: TBoardRange;
@@ -113,10 +114,14 @@ export function resolvesByWidth(chart: TPanelChart): boolean {
  * ask for the page's first view at the width the panel will then measure (earlyPanelWidth).
  */
 const PANEL_WIDTH_STEPS = [400, 800, 1600, 3200] as const;
-const BAR_REQUEST_WIDTH = 60;
+/**
+ * Bars are read one by one: at most MAX_CATEGORIES (60, components/telemetry/chart-plan.ts) can be
+ * drawn, so columns and bars ask for that many bins whatever the width (73 hourly bins at 390 px fell
+ * back to a table). One fewer than that: a range that does not start on a bin's edge touches one bin
+ * more than it spans (30 days at 12 h gave 61 bars, and the 30-day board's column panel a table).
+ */
+const BAR_REQUEST_WIDTH = MAX_CATEGORIES - 1;
 export function panelRequestWidth(plotPx: number, chart: TPanelChart = "line"): number {
-  // Bars are read one by one: at most MAX_CATEGORIES (60, components/telemetry/chart-plan.ts) can be
-  // drawn, so columns and bars ask for that many bins whatever the width (73 hourly bins at 390 px fell back to a table).
   if (chart === "column" || chart === "bar") return BAR_REQUEST_WIDTH;
   return PANEL_WIDTH_STEPS.find((step) => step >= plotPx) ?? 3200;
 }
