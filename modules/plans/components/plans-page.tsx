@@ -42,6 +42,7 @@ export function PlansPage({ plantId }: { plantId: string }) {
   const all = plans.data ?? [];
   const shown = all.filter((plan) => matchesPlan(plan, filters));
   const selected = all.find((plan) => plan.id === selectedParam) ?? null;
+  const filterParams = Object.fromEntries(Object.entries(filters).filter(([, value]) => value)) as Record<string, string>;
 
   if (plans.error && isUnavailable(plans.error)) {
     return (
@@ -86,7 +87,9 @@ export function PlansPage({ plantId }: { plantId: string }) {
         <PlanWorkload plantId={plantId} plans={all} />
       ) : (
         <div className="grid grid-cols-1 gap-5 lg:grid-cols-[24rem_minmax(0,1fr)]">
-          <div className="min-w-0 space-y-3 self-start">
+          {/* Below the two-column width the list and the plan take turns: a phone shows the plan (or the
+              editor) alone, with a way back, instead of below every plan of the plant. */}
+          <div className={cn("min-w-0 space-y-3 self-start", selectedParam && "hidden lg:block")}>
             <PlanFilterBar plantId={plantId} filters={filters} onChange={(changes) => update(changes, { replace: "q" in changes })} />
             <Card aria-labelledby="plan-list-title" className="min-h-40">
               <h2 id="plan-list-title" className="sr-only">
@@ -110,7 +113,7 @@ export function PlansPage({ plantId }: { plantId: string }) {
                   {shown.map((plan) => (
                     <li key={plan.id}>
                       <Link
-                        href={`?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)), plan: plan.id })}`}
+                        href={`?${new URLSearchParams({ ...filterParams, plan: plan.id })}`}
                         scroll={false}
                         aria-current={plan.id === selectedParam ? "true" : undefined}
                         className={cn("flex flex-col gap-1 px-3 py-2 text-sm hover:bg-surface-2", plan.id === selectedParam && "bg-accent-soft")}
@@ -130,7 +133,12 @@ export function PlansPage({ plantId }: { plantId: string }) {
               )}
             </Card>
           </div>
-          <div className="min-w-0 space-y-5">
+          <div className={cn("min-w-0 space-y-5", !selectedParam && "hidden lg:block")}>
+            {selectedParam ? (
+              <Link href={`?${new URLSearchParams(filterParams)}`} scroll={false} className="inline-flex min-h-11 items-center text-sm font-medium text-accent underline-offset-2 hover:underline lg:hidden">
+                ← All plans
+              </Link>
+            ) : null}
             {creating ? (
               <PlanEditor plantId={plantId} plan={null} onDone={(savedId) => update({ plan: savedId, edit: null })} />
             ) : !selectedParam ? (
