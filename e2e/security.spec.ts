@@ -139,8 +139,9 @@ test("every /api/ route answers 401 without a session", async () => {
   const context = await apiRequest.newContext({ baseURL });
   for (const route of routes) {
     const statuses: number[] = [];
-    for (const method of ["GET", "POST", "PUT", "PATCH"]) {
-      const response = await context.fetch(route, { method, data: method === "GET" ? undefined : {}, maxRedirects: 0 });
+    // DELETE too: some routes have no other method (ending a session, /api/account/sessions/{handle}).
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      const response = await context.fetch(route, { method, data: method === "GET" || method === "DELETE" ? undefined : {}, maxRedirects: 0 });
       statuses.push(response.status());
       if (response.status() === 401) expect((await response.json()).code, route).toBe("UNAUTHORIZED");
     }
