@@ -144,7 +144,8 @@ test("activity kind, sorting and the detail drawer", async ({ page, api }) => {
 test("an asset filter is the service's asset filter", async ({ page, api }) => {
   const all = await allPages<TJobDone>(api.raw, range);
   const tag = all[0]!.asset.tagNumber;
-  const ofAsset = await allPages<TJobDone>(api.raw, `${range}&assetTagNumber=${encodeURIComponent(tag)}`);
+  // The page asks for the asset's jobs with its components' (a pump's seal and motor jobs).
+  const ofAsset = await allPages<TJobDone>(api.raw, `${range}&assetTagNumber=${encodeURIComponent(tag)}&includeComponents=true`);
   await page.goto("/plants/RTM1/jobs");
   const picker = page.getByRole("combobox", { name: "Asset" });
   await picker.fill(tag);

@@ -112,7 +112,7 @@ export function JobHistory({ plantId }: { plantId: string }) {
         <h2 id="job-filters-title" className="sr-only">
           Filters
         </h2>
-        <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4 2xl:grid-cols-7">
+        <div className="grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-5">
           <FilterSelect
             label="Period"
             value={PRESETS.find((preset) => filters.from === addDays(filters.to, -(preset.days - 1)) && filters.to === today)?.days.toString() ?? ""}
