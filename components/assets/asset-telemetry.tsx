@@ -281,7 +281,7 @@ export function AssetTelemetry({
                     <span className="block text-xs text-fg-muted">{event.detail}</span>
                   </span>
                   {event.taskHref && canCreateTask ? (
-                    <Link href={event.taskHref} className="shrink-0 text-xs font-medium text-accent hover:underline" aria-label={`Create a task for ${event.label}`}>
+                    <Link href={event.taskHref} className="shrink-0 text-xs font-medium text-accent hover:underline" aria-label={`Create task for ${event.label}`}>
                       Create task
                     </Link>
                   ) : null}
