@@ -9,9 +9,8 @@
  * sideways scroll and screenshots at 1366, 820 and 390 px.
  */
 import http from "node:http";
-import type { Locator, Page } from "@playwright/test";
 import { startSmtpSink, type ReceivedMail } from "@/lib/bff/testing/smtp-sink";
-import { expect, expectAccessibleInBothThemes, saveScreenshot, test } from "./fixtures";
+import { atThreeWidths, expect, expectAccessibleInBothThemes, tabTo, test } from "./fixtures";
 
 // The server's SMTP_URL and the webhook receiver's port (playwright.config.ts): E2E_PORT + 1 and + 2.
 const port = Number(process.env.E2E_PORT ?? 3200);
@@ -51,27 +50,6 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => closeSinks());
-
-/** Presses Tab until `target` has the focus (keyboard only), failing after `limit` presses. */
-async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
-  for (let index = 0; index < limit; index += 1) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target).toBeFocused();
-}
-
-async function noSidewaysScrollWithScreenshots(page: Page, name: string) {
-  for (const width of [1366, 820, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await saveScreenshot(page, `${name}-${width}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 test.describe("admin", () => {
   test.use({ role: "admin" });
@@ -163,7 +141,7 @@ test.describe("admin", () => {
     await page.reload();
     await expect(page.getByRole("group", { name: "Rule 1 severities" }).getByLabel("Critical")).toBeChecked();
     await expectAccessibleInBothThemes(page);
-    await noSidewaysScrollWithScreenshots(page, "contact-points-admin");
+    await atThreeWidths(page, "contact-points-admin");
   });
 
   test("routes a critical firing to the e-mail list and a warning to the chat; a muted monitor opens and sends nothing; the bell counts and clears", async ({ page, api }) => {
@@ -265,6 +243,6 @@ test.describe("planner", () => {
     expect(policy.status()).toBe(403);
 
     await expectAccessibleInBothThemes(page);
-    await noSidewaysScrollWithScreenshots(page, "contact-points-planner");
+    await atThreeWidths(page, "contact-points-planner");
   });
 });

@@ -7,7 +7,7 @@
  * the credentials callback), so each test starts signed in without typing a password.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export type Role = "planner" | "supervisor" | "engineer" | "admin";
 type StorageState = Awaited<ReturnType<APIRequestContext["storageState"]>>;
@@ -190,4 +190,29 @@ export async function saveScreenshotsAtBothSizes(page: Page, name: string, optio
     await saveScreenshot(page, `${name}-${size.width}`, options);
   }
   if (before) await page.setViewportSize(before);
+}
+
+/** Presses Tab until `target` has the focus (keyboard only), failing after `limit` presses. */
+export async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
+  for (let index = 0; index < limit; index += 1) {
+    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+}
+
+/**
+ * The page at a desktop's, a tablet's and a phone's width (1366, 820, 390 px): never wider than the
+ * window, and pictured at each (`<name>-<width>.png`); back to 1366 × 900 after.
+ */
+export async function atThreeWidths(page: Page, name: string): Promise<void> {
+  for (const width of [1366, 820, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
 }

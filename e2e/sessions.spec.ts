@@ -7,31 +7,10 @@
  * goes on; "Sign out everywhere else" ends a third; ending this one signs this browser out.
  * axe clean in both themes; screenshots and no sideways scroll at 1366, 820 and 390 px.
  */
-import type { APIRequestContext, Page } from "@playwright/test";
-import { DEMO_PASSWORD, expect, expectAccessibleInBothThemes, saveScreenshot, signInThroughApi, test } from "./fixtures";
+import type { APIRequestContext } from "@playwright/test";
+import { atThreeWidths, DEMO_PASSWORD, expect, expectAccessibleInBothThemes, signInThroughApi, tabTo, test } from "./fixtures";
 
 const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
-
-/** Tab until `target` has the focus (at most `limit` presses). */
-async function tabTo(page: Page, target: ReturnType<Page["getByRole"]>, limit = 40) {
-  for (let index = 0; index < limit; index += 1) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press("Tab");
-  }
-  await expect(target).toBeFocused();
-}
-
-async function screenshotsAndNoSidewaysScroll(page: Page, name: string) {
-  for (const width of [1366, 820, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await saveScreenshot(page, `${name}-${width}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 const status = async (client: APIRequestContext, path: string) => (await client.get(path, { maxRedirects: 0 })).status();
 
@@ -77,7 +56,7 @@ test("a user sees their sessions and ends one, the others, and their own", async
   await expect(phoneRow).toContainText(PHONE_UA);
   await expect(phoneRow).not.toContainText("This session");
   await expectAccessibleInBothThemes(page);
-  await screenshotsAndNoSidewaysScroll(page, "sessions-two");
+  await atThreeWidths(page, "sessions-two");
 
   // End the phone's session: its next request is not signed in any more; this one goes on.
   const endPhone = phoneRow.getByRole("button", { name: /^End session: Safari on iPhone/ });
@@ -103,7 +82,7 @@ test("a user sees their sessions and ends one, the others, and their own", async
   expect(await status(tablet, "/api/me")).toBe(401);
   await tablet.dispose();
   await expectAccessibleInBothThemes(page);
-  await screenshotsAndNoSidewaysScroll(page, "sessions-one");
+  await atThreeWidths(page, "sessions-one");
 
   // Ending this browser's own session signs it out.
   const own = page.getByRole("button", { name: "Sign out of this session" });

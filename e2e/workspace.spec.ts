@@ -5,10 +5,9 @@
  * see the private board (404 to the API, "could not open" on the page) but finds the saved query
  * in the library, read-only. Keyboard where it counts; axe; no sideways scroll at 1366, 820, 390.
  */
-import type { Page } from "@playwright/test";
 import type { TDashboardList } from "@/modules/boards/contract/boards";
 import type { TSavedQuery } from "@/modules/boards/contract/saved-queries";
-import { expect, expectAccessibleInBothThemes, saveScreenshot, test } from "./fixtures";
+import { atThreeWidths, expect, expectAccessibleInBothThemes, saveScreenshot, test } from "./fixtures";
 import { typeQuery } from "./helpers";
 
 const STAMP = Date.now();
@@ -17,21 +16,6 @@ const BOARD = `E2E private board ${STAMP}`;
 const SAVED = `E2E samples per point ${STAMP}`;
 const QUERY = "States\n| summarize Samples = count() by Name\n| order by Name asc";
 let boardUrl = "";
-
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, "sideways scroll").toBeLessThanOrEqual(0);
-}
-
-async function atThreeWidths(page: Page, name: string): Promise<void> {
-  for (const width of [1366, 820, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 1000 });
-    await page.waitForTimeout(400);
-    await expectNoSidewaysScroll(page);
-    await saveScreenshot(page, `${name}-${width}`);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 test.describe("engineer", () => {
   test.use({ role: "engineer" });
