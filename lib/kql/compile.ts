@@ -248,11 +248,14 @@ export class Planner implements OperatorPlanner {
         continue;
       }
       block = this.analyzer.withEnv(env, () => planOperator(this, block, operator, env));
+      if (!block.columns.length) this.emptiedBy = operator;
     }
     return block;
   }
 
   private groupingCount = 0;
+  /** The last operator that left a block without columns (project-away of them all): the error names it if that block is rendered. */
+  private emptiedBy: Operator | undefined;
 
   countGrouping(span: Span) {
     if (++this.groupingCount > LIMITS.groupings) this.analyzer.error(span, `A query may group rows at most ${LIMITS.groupings} times (summarize, count, distinct, make-series, top-nested)`);
@@ -536,6 +539,8 @@ export class Planner implements OperatorPlanner {
 
   /** A SELECT's SQL, refused once longer than a whole statement may be (its parts are bounded as they form). */
   private select(block: SelectBlock): string {
+    // SQL has no row without columns (a 5xx from either engine): name the operator that removed the last one.
+    if (!block.columns.length) this.analyzer.error(this.emptiedBy?.span ?? { from: 0, to: 0 }, `${this.emptiedBy ? `'${this.emptiedBy.kind}' leaves` : "The query has"} no columns; a result needs at least one`);
     const sql = this.dialect.select(block);
     if (sql.length > LIMITS.sqlLength) throw tooLarge();
     return sql;
