@@ -104,7 +104,7 @@ export type Operator =
   | { kind: "union"; options: UnionOptions; tables: TabularExpr[]; span: Span }
   | { kind: "join"; joinKind: string; kindSpan?: Span; right: TabularExpr; on: JoinKey[]; span: Span }
   | { kind: "lookup"; joinKind: string; kindSpan?: Span; right: TabularExpr; on: JoinKey[]; span: Span }
-  | { kind: "make-series"; aggregates: MakeSeriesAggregate[]; axis: Expr; from?: Expr; to?: Expr; step: Expr; by: Assignment[]; span: Span }
+  | { kind: "make-series"; nonEmpty: boolean; aggregates: MakeSeriesAggregate[]; axis: Expr; from?: Expr; to?: Expr; step: Expr; by: Assignment[]; span: Span }
   | { kind: "mv-expand"; items: MvExpandItem[]; bagExpansion: "bag" | "array"; itemIndex?: Name; limit?: Expr; span: Span }
   /** `mv-apply items on (operators)`: the operators run on each input row's expanded arrays apart (partitioned.ts). */
   | { kind: "mv-apply"; items: MvExpandItem[]; bagExpansion: "bag" | "array"; itemIndex?: Name; limit?: Expr; subquery: Operator[]; span: Span }

@@ -586,7 +586,9 @@ function makeSeries(planner: OperatorPlanner, blockIn: Block, operator: Extract<
   const taken = new Set(by.map((b) => b.name));
   let unnamed = 0;
   const aggregates = operator.aggregates.map((item) => {
-    const expr = analyzer.aggregate(item.expr, scope);
+    // A constant in place of an aggregation is that value in every bin with rows (ADX: `other = -1 default = -2`).
+    const constant = item.expr.kind === "literal" || (item.expr.kind === "unary" && item.expr.operand.kind === "literal");
+    const expr = analyzer.aggregate(constant ? { kind: "call", name: "take_any", nameSpan: item.expr.span, args: [item.expr], star: false, span: item.expr.span } : item.expr, scope);
     const elementType = expr.type === "int" ? "long" : expr.type;
     if (!isNumeric(elementType)) analyzer.error(item.expr.span, `make-series needs aggregations with numeric results, not ${expr.type}`);
     let name = item.name?.text ?? (item.expr.kind === "call" ? expr.hint : undefined) ?? planner.columnName([...taken].map((n) => ({ name: n })), () => ++unnamed);
@@ -610,6 +612,7 @@ function makeSeries(planner: OperatorPlanner, blockIn: Block, operator: Extract<
     end,
     step,
     maxPoints: LIMITS.makeSeriesPoints,
+    nonEmpty: operator.nonEmpty,
   });
   return planner.fromRelation(sql, planner.nextAlias(), [
     ...by.map((b, i) => ({ name: b.name, alias: aliases[i]!, type: b.expr.type, nullable: b.expr.nullable })),

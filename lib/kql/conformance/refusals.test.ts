@@ -66,6 +66,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | join (Events) on $left.Name == $right.StartTime", 1, 27, /Join keys have different types: string and datetime/],
   ["States | make-series count() on Name step 1h", 1, 33, /datetime, timespan or numeric axis/],
   ["States | make-series make_list(Name) on Timestamp step 1h", 1, 22, /numeric results/],
+  ["States | make-series kind=full count() on Timestamp step 1h", 1, 27, /make-series kind must be nonempty, not 'full'/],
   ["States | make-series count() on Timestamp in range(ago(1d), now(), 1h)", 1, 43, /'… in range\(…\)' is not supported/],
   ["States | top-nested 2 of Name with others = 0 by count()", 1, 31, /with others/],
   ["States | mv-expand Name", 1, 20, /needs a dynamic array or property bag, not string/],

@@ -640,7 +640,8 @@ export abstract class SqlRenderer {
     const groups = spec.by.map((b, i) => ({ sql: this.expression(b.expr, false), name: `g${i}`, alias: b.alias }));
     const aggs = spec.aggregates.map((a, i) => ({ sql: this.expression(a.expr, false), name: `a${i}`, alias: a.alias, fallback: this.expression(a.default, false) }));
     const points = this.spell.toLong(`ceil(${offset("hi", "lo")} / ${step})`);
-    const grid = groups.length ? `SELECT DISTINCT ${groups.map((g) => g.name).join(", ")} FROM agg` : `SELECT 1 AS g FROM agg LIMIT 1`;
+    const always = spec.nonEmpty && spec.start && spec.end;
+    const grid = groups.length ? `SELECT DISTINCT ${groups.map((g) => g.name).join(", ")} FROM agg` : `SELECT 1 AS g${always ? "" : " FROM agg LIMIT 1"}`;
     const joinKeys = ["grid.k = agg.k", ...groups.map((g) => this.spell.same(`grid.${g.name}`, `agg.${g.name}`))].join(" AND ");
     return (
       `WITH bounds0 AS (${bounds0}), bounds1 AS (SELECT lo, ${hi} AS hi FROM bounds0), ` +

@@ -36,6 +36,8 @@ export interface MakeSeriesSpec {
   end?: TExpr;
   step: TExpr;
   maxPoints: number;
+  /** kind=nonempty: without groups and with both bounds given, an empty input still gives one series of defaults (ADX). */
+  nonEmpty?: boolean;
 }
 
 /**

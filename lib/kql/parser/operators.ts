@@ -282,7 +282,8 @@ function parseJoinKey(c: Cursor): JoinKey {
 }
 
 function parseMakeSeries(c: Cursor, from: number): Operator {
-  c.readOptions(new Set(["kind"]));
+  const kind = c.readOptions(new Set(["kind"])).get("kind");
+  if (kind && kind.value.text !== "nonempty") fail(c.tokenAt(kind.value.span), `make-series kind must be nonempty, not '${kind.value.text}'`);
   const aggregates = c.commaList((): MakeSeriesAggregate => {
     const start = c.peek().from;
     const item = parseAssignment(c);
@@ -301,7 +302,7 @@ function parseMakeSeries(c: Cursor, from: number): Operator {
   c.expectWord("step");
   const step = parseExpr(c);
   const by = c.after("by", () => parseAssignments(c)) ?? [];
-  return { kind: "make-series", aggregates, axis, from: start, to: end, step, by, span: c.spanFrom(from) };
+  return { kind: "make-series", nonEmpty: kind !== undefined, aggregates, axis, from: start, to: end, step, by, span: c.spanFrom(from) };
 }
 
 function parseMvExpand(c: Cursor, from: number): Operator {
