@@ -401,8 +401,10 @@ export class Analyzer implements AnalyzerApi {
     if (op === "==" || op === "!=" || op === "<" || op === "<=" || op === ">" || op === ">=") {
       const [l, r] = this.comparable(left, right, ast.span);
       if (l.type === "bool" && op !== "==" && op !== "!=") this.error(ast.opSpan, `'${op}' cannot order booleans`);
-      const name = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" }[op];
-      return this.op(name, [l, r], "bool", false);
+      const name = { "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge" }[op]!;
+      // ADX: == and != of two nulls is null (of one null false/true); an ordering with a null is null (docs: null values).
+      const nullable = name === "eq" || name === "ne" ? l.nullable && r.nullable : l.nullable || r.nullable;
+      return this.op(name, [l, r], "bool", nullable);
     }
     if (op === "matches regex") {
       const pattern = ast.right;

@@ -23,7 +23,7 @@ const TIMESPAN_TEXT = String.raw`^\s*(-?)(?:(\d+)\.)?(\d+):(\d+)(?::(\d+)(?:\.(\
 
 /** KQL's datetime functions that read one date part (named as datetime_part names it). */
 const DATE_FUNCTIONS: Record<string, string> = { hourofday: "hour", dayofmonth: "day", dayofyear: "dayofyear", monthofyear: "month", getyear: "year", weekofyear: "week_of_year" };
-const COMPARISONS: Record<string, string> = { eq: "=", lt: "<", le: "<=", gt: ">", ge: ">=" };
+const COMPARISONS: Record<string, string> = { lt: "<", le: "<=", gt: ">", ge: ">=" };
 const ARITHMETIC: Record<string, string> = { add: "+", sub: "-", mul: "*" };
 /** Microseconds per unit of a timespan's text. */
 const US = { day: "86400000000", hour: "3600000000", minute: "60000000", second: "1000000" };
@@ -196,6 +196,19 @@ export abstract class SqlRenderer {
     return nullable && (!predicate || whenNull === "true") ? `coalesce(${sql}, ${whenNull})` : sql;
   }
 
+  /**
+   * `==`/`!=` as ADX: null when both sides are null, `whenOneNull` (false/true) when one is
+   * (docs: null values). In a filter a null and false both drop the row, so `==` stays plain there.
+   */
+  private equality(a: TExpr[], predicate: boolean, sqlOp: "=" | "<>", whenOneNull: "false" | "true"): string {
+    const [l, r] = [this.sub(a, 0), this.sub(a, 1)];
+    const test = `(${l} ${sqlOp} ${r})`;
+    if (!a[0]!.nullable && !a[1]!.nullable) return test;
+    if (predicate && whenOneNull === "false") return test;
+    if (!a[0]!.nullable || !a[1]!.nullable) return `coalesce(${test}, ${whenOneNull})`;
+    return `CASE WHEN ${l} IS NULL AND ${r} IS NULL THEN NULL ELSE coalesce(${test}, ${whenOneNull}) END`;
+  }
+
   /** An aggregate of a string gives '' rather than NULL on no rows, as KQL's do. */
   protected emptyIfNull(e: TExpr, value: string): string {
     return e.type === "string" ? `coalesce(${value}, '')` : value;
@@ -227,7 +240,9 @@ export abstract class SqlRenderer {
     if (op.startsWith("dt_part:")) return this.dateParts[op.slice(8)]!(s(0));
     if (op in DATE_FUNCTIONS) return this.dateParts[DATE_FUNCTIONS[op]!]!(s(0));
     if (op.startsWith("ts_part:")) return this.timespanPart(op.slice(8), s(0));
-    if (op in COMPARISONS) return this.nullSafe(a, predicate, `(${s(0)} ${COMPARISONS[op]} ${s(1)})`, "false");
+    // An ordering with a null is null, as in SQL and ADX (docs: null values).
+    if (op in COMPARISONS) return `(${s(0)} ${COMPARISONS[op]} ${s(1)})`;
+    if (op === "eq" || op === "ne") return this.equality(a, predicate, op === "eq" ? "=" : "<>", op === "eq" ? "false" : "true");
     if (op in ARITHMETIC) {
       // Whole numbers are computed wide and an overflow gives null (DuckDB would raise, ClickHouse wrap around).
       if (e.type === "long" || e.type === "int") return this.spell.tryInteger(`${this.spell.wide(s(0))} ${ARITHMETIC[op]} ${s(1)}`, this.sqlTypes[e.type]);
@@ -256,8 +271,6 @@ export abstract class SqlRenderer {
         const order = w.order.length ? ` ORDER BY ${w.order.map((o) => `${this.expression(o.expr, false)} ${o.desc ? "DESC" : "ASC"} NULLS LAST`).join(", ")}` : "";
         return this.spell.asLong(`row_number() OVER (${partition}${order})`);
       }
-      case "ne":
-        return this.nullSafe(a, predicate, `(${s(0)} <> ${s(1)})`, "true");
       case "eq_ci":
         return `(${lower(s(0))} = ${lower(s(1))})`;
       case "ne_ci":

@@ -328,8 +328,11 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       // KQL integer division truncates (intDiv); a zero divisor gives null, as in DuckDB.
       if (e.type === "long" || e.type === "int") return `if(${sub(a, 1)} = 0, NULL, intDivOrZero(${sub(a, 0)}, ${sub(a, 1)}))`;
       return `if(${sub(a, 1)} = 0, NULL, ${sub(a, 0)} / ${sub(a, 1)})`;
-    case "mod":
-      return `if(${sub(a, 1)} = 0, NULL, moduloOrZero(${sub(a, 0)}, ${sub(a, 1)}))`;
+    case "mod": {
+      // KQL's modulo is never negative: 0 <= N % D < abs(D) (docs: numerical operators), where modulo takes N's sign.
+      const [n, d] = [sub(a, 0), sub(a, 1)];
+      return `if(${d} = 0, NULL, if(moduloOrZero(${n}, ${d}) < 0, moduloOrZero(${n}, ${d}) + if(${d} < 0, -(${d}), ${d}), moduloOrZero(${n}, ${d})))`;
+    }
     case "ts_mul":
       return long(`round(toFloat64(${sub(a, 0)}) * ${sub(a, 1)})`);
     case "ts_div":

@@ -271,8 +271,11 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "div":
       // KQL integer division truncates like DuckDB's `//`; `/` would give a DOUBLE.
       return e.type === "long" || e.type === "int" ? `(${sub(a, 0)} // ${sub(a, 1)})` : `(${sub(a, 0)} / ${sub(a, 1)})`;
-    case "mod":
-      return `(${sub(a, 0)} % ${sub(a, 1)})`;
+    case "mod": {
+      // KQL's modulo is never negative: 0 <= N % D < abs(D) (docs: numerical operators), where SQL's takes N's sign.
+      const [n, d] = [sub(a, 0), sub(a, 1)];
+      return `CASE WHEN (${n} % ${d}) < 0 THEN (${n} % ${d}) + CASE WHEN ${d} < 0 THEN -(${d}) ELSE ${d} END ELSE (${n} % ${d}) END`;
+    }
     case "ts_mul":
       return `TRY_CAST(${sub(a, 0)} * ${sub(a, 1)} AS BIGINT)`;
     case "ts_div":
