@@ -15,7 +15,7 @@ import { parseConfig } from "@/lib/config";
 import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { createServiceRuntime } from "@/lib/service/runtime";
 import { compileKql } from "@/lib/kql";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
+import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { scopedSources } from "@/lib/service/telemetry/duckdb/store";
 import { ErrorLedger, median, printMachine } from "./honest";
 

@@ -49,7 +49,7 @@ import { startMqttIngestion } from "@/lib/service/telemetry/ingest/mqtt-ingest";
 import { addDevices } from "@/lib/service/telemetry/ingest/device-registry";
 import { openServiceSql } from "@/lib/service/database";
 import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "@/lib/service/telemetry/ingest/sparkplug";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
+import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { measureSharedSubscriptions, type SharedSubscriptionFigures } from "./ingest-shared-subscriptions";
 
 const args = process.argv.slice(2);
@@ -319,7 +319,7 @@ async function runStore(kind: "duckdb" | "clickhouse", dataRoot: string): Promis
 }
 
 /**
- * Two service processes (lib/service/telemetry/ingest/testing/host-instance.ts) on PostgreSQL, Redis,
+ * Two service processes (lib/service/testing/ingest-host-instance.ts) on PostgreSQL, Redis,
  * a fresh clickhouse:dev and a Mosquitto of their own; an edge node publishes flat out (a window of
  * WINDOW readings not yet stored). The holder of the primary host role is killed REPEAT times: after
  * each kill a fresh instance is started (two again) and, once it is up and the survivor holds the
@@ -353,7 +353,7 @@ async function twoInstances(): Promise<ClusterFigures | null> {
   const start = (name: string) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-ingest-${name}-`));
     dirs.push(dataDir);
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../lib/service/telemetry/ingest/testing/host-instance.ts")], {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../lib/service/testing/ingest-host-instance.ts")], {
       env: {
         ...process.env,
         DATA_DIR: dataDir,

@@ -5,8 +5,8 @@
  * ClickHouse's own xxHash64). Prints the median of `runs` per engine and function.
  *   npx tsx bench/kql-functions.ts [runs=5] [n=1000000]
  */
-import { createFixtureDatabase, runKql } from "../lib/kql/testing/duckdb.test-support";
-import { createClickHouseFixture, runKqlOnClickHouse } from "../lib/kql/testing/clickhouse.test-support";
+import { createFixtureDatabase, runKql } from "../lib/service/telemetry/testing/duckdb.test-support";
+import { createClickHouseFixture, runKqlOnClickHouse } from "../lib/service/telemetry/testing/clickhouse.test-support";
 
 const runs = Number(process.argv[2] ?? 5);
 const n = Number(process.argv[3] ?? 1_000_000);

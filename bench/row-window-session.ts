@@ -9,8 +9,8 @@
  *   npx tsx bench/row-window-session.ts [runs=5] [sizes=10000,100000] [worst=9000]
  */
 import { FIXTURE_SQL } from "../lib/kql/testing/fixture";
-import { createFixtureDatabase, runKql } from "../lib/kql/testing/duckdb.test-support";
-import { createClickHouseFixture, runKqlOnClickHouse } from "../lib/kql/testing/clickhouse.test-support";
+import { createFixtureDatabase, runKql } from "../lib/service/telemetry/testing/duckdb.test-support";
+import { createClickHouseFixture, runKqlOnClickHouse } from "../lib/service/telemetry/testing/clickhouse.test-support";
 
 const runs = Number(process.argv[2] ?? 5);
 const sizes = (process.argv[3] ?? "10000,100000").split(",").map(Number);

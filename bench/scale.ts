@@ -31,7 +31,7 @@ import type { ResultColumn, SqlParams } from "@/lib/kql";
 import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { DEMO_CUSTOMERS, DEMO_PLANTS } from "@/lib/service/demo/catalog";
 import { createServiceRuntime } from "@/lib/service/runtime";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
+import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
 import { tableRows, type TelemetryStore } from "@/lib/service/telemetry/store";

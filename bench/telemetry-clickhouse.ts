@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DEMO_CUSTOMERS, DEMO_PLANTS } from "@/lib/service/demo/catalog";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
+import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
 import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb/store";

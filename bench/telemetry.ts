@@ -23,7 +23,7 @@ import { parseConfig } from "@/lib/config";
 import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { createServiceRuntime } from "@/lib/service/runtime";
 import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb/store";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry";
+import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { QUERIES } from "./telemetry-queries";
 import { benchKusto } from "./telemetry-kusto";
 

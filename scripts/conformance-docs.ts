@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import { CATEGORIES, loadDocsExamples } from "@/lib/kql/testing/docs-examples";
-import { causeOf, ENGINES, openDocsEngines, type Outcome } from "@/lib/kql/testing/docs-runner.test-support";
+import { causeOf, ENGINES, openDocsEngines, type Outcome } from "@/lib/service/telemetry/testing/docs-runner.test-support";
 import { DOCS_PASSING_PATH, readPassing } from "@/lib/kql/testing/docs-passing";
 import { httpExecutor } from "@/lib/service/telemetry/clickhouse/http-executor";
 import { startClickHouseDev } from "@/lib/service/telemetry/clickhouse/testing/clickhouse-dev";

@@ -12,7 +12,7 @@ import { duckdbDialect } from "./dialect/duckdb";
 import { clickhouseDialect } from "./dialect/clickhouse";
 import { diagnose } from "./diagnose";
 import { KqlError } from "./errors";
-import { unscopedSources } from "./testing/duckdb.test-support";
+import { unscopedSources } from "../service/telemetry/testing/duckdb.test-support";
 
 const doubling = (steps: number) => ["let a0 = 1;", ...Array.from({ length: steps }, (_, i) => `let a${i + 1} = a${i} + a${i};`), `print x = a${steps}`].join("\n");
 const nestedCalls = (levels: number) => `let f = (x:long){ x + x }; print ${"f(".repeat(levels)}1${")".repeat(levels)}`;

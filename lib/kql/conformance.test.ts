@@ -5,13 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { compileKql } from "./compile";
 import { KqlError } from "./errors";
-import { conformance, runOnFixture } from "./conformance/harness";
+import { conformance, runOnFixture } from "../service/telemetry/testing/kql-conformance";
 
 /** One row: D3 "running" at 2026-01-02T00:05, Value 1, DataMetadata {Area: "Bay 1"}. */
 const R = 'States | where Name == "running"';
 const D1 = 'States | where DeviceId == "D1"';
 
-/** The shared harness (conformance/harness.ts): exact rows, in order when the query ends sorted. */
+/** The shared harness (lib/service/telemetry/testing/kql-conformance.ts): exact rows, in order when the query ends sorted. */
 const cases = conformance;
 
 const STATE_COLUMNS = ["DeviceId", "Name", "Timestamp", "Value", "PlantId", "DataMetadata", "MessageMetadata", "MessageType", "AgentTimestamp", "IngestionTimestamp"];

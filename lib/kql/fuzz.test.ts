@@ -15,7 +15,7 @@ import { compileKql } from "./compile";
 import { KqlError } from "./errors";
 import { kqlQuery } from "./testing/arbitrary";
 import { FIXTURE_SQL } from "./testing/fixture";
-import { createFixtureDatabase, runCompiled, unscopedSources } from "./testing/duckdb.test-support";
+import { createFixtureDatabase, runCompiled, unscopedSources } from "../service/telemetry/testing/duckdb.test-support";
 
 const RUNS = Number(process.env.KQL_FUZZ_RUNS ?? 2_000);
 const NOW = new Date("2026-01-02T12:00:00Z");

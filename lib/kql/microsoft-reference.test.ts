@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileKql } from "./compile";
-import { unscopedSources } from "./testing/duckdb.test-support";
+import { unscopedSources } from "../service/telemetry/testing/duckdb.test-support";
 import { microsoftAnalysis } from "./testing/microsoft";
 
 const here = path.dirname(new URL(import.meta.url).pathname);

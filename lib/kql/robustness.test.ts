@@ -8,7 +8,7 @@ import { compileKql } from "./compile";
 import { KqlError } from "./errors";
 import { MAX_NESTING } from "./parser";
 import { FIXTURE_SQL } from "./testing/fixture";
-import { createFixtureDatabase, runKql, unscopedSources } from "./testing/duckdb.test-support";
+import { createFixtureDatabase, runKql, unscopedSources } from "../service/telemetry/testing/duckdb.test-support";
 
 let db: DuckDBConnection;
 beforeAll(async () => {

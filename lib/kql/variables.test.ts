@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileKql } from "./compile";
-import { unscopedSources } from "./testing/duckdb.test-support";
+import { unscopedSources } from "../service/telemetry/testing/duckdb.test-support";
 import { tokenize } from "./lexer";
 import { binFor, kqlStringLiteral, maskVariables, substituteVariables, timespanLiteral, variablesUsed } from "./variables";
 import { diagnose } from "./diagnose";

@@ -15,7 +15,7 @@ import { createFixedWindowCounter } from "../shared-state/fixed-window";
 import { createServiceRoutes } from "./routes";
 import { createMaintenanceStore, type CustomerRecord, type MaintenanceStore } from "./maintenance/store";
 import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "./database";
-import { openTelemetry, type TelemetryService } from "./telemetry";
+import { openTelemetry, type TelemetryService } from "./telemetry-service";
 import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
 import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
 import { createPlanStore } from "./maintenance/plans/store";

@@ -4,7 +4,7 @@
  * partition-operator pages) and ADX's documented semantics for the edges.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 const ARR = "datatable (index: int, Arr: dynamic) [0, dynamic([5, 1, 3]), 1, dynamic([4, 10, 8, 7])]";
 

@@ -4,7 +4,7 @@
  * outputs, then edges (non-arrays, lengths that differ, negative and out-of-range indexes).
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("array_sort_* of several arrays and array_split", () => {
   conformance([

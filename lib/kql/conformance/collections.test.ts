@@ -3,7 +3,7 @@
  * on both engines — the pages' printed outputs, then mixed types, nulls, non-arrays and path edges.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 const bag = (scheme: string, root: string, dir: string, dirName: string, file: string, ext: string, stream: string) => ({
   Scheme: scheme,

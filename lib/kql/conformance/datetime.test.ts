@@ -1,6 +1,6 @@
 /** Conformance: date and time functions (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("date and time functions", () => {
   conformance([

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDocsExamples } from "../testing/docs-examples";
 import { readPassing } from "../testing/docs-passing";
-import { ENGINES, openDocsEngines, type DocsEngines } from "../testing/docs-runner.test-support";
+import { ENGINES, openDocsEngines, type DocsEngines } from "../../service/telemetry/testing/docs-runner.test-support";
 
 const { examples } = loadDocsExamples();
 const passing = readPassing();

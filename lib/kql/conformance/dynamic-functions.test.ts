@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluationError } from "@/lib/service/telemetry/duckdb/errors";
 import { clickhouseQueryError } from "@/lib/service/telemetry/clickhouse/errors";
-import { conformance, ENGINES, runOn } from "./harness";
+import { conformance, ENGINES, runOn } from "../../service/telemetry/testing/kql-conformance";
 
 describe("array_slice", () => {
   conformance([

@@ -1,6 +1,6 @@
 /** Conformance: the forms analysts type — several columns named by one assignment, `(a, b) = f(…)`; bracket-quoted names; time(…) literals; `where * has` and search. */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("forms", () => {
   conformance([

@@ -4,7 +4,7 @@
  * where it prints one, on both engines.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("math", () => {
   conformance([

@@ -3,7 +3,7 @@
  * outputs, then edges (accuracy 1 and 18, the antimeridian, the poles, invalid geohashes).
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("geohash functions", () => {
   conformance([

@@ -4,7 +4,7 @@
  * prefix out of range: null, '' for a string result; has_* are never null).
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("IPv4 and IPv6 functions", () => {
   conformance([

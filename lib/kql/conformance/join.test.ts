@@ -1,6 +1,6 @@
 /** Conformance: join kinds and lookup (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("join kinds and lookup", () => {
   conformance([

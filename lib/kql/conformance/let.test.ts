@@ -1,6 +1,6 @@
 /** Conformance: let statements, functions, toscalar and sub-queries (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("let statements, functions, toscalar and sub-queries", () => {
   conformance([

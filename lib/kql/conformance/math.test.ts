@@ -1,6 +1,6 @@
 /** Conformance: math and conversions (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("math and conversions", () => {
   conformance([

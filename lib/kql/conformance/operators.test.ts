@@ -1,6 +1,6 @@
 /** Conformance: top-nested, project-reorder/keep, parse, sample, as, getschema, print, datatable, range (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("top-nested, project-reorder/keep, parse, sample, as, getschema, print, datatable, range", () => {
   conformance([

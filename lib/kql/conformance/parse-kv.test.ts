@@ -4,7 +4,7 @@
  * white space around values is dropped.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("parse-kv", () => {
   conformance([

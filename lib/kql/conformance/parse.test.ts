@@ -5,7 +5,7 @@
  * columns are greedy unless flags=U, the pattern's own groups do not shift the columns.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 const T = `datatable(s: string) ["id=1, t=02/17/2016 08:40:01, n=ok", "id=x, t=02/17/2016 08:40:02, n=bad id", "id=3, t=never, n=bad time"]`;
 

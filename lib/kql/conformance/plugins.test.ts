@@ -4,7 +4,7 @@
  * window before and after, bag_unpack's `*` and prefix, the lookups' unmatched rows and extra keys.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 const IP_DATA = `let IP_Data = datatable(network:string, country:string) ["111.68.128.0/17","JP", "5.8.0.0/19","RU", "2.20.183.0/24","GB"];`;
 const IPS = `let IPs = datatable(ip:string) ['2.20.183.12', '5.8.1.2', '192.165.12.17'];`;

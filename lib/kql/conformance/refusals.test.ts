@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { compileKql } from "../compile";
 import { diagnose } from "../diagnose";
 import { KqlError } from "../errors";
-import { unscopedSources } from "../testing/duckdb.test-support";
+import { unscopedSources } from "../../service/telemetry/testing/duckdb.test-support";
 
 const cases: [string, number, number, RegExp][] = [
   ["States | mv-apply x = DataMetadata on (getschema)", 1, 40, /'getschema' is not supported inside mv-apply/],

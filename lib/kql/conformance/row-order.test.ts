@@ -4,7 +4,7 @@
  * project and take keep them serialized.
  */
 import { describe } from "vitest";
-import { conformance, ENGINES, runOn } from "./harness";
+import { conformance, ENGINES, runOn } from "../../service/telemetry/testing/kql-conformance";
 import { expect, it } from "vitest";
 import { evaluationError } from "@/lib/service/telemetry/duckdb/errors";
 import { clickhouseQueryError } from "@/lib/service/telemetry/clickhouse/errors";

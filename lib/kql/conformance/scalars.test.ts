@@ -1,6 +1,6 @@
 /** Conformance: everyday scalar functions on literals (expected rows from ADX's documentation). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("everyday scalars", () => {
   conformance([

@@ -4,7 +4,7 @@
  * docs/kql-series.md exactly, and Microsoft's documented series_fit_line example.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 /** n points, all 0 but `at` = value. */
 const onlyAt = (n: number, at: number, value: number) => Array.from({ length: n }, (_, i) => (i === at ? value : 0));

@@ -5,7 +5,7 @@
  * series, elements that are not numbers, domains.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("element-wise series", () => {
   conformance([

@@ -1,6 +1,6 @@
 /** Conformance: make-series, series functions and mv-expand (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("make-series, series functions and mv-expand", () => {
   conformance([

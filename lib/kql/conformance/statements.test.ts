@@ -4,7 +4,7 @@
  * parameters declaration statement" and "Set statement" pages, on the fixture's rows.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("declare query_parameters", () => {
   conformance([

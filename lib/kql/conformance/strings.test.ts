@@ -1,6 +1,6 @@
 /** Conformance: strings, regexes, dynamic values and string filters (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("strings, regexes, dynamic values and string filters", () => {
   conformance([

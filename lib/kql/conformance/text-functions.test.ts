@@ -3,7 +3,7 @@
  * Microsoft's function pages print, then nulls, malformed input and the edges of each rule.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("text functions", () => {
   conformance([

@@ -1,6 +1,6 @@
 /** Conformance: union (leading, piped, withsource, kind) (expected rows checked against ADX's documented semantics). */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("union (leading, piped, withsource, kind)", () => {
   conformance([

@@ -3,7 +3,7 @@
  * (also in the docs ratchet) and the cases it leaves out: the way back, temperatures, unknown units.
  */
 import { describe } from "vitest";
-import { conformance } from "./harness";
+import { conformance } from "../../service/telemetry/testing/kql-conformance";
 
 describe("convert_*", () => {
   conformance([

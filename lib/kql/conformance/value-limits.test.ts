@@ -9,8 +9,8 @@ import { evaluationError } from "@/lib/service/telemetry/duckdb/errors";
 import { clickhouseQueryError } from "@/lib/service/telemetry/clickhouse/errors";
 import { compileKql } from "../compile";
 import { KqlError } from "../errors";
-import { unscopedSources } from "../testing/duckdb.test-support";
-import { conformance, ENGINES, runOn, type Engine } from "./harness";
+import { unscopedSources } from "../../service/telemetry/testing/duckdb.test-support";
+import { conformance, ENGINES, runOn, type Engine } from "../../service/telemetry/testing/kql-conformance";
 
 /** A string of 11,264 bytes the compiler cannot size (it depends on a row). */
 const DATA_STRING = `range i from 1 to 1 step 1 | extend s = strrep(strcat("abcdefghij", tostring(i)), 1024)`;

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { suiteService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
-import { issueToken, queryRecent } from "./testing/telemetry-client";
-import { TELEMETRY_LIMITS } from ".";
+import { issueToken, queryRecent } from "../testing/telemetry-client";
+import { TELEMETRY_LIMITS } from "../telemetry-service";
 
 const BUDGET = 30;
 /** One to two seconds of DuckDB work on one day of data (a sort of 600,000 strings): many cost units. */

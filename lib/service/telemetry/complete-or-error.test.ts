@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
 import { suiteService } from "../testing/openapi-checked-client";
 import { TELEMETRY_QUERY_PATH as QUERY } from "@/lib/contract/spec-paths";
-import { issueToken, recentRange } from "./testing/telemetry-client";
-import { TELEMETRY_LIMITS } from ".";
+import { issueToken, recentRange } from "../testing/telemetry-client";
+import { TELEMETRY_LIMITS } from "../telemetry-service";
 
 /** CUST-ACME has two plants × 42 devices × 5 data points × 1,440 minutes = 604,800 readings a day. */
 const TAKE = 300_000;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { suiteService, type ApiResponse } from "../testing/openapi-checked-client";
-import { issueToken, queryRecent } from "./testing/telemetry-client";
+import { issueToken, queryRecent } from "../testing/telemetry-client";
 
 // Enough for the timed-out query (2 s of engine time at 100 ms a unit) to end by its time limit.
 const BUDGET = 40;

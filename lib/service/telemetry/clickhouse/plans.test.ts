@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileKql } from "@/lib/kql";
 import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
-import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
+import { sharedChdb } from "@/lib/service/telemetry/testing/clickhouse.test-support";
 import { clickhouseSources, createCustomerSchema } from "./sql";
 
 const DATABASE = `plans_${process.pid}_${Date.now()}`;

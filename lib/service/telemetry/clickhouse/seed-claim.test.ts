@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { createClient } from "@clickhouse/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
+import { sharedChdb } from "@/lib/service/telemetry/testing/clickhouse.test-support";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { probeServices, servicesRequired } from "@/lib/testing/services";
 import { openServiceSql } from "../../database";
@@ -49,7 +49,7 @@ describe.skipIf(!probes.postgres.available)("two instances starting together on 
   function startInstance(name: string): Promise<string> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `seed-claim-${name}-`));
     dirs.push(dataDir);
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "lib/service/telemetry/ingest/testing/host-instance.ts")], {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "lib/service/testing/ingest-host-instance.ts")], {
       env: {
         ...process.env,
         DATA_DIR: dataDir,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMERS, DEMO_PLANTS } from "../../demo/catalog";
 import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb/store";
 import { tableRows, type TelemetryQuery } from "../store";
-import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
+import { sharedChdb } from "@/lib/service/telemetry/testing/clickhouse.test-support";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./store";
 
 const NOW = new Date("2026-03-02T00:00:00Z");

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileKql, KqlError } from "@/lib/kql";
 import { kqlQuery } from "@/lib/kql/testing/arbitrary";
-import { createFixtureDatabase, unscopedSources } from "@/lib/kql/testing/duckdb.test-support";
+import { createFixtureDatabase, unscopedSources } from "@/lib/service/telemetry/testing/duckdb.test-support";
 import { FIXTURE_SQL } from "@/lib/kql/testing/fixture";
 import type { ResultColumn } from "@/lib/kql";
 import { bindParams } from "./store";

@@ -12,7 +12,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
-import { TELEMETRY_LIMITS } from "..";
+import { TELEMETRY_LIMITS } from "../../telemetry-service";
 import { tableRows } from "../store";
 import { demoDevices } from "../demo-devices";
 import { DEMO_PLANTS } from "../../demo/catalog";

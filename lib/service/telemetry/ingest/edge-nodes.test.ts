@@ -18,7 +18,7 @@ import sparkplug from "sparkplug-payload";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
-import { TELEMETRY_LIMITS } from "..";
+import { TELEMETRY_LIMITS } from "../../telemetry-service";
 import { tableRows } from "../store";
 import { addDevices } from "./device-registry";
 import { encodeDeviceBirth, encodeDeviceData } from "./sparkplug";

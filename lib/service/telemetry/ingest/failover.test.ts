@@ -45,7 +45,7 @@ const instances: { child: ChildProcess; log: string }[] = [];
 function startInstance(name: string): Promise<{ child: ChildProcess; log: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `failover-${name}-`));
   dataDirs.push(dataDir);
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "lib/service/telemetry/ingest/testing/host-instance.ts")], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "lib/service/testing/ingest-host-instance.ts")], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

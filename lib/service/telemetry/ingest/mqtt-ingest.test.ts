@@ -14,7 +14,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
-import { TELEMETRY_LIMITS } from "..";
+import { TELEMETRY_LIMITS } from "../../telemetry-service";
 import { demoDevices } from "../demo-devices";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import { addDevices } from "./device-registry";

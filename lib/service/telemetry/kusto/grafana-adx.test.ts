@@ -18,7 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCheckedService, startHttpServer, type CheckedService } from "../../testing/openapi-checked-client";
-import { issueToken } from "../testing/telemetry-client";
+import { issueToken } from "../../testing/telemetry-client";
 import { surfaceFor } from "@/lib/platform/http/paths";
 
 let service: CheckedService;

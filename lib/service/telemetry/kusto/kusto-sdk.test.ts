@@ -17,7 +17,7 @@ import { nodeListener } from "../../../platform/http/node-adapter";
 import { surfaceFor } from "../../../platform/http/paths";
 import { startCheckedService, type CheckedService } from "../../testing/openapi-checked-client";
 import { TELEMETRY_QUERY_PATH } from "@/lib/contract/spec-paths";
-import { issueToken } from "../testing/telemetry-client";
+import { issueToken } from "../../testing/telemetry-client";
 
 let service: CheckedService;
 let frontDoor: http.Server;

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedChdb } from "@/lib/kql/testing/clickhouse.test-support";
+import { sharedChdb } from "@/lib/service/telemetry/testing/clickhouse.test-support";
 import { openServiceSql } from "../../database";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import type { SqlDb } from "../../../platform/sql";

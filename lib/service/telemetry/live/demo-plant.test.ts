@@ -15,7 +15,7 @@ import { DEMO_PLANTS } from "../../demo/catalog";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
 import { generateDemoTelemetry } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../duckdb/schema";
-import { TELEMETRY_LIMITS } from "..";
+import { TELEMETRY_LIMITS } from "../../telemetry-service";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "live-demo-plant-"));
 const config = testConfig({ DATA_DIR: dataDir, DEMO_TELEMETRY_DAYS: "2", SEED: "live-test" });

@@ -8,7 +8,8 @@ import os from "node:os";
 import type { AppConfig } from "@/lib/config";
 import type { SharedState } from "@/lib/shared-state";
 import type { SqlDb } from "../../../platform/sql";
-import type { TelemetryService } from "..";
+import type { DuckDbTelemetryStore } from "../duckdb/store";
+import type { ClickHouseTelemetryStore } from "../clickhouse/store";
 import type { CustomerRecord } from "../../maintenance/store";
 import { createDeviceRegistry, registerDemoDevices } from "../ingest/device-registry";
 import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
@@ -43,7 +44,8 @@ interface LiveTelemetryOptions {
 
 export async function startLiveTelemetry(
   config: AppConfig,
-  telemetry: TelemetryService,
+  /** Where the telemetry lives (the assembled TelemetryService's two stores, one of them null). */
+  telemetry: { duckdb: DuckDbTelemetryStore | null; clickhouse: ClickHouseTelemetryStore | null },
   db: SqlDb,
   customers: CustomerRecord[],
   options: LiveTelemetryOptions,

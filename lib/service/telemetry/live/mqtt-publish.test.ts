@@ -12,7 +12,7 @@ import mqtt from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../testing/openapi-checked-client";
 import { createServiceRuntime, type ServiceRuntime } from "../../runtime";
-import { TELEMETRY_LIMITS } from "..";
+import { TELEMETRY_LIMITS } from "../../telemetry-service";
 import { brokerForTests, TEST_BROKER_URL } from "../ingest/testing/broker";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import { appendDemoTelemetry, generateDemoTelemetry } from "../demo-data";

@@ -10,13 +10,13 @@ import { bindParams } from "@/lib/service/telemetry/duckdb/store";
 import { streamJsonRows } from "@/lib/service/telemetry/duckdb/json-rows";
 import { querySettings, rowsStatement, rowsToJsonArray } from "@/lib/service/telemetry/clickhouse/sql";
 import type { ClickHouseExecutor } from "@/lib/service/telemetry/clickhouse/executor";
-import { clickhouseDialect, clickhouseParams } from "../dialect/clickhouse";
-import { compileKql } from "../compile";
-import { KqlError } from "../errors";
-import type { JsonValue } from "../types";
+import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
+import { compileKql } from "@/lib/kql/compile";
+import { KqlError } from "@/lib/kql/errors";
+import type { JsonValue } from "@/lib/kql/types";
 import { createFixtureDatabase, unscopedSources } from "./duckdb.test-support";
 import { createClickHouseFixture, unscopedClickHouseSources, type ClickHouseFixture } from "./clickhouse.test-support";
-import { compareWithDocs, type DocsExample } from "./docs-examples";
+import { compareWithDocs, type DocsExample } from "@/lib/kql/testing/docs-examples";
 
 export type Engine = "duckdb" | "clickhouse";
 export const ENGINES: Engine[] = ["duckdb", "clickhouse"];

@@ -1,17 +1,17 @@
 /**
  * Shared harness of the conformance suites: query → exact expected rows on the fixture
- * (testing/fixture.ts), in an in-memory DuckDB and in ClickHouse (chdb, in process, through the
+ * (lib/kql/testing/fixture.ts), in an in-memory DuckDB and in ClickHouse (chdb, in process, through the
  * telemetry store's own statements): both engines must give the expected answer. Rows are compared
  * in order when the query sorts, as multisets otherwise; reals to 1e-9; column names and types
  * when given.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { beforeAll, it, expect } from "vitest";
-import type { JsonValue } from "../types";
-import { FIXTURE_SQL } from "../testing/fixture";
-import { createFixtureDatabase, runKql } from "../testing/duckdb.test-support";
-import type { QueryOutput } from "../testing/rows.test-support";
-import { createClickHouseFixture, runKqlOnClickHouse, type ClickHouseFixture } from "../testing/clickhouse.test-support";
+import type { JsonValue } from "@/lib/kql/types";
+import { FIXTURE_SQL } from "@/lib/kql/testing/fixture";
+import { createFixtureDatabase, runKql } from "./duckdb.test-support";
+import type { QueryOutput } from "@/lib/kql/testing/rows.test-support";
+import { createClickHouseFixture, runKqlOnClickHouse, type ClickHouseFixture } from "./clickhouse.test-support";
 
 export const NOW = new Date("2026-01-02T12:00:00Z");
 

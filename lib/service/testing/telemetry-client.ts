@@ -2,9 +2,9 @@
  * Test support for the telemetry API over real HTTP (on a service from startCheckedService): a
  * client's token issued directly by the runtime, and a query over the recent demo telemetry.
  */
-import type { ServiceRuntime } from "../../runtime";
+import type { ServiceRuntime } from "../runtime";
 import { TELEMETRY_QUERY_PATH } from "@/lib/contract/spec-paths";
-import type { ApiResponse, CheckedService } from "../../testing/openapi-checked-client";
+import type { ApiResponse, CheckedService } from "./openapi-checked-client";
 
 
 /** A token of a new client of the customer (no OAuth round trip: the tests here are about queries). */

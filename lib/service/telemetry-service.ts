@@ -5,26 +5,26 @@
  */
 import os from "node:os";
 import type { AppConfig } from "@/lib/config";
-import type { Route } from "../../platform/http/router";
+import type { Route } from "../platform/http/router";
 import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
-import type { CustomerRecord } from "../maintenance/store";
-import type { SqlDb } from "../../platform/sql";
-import { createAccessTokens, type AccessTokens } from "./oauth/access-tokens";
-import { createTelemetryClients, type TelemetryClients } from "./oauth/clients";
-import type { SharedState } from "../../shared-state";
-import { createFixedWindowCounter } from "../../shared-state/fixed-window";
-import { createConcurrencySlots } from "../../shared-state/slots";
-import { createRateLimiter } from "../../platform/rate-limit";
-import { createCostThrottle } from "./cost-throttle";
-import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./duckdb/store";
-import { httpExecutor } from "./clickhouse/http-executor";
-import { demoClaims } from "./clickhouse/demo-claims";
-import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./clickhouse/store";
-import type { TelemetryStore } from "./store";
-import { createOAuthRoutes } from "./oauth-endpoints";
-import { createQueryGate } from "./query-gate";
-import { createQueryRoutes, runTelemetryQuery, type QueryEndpointContext, type QueryPrincipal } from "./query-endpoint";
-import { createKustoRoutes } from "./kusto/endpoints";
+import type { CustomerRecord } from "./maintenance/store";
+import type { SqlDb } from "../platform/sql";
+import { createAccessTokens, type AccessTokens } from "./telemetry/oauth/access-tokens";
+import { createTelemetryClients, type TelemetryClients } from "./telemetry/oauth/clients";
+import type { SharedState } from "../shared-state";
+import { createFixedWindowCounter } from "../shared-state/fixed-window";
+import { createConcurrencySlots } from "../shared-state/slots";
+import { createRateLimiter } from "../platform/rate-limit";
+import { createCostThrottle } from "./telemetry/cost-throttle";
+import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./telemetry/duckdb/store";
+import { httpExecutor } from "./telemetry/clickhouse/http-executor";
+import { demoClaims } from "./telemetry/clickhouse/demo-claims";
+import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./telemetry/clickhouse/store";
+import type { TelemetryStore } from "./telemetry/store";
+import { createOAuthRoutes } from "./telemetry/oauth-endpoints";
+import { createQueryGate } from "./telemetry/query-gate";
+import { createQueryRoutes, runTelemetryQuery, type QueryEndpointContext, type QueryPrincipal } from "./telemetry/query-endpoint";
+import { createKustoRoutes } from "./telemetry/kusto/endpoints";
 
 /** docs/api.md §6. */
 export const TELEMETRY_LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024 } as const;

@@ -7,14 +7,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { clickhouseDialect, clickhouseParams } from "../dialect/clickhouse";
-import { compileKql, type CompileOptions, type KqlSource } from "../compile";
-import type { TableName } from "../tables";
-import type { ResultColumn, SqlParams } from "../types";
+import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
+import { compileKql, type CompileOptions, type KqlSource } from "@/lib/kql/compile";
+import type { TableName } from "@/lib/kql/tables";
+import type { ResultColumn, SqlParams } from "@/lib/kql/types";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import type { ClickHouseExecutor } from "@/lib/service/telemetry/clickhouse/executor";
 import { createCustomerSchema, querySettings, rowsStatement, rowsToJsonArray } from "@/lib/service/telemetry/clickhouse/sql";
-import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support";
+import { queryOutput, TEST_LIMITS, type QueryOutput } from "@/lib/kql/testing/rows.test-support";
 
 const FIXTURE_DATABASE = "kql_fixture";
 

@@ -9,10 +9,10 @@ import { bindParams } from "@/lib/service/telemetry/duckdb/store";
 import { streamJsonRows } from "@/lib/service/telemetry/duckdb/json-rows";
 import { createTableSql } from "@/lib/service/telemetry/duckdb/schema";
 import { registerKqlFunctions } from "@/lib/service/telemetry/duckdb/kql-functions";
-import { compileKql, type CompileOptions, type KqlSource } from "../compile";
-import { TABLE_NAMES, type TableName } from "../tables";
-import type { ResultColumn, SqlParams } from "../types";
-import { queryOutput, TEST_LIMITS, type QueryOutput } from "./rows.test-support";
+import { compileKql, type CompileOptions, type KqlSource } from "@/lib/kql/compile";
+import { TABLE_NAMES, type TableName } from "@/lib/kql/tables";
+import type { ResultColumn, SqlParams } from "@/lib/kql/types";
+import { queryOutput, TEST_LIMITS, type QueryOutput } from "@/lib/kql/testing/rows.test-support";
 
 export async function createFixtureDatabase(fixtureSql: string[]): Promise<DuckDBConnection> {
   const instance = await DuckDBInstance.create(":memory:");

@@ -5,7 +5,7 @@
  * Prints `host-instance ready` once started; a graceful SIGTERM closes it.
  */
 import { parseConfig } from "@/lib/config";
-import { createServiceRuntime } from "../../../runtime";
+import { createServiceRuntime } from "../runtime";
 
 const runtime = await createServiceRuntime(parseConfig(process.env), { live: { schedule: false } });
 console.log("host-instance ready");
