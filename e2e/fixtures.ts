@@ -7,7 +7,7 @@
  * the credentials callback), so each test starts signed in without typing a password.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Locator, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 
 export type Role = "planner" | "supervisor" | "engineer" | "admin";
 type StorageState = Awaited<ReturnType<APIRequestContext["storageState"]>>;
@@ -23,17 +23,43 @@ export const PLANTS_OF: Record<Role, string[]> = {
   admin: ["RTM1", "HOU1", "OUL1"],
 };
 
-export async function signInThroughApi(request: APIRequestContext, role: Role): Promise<void> {
+/** Signs a request context in through next-auth's credentials callback: a demo role, or a user's own e-mail and password. */
+export async function signInThroughApi(request: APIRequestContext, who: Role | { email: string; password: string }): Promise<void> {
+  const { email, password } = typeof who === "string" ? { email: emailOf(who), password: DEMO_PASSWORD } : who;
+  await credentialsCallback(request, "credentials", { email, password });
+  const state = await request.storageState();
+  expect(state.cookies.some((cookie) => cookie.name.endsWith("next-auth.session-token")), `signed in as ${email}`).toBeTruthy();
+}
+
+async function credentialsCallback(request: APIRequestContext, provider: string, fields: Record<string, string>): Promise<void> {
   const csrf = await request.get("/api/auth/csrf");
   expect(csrf.ok()).toBeTruthy();
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const response = await request.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: emailOf(role), password: DEMO_PASSWORD, json: "true", callbackUrl: "/" },
-    maxRedirects: 0,
-  });
+  const response = await request.post(`/api/auth/callback/${provider}`, { form: { ...fields, csrfToken, json: "true", callbackUrl: "/" }, maxRedirects: 0 });
   expect([200, 302]).toContain(response.status());
-  const state = await request.storageState();
-  expect(state.cookies.some((cookie) => cookie.name.endsWith("next-auth.session-token")), `signed in as ${role}`).toBeTruthy();
+}
+
+/**
+ * A user of the test's own (an admin adds them, the invitation is accepted with a password), for
+ * tests that end sessions: the demo roles' sessions are shared by every test of the worker.
+ */
+export async function userOfItsOwn(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string | undefined, user: { name: string; role: Role; plants: string[] }): Promise<{ email: string; password: string }> {
+  const email = `${user.name.toLowerCase().replace(/[^a-z]+/g, ".")}.${Date.now()}@plantdesk.test`;
+  const password = `pw-${Date.now()}-own-user`;
+  const admin = await playwright.request.newContext({ baseURL });
+  await signInThroughApi(admin, "admin");
+  const created = await admin.post("/api/users", { data: { email, name: user.name, role: user.role, plants: user.plants } });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const { invitation } = (await created.json()) as { invitation: { url: string } };
+  await admin.dispose();
+  const newcomer = await playwright.request.newContext({ baseURL });
+  await credentialsCallback(newcomer, "invitation", { token: new URL(invitation.url).pathname.split("/").pop()!, password });
+  // Accepting signed the newcomer in: end that session, so the user starts with none.
+  const sessions = (await (await newcomer.get("/api/account/sessions")).json()) as { data: { handle: string; current: boolean }[] };
+  const current = sessions.data.find((session) => session.current)!;
+  expect((await newcomer.delete(`/api/account/sessions/${current.handle}`)).ok()).toBeTruthy();
+  await newcomer.dispose();
+  return { email, password };
 }
 
 interface Fixtures {

@@ -55,6 +55,10 @@ test.describe("engineer", () => {
     await form.getByLabel("Tags").fill("E2E, samples");
     await form.getByLabel("Tags").press("Enter");
     await expect(page.getByText(`Saved “${SAVED}” to the library.`)).toBeVisible();
+    // The focus is back on the button that opened the form, and the editor, left the moment the
+    // query was typed, keeps no completion list open (it would open after the focus had gone).
+    await expect(page.getByRole("button", { name: "Save to library" })).toBeFocused();
+    await expect(page.locator(".cm-tooltip-autocomplete")).toHaveCount(0);
     const library = page.getByTestId("query-library");
     await expect(library).toContainText(SAVED);
     await expect(library).toContainText("#e2e #samples");

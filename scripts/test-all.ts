@@ -79,7 +79,7 @@ function vitestFailures(report: VitestReport): string[] {
 interface PlaywrightSuite {
   title: string;
   file?: string;
-  specs?: { title: string; ok: boolean; file: string; line: number; tests: { results: { error?: { message?: string } }[] }[] }[];
+  specs?: { title: string; ok: boolean; file: string; line: number; tests: { projectName?: string; results: { duration?: number; error?: { message?: string } }[] }[] }[];
   suites?: PlaywrightSuite[];
 }
 interface PlaywrightReport {
@@ -101,6 +101,26 @@ function playwrightFailures(suites: PlaywrightSuite[]): string[] {
     lines.push(...playwrightFailures(suite.suites ?? []));
   }
   return lines;
+}
+
+/**
+ * Where a suite's time went: the slowest files, with seconds (the sum of their tests' durations),
+ * so a CI log that keeps only its tail still says what to make faster.
+ */
+function slowest(label: string, seconds: Map<string, number>, count = 8): string {
+  const top = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, count);
+  return `     ${label}: ${top.map(([file, s]) => `${file} ${s.toFixed(0)} s`).join(", ")}`;
+}
+
+function playwrightSecondsByFile(suites: PlaywrightSuite[], into = new Map<string, number>()): Map<string, number> {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      const ms = spec.tests.flatMap((t) => t.results).reduce((sum, r) => sum + (r.duration ?? 0), 0);
+      into.set(spec.file, (into.get(spec.file) ?? 0) + ms / 1000);
+    }
+    playwrightSecondsByFile(suite.suites ?? [], into);
+  }
+  return into;
 }
 
 /**
@@ -140,7 +160,7 @@ interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
-  testResults: { name: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  testResults: { name: string; startTime?: number; endTime?: number; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 }
 const vitest = readJson(vitestReport) as VitestReport | null;
 if (vitest) {
@@ -148,6 +168,8 @@ if (vitest) {
   total.failed += vitest.numFailedTests;
   if (vitest.numPendingTests > 0) summary.push(`     (${vitest.numPendingTests} unit and API tests skipped: not counted)`);
   summary.push(...vitestFailures(vitest));
+  const byFile = new Map(vitest.testResults.map((file) => [path.relative(root, file.name), ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000]));
+  summary.push(slowest("slowest files", byFile));
 }
 if (!vitestOk && (!vitest || vitest.numFailedTests === 0)) endedEarly("unit and API tests");
 
@@ -161,6 +183,7 @@ if (built) {
     total.passed += e2e.stats.expected + e2e.stats.flaky;
     total.failed += e2e.stats.unexpected;
     summary.push(...playwrightFailures(e2e.suites));
+    summary.push(slowest("slowest specs", playwrightSecondsByFile(e2e.suites), 12));
   }
   if (!e2eOk && (!e2e || e2e.stats.unexpected === 0)) endedEarly("browser tests", e2e?.errors?.find((e) => e.message)?.message);
 }

@@ -11,7 +11,7 @@
  *   `$__to`) are completed after `$` and read as values by the error marks;
  * - hover: the one-line documentation of the operator or function under the pointer (`hoverAt`).
  */
-import { autocompletion, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
+import { autocompletion, closeCompletion, completionStatus, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete";
 import { linter, type Diagnostic } from "@codemirror/lint";
 import { StateEffect, StateField, type Extension, type Text } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from "@codemirror/view";
@@ -153,6 +153,20 @@ const theme = EditorView.theme({
 });
 
 /**
+ * No completion list outside the editor's focus. Completion opens a moment after typing stops
+ * (activateOnTyping's delay); when the focus has left in that moment (type, then Tab away), the
+ * list would open anyway and stay, a scrollable list nobody can reach (axe:
+ * scrollable-region-focusable). closeOnBlur only closes what was open at the blur.
+ */
+const completionOnlyWithFocus = EditorView.updateListener.of((update) => {
+  if (update.view.hasFocus || completionStatus(update.state) === null) return;
+  // Not inside this update: a view takes no new transaction while it applies one.
+  queueMicrotask(() => {
+    if (!update.view.hasFocus) closeCompletion(update.view);
+  });
+});
+
+/**
  * Everything KQL-specific the editor needs; `getNames` returns the plant's data point names,
  * `getVariables` a panel's `$name`s (undefined in the explorer, whose queries have none).
  */
@@ -162,6 +176,7 @@ export function kqlSupport(getNames: () => readonly string[], getVariables: () =
     serverProblems,
     kqlLinter(getVariables),
     autocompletion({ override: [kqlCompletions(getNames, getVariables)], activateOnTyping: true }),
+    completionOnlyWithFocus,
     kqlHover,
     theme,
   ];

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ButtonHTMLAttributes, ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
 type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
@@ -27,7 +27,8 @@ export function buttonClasses(variant: ButtonVariant = "secondary", size: Button
   );
 }
 
-interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+/** A button's own attributes, `ref` included (React 19 passes it as a prop). */
+interface ButtonProps extends ComponentProps<"button"> {
   variant?: ButtonVariant;
   size?: ButtonSize;
 }

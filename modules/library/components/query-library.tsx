@@ -6,7 +6,7 @@
  * id (`?savedQuery=<id>`), so a link keeps working after a rename.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Textarea } from "@/components/ui/field";
@@ -29,6 +29,19 @@ export function QueryLibrary({ plantId, currentQuery, pathname, onOpen }: { plan
   const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: savedQueryKeys.all(plantId) });
+  // Closing the form (saved or cancelled) unmounts the focused field: the focus goes back to the
+  // button that opened it, not to the page's body (a keyboard user would start over from the top).
+  const openButton = useRef<HTMLButtonElement>(null);
+  const focusOpenButton = useRef(false);
+  const closeForm = () => {
+    focusOpenButton.current = true;
+    setForm(null);
+  };
+  useEffect(() => {
+    if (form || !focusOpenButton.current) return;
+    focusOpenButton.current = false;
+    openButton.current?.focus();
+  }, [form]);
 
   const save = useMutation({
     mutationFn: (next: FormState) => {
@@ -42,7 +55,7 @@ export function QueryLibrary({ plantId, currentQuery, pathname, onOpen }: { plan
     },
     onSuccess: (saved) => {
       setNotice(`Saved “${saved.title}” to the library.`);
-      setForm(null);
+      closeForm();
       void refresh();
     },
     onError: (error) => setProblem(errorMessage(error)),
@@ -75,6 +88,7 @@ export function QueryLibrary({ plantId, currentQuery, pathname, onOpen }: { plan
         </h2>
         {!form ? (
           <Button
+            ref={openButton}
             size="sm"
             onClick={() => {
               setProblem(null);
@@ -105,7 +119,7 @@ export function QueryLibrary({ plantId, currentQuery, pathname, onOpen }: { plan
             <Button type="submit" size="sm" variant="primary" disabled={save.isPending}>
               {save.isPending ? "Saving…" : "Save"}
             </Button>
-            <Button size="sm" onClick={() => setForm(null)}>
+            <Button size="sm" onClick={closeForm}>
               Cancel
             </Button>
           </div>
