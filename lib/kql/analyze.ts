@@ -522,6 +522,7 @@ export class Analyzer implements AnalyzerApi {
     const bound = this.env.get(name);
     if (bound?.kind === "function") {
       if (bound.body.kind !== "scalar") this.error(ast.nameSpan, `'${name}' is a tabular function: use it as a query source`);
+      if (bound.params.some((p) => p.tabular)) this.error(ast.nameSpan, `'${name}' has a tabular parameter: a scalar function's arguments are values`);
       const args = ast.args.map((a) => this.expr(a, scope, mode));
       this.charge(ast.span, bound.env.size);
       const inner = new Map(bound.env);

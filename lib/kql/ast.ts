@@ -118,6 +118,8 @@ export type Operator =
   | { kind: "render"; chart: Name; properties: { name: string; value: Expr }[]; span: Span }
   /** An `evaluate` plugin spelled as the operators it stands for (parser/plugins.ts): planned one after another. */
   | { kind: "pipeline"; operators: Operator[]; span: Span }
+  /** `T | invoke f(args)`: f(T, args), the input as the function's first tabular parameter (compile.ts). */
+  | { kind: "invoke"; call: Extract<TabularSource, { kind: "call" }>; span: Span }
   /** `evaluate ipv4_lookup(T, ip, network, extra keys…, return_unmatched)` / `ipv6_lookup`: a join on "address in range" (plugins.ts). */
   | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span };
 
@@ -143,6 +145,8 @@ export interface FunctionParam {
   name: Name;
   type: Name;
   default?: Expr;
+  /** A tabular parameter `T:(x:long, *)`: the columns its table must have (`open`: `*`, any others too). */
+  tabular?: { columns: { name: Name; type: Name }[]; open: boolean };
 }
 
 export type LetValue =

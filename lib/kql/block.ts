@@ -3,7 +3,7 @@
  * and the planner's side that operators see. Kept apart from both so neither imports the other's
  * module for these shapes.
  */
-import type { Assignment, Expr, SortKey, Span, TabularExpr } from "./ast";
+import type { Assignment, Expr, SortKey, Span, TabularExpr, TabularSource } from "./ast";
 import type { Analyzer, Env, Scope } from "./analyzer-api";
 import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import type { TExpr } from "./ir";
@@ -47,6 +47,8 @@ export interface OperatorPlanner {
   columnName(columns: { name: string }[], next: () => number): string;
   nextAlias(): string;
   countGrouping(span: Span): void;
+  /** `T | invoke f(args)`: the function called with the block as its first tabular argument. */
+  invoke(block: Block, call: Extract<TabularSource, { kind: "call" }>, env: Env): Block;
 }
 
 /** SQL identifiers are case-insensitive; KQL names are not. Aliases stay unique regardless of case. */

@@ -33,6 +33,7 @@ export const OPERATOR_DOCS: Record<string, string> = {
   parse: "parse [kind=regex] Col with \"text\" Name:type \"text\" * — extract columns from text",
   as: "as Name — name the rows so far for later use in the query",
   getschema: "getschema — the columns (ColumnName, ColumnOrdinal, DataType, ColumnType)",
+  invoke: "invoke f(args) — f(T, args): the rows so far as the function's first table parameter (let f = (T:(x: long), …) { … })",
   render: "render timechart|barchart|… [with (title=…)] — chart hint, last operator",
 };
 

@@ -12,7 +12,7 @@
  * parameters), tabular values and functions are compiled where they are used. Every table
  * reference reads the scoped relation the caller passed in, so no statement can escape the scope.
  */
-import type { Assignment, Expr, LetStatement, Name, Operator, SetStatement, SortKey, Span, TabularExpr, TabularSource } from "./ast";
+import type { Assignment, Expr, FunctionParam, LetStatement, Name, Operator, SetStatement, SortKey, Span, TabularExpr, TabularSource } from "./ast";
 import { bindQueryParameters, type QueryParameterValues } from "./query-parameters";
 import { Analyzer } from "./analyze";
 import type { Env, Scope } from "./analyzer-api";
@@ -21,7 +21,7 @@ import type { SelectBlock, SqlDialect } from "./dialect/dialect";
 import { duckdbDialect } from "./dialect/duckdb";
 import { COMPILE_LIMITS, CompileLimitError, LIMITS, metered, tooLarge } from "./budget";
 import { KqlError, KqlForbiddenError } from "./errors";
-import { readsColumns, type TExpr } from "./ir";
+import { isNumeric, readsColumns, type TExpr } from "./ir";
 import { parse, positionOf } from "./parser";
 import { isTableName, TABLES, type TableName } from "./tables";
 import type { KqlType, ResultColumn, SqlParams } from "./types";
@@ -225,7 +225,7 @@ export class Planner implements OperatorPlanner {
         bound.set(statement.name.text, { kind: "tabular", query: value.query, env });
         break;
       case "function":
-        for (const param of value.params) this.analyzer.typeName(param.type);
+        for (const param of value.params) if (!param.tabular) this.analyzer.typeName(param.type);
         bound.set(statement.name.text, { kind: "function", params: value.params, body: value.body, env, span: statement.name.span });
         break;
     }
@@ -278,7 +278,7 @@ export class Planner implements OperatorPlanner {
         if (bound?.kind === "tabular") return { ...this.tabular(bound.query, bound.env), sourceName: name };
         if (bound?.kind === "relation") return { ...this.relationBlock(bound.sql, bound.columns), sourceName: name };
         // A view (`let V = view () { … }`) is read by its name.
-        if (bound?.kind === "function" && bound.body.kind === "tabular" && !bound.params.length) return { ...this.callTabular(bound, [], source.span), sourceName: name };
+        if (bound?.kind === "function" && bound.body.kind === "tabular" && !bound.params.length) return { ...this.callTabular(bound, { scalars: [], tables: [] }, source.span), sourceName: name };
         if (bound) analyzer.error(source.name.span, `'${name}' is not a table`);
         if (!isTableName(name)) analyzer.error(source.name.span, `Unknown table '${name}': expected States or Events`);
         const table = name as TableName;
@@ -325,18 +325,46 @@ export class Planner implements OperatorPlanner {
     if (!bound || bound.kind !== "function" || bound.body.kind !== "tabular") {
       return this.analyzer.error(source.name.span, bound ? `'${name}' is not a tabular function` : `Unknown table or function '${name}'`);
     }
-    if (source.tabularArgs.length) this.analyzer.error(source.span, "Tabular arguments of functions are not supported");
-    const args = this.analyzer.withEnv(env, () => source.args.map((a) => this.analyzer.scalar(a, new Map())));
-    return this.callTabular(bound, args, source.span);
+    return this.callTabular(bound, this.callArgs(source, env, []), source.span);
   }
 
-  private callTabular(bound: Extract<LetBindingValue, { kind: "function" }>, args: TExpr[], span: Span): Block {
+  invoke(block: Block, call: Extract<TabularSource, { kind: "call" }>, env: Env): Block {
+    const bound = env.get(call.name.text);
+    if (!bound || bound.kind !== "function" || bound.body.kind !== "tabular" || !bound.params.some((p) => p.tabular)) {
+      return this.analyzer.error(call.name.span, bound || isTableName(call.name.text) ? `invoke needs a tabular function whose first parameter is a table, like (T:(*), …)` : `Unknown function '${call.name.text}'`);
+    }
+    return this.callTabular(bound, this.callArgs(call, env, [block]), call.span);
+  }
+
+  /** A call's arguments: the tables (after any given first, invoke's input) and the scalars, each in order. */
+  private callArgs(call: Extract<TabularSource, { kind: "call" }>, env: Env, first: Block[]): { scalars: TExpr[]; tables: Block[] } {
+    const tables = [...first, ...call.tabularArgs.map((t) => this.tabular(t, env))];
+    return { scalars: this.analyzer.withEnv(env, () => call.args.map((a) => this.analyzer.scalar(a, new Map()))), tables };
+  }
+
+  private callTabular(bound: Extract<LetBindingValue, { kind: "function" }>, args: { scalars: TExpr[]; tables: Block[] }, span: Span): Block {
     if (bound.body.kind !== "tabular") return this.analyzer.error(span, "Not a tabular function");
     this.analyzer.charge(span, bound.env.size);
     const inner = new Map(bound.env);
-    this.analyzer.bindParams(bound.params, args, span, inner, bound.env);
+    const tabularParams = bound.params.filter((p) => p.tabular);
+    if (args.tables.length !== tabularParams.length) this.analyzer.error(span, `The function takes ${tabularParams.length} table${tabularParams.length === 1 ? "" : "s"}, got ${args.tables.length}`);
+    tabularParams.forEach((param, i) => inner.set(param.name.text, this.tableArgument(param, args.tables[i]!, span)));
+    this.analyzer.bindParams(bound.params.filter((p) => !p.tabular), args.scalars, span, inner, bound.env);
     const env = bound.body.lets ? this.analyzer.withEnv(inner, () => this.analyzer.bindLets(bound.body.lets!, inner)) : inner;
     return this.tabular(bound.body.query, env);
+  }
+
+  /** A table passed for `T:(x:long, *)`: it must have the columns the schema names, of those types (ADX); bound as `as` binds a name. */
+  private tableArgument(param: FunctionParam, block: Block, span: Span): LetBindingValue {
+    for (const column of param.tabular!.columns) {
+      const type = this.analyzer.typeName(column.type);
+      const found = block.columns.find((c) => c.name === column.name.text);
+      if (!found || (found.expr.type !== type && !(isNumeric(found.expr.type) && isNumeric(type)))) {
+        this.analyzer.error(span, `The table passed as '${param.name.text}' needs a column '${column.name.text}' of type ${type}${found ? `, not ${found.expr.type}` : ""}`);
+      }
+    }
+    const settled = this.wrap(block);
+    return { kind: "relation", sql: this.render(block), columns: settled.columns.map((c) => ({ name: c.name, expr: c.expr })) };
   }
 
   private datatable(source: Extract<TabularSource, { kind: "datatable" }>): Block {

@@ -82,6 +82,8 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
     case "extend":
       open();
       return extend(planner, block, operator.items);
+    case "invoke":
+      return planner.invoke(block, operator.call, env);
     case "project":
       open();
       return project(planner, block, operator.items);

@@ -14,7 +14,7 @@
  */
 import type { Expr, FunctionParam, LetStatement, LetValue, Name, QueryAst, SetStatement, TabularExpr } from "./ast";
 import { tokenize } from "./lexer";
-import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure, type Diagnostic } from "./parser/cursor";
+import { Cursor, describe, isName, isPunct, isWord, ParseFailure, type Diagnostic } from "./parser/cursor";
 import { parseExpr } from "./parser/expressions";
 import { parseTabular } from "./parser/tabular";
 
@@ -166,7 +166,12 @@ function parseLetValue(c: Cursor, name: Name): LetValue {
   if (isView || (isPunct(c.peek(), "(") && looksLikeParams(c))) {
     const params = parseParams(c);
     c.expectPunct("{");
-    for (const p of params) c.scalarNames.add(p.name.text);
+    for (const p of params) {
+      if (p.tabular) {
+        c.tabularNames.add(p.name.text);
+        c.scalarNames.delete(p.name.text);
+      } else c.scalarNames.add(p.name.text);
+    }
     const lets: LetStatement[] = [];
     while (isWord(c.peek(), "let")) {
       const statement = parseLet(c);
@@ -208,7 +213,10 @@ function parseParams(c: Cursor): FunctionParam[] {
     if (params.length) c.expectPunct(",");
     const name = c.expectName("a parameter name");
     c.expectPunct(":");
-    if (isPunct(c.peek(), "(")) fail(c.peek(), "Tabular parameters of functions are not supported");
+    if (isPunct(c.peek(), "(")) {
+      params.push({ name, type: { text: "table", span: name.span }, tabular: parseTabularSchema(c) });
+      continue;
+    }
     const type = c.expectName("a parameter type");
     let defaultValue: Expr | undefined;
     if (isPunct(c.peek(), "=")) {
@@ -219,6 +227,26 @@ function parseParams(c: Cursor): FunctionParam[] {
   }
   c.expectPunct(")");
   return params;
+}
+
+/** A tabular parameter's schema: `(*)`, `(x:long, y:string)` or `(x:long, *)`. */
+function parseTabularSchema(c: Cursor): NonNullable<FunctionParam["tabular"]> {
+  c.expectPunct("(");
+  const columns: { name: Name; type: Name }[] = [];
+  let open = false;
+  while (!isPunct(c.peek(), ")")) {
+    if (columns.length || open) c.expectPunct(",");
+    if (isPunct(c.peek(), "*")) {
+      c.next();
+      open = true;
+      continue;
+    }
+    const name = c.expectName("a column name");
+    c.expectPunct(":");
+    columns.push({ name, type: c.expectName("a column type") });
+  }
+  c.expectPunct(")");
+  return { columns, open };
 }
 
 function parseQueryStatement(c: Cursor): TabularExpr | null {

@@ -7,6 +7,7 @@ import type { Expr } from "../ast";
 import type { Analyzer, Mode, Scope } from "../analyzer-api";
 import { nameOf } from "../names";
 import { VALUE_LIMITS, valueTooLarge } from "../budget";
+import { KqlError } from "../errors";
 import { isNumeric, type TExpr } from "../ir";
 import type { KqlType } from "../types";
 import { inSerialOrder, rowOrderCall } from "../rows";
@@ -77,8 +78,20 @@ export function multiAggregate(analyzer: Analyzer, ast: Expr, scope: Scope): { n
 }
 
 function percentage(analyzer: Analyzer, p: Expr): number {
-  if (p.kind !== "literal" || typeof p.value !== "number" || p.value < 0 || p.value > 100) analyzer.error(p.span, "Percentiles must be constant percentages between 0 and 100");
-  return p.value as number;
+  // A literal, or a constant a name stands for (a let, or a function's parameter: invoke's docs example).
+  const value = p.kind === "literal" ? p.value : p.kind === "column" ? boundConstant(analyzer, p) : undefined;
+  if (typeof value !== "number" || value < 0 || value > 100) analyzer.error(p.span, "Percentiles must be constant percentages between 0 and 100");
+  return value as number;
+}
+
+/** The constant a name is bound to; undefined for a row's column. */
+function boundConstant(analyzer: Analyzer, p: Expr): number | string | boolean | undefined {
+  try {
+    return analyzer.constant(analyzer.scalar(p, new Map()));
+  } catch (error) {
+    if (error instanceof KqlError) return undefined;
+    throw error;
+  }
 }
 
 function numeric(analyzer: Analyzer, ast: Call, value: TExpr): TExpr {

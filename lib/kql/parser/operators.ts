@@ -12,7 +12,7 @@ import { DESUGARED_PLUGINS, readPlugin } from "./plugins";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
-  "make-graph", "scan", "fork", "facet", "find", "invoke",
+  "make-graph", "scan", "fork", "facet", "find",
   "reduce", "sample-distinct", "top-hitters", "project-smart",
   "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
@@ -26,6 +26,19 @@ export function parseOperator(c: Cursor): Operator {
   switch (word) {
     case "evaluate":
       return parseEvaluate(c, from);
+    case "invoke": {
+      const name = c.expectName("a function name after 'invoke'");
+      c.expectPunct("(");
+      const args: Expr[] = [];
+      const tabularArgs: TabularExpr[] = [];
+      while (!isPunct(c.peek(), ")")) {
+        if (args.length || tabularArgs.length) c.expectPunct(",");
+        if (c.startsTabular()) tabularArgs.push(c.tabular());
+        else args.push(parseExpr(c));
+      }
+      c.expectPunct(")");
+      return { kind: "invoke", call: { kind: "call", name, args, tabularArgs, span: c.spanFrom(name.span.from) }, span: c.spanFrom(from) };
+    }
     case "search":
       return parseSearchOperator(c, from);
     case "where":
