@@ -51,6 +51,8 @@ export type JoinKey = { left: Name; right: Name; span: Span };
 export interface UnionOptions {
   kind: "outer" | "inner";
   withsource?: Name;
+  /** isfuzzy=true: a table or view that does not exist is left out (ADX), as long as one remains. */
+  isfuzzy?: boolean;
 }
 
 export interface MakeSeriesAggregate {

@@ -4,7 +4,7 @@
  * relation of their own (union, join, lookup, make-series, mv-expand, top-nested, parse) wrap the
  * input and start a new block over the SQL the dialect spells for them.
  */
-import type { Assignment, Expr, JoinKey, Name, Operator } from "./ast";
+import type { Assignment, Expr, JoinKey, Name, Operator, TabularExpr } from "./ast";
 import type { Analyzer, Env, Scope } from "./analyzer-api";
 import { nameOf } from "./names";
 import type { JoinType, SelectBlock } from "./dialect/dialect";
@@ -17,6 +17,7 @@ import { SESSION_PREFIX, stageSessions } from "./sessions";
 import { mvApply, partition } from "./partitioned";
 import { parseKv } from "./parse-kv";
 import { ipLookup } from "./plugins";
+import { isTableName } from "./tables";
 
 /**
  * A block whose rows are final for SQL (grouped, distinct, limited, ranked, or with row-order
@@ -443,7 +444,10 @@ function union(planner: OperatorPlanner, input: Block | undefined, operator: Ext
   const analyzer = planner.analyzer;
   const parts: Block[] = [];
   if (input) parts.push(input);
-  for (const table of operator.tables) parts.push(planner.tabular(table, env));
+  const missing = (t: TabularExpr) => t.source.kind === "name" && !t.source.database && !env.has(t.source.name.text) && !isTableName(t.source.name.text);
+  const tables = operator.options.isfuzzy ? operator.tables.filter((t) => !missing(t)) : operator.tables;
+  if (!parts.length && !tables.length) analyzer.error(operator.span, "None of the union's tables exists");
+  for (const table of tables) parts.push(planner.tabular(table, env));
   const wrapped = parts.map((p) => planner.wrap(p));
   // Output columns: one per (name, type); a name with several types gets `_type` suffixes (ADX).
   const seen: { name: string; type: KqlType; json: boolean }[] = [];

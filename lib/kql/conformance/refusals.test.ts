@@ -83,6 +83,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | where Name matches regex \"(\"", 1, 35, /Invalid regular expression/],
   ["union kind=middle States, Events", 1, 12, /union kind must be inner or outer/],
   ["States | union Stats", 1, 16, /Unknown table 'Stats'/],
+  ["union isfuzzy=true Alarms, Stats", 1, 1, /None of the union's tables exists/],
   ["print x = decimal(null)", 1, 11, /decimal type is not supported/],
   ["let a = 1; let a = 2; print a", 1, 16, /'a' has already been declared/],
   ["States | join (Events) on $right.DeviceId == $left.DeviceId", 1, 27, /\$left\.column == \$right\.column/],

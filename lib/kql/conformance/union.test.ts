@@ -22,5 +22,7 @@ describe("union (leading, piped, withsource, kind)", () => {
     { q: "union (States | summarize v = max(todouble(Value))), (Events | summarize v = max(todouble(Value))) | order by v asc", rows: [[100],[100]], columns: ["v"], types: ["real"] },
     { q: "union States, Events | project DeviceId, Name | where DeviceId == \"D3\" | order by Name asc", rows: [["D3","HighTemperature"],["D3","running"],["D3","temperature"]], columns: ["DeviceId","Name"], types: ["string","string"] },
     { q: "union kind=outer (print x = 1), (print y = 2) | getschema | project ColumnName", rows: [["x"],["y"]], columns: ["ColumnName"], types: ["string"] },
+    // isfuzzy=true: a table or view that does not exist is left out (ADX's docs: union isfuzzy=true with a missing view).
+    { q: "let V1 = view () { print x = 1 };\nunion isfuzzy=true (V1 | where x > 0), (V3 | where x > 0), Alarms, (States | where DeviceId == \"D3\" | project x = 2) | summarize n = count(), s = sum(x)", rows: [[3, 5]], columns: ["n","s"], types: ["long","long"] },
   ]);
 });

@@ -163,7 +163,7 @@ export function parseUnionArgs(c: Cursor): { options: UnionOptions; tables: Tabu
   const raw = c.readOptions(new Set(["kind", "withsource", "isfuzzy"]));
   const kind = raw.get("kind");
   if (kind && kind.value.text !== "inner" && kind.value.text !== "outer") fail(c.tokenAt(kind.value.span), `union kind must be inner or outer, not '${kind.value.text}'`);
-  const options: UnionOptions = { kind: (kind?.value.text as "inner" | "outer") ?? "outer", withsource: raw.get("withsource")?.value };
+  const options: UnionOptions = { kind: (kind?.value.text as "inner" | "outer") ?? "outer", withsource: raw.get("withsource")?.value, isfuzzy: raw.get("isfuzzy")?.value.text === "true" };
   const tables = c.commaList((): TabularExpr => {
     const token = c.peek();
     if (isPunct(token, "(")) {
