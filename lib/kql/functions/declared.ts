@@ -92,7 +92,14 @@ export function declaredCall(analyzer: Analyzer, entry: FunctionEntry, ast: Call
         if (param.constant) {
           // A dynamic literal's value is its JSON text.
           const known = literal.kind === "literal" && literal.type === "dynamic" ? literal.value ?? undefined : analyzer.constant(value);
-          if (known === undefined || literal.kind !== "literal") return analyzer.error(literal.span, `${entry.name}() needs ${param.name} as a literal`);
+          if (known === undefined || literal.kind !== "literal") {
+            // A later signature may take the value from a column (datetime_utc_to_local's zone).
+            if (signature !== entry.signatures!.at(-1)) {
+              fits = false;
+              continue;
+            }
+            return analyzer.error(literal.span, `${entry.name}() needs ${param.name} as a literal`);
+          }
           consts[i] = known;
         }
         converted.push(value);

@@ -21,9 +21,10 @@ import { SERIES } from "./series";
 import { SERIES_ELEMENTWISE } from "./series-elementwise";
 import { STRINGS } from "./strings";
 import { TEXT_FUNCTIONS } from "./text-functions";
+import { TIME_ZONE_FUNCTIONS } from "./time-zones";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();
