@@ -4,7 +4,7 @@
  * daylight-saving change skips or repeats, zones from a column, unknown zones and nulls.
  */
 import { describe, expect, it } from "vitest";
-import { conformance, runOn } from "./harness";
+import { conformance, runOn } from "../../service/telemetry/testing/kql-conformance";
 
 describe("time zones", () => {
   conformance([
