@@ -134,12 +134,12 @@ function valueAgrees(actual: JsonValue, expected: JsonValue, type: string): bool
   return actual === expected;
 }
 
-/** Row order is part of the printed answer when the query's last sort is not undone by a later operator. */
+/** Row order is part of the printed answer when the query's last sort is not undone by a later operator (top-nested groups: it is not `top`). */
 function ordersRows(query: string): boolean {
   const pipes = query.split("|");
-  const last = pipes.findLastIndex((p) => /^\s*(sort|order)\s+by\b|^\s*top\b|^\s*serialize\b|^\s*(range|print)\b/.test(p) || /^\s*(let\b[^;]*;\s*)*range\b/.test(p));
+  const last = pipes.findLastIndex((p) => /^\s*(sort|order)\s+by\b|^\s*top(?!-)\b|^\s*serialize\b|^\s*(range|print)\b/.test(p) || /^\s*(let\b[^;]*;\s*)*range\b/.test(p));
   if (last < 0) return false;
-  return !pipes.slice(last + 1).some((p) => /^\s*(summarize|distinct|join|union|lookup|mv-expand|make-series|evaluate|facet|fork|partition)\b/.test(p));
+  return !pipes.slice(last + 1).some((p) => /^\s*(summarize|distinct|join|union|lookup|mv-expand|make-series|top-nested|evaluate|facet|fork|partition)\b/.test(p));
 }
 
 export interface Answer {
