@@ -13,7 +13,7 @@ export type Role = "planner" | "supervisor" | "engineer" | "admin";
 type StorageState = Awaited<ReturnType<APIRequestContext["storageState"]>>;
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? "e2e-demo-password";
-export const emailOf = (role: Role) => `${role}@plantdesk.demo`;
+const emailOf = (role: Role) => `${role}@plantdesk.demo`;
 
 /** Demo users' plants (lib/auth/demo-users.ts). */
 export const PLANTS_OF: Record<Role, string[]> = {

@@ -131,7 +131,7 @@ function floorOf(room: string): number {
 }
 
 /** Strongly connected components with more than one member (or a member importing itself): the import loops. */
-export function cycles(nodes: Iterable<string>, arrows: Map<string, Set<string>>): string[][] {
+function cycles(nodes: Iterable<string>, arrows: Map<string, Set<string>>): string[][] {
   let index = 0;
   const order = new Map<string, number>();
   const low = new Map<string, number>();
@@ -270,7 +270,7 @@ interface Rule {
   forbids(edge: ImportEdge): boolean;
 }
 
-export const RULES: readonly Rule[] = [
+const RULES: readonly Rule[] = [
   {
     name: "kernel-stands-alone",
     because: "lib/platform is the floor everything stands on: it imports only lib/contract, lib/config.ts and lib/shared-state; domains and assembly contribute to it from above.",

@@ -55,7 +55,7 @@ export function ancestorTags(node: AssetNode): string[] {
 }
 
 /** Whether an asset matches a search: tag, serial, external reference or name, ignoring case. */
-export function matchesSearch(asset: TAsset, search: string): boolean {
+function matchesSearch(asset: TAsset, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
   return [asset.tagNumber, asset.serialNumber, asset.externalReference, asset.name].some((field) => field?.toLowerCase().includes(needle));

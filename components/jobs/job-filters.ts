@@ -12,7 +12,7 @@ import type { TJobDone } from "@/lib/contract/maintenance";
 import { jobHours } from "./job-math";
 
 export const DEFAULT_RANGE_DAYS = 180;
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 const DEFAULT_HIDDEN: ColumnVisibilityState = { dueDate: false, requiredPersonCount: false, isFinal: false };
 
 interface JobFilters {

@@ -34,7 +34,7 @@ export interface AxisSeries {
   column?: string;
 }
 
-export interface Axis {
+interface Axis {
   id: string;
   kind: AxisKind;
   /** Units drawn against this axis (one, unless more than two kinds of value share a chart). */

@@ -105,7 +105,7 @@ export function readTabs(plantId: string): TabsState | null {
   return state;
 }
 
-export function writeTabs(plantId: string, state: TabsState): void {
+function writeTabs(plantId: string, state: TabsState): void {
   const trimmed = { active: state.active, tabs: state.tabs.slice(-MAX_TABS).map((tab) => ({ ...tab, draft: tab.draft.slice(0, MAX_DRAFT) })) };
   try {
     localStorage.setItem(storageKey(plantId), JSON.stringify(trimmed));

@@ -10,7 +10,7 @@ import { columnTitle } from "./column-title";
 import type { Point } from "@/lib/series/lttb";
 
 /** What the chart reads of a column: its name and KQL type (the .NET type name when known). */
-export type ResultColumn = Pick<TTelemetryColumn, "name" | "columnType"> & Partial<Pick<TTelemetryColumn, "dataType">>;
+type ResultColumn = Pick<TTelemetryColumn, "name" | "columnType"> & Partial<Pick<TTelemetryColumn, "dataType">>;
 /** The `data` of a query answer, as the chart reads it. */
 export type QueryResult = { columns: ResultColumn[]; rows: TTelemetryQueryResponse["data"]["rows"] };
 

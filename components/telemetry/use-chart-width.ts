@@ -10,7 +10,7 @@ import { useEffect, useState, type RefObject } from "react";
 const CHROME_PX = 160;
 const STEP_PX = 100;
 
-export function plotWidth(elementWidth: number, panes: number): number {
+function plotWidth(elementWidth: number, panes: number): number {
   const each = (elementWidth - (panes - 1) * 16) / panes - CHROME_PX;
   return Math.max(200, Math.floor(each / STEP_PX) * STEP_PX);
 }

@@ -36,7 +36,7 @@ export function formatSize(bytes: number, format: Format): string {
 }
 
 /** The media type to send a file as: the browser's, else the one its name's ending says. */
-export function fileType(file: { name: string; type: string }): AttachmentType | null {
+function fileType(file: { name: string; type: string }): AttachmentType | null {
   if ((ATTACHMENT_MEDIA_TYPES as string[]).includes(file.type)) return file.type as AttachmentType;
   if (file.type) return null;
   const name = file.name.toLowerCase();

@@ -11,7 +11,7 @@ import type { TAsset, TJobDone, TLookupKind, TLookupValue, TPart, TStockLevelEnt
 import { apiPath, operationApiPath } from "@/lib/contract/api";
 import { apiGet, fetchAllPages, type Page, type QueryValue } from "./api";
 
-export type Query = Record<string, QueryValue>;
+type Query = Record<string, QueryValue>;
 
 export const maintenanceClient = {
   jobsDone: (plantId: string, query: Query, signal?: AbortSignal) => apiGet<Page<TJobDone>>(operationApiPath("listJobsDone", { plantId }), query, signal),

@@ -50,7 +50,7 @@ export const ZAttachment = z
 export const ZAttachmentPage = paginated(ZAttachment, "AttachmentPage");
 
 /** What a file name may be: printable, no path, bounded. */
-export const ZAttachmentName = z
+const ZAttachmentName = z
   .string()
   .trim()
   .min(1, "must not be empty")

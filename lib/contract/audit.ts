@@ -8,7 +8,7 @@ import { isTimeZone } from "./time-zone";
 import { z } from "./zod";
 
 /** An IANA time zone name that this runtime knows ("Europe/Amsterdam", "UTC"). */
-export const ZTimeZone = z
+const ZTimeZone = z
   .string()
   .min(1)
   .max(64, "must be at most 64 characters")

@@ -6,7 +6,7 @@ import { z } from "./zod";
 import { PERMISSIONS, ROLES } from "./roles";
 import { ID_PATTERN } from "./vocabulary";
 
-export const ZMePlant = z.object({
+const ZMePlant = z.object({
   id: z.string(),
   name: z.string(),
   /** Unknown (null) for some plants of a remote service. */
@@ -69,14 +69,13 @@ export const ZAuditRecord = z.object({
 
 /** GET /api/plants/{plantId}/people: the active users who can open the plant (whom a task can be assigned to). */
 export const ZPlantPerson = z.object({ username: z.string(), name: z.string(), role: z.enum(ROLES) });
-export const ZPlantPeople = z.object({ data: z.array(ZPlantPerson) });
 export type TPlantPerson = z.infer<typeof ZPlantPerson>;
 
 /** A user's plants: every plant (`*`), or a list of plant ids (empty: waiting for access). */
-export const ZPlantScope = z.union([z.literal("*"), z.array(z.string().regex(ID_PATTERN, "must be a plant id")).max(500)]);
+const ZPlantScope = z.union([z.literal("*"), z.array(z.string().regex(ID_PATTERN, "must be a plant id")).max(500)]);
 
 /** One user as the admin's Users page lists them (GET /api/users): never a password or hash. */
-export const ZUserRecord = z.object({
+const ZUserRecord = z.object({
   id: z.number().int(),
   email: z.string(),
   name: z.string(),
@@ -109,7 +108,7 @@ export const ZUserUpdate = z
   .refine((change) => change.name !== undefined || change.role !== undefined || change.plants !== undefined, "names nothing to change");
 
 /** An invitation link, shown once (POST /api/users and POST /api/users/{userId}/invitation). */
-export const ZInvitation = z.object({ url: z.string(), expiresAt: z.string() });
+const ZInvitation = z.object({ url: z.string(), expiresAt: z.string() });
 
 export const ZUserCreated = z.object({ user: ZUserRecord, invitation: ZInvitation });
 

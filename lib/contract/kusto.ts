@@ -17,7 +17,7 @@ const MAX_PROPERTIES_LENGTH = 64 * 1024;
  * either as an object or as that object's JSON text. Names are case-insensitive, unknown ones are
  * ignored (as ADX does). `Parameters` are the values of the query's `declare query_parameters(…)`.
  */
-export const ZKustoRequestProperties = z
+const ZKustoRequestProperties = z
   .preprocess(
     (value) => {
       if (typeof value !== "string") return value;

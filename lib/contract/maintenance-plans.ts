@@ -17,7 +17,7 @@ const ZEvery = z.number().int("must be a whole number").min(1, "must be at least
 /** A meter's figures: finite and within what a counter of hours, cycles or tonnes reaches. */
 const ZMeterFigure = z.number().finite().min(0, "must be at least 0").max(1e12, "must be at most 1e12");
 
-export const ZCalendarTrigger = z
+const ZCalendarTrigger = z
   .object({
     kind: z.literal("CALENDAR"),
     every: ZEvery,
@@ -26,7 +26,7 @@ export const ZCalendarTrigger = z
   })
   .meta({ id: "CalendarTrigger" });
 
-export const ZMeterTrigger = z
+const ZMeterTrigger = z
   .object({
     kind: z.literal("METER"),
     query: z
@@ -40,9 +40,9 @@ export const ZMeterTrigger = z
   })
   .meta({ id: "MeterTrigger" });
 
-export const ZPlanTrigger = z.discriminatedUnion("kind", [ZCalendarTrigger, ZMeterTrigger]).meta({ id: "PlanTrigger" });
+const ZPlanTrigger = z.discriminatedUnion("kind", [ZCalendarTrigger, ZMeterTrigger]).meta({ id: "PlanTrigger" });
 
-export const ZChecklistItemInput = z
+const ZChecklistItemInput = z
   .object({
     text: z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters"),
     kind: z.enum(CHECKLIST_ITEM_KINDS),

@@ -18,7 +18,7 @@ export const ZReliabilityQuery = z
   .refine((q) => q.startDate <= q.endDate, { message: "must not be after endDate", path: ["startDate"] })
   .refine((q) => Date.parse(q.endDate) - Date.parse(q.startDate) < RELIABILITY_MAX_DAYS * 86_400_000, { message: `the window must be at most ${RELIABILITY_MAX_DAYS} days`, path: ["endDate"] });
 
-export const ZReliabilityFigures = z
+const ZReliabilityFigures = z
   .object({
     failures: z.number().int().meta({ description: "Job records in the window whose close-out carried a failureCode." }),
     downtimeHours: z.number().meta({ description: "Sum of those jobs' downtimeHours (default their totalTimeUsedInHours)." }),

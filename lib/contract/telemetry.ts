@@ -25,7 +25,7 @@ const MAX_QUERY_PARAMETERS = 100;
  * literal of the declared type (a string parameter takes the text as it is); numbers and bools are
  * taken as their text. Names the query does not declare are ignored, as in ADX.
  */
-export const ZQueryParameters = z
+const ZQueryParameters = z
   .record(
     z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, "must be a KQL name"),
     z.union([z.string().max(MAX_QUERY_LENGTH), z.number(), z.boolean()]).transform(String),

@@ -22,7 +22,7 @@ interface AuditEntry {
   detail?: Record<string, unknown> | null;
 }
 
-export interface AuditRecord {
+interface AuditRecord {
   id: number;
   at: string;
   userEmail: string;
@@ -141,7 +141,7 @@ interface AuditSettlement {
 }
 
 /** The outcome of a write that has not ended (yet): left as is if the process dies meanwhile. */
-export const PENDING = "PENDING";
+const PENDING = "PENDING";
 
 /**
  * Records a write before it is made, as PENDING (docs/architecture.md, "The audit row of a write"):

@@ -41,7 +41,7 @@ export interface SessionClient {
 }
 
 /** A session as its user sees it on the Sessions page. */
-export interface SessionView {
+interface SessionView {
   handle: string;
   method: string;
   userAgent: string | null;

@@ -184,7 +184,7 @@ function renderProperties(analyzer: Analyzer, operator: Extract<Operator, { kind
   return properties;
 }
 
-export class Planner implements OperatorPlanner {
+class Planner implements OperatorPlanner {
   private aliasCounter = 0;
   private relationCount = 0;
   readonly tables = new Set<TableName>();

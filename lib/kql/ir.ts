@@ -11,7 +11,7 @@ import type { KqlType, SqlParamType } from "./types";
  */
 type DynamicRep = "double" | "json";
 
-export type Node =
+type Node =
   | { op: "ref"; relation: string; name: string }
   | { op: "param"; name: string; paramType: SqlParamType }
   | { op: "null" }

@@ -73,7 +73,7 @@ function readsSeriesColumn(e: TExpr, relation: string, series: SeriesRelation): 
 }
 
 /** One aggregated SELECT split in two: `inner` over the read, `outer` over inner ⋈ series (seriesGroupsFirst). */
-export interface SeriesGrouping {
+interface SeriesGrouping {
   inner: { columns: { expr: TExpr; alias: string }[]; groupBy: TExpr[] };
   outer: { columns: TExpr[]; groupBy: TExpr[]; orderBy: { expr: TExpr; desc: boolean; nullsFirst: boolean }[]; join: TExpr };
 }

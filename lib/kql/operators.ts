@@ -193,7 +193,7 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
 }
 
 /** Top-level `and` terms become separate WHERE conjuncts (each one can be pushed down alone). */
-export function conjuncts(predicate: TExpr): TExpr[] {
+function conjuncts(predicate: TExpr): TExpr[] {
   if (predicate.node.op === "and" && "args" in predicate.node) return predicate.node.args.flatMap(conjuncts);
   return [predicate];
 }

@@ -82,7 +82,7 @@ function serialOrderFor(analyzer: Analyzer, ast: Call): NonNullable<Analyzer["se
 }
 
 /** What the session fold of one row_window_session() call reads per row (dialect.ts RowWindowSessionSpec). */
-export interface SessionInputs {
+interface SessionInputs {
   /** Expr (datetime), MaxDistanceFromFirst and MaxDistanceBetweenNeighbors (timespans), Restart (bool). */
   expr: TExpr;
   first: TExpr;

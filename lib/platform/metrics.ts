@@ -48,7 +48,7 @@ function createMetrics() {
   };
 }
 
-export type Metrics = ReturnType<typeof createMetrics>;
+type Metrics = ReturnType<typeof createMetrics>;
 
 let processMetrics: Metrics | undefined;
 

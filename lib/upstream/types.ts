@@ -10,7 +10,7 @@ import type { TTelemetryQueryRequest, TTelemetryQueryResponse } from "@/lib/cont
 import type { TQueryStages } from "@/lib/contract/explorer";
 
 /** One engine query's stages and the rows it scanned (lib/service/telemetry/query-endpoint.ts reports them). */
-export type QueryStats = TQueryStages & { rowsScanned: number | null };
+type QueryStats = TQueryStages & { rowsScanned: number | null };
 
 export interface PlantInfo {
   id: string;

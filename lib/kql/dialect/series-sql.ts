@@ -69,7 +69,7 @@ export interface ListSql {
 /** Inputs above this many points make the statement fail (period detection is quadratic). */
 const SERIES_ANALYSIS_MAX_POINTS = 10_000;
 
-export type Trend = "avg" | "linefit" | "none";
+type Trend = "avg" | "linefit" | "none";
 
 /** The numbers of a JSON array with nulls (and non-numbers) as 0. */
 function valuesOf(L: ListSql, json: string): string {
@@ -118,7 +118,7 @@ interface StageContext {
   r(name: string): string;
   op(i: number): string;
 }
-export type Stage = Record<string, (c: StageContext) => string>;
+type Stage = Record<string, (c: StageContext) => string>;
 interface SeriesPlan {
   stages: Stage[];
   /** Result part → the name of the value holding it (JSON or a number). */

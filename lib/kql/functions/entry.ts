@@ -37,7 +37,7 @@ type ResultRule = KqlType | `$${number}` | ((args: readonly TExpr[]) => KqlType)
  * `may` — may be null even for non-null arguments (log of a negative number). A string result is
  * never null in KQL: the renderer makes a null string ''.
  */
-export type NullRule = "propagate" | "never" | "may";
+type NullRule = "propagate" | "never" | "may";
 
 /** What a spelling function gets: the arguments' SQL and types, literal arguments' values. */
 export interface SpellInput {
@@ -83,7 +83,7 @@ export interface Signature {
  * Parses a compact parameter list: `x: real, digits?: long, parts...: string, part: const string`
  * (`?` optional, `...` variadic, `const` a literal).
  */
-export function params(text: string): Param[] {
+function params(text: string): Param[] {
   if (!text.trim()) return [];
   return text.split(",").map((piece) => {
     const match = /^\s*(\w+)(\?|\.\.\.)?\s*:\s*(const\s+)?(\w+)\s*$/.exec(piece);

@@ -117,7 +117,7 @@ function parseJsonValue(c: Cursor): unknown {
 }
 
 /** ADX's text of a timespan: `1.02:03:04.5000000`, `00:00:01`, `-00:30:00`. */
-export function timespanText(micros: number): string {
+function timespanText(micros: number): string {
   const sign = micros < 0 ? "-" : "";
   let rest = Math.abs(Math.round(micros));
   const fraction = (rest % 1_000_000) * 10;

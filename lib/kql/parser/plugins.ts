@@ -19,7 +19,7 @@ interface Arg {
 }
 
 /** What `evaluate <plugin>(…)` stands for: operators to read from spelled-out tokens, or an operator. */
-export type Plugin = { kind: "tokens"; cursor: Cursor } | { kind: "operator"; operator: Operator };
+type Plugin = { kind: "tokens"; cursor: Cursor } | { kind: "operator"; operator: Operator };
 
 export const DESUGARED_PLUGINS = new Set(["rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "ipv4_lookup", "ipv6_lookup"]);
 

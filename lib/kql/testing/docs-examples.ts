@@ -142,7 +142,7 @@ function ordersRows(query: string): boolean {
   return !pipes.slice(last + 1).some((p) => /^\s*(summarize|distinct|join|union|lookup|mv-expand|make-series|top-nested|evaluate|facet|fork|partition)\b/.test(p));
 }
 
-export interface Answer {
+interface Answer {
   columns: string[];
   rows: JsonValue[][];
 }

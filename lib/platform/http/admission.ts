@@ -39,7 +39,7 @@ interface Ticket {
   release(): void;
 }
 
-export type Admission = { admitted: true; ticket: Ticket } | { admitted: false; retryAfterSeconds: number };
+type Admission = { admitted: true; ticket: Ticket } | { admitted: false; retryAfterSeconds: number };
 
 interface Waiter {
   grant(ticket: Ticket): void;

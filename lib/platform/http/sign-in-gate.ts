@@ -7,7 +7,7 @@
  * session lives, its user is enabled — is server-side (lib/auth/session.ts). Pure.
  */
 
-export const SESSION_COOKIE_NAMES = ["next-auth.session-token", "__Secure-next-auth.session-token"] as const;
+const SESSION_COOKIE_NAMES = ["next-auth.session-token", "__Secure-next-auth.session-token"] as const;
 
 /** Pages anyone may open: sign-in itself, invitation links and the public API reference. */
 const PUBLIC_PAGES = /^\/(signin|invite|docs)(\/|$)/;

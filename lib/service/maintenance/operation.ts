@@ -25,7 +25,7 @@ interface OperationInput {
 }
 
 /** A request body taken as a file, not parsed. */
-export interface RawBody {
+interface RawBody {
   bytes: Uint8Array | null;
   contentType: string | undefined;
   tooLarge: boolean;

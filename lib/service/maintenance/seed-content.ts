@@ -73,7 +73,7 @@ export const MACHINES: Record<string, MachineKind> = {
   screen: { code: "SC", names: ["Pressure screen", "Vibrating screen"], assetType: "SCREEN", makers: [["Andritz", "ModuScreen HBE"], ["Kadant", "MultiScreen"]], components: ["MTR", "BRG"], criticality: "B", parts: ["screen", "seal", "rotor"], trade: "mechanical" },
 };
 
-export interface PlantLayout {
+interface PlantLayout {
   areas: { name: string; lines: { name: string; machines: readonly string[] }[] }[];
   building: readonly string[];
 }

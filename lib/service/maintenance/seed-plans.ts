@@ -79,7 +79,7 @@ const PLANNED_SQL = `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title
  * window it ran. The device id follows the demo telemetry's numbering of the plant's machines
  * (docs/telemetry-ingest.md, "The demo plant runs": one device per machine, in asset order).
  */
-export function runningHoursQuery(deviceId: string, commissioned: string): string {
+function runningHoursQuery(deviceId: string, commissioned: string): string {
   return [
     "States",
     `| where DeviceId == "${deviceId}" and Name == "RunningState"`,
@@ -87,7 +87,7 @@ export function runningHoursQuery(deviceId: string, commissioned: string): strin
   ].join("\n");
 }
 
-export interface DemoPlansInput {
+interface DemoPlansInput {
   plantId: string;
   today: string;
   /** Every asset of the plant, in the seed's order. */

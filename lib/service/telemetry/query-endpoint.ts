@@ -59,7 +59,7 @@ interface QueryAnswer {
 }
 
 /** What one query took, for the explorer's inspector (lib/contract/explorer.ts). */
-export interface QueryStats {
+interface QueryStats {
   compileMs: number | null;
   /** Waiting for a place among the queries running at once. */
   queueMs: number;

@@ -8,7 +8,7 @@ import { z } from "@/lib/contract/zod";
 /** A session's handle: what lib/dashboard-store/sessions.ts derives (22 base64url characters). */
 export const SESSION_HANDLE = /^[A-Za-z0-9_-]{22}$/;
 
-export const ZSession = z
+const ZSession = z
   .object({
     handle: z.string(),
     /** How it signed in: `credentials`, `invitation`, `oidc`, `azure-ad`. */

@@ -56,7 +56,7 @@ export function asSeenBy(viewer: Viewer, board: StoredDashboard | null): TDashbo
 }
 
 /** The board if this user sees it; 404 otherwise (a private board of someone else is not theirs to know of). */
-export async function visibleBoard(db: SqlExecutor, context: ApiContext, id: number): Promise<TDashboard> {
+async function visibleBoard(db: SqlExecutor, context: ApiContext, id: number): Promise<TDashboard> {
   const board = asSeenBy(viewerOf(context), await getDashboard(db, context.plant!.id, id));
   if (!board) throw notFound(context, id);
   return board;
@@ -76,10 +76,10 @@ export function dashboardId(context: ApiContext): number {
   return id;
 }
 
-export const notFound = (context: ApiContext, id: number | string) => new ApiError("NOT_FOUND", `No dashboard ${id} on plant ${context.plant!.id}.`);
+const notFound = (context: ApiContext, id: number | string) => new ApiError("NOT_FOUND", `No dashboard ${id} on plant ${context.plant!.id}.`);
 
 /** The body as JSON, refused whole when larger than a dashboard file may be. */
-export function boundedBody(context: ApiContext): unknown {
+function boundedBody(context: ApiContext): unknown {
   const size = context.req.body?.byteLength ?? 0;
   if (size > DASHBOARD_LIMITS.maxImportBytes) {
     throw new ApiError("PAYLOAD_TOO_LARGE", `A dashboard is at most ${KIB} KiB of JSON; this one is ${Math.ceil(size / 1024)} KiB.`);

@@ -17,7 +17,7 @@ const PANEL_ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
 const title = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
-export const ZDashboardVariable = z
+const ZDashboardVariable = z
   .strictObject({
     name: z.string().regex(VARIABLE_NAME, "must be a letter, then up to 31 letters, digits or '_' (used as $name)"),
     label: title(60),
@@ -27,7 +27,7 @@ export const ZDashboardVariable = z
   })
   .meta({ id: "DashboardVariable" });
 
-export const ZDashboardPanel = z
+const ZDashboardPanel = z
   .strictObject({
     id: z.string().regex(PANEL_ID, "must be 1–40 lower-case letters, digits or '-'"),
     title: title(120),
@@ -104,7 +104,7 @@ const folderName = z.string().trim().min(1, "must not be empty").max(80, "must b
 /** Body of POST …/dashboard-folders and PUT …/dashboard-folders/{id}. */
 export const ZBoardFolderBody = z.strictObject({ name: folderName }).meta({ id: "BoardFolderBody" });
 
-export const ZBoardFolder = z
+const ZBoardFolder = z
   .object({
     id: z.number().int(),
     name: z.string(),
@@ -128,7 +128,7 @@ export const ZDashboard = z
   })
   .meta({ id: "Dashboard" });
 
-export const ZDashboardSummary = z.object({
+const ZDashboardSummary = z.object({
   id: z.number().int(),
   title: z.string(),
   description: z.string(),

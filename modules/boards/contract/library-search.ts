@@ -3,7 +3,7 @@
  * TypeScript without zod, so the explorer and the pickers search in the browser without loading the
  * schemas (docs/architecture.md, "What the browser loads"); the server filters with it too.
  */
-export interface LibrarySearch {
+interface LibrarySearch {
   /** Every word in the title, the description or a tag, any case. */
   q?: string;
   /** One tag exactly (lower-case). */

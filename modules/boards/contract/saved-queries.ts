@@ -29,7 +29,7 @@ export const ZSavedQueryBody = z
   })
   .meta({ id: "SavedQueryBody" });
 
-export const ZSavedQuery = z
+const ZSavedQuery = z
   .object({
     id: z.number().int(),
     plantId: z.string(),
@@ -60,6 +60,5 @@ export const ZSavedQuerySearch = z.object({
 export type TSavedQueryBody = z.output<typeof ZSavedQueryBody>;
 export type TSavedQuery = z.infer<typeof ZSavedQuery>;
 export type TSavedQueryList = z.infer<typeof ZSavedQueryList>;
-export type TSavedQuerySearch = z.output<typeof ZSavedQuerySearch>;
 
 export { matchesSearch } from "./library-search";

@@ -24,7 +24,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 /** A time when a monitor opens and sends nothing (its firings are still recorded): one-off, or weekly. */
-export const ZMuteWindow = z
+const ZMuteWindow = z
   .discriminatedUnion("kind", [
     z
       .object({ kind: z.literal("once"), from: ZInstant, to: ZInstant, reason: z.string().max(MUTE_LIMITS.maxReason).nullish() })
@@ -59,7 +59,7 @@ const ZQuery = z
 
 const ZKeyColumns = z.array(ZColumnName).min(1, "name at least one column").max(MONITOR_LIMITS.maxKeyColumns);
 
-export const ZMonitorTaskTemplate = z
+const ZMonitorTaskTemplate = z
   .object({
     taskTitle: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
     taskDescription: z.string().max(3000, "must be at most 3000 characters").nullish(),
@@ -71,7 +71,7 @@ export const ZMonitorTaskTemplate = z
   })
   .meta({ id: "MonitorTaskTemplate", description: "The task a new firing opens; `{Column}` in title and description names a result column." });
 
-export const ZMonitorNotify = z
+const ZMonitorNotify = z
   .object({
     emails: z.array(z.email("must be an e-mail address").max(254)).max(MONITOR_LIMITS.maxEmails).optional(),
     webhookUrl: z
@@ -137,7 +137,7 @@ export const ZMonitor = z
   })
   .meta({ id: "Monitor" });
 
-export const ZFiringKey = z.record(z.string(), z.unknown());
+const ZFiringKey = z.record(z.string(), z.unknown());
 
 /** Answer of POST …/monitors/{id}/run. */
 export const ZMonitorRun = z.object({

@@ -51,7 +51,7 @@ export const ZContactPoint = z
   })
   .meta({ id: "ContactPoint" });
 
-export const ZRoutingRule = z.object({
+const ZRoutingRule = z.object({
   /** Severities this rule takes; empty: any. */
   severities: z.array(z.enum(MONITOR_SEVERITIES)).max(MONITOR_SEVERITIES.length).default([]),
   /** Asset tag numbers this rule takes (the firing's asset); empty: any. */

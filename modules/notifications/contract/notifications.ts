@@ -23,7 +23,7 @@ export const NOTIFICATION_LIMITS = {
   markIds: 200,
 } as const;
 
-export const ZNotification = z
+const ZNotification = z
   .object({
     id: z.number().int(),
     kind: z.enum(NOTIFICATION_KINDS),

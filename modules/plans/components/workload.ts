@@ -48,7 +48,7 @@ export function mondayOf(iso: string): string {
   return isoOfDay(day - ((day + 3) % 7));
 }
 
-export const jobHours = (job: { estimatedTimeInHours: string | number; requiredPersonCount: number }) => (Number(job.estimatedTimeInHours) || 0) * Math.max(1, job.requiredPersonCount);
+const jobHours = (job: { estimatedTimeInHours: string | number; requiredPersonCount: number }) => (Number(job.estimatedTimeInHours) || 0) * Math.max(1, job.requiredPersonCount);
 
 export function workloadWeeks(
   work: { jobs: readonly TPlannedJob[]; tasks: readonly TTask[]; plans: readonly PlanEstimate[] },

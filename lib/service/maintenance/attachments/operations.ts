@@ -20,7 +20,7 @@ const mediaType = (header: string | undefined) => (header ?? "").split(";")[0]!.
  * inline, every other type as a download; and a sandboxing policy, so even a file opened on its own
  * is a document with no scripts, no plugins, no origin.
  */
-export function downloadHeaders(attachment: { name: string; contentType: string; sha256: string; size: number }): Record<string, string> {
+function downloadHeaders(attachment: { name: string; contentType: string; sha256: string; size: number }): Record<string, string> {
   const ascii = attachment.name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   const disposition = isImageType(attachment.contentType) ? "inline" : "attachment";
   return {

@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/contract/errors";
 import { MAX_ATTACHMENTS_PER_TASK, type AttachmentType, type TAttachment } from "@/lib/contract/attachments";
 import type { SqlDb } from "../../../platform/sql";
 
-export interface NewAttachment {
+interface NewAttachment {
   id: string;
   plantId: string;
   taskId: string;
@@ -18,7 +18,7 @@ export interface NewAttachment {
   content: Uint8Array;
 }
 
-export interface AttachmentFile {
+interface AttachmentFile {
   attachment: TAttachment;
   content: Uint8Array;
 }

@@ -32,7 +32,7 @@ interface SparkplugTopic {
 }
 
 /** A message's caps, as the JSON topic's: bytes before anything is decoded, metrics before the codec runs. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 1024 * 1024;
 const MAX_METRICS = 1000;
 
 /**
@@ -132,7 +132,7 @@ export interface SparkplugStateStore {
 /** A gap stays open this long (ms) for the missing message to arrive late before a rebirth is asked for. */
 const REORDER_TIMEOUT_MS = 2_000;
 /** At most one rebirth request per edge node in this time (ms): an edge node needs a moment to re-send its births. */
-export const REBIRTH_MIN_INTERVAL_MS = 5_000;
+const REBIRTH_MIN_INTERVAL_MS = 5_000;
 
 /** The payload of an NCMD asking an edge node for its births again (Sparkplug 3.0, "Node Control/Rebirth"). */
 export function encodeRebirthRequest(timestamp: number): Uint8Array {

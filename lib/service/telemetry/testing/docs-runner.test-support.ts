@@ -18,9 +18,9 @@ import { createFixtureDatabase, unscopedSources } from "./duckdb.test-support";
 import { createClickHouseFixture, unscopedClickHouseSources, type ClickHouseFixture } from "./clickhouse.test-support";
 import { compareWithDocs, type DocsExample } from "@/lib/kql/testing/docs-examples";
 
-export type Engine = "duckdb" | "clickhouse";
+type Engine = "duckdb" | "clickhouse";
 export const ENGINES: Engine[] = ["duckdb", "clickhouse"];
-export type Status = "pass" | "wrong" | "refused" | "error" | "timeout";
+type Status = "pass" | "wrong" | "refused" | "error" | "timeout";
 
 export interface Outcome {
   id: string;

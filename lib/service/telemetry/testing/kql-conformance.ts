@@ -13,9 +13,9 @@ import { createFixtureDatabase, runKql } from "./duckdb.test-support";
 import type { QueryOutput } from "@/lib/kql/testing/rows.test-support";
 import { createClickHouseFixture, runKqlOnClickHouse, type ClickHouseFixture } from "./clickhouse.test-support";
 
-export const NOW = new Date("2026-01-02T12:00:00Z");
+const NOW = new Date("2026-01-02T12:00:00Z");
 
-export interface Case {
+interface Case {
   q: string;
   rows: JsonValue[][];
   columns?: string[];
