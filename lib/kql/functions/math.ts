@@ -21,6 +21,9 @@ export const MATH: readonly FunctionEntry[] = [
   scalar("log2", { args: "x: real", result: "real", nulls: "may", sql: guarded("$0 > 0", "log2($0)"), doc: "the base-2 logarithm" }),
   scalar("pow", { args: "base: real, exponent: real", result: "real", sql: "pow($0, $1)", doc: "base raised to exponent" }),
   unary("exp", "exp($0)", "e raised to x"),
+  // DuckDB has no erf: erf.ts computes it (udfs.ts); ClickHouse has its own.
+  scalar("erf", { args: "x: real", result: "real", sql: { duckdb: "kql_erf($0)", clickhouse: "erf($0)" }, doc: "the error function" }),
+  scalar("erfc", { args: "x: real", result: "real", sql: { duckdb: "kql_erfc($0)", clickhouse: "erfc($0)" }, doc: "the complementary error function, 1 - erf(x)" }),
   unary("exp2", "pow(2, $0)", "2 raised to x"),
   unary("exp10", "pow(10, $0)", "10 raised to x"),
   scalar("isnan", { args: "x: real", result: "bool", nulls: "never", sql: { duckdb: "coalesce(isnan($0), false)", clickhouse: "coalesce(isNaN($0), false)" }, doc: "whether x is not a number" }),

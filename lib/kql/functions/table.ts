@@ -10,6 +10,7 @@ import { COLLECTIONS } from "./collections";
 import { CONVERSIONS } from "./conversions";
 import { DATETIME } from "./datetime";
 import { DYNAMIC } from "./dynamic";
+import { ENCODINGS } from "./encodings";
 import { GEOHASH } from "./geohash";
 import { HASHES } from "./hashes";
 import { IP_ADDRESSES } from "./ip-addresses";
@@ -24,7 +25,7 @@ import { TEXT_FUNCTIONS } from "./text-functions";
 import { TIME_ZONE_FUNCTIONS } from "./time-zones";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();

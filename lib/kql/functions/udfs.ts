@@ -5,6 +5,7 @@
  * function table's entries name both). Pure: no DuckDB import here.
  */
 
+import { erf, erfc } from "./erf";
 import * as ip from "./ip";
 import * as text from "./text";
 
@@ -85,6 +86,9 @@ const signed = (u: bigint) => (u >= 1n << 63n ? u - (1n << 64n) : u);
 export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_xxhash64", params: ["VARCHAR"], returns: "BIGINT", fn: (text: string) => signed(xxhash64(utf8.encode(text))) },
   { name: "kql_xxhash64_long", params: ["BIGINT"], returns: "BIGINT", fn: (value: bigint) => signed(xxhash64(littleEndian(value))) },
+  // The error function (erf.ts; the entries in math.ts).
+  { name: "kql_erf", params: ["DOUBLE"], returns: "DOUBLE", fn: erf },
+  { name: "kql_erfc", params: ["DOUBLE"], returns: "DOUBLE", fn: erfc },
   // IPv4 and IPv6 (ip.ts; the entries in ip-addresses.ts).
   { name: "kql_parse_ipv4", params: ["VARCHAR"], returns: "BIGINT", fn: ip.parseIpv4 },
   { name: "kql_parse_ipv4_mask", params: ["VARCHAR", "BIGINT"], returns: "BIGINT", fn: ip.parseIpv4Mask },
