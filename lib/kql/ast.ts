@@ -123,6 +123,8 @@ export type Operator =
   /** `T | invoke f(args)`: f(T, args), the input as the function's first tabular parameter (compile.ts). */
   | { kind: "invoke"; call: Extract<TabularSource, { kind: "call" }>; span: Span }
   /** `evaluate ipv4_lookup(T, ip, network, extra keys…, return_unmatched)` / `ipv6_lookup`: a join on "address in range" (plugins.ts). */
+  /** `evaluate narrow()`: every cell as a row (Row, Column, Value as text) (plugins.ts). */
+  | { kind: "narrow"; span: Span }
   | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span };
 
 /** Where a tabular expression's rows come from. */

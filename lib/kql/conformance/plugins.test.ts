@@ -24,5 +24,8 @@ describe("evaluate plugins", () => {
     { q: `${IP_DATA}${IPS} IPs | evaluate ipv4_lookup(IP_Data, ip, network, return_unmatched = true)`, rows: [["2.20.183.12", "2.20.183.0/24", "GB"], ["5.8.1.2", "5.8.0.0/19", "RU"], ["192.165.12.17", "", ""]] },
     { q: `${IP_DATA} datatable(ip:string, country:string) ['2.20.183.12', 'GB', '5.8.1.2', 'SE'] | evaluate ipv4_lookup(IP_Data, ip, network, country)`, rows: [["2.20.183.12", "GB", "2.20.183.0/24"]], columns: ["ip", "country", "network"] },
     { q: `let R = datatable(network:string, c:string) ["2001:0db8:85a3::/48","US"]; datatable(ip:string) ["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "a5e:f127::1"] | evaluate ipv6_lookup(R, ip, network, true)`, rows: [["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "2001:0db8:85a3::/48", "US"], ["a5e:f127::1", "", ""]] },
+    // narrow (ADX): each cell a row — the input row's 0-based number (in its sorted order), the column's name, tostring() of the value.
+    { q: "datatable(a:long, b:string, d:dynamic)[2, \"x\", dynamic({\"k\":1}), 1, \"\", dynamic([1,2])] | sort by a asc | evaluate narrow()", rows: [[0,"a","1"],[0,"b",""],[0,"d","[1,2]"],[1,"a","2"],[1,"b","x"],[1,"d","{\"k\":1}"]], columns: ["Row","Column","Value"], types: ["long","string","string"] },
+    { q: "States | where DeviceId == \"D3\" | project Name, Value | sort by Name asc | evaluate narrow() | where Column == \"Value\" | project Row, Value", rows: [[0,"1"],[1,"18"]], columns: ["Row","Value"], types: ["long","string"] },
   ]);
 });

@@ -21,13 +21,19 @@ interface Arg {
 /** What `evaluate <plugin>(…)` stands for: operators to read from spelled-out tokens, or an operator. */
 type Plugin = { kind: "tokens"; cursor: Cursor } | { kind: "operator"; operator: Operator };
 
-export const DESUGARED_PLUGINS = new Set(["rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "ipv4_lookup", "ipv6_lookup"]);
+export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "ipv4_lookup", "ipv6_lookup"]);
 
 /** Reads `plugin(args) [: (schema)]` (the cursor at the plugin's name) for a plugin of DESUGARED_PLUGINS. */
 export function readPlugin(c: Cursor, from: number): Plugin {
   const plugin = c.next();
   c.expectPunct("(");
   if (plugin.text === "ipv4_lookup" || plugin.text === "ipv6_lookup") return { kind: "operator", operator: ipLookup(c, plugin, from) };
+  if (plugin.text === "narrow") {
+    // Its columns are the input's, known only when planning (kql/plugins.ts).
+    if (!isPunct(c.peek(), ")")) fail(c.peek(), "narrow() takes no arguments");
+    c.next();
+    return { kind: "operator", operator: { kind: "narrow", span: c.spanFrom(from) } };
+  }
   const args = readArgs(c);
   const schema = readSchema(c);
   const arity = (min: number, max: number) => {
