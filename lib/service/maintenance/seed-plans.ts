@@ -14,7 +14,7 @@ import type { SqlParams } from "../../platform/sql";
 import { addDays, type Random } from "../demo/seeded-random";
 import type { CustomerVocabulary } from "./seed-content";
 import { plannedOccurrences } from "./plans/evaluate";
-import type { StoredPlan } from "./plans/store";
+import { planInsert, plannedJobInsert, type StoredPlan } from "./plans/store";
 
 /** What a plan needs of an asset (seed.ts SeedAsset). */
 interface PlanAsset {
@@ -63,16 +63,6 @@ function leadTimeOf(every: number, unit: Unit): number {
   return days <= 7 ? 2 : days <= 14 ? 3 : days <= 31 ? 7 : 14;
 }
 
-const PLAN_SQL = `INSERT INTO maintenance_plans (id, plant_id, asset_id, title, description, activity_kind, assigned_to_role, priority,
-    estimated_time_in_hours, required_person_count, trigger_kind, trigger_every, trigger_unit, start_date, meter_query, start_reading,
-    lead_time_days, schedule, checklist, enabled, created_date, created_at, updated_at)
-  VALUES (@id, @plantId, @assetId, @title, @description, @activityKind, @assignedToRole, @priority, @estimatedTimeInHours, @requiredPersonCount,
-    @triggerKind, @every, @unit, @startDate, @meterQuery, @startReading, @leadTimeDays, 'FIXED', @checklist, 1, @today, @createdAt, @createdAt)`;
-
-const PLANNED_SQL = `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department, estimated_time_in_hours,
-    required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark, plan_id)
-  VALUES (@id, @plantId, @assetId, @title, @dueDate, @activityKind, @department, @hours, @people, @every, @unit, NULL, NULL, @planId)`;
-
 /**
  * The meter's KQL: a machine's running hours since commissioning, estimated from its RunningState
  * data point (1 while it runs, one reading a minute) as the hours since then × the share of the
@@ -105,53 +95,11 @@ export function demoPlanRows(input: DemoPlansInput): (readonly [string, SqlParam
   const workable = input.assets.filter((asset) => asset.level === "MACHINE" || asset.level === "COMPONENT");
   const machines = input.assets.filter((asset) => asset.level === "MACHINE");
   const createdAt = `${today}T06:00:00.000Z`;
+  // Written as the plans store writes a new plan and its planned jobs (plans/store.ts).
   const write = (plan: StoredPlan) => {
-    const trigger = plan.trigger;
-    rows.push([
-      PLAN_SQL,
-      {
-        id: plan.id,
-        plantId,
-        assetId: plan.assetId,
-        title: plan.title,
-        description: plan.description,
-        activityKind: plan.activityKind,
-        assignedToRole: plan.assignedToRole,
-        priority: plan.priority,
-        estimatedTimeInHours: plan.estimatedTimeInHours,
-        requiredPersonCount: plan.requiredPersonCount,
-        triggerKind: trigger.kind,
-        every: trigger.every,
-        unit: trigger.unit,
-        startDate: trigger.kind === "CALENDAR" ? trigger.startDate : null,
-        meterQuery: trigger.kind === "METER" ? trigger.query : null,
-        startReading: trigger.kind === "METER" ? trigger.startReading : null,
-        leadTimeDays: plan.leadTimeDays,
-        checklist: JSON.stringify(plan.checklist),
-        today,
-        createdAt,
-      },
-    ]);
+    rows.push(planInsert(plantId, plan.id, plan, plan.assetId, today, createdAt));
     // A meter plan has no forecast before its first reading, so no planned job yet.
-    for (const occurrence of plannedOccurrences(plan, today)) {
-      rows.push([
-        PLANNED_SQL,
-        {
-          id: `${plan.id}-${occurrence.dueDate}`,
-          plantId,
-          assetId: plan.assetId,
-          title: plan.title,
-          dueDate: occurrence.dueDate,
-          activityKind: plan.activityKind,
-          department: plan.assignedToRole,
-          hours: String(plan.estimatedTimeInHours),
-          people: plan.requiredPersonCount,
-          every: occurrence.recurrence?.every ?? null,
-          unit: occurrence.recurrence?.unit ?? null,
-          planId: plan.id,
-        },
-      ]);
-    }
+    for (const occurrence of plannedOccurrences(plan, today)) rows.push(plannedJobInsert(plan, occurrence));
   };
   const base = (id: string, asset: PlanAsset, kind: PlanKind | "meter") => ({
     id,

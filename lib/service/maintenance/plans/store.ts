@@ -129,6 +129,42 @@ export interface PlannedOccurrence {
   recurrence: { every: number; unit: "DAY" | "WEEK" | "MONTH" } | null;
 }
 
+/** The statement that writes a new plan: `insertPlan`, and the demo seed's plans (seed-plans.ts). */
+export function planInsert(plantId: string, planId: string, plan: TMaintenancePlanParsed, assetId: string, today: string, now: string): readonly [string, Params] {
+  return [
+    `INSERT INTO maintenance_plans (id, plant_id, asset_id, title, description, activity_kind, assigned_to_role, priority, estimated_time_in_hours,
+       required_person_count, trigger_kind, trigger_every, trigger_unit, start_date, meter_query, start_reading, lead_time_days, schedule, checklist,
+       enabled, created_date, created_at, updated_at)
+     VALUES (@id, @plantId, @assetId, @title, @description, @activityKind, @assignedToRole, @priority, @estimatedTimeInHours,
+       @requiredPersonCount, @triggerKind, @triggerEvery, @triggerUnit, @startDate, @meterQuery, @startReading, @leadTimeDays, @schedule, @checklist,
+       @enabled, @today, @now, @now)`,
+    { ...planParams(plan, assetId), id: planId, plantId, today, now },
+  ];
+}
+
+/** The statement that writes one planned job of a plan: `replacePlannedJobs`, and the demo seed's (seed-plans.ts). */
+export function plannedJobInsert(plan: StoredPlan, occurrence: PlannedOccurrence): readonly [string, Params] {
+  return [
+    `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department, estimated_time_in_hours,
+       required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark, plan_id)
+     VALUES (@id, @plantId, @assetId, @title, @dueDate, @activityKind, @department, @hours, @people, @every, @unit, NULL, NULL, @planId)`,
+    {
+      id: `${plan.id}-${occurrence.dueDate}`,
+      plantId: plan.plantId,
+      assetId: plan.assetId,
+      title: plan.title,
+      dueDate: occurrence.dueDate,
+      activityKind: plan.activityKind,
+      department: plan.assignedToRole,
+      hours: String(plan.estimatedTimeInHours),
+      people: plan.requiredPersonCount,
+      every: occurrence.recurrence?.every ?? null,
+      unit: occurrence.recurrence?.unit ?? null,
+      planId: plan.id,
+    },
+  ];
+}
+
 /** Thrown inside a task's transaction when its occurrence is already open: the task is rolled back. */
 class AlreadyOpened extends Error {}
 
@@ -184,15 +220,7 @@ export function createPlanStore(engine: SqlDb, tasks: Pick<MaintenanceStore, "cr
     },
 
     async insertPlan(plantId, planId, plan, assetId, today, now) {
-      await engine.run(
-        `INSERT INTO maintenance_plans (id, plant_id, asset_id, title, description, activity_kind, assigned_to_role, priority, estimated_time_in_hours,
-           required_person_count, trigger_kind, trigger_every, trigger_unit, start_date, meter_query, start_reading, lead_time_days, schedule, checklist,
-           enabled, created_date, created_at, updated_at)
-         VALUES (@id, @plantId, @assetId, @title, @description, @activityKind, @assignedToRole, @priority, @estimatedTimeInHours,
-           @requiredPersonCount, @triggerKind, @triggerEvery, @triggerUnit, @startDate, @meterQuery, @startReading, @leadTimeDays, @schedule, @checklist,
-           @enabled, @today, @now, @now)`,
-        { ...planParams(plan, assetId), id: planId, plantId, today, now },
-      );
+      await engine.run(...planInsert(plantId, planId, plan, assetId, today, now));
     },
 
     async updatePlan(plantId, planId, plan, assetId, now) {
@@ -262,27 +290,7 @@ export function createPlanStore(engine: SqlDb, tasks: Pick<MaintenanceStore, "cr
         // (SQLite's BEGIN IMMEDIATE already does), so neither inserts an id the other just wrote.
         if (engine.engine === "postgres") await tx.run(`SELECT 1 FROM maintenance_plans WHERE id = @planId FOR UPDATE`, { planId: plan.id });
         await tx.run(`DELETE FROM planned_jobs WHERE plan_id = @planId`, { planId: plan.id });
-        for (const occurrence of occurrences) {
-          await tx.run(
-            `INSERT INTO planned_jobs (id, plant_id, asset_id, job_title, due_date, activity_kind, department, estimated_time_in_hours,
-               required_person_count, recurrence_every, recurrence_unit, work_order_id, work_order_remark, plan_id)
-             VALUES (@id, @plantId, @assetId, @title, @dueDate, @activityKind, @department, @hours, @people, @every, @unit, NULL, NULL, @planId)`,
-            {
-              id: `${plan.id}-${occurrence.dueDate}`,
-              plantId: plan.plantId,
-              assetId: plan.assetId,
-              title: plan.title,
-              dueDate: occurrence.dueDate,
-              activityKind: plan.activityKind,
-              department: plan.assignedToRole,
-              hours: String(plan.estimatedTimeInHours),
-              people: plan.requiredPersonCount,
-              every: occurrence.recurrence?.every ?? null,
-              unit: occurrence.recurrence?.unit ?? null,
-              planId: plan.id,
-            },
-          );
-        }
+        for (const occurrence of occurrences) await tx.run(...plannedJobInsert(plan, occurrence));
       });
     },
   };
