@@ -27,6 +27,9 @@ describe("text functions", () => {
     { q: "print has_any_index('Hello, World', dynamic(['world'])), has_any_index('helloworld', dynamic(['world'])), has_any_index('x', parse_json('{\"a\": 1}')), has_any_index('a.b (c)', dynamic(['', '(c)']))", rows: [[0, -1, null, 1]] },
     { q: "print url_encode('a b&c=é/~'), url_encode_component('a b'), url_encode('(x)*!-_.'), url_encode('')", rows: [["a+b%26c%3d%c3%a9%2f%7e", "a%20b", "(x)*!-_.", ""]] },
     { q: "print format_bytes(0), format_bytes(1024), format_bytes(1536, 1), format_bytes(-2048), format_bytes(1073741824, 0, 'MB'), format_bytes(real(null)), format_bytes(100, 0, 'XB')", rows: [["0 Bytes", "1 KB", "1.5 KB", "-2 KB", "1024 MB", "", "100 Bytes"]] },
+    // parse_csv: the page's two printed outputs, then empty fields, quotes inside unquoted fields, non-ASCII text.
+    { q: "print result = parse_csv('aa,\"b,b,b\",cc,\"Escaping quotes: \"\"Title\"\"\",\"line1\\nline2\"'), multi = parse_csv('record1,a,b,c\\nrecord2,x,y,z')", rows: [[["aa", "b,b,b", "cc", 'Escaping quotes: "Title"', "line1\nline2"], ["record1", "a", "b", "c"]]], types: ["dynamic", "dynamic"] },
+    { q: "print parse_csv(''), parse_csv(',a,,b,'), parse_csv('a\"b,\"x\"y'), parse_csv('é,\"ü\"\\r\\nz')", rows: [[[""], ["", "a", "", "b", ""], ['a"b', "xy"], ["é", "ü"]]] },
     { q: "print parse_urlquery('k1=v1&k2=a%20b&k3'), parse_urlquery('')", rows: [[{ "Query Parameters": { k1: "v1", k2: "a b", k3: "" } }, { "Query Parameters": {} }]] },
   ]);
 });

@@ -1,6 +1,6 @@
 /**
  * KQL's text functions beyond strings.ts: replace_strings, unicode_codepoints_*, has_any_index,
- * url_encode*, format_bytes, parse_urlquery (entry.ts says what an entry holds;
+ * url_encode*, format_bytes, parse_urlquery, parse_csv (entry.ts says what an entry holds;
  * docs/kql-functions.md how to add one). DuckDB runs text.ts's rules as JavaScript scalar
  * functions (udfs.ts) where it has no function with ADX's answer; ClickHouse spells the same
  * rules with its own functions. What a function builds is bounded (budget.ts VALUE_LIMITS).
@@ -150,5 +150,26 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
       },
     },
     doc: "the query string's key=value pairs (split at '&', decoded) as {\"Query Parameters\": {key: value, …}}",
+  }),
+  scalar("parse_csv", {
+    args: "csv_text: string",
+    result: "dynamic",
+    sql: {
+      duckdb: "CAST(kql_parse_csv($0) AS JSON)",
+      // text.ts's parseCsv, folded over the characters: (fields, field, in quotes, a quote just closed, record ended).
+      clickhouse: ({ args: [csv] }) => {
+        const state = (fields: string, field: string, quoted: string, closed: string, ended: string) => `tuple(${fields}, ${field}, toUInt8(${quoted}), toUInt8(${closed}), toUInt8(${ended}))`;
+        const [fields, field, quoted, closed, ended] = ["kql_s.1", "kql_s.2", "kql_s.3", "kql_s.4", "kql_s.5"];
+        const step = `multiIf(${ended} = 1, kql_s,
+          ${quoted} = 1, if(kql_c = '"', ${state(fields, field, "0", "1", "0")}, ${state(fields, `concat(${field}, kql_c)`, "1", "0", "0")}),
+          kql_c = '"', multiIf(${closed} = 1, ${state(fields, `concat(${field}, '"')`, "1", "0", "0")}, ${field} = '', ${state(fields, field, "1", "0", "0")}, ${state(fields, `concat(${field}, kql_c)`, "0", "0", "0")}),
+          kql_c = ',', ${state(`arrayPushBack(${fields}, ${field})`, "''", "0", "0", "0")},
+          kql_c IN ('\\n', '\\r'), ${state(fields, field, "0", "0", "1")},
+          ${state(fields, `concat(${field}, kql_c)`, "0", "0", "0")})`;
+        const folded = `arrayFold((kql_s, kql_c) -> ${step.replace(/\n\s+/g, " ")}, extractAll(ifNull(${csv}, ''), '(?s).'), ${state("CAST([], 'Array(String)')", "''", "0", "0", "0")})`;
+        return `toJSONString(arrayMap(kql_f -> arrayPushBack(kql_f.1, kql_f.2), [${folded}])[1])`;
+      },
+    },
+    doc: "the first comma-separated record's fields as an array of strings (quoted fields keep commas and line breaks, \"\" is a quote)",
   }),
 ];

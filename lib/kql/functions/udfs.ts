@@ -113,4 +113,5 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_url_encode", params: ["VARCHAR"], returns: "VARCHAR", fn: (s: string) => text.urlEncode(s, false) },
   { name: "kql_url_encode_component", params: ["VARCHAR"], returns: "VARCHAR", fn: (s: string) => text.urlEncode(s, true) },
   { name: "kql_parse_urlquery", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseUrlQuery },
+  { name: "kql_parse_csv", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseCsv },
 ];
