@@ -11,35 +11,22 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { parseConfig } from "@/lib/config";
-import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
-import { createServiceRuntime } from "@/lib/service/runtime";
 import { compileKql } from "@/lib/kql";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { scopedSources } from "@/lib/service/telemetry/duckdb/store";
 import { ErrorLedger, median, printMachine } from "./honest";
+import { startTelemetryServer } from "./telemetry-server";
 
 const args = process.argv.slice(2);
 const at = args.indexOf("--requests");
 const REQUESTS = at >= 0 ? Number(args[at + 1]) : 500;
 const CUSTOMER = "CUST-ACME";
 const root = path.resolve(import.meta.dirname, "..");
-const config = parseConfig({
-  ...process.env,
-  DATA_DIR: path.resolve(root, process.env.BENCH_DATA_DIR ?? "data/bench-fixed-cost"),
-  DEMO_TELEMETRY_DAYS: "2",
-  DEMO_LIVE: "0",
-  TELEMETRY_COST_BUDGET_PER_MINUTE: "1000000000",
-} as NodeJS.ProcessEnv);
 const ledger = new ErrorLedger();
 
 printMachine(`fixed cost, ${REQUESTS} requests a way`);
-const runtime = await createServiceRuntime(config);
-const server = http.createServer((req, res) => {
-  void (async () => sendNodeResponse(res, await runtime.handle(await fromNodeRequest(req, "http://127.0.0.1", res))))();
-});
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const service = await startTelemetryServer({ dataDir: path.resolve(root, process.env.BENCH_DATA_DIR ?? "data/bench-fixed-cost"), days: 2, customerId: CUSTOMER });
+const { base, token, runtime } = service;
 // The transport's own floor: the same client and Node's HTTP server, answering without the service.
 const echo = http.createServer((req, res) => {
   req.resume();
@@ -48,13 +35,6 @@ const echo = http.createServer((req, res) => {
 await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
 const echoBase = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
 try {
-  const client = await runtime.telemetry.clients.create(CUSTOMER);
-  const tokenResponse = await fetch(`${base}/oauth2/v2.0/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: `${config.TELEMETRY_RESOURCE_ID}/.default` }),
-  });
-  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   const store = runtime.telemetry.duckdb!;
   const end = new Date();
   const scope = { start: new Date(end.getTime() - 86_400_000), end, plantIds: null };
@@ -98,9 +78,8 @@ try {
   const bare = "bare SELECT 1";
   console.log(names.filter((n) => n !== bare).map((n) => `${n} ÷ bare ${ledger.ratio(ms[n]!, ms[bare]!, n, bare)}`).join(", "));
 } finally {
-  server.close();
   echo.close();
-  await runtime.close();
+  await service.close();
 }
 printMachine("fixed cost, end");
 ledger.finish();

@@ -23,19 +23,15 @@
  * --threads (TELEMETRY_DUCKDB_THREADS for the DuckDB runs; default the server's).
  */
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { parseConfig } from "@/lib/config";
 import type { ResultColumn, SqlParams } from "@/lib/kql";
-import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { DEMO_CUSTOMERS, DEMO_PLANTS } from "@/lib/service/demo/catalog";
-import { createServiceRuntime } from "@/lib/service/runtime";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
 import { tableRows, type TelemetryStore } from "@/lib/service/telemetry/store";
 import { ErrorLedger, median, printMachine } from "./honest";
+import { startTelemetryServer } from "./telemetry-server";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -188,31 +184,11 @@ function report(engine: string, query: ScaleQuery, ms: Record<string, number>, b
 }
 
 async function duckdbPhase(): Promise<{ end: Date; total: number }> {
-  const config = parseConfig({
-    ...process.env,
-    DATA_DIR: path.join(dataDir, "duckdb"),
-    DEMO_TELEMETRY_DAYS: String(DAYS),
-    DEMO_LIVE: "0",
-    TELEMETRY_COST_BUDGET_PER_MINUTE: "1000000000",
-    ...(THREADS ? { TELEMETRY_DUCKDB_THREADS: THREADS } : {}),
-  } as NodeJS.ProcessEnv);
   const started = Date.now();
-  const runtime = await createServiceRuntime(config);
+  const service = await startTelemetryServer({ dataDir: path.join(dataDir, "duckdb"), days: DAYS, customerId: CUSTOMER, env: THREADS ? { TELEMETRY_DUCKDB_THREADS: THREADS } : {} });
+  const { config, runtime, base, token } = service;
   console.log(`DuckDB files ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${config.dataDir}; TELEMETRY_DUCKDB_THREADS ${config.TELEMETRY_DUCKDB_THREADS})`);
-  const server = http.createServer((req, res) => {
-    void (async () => sendNodeResponse(res, await runtime.handle(await fromNodeRequest(req, "http://127.0.0.1", res))))();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const client = await runtime.telemetry.clients.create(CUSTOMER);
-    const tokenResponse = await fetch(`${base}/oauth2/v2.0/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret, scope: `${config.TELEMETRY_RESOURCE_ID}/.default` }),
-    });
-    if (!tokenResponse.ok) throw new Error(`token endpoint answered ${tokenResponse.status}`);
-    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
     const store = runtime.telemetry.duckdb!;
     const wide = { start: new Date(Date.now() - 1700 * DAY), end: new Date(Date.now() + DAY), plantIds: null };
     const [total, last] = rowsOf(await store.query({ customerId: CUSTOMER, kql: "States | summarize count(), max(Timestamp)", scope: wide, limits }))[0] as [number, string];
@@ -247,8 +223,7 @@ async function duckdbPhase(): Promise<{ end: Date; total: number }> {
     }
     return { end, total };
   } finally {
-    server.close();
-    await runtime.close();
+    await service.close();
   }
 }
 
