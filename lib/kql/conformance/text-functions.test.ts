@@ -30,6 +30,18 @@ describe("text functions", () => {
     // parse_csv: the page's two printed outputs, then empty fields, quotes inside unquoted fields, non-ASCII text.
     { q: "print result = parse_csv('aa,\"b,b,b\",cc,\"Escaping quotes: \"\"Title\"\"\",\"line1\\nline2\"'), multi = parse_csv('record1,a,b,c\\nrecord2,x,y,z')", rows: [[["aa", "b,b,b", "cc", 'Escaping quotes: "Title"', "line1\nline2"], ["record1", "a", "b", "c"]]], types: ["dynamic", "dynamic"] },
     { q: "print parse_csv(''), parse_csv(',a,,b,'), parse_csv('a\"b,\"x\"y'), parse_csv('é,\"ü\"\\r\\nz')", rows: [[[""], ["", "a", "", "b", ""], ['a"b', "xy"], ["é", "ü"]]] },
+    // parse_url: the page's URL (the page prints the path without its leading '/' and the parameters as text: ADX's value is the object), parts a URL lacks, not a URL.
+    {
+      q: 'print Result = parse_url("scheme://username:password@host:1234/this/is/a/path?k1=v1&k2=v2#fragment"), b = parse_url("https://www.example.com/a%20b/file.htm?x=1&y=a%20b"), c = parse_url("not a url"), d = parse_url("http://[::1]:80"), e = parse_url("")',
+      rows: [[
+        { Scheme: "scheme", Host: "host", Port: "1234", Path: "/this/is/a/path", Username: "username", Password: "password", "Query Parameters": { k1: "v1", k2: "v2" }, Fragment: "fragment" },
+        { Scheme: "https", Host: "www.example.com", Port: "", Path: "/a%20b/file.htm", Username: "", Password: "", "Query Parameters": { x: "1", y: "a b" }, Fragment: "" },
+        {},
+        { Scheme: "http", Host: "[::1]", Port: "80", Path: "", Username: "", Password: "", "Query Parameters": {}, Fragment: "" },
+        {},
+      ]],
+    },
+    { q: 'print tostring(parse_url("https://h.com:8080/p?q=1").Port), tostring(parse_url("https://h.com/p?q=1")["Query Parameters"].q)', rows: [["8080", "1"]] },
     { q: "print parse_urlquery('k1=v1&k2=a%20b&k3'), parse_urlquery('')", rows: [[{ "Query Parameters": { k1: "v1", k2: "a b", k3: "" } }, { "Query Parameters": {} }]] },
   ]);
 });

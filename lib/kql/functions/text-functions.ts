@@ -32,6 +32,22 @@ const chCodepoint = (c: string) => {
 const chUtf8 = (cp: string) =>
   `multiIf(${cp} < 128, char(${cp}), ${cp} < 2048, char(192 + intDiv(${cp}, 64), 128 + ${cp} % 64), ${cp} < 65536, char(224 + intDiv(${cp}, 4096), 128 + intDiv(${cp}, 64) % 64, 128 + ${cp} % 64), char(240 + intDiv(${cp}, 262144), 128 + intDiv(${cp}, 4096) % 64, 128 + intDiv(${cp}, 64) % 64, 128 + ${cp} % 64))`;
 
+/** ClickHouse: a query string's key=value pairs (split at '&', decoded) as a JSON object's text. */
+function chQueryParameters(query: string): string {
+  const pairs = `arrayFilter(kql_p -> kql_p != '', splitByChar('&', ifNull(${query}, '')))`;
+  const key = `decodeURLComponent(splitByChar('=', kql_p)[1])`;
+  const value = `if(position(kql_p, '=') = 0, '', decodeURLComponent(substring(kql_p, position(kql_p, '=') + 1)))`;
+  return `concat('{', arrayStringConcat(arrayMap(kql_p -> concat(toJSONString(${key}), ':', toJSONString(${value})), ${pairs}), ','), '}')`;
+}
+
+/**
+ * parse_url's parts: scheme://[user[:password]@]host[:port][path][?query][#fragment] (a host in
+ * brackets is an IPv6 address). The groups, in order: scheme, user, password, host, port, path, query, fragment.
+ */
+const URL_PATTERN = "^([A-Za-z][A-Za-z0-9+.-]*)://(?:([^:@/?#]*)(?::([^@/?#]*))?@)?(\\[[^\\]]*\\]|[^:/?#]*)(?::([0-9]*))?([^?#]*)(?:\\?([^#]*))?(?:#(.*))?$";
+/** The result's keys in ADX's order, each with its group. */
+const URL_KEYS: readonly [string, number][] = [["Scheme", 1], ["Host", 4], ["Port", 5], ["Path", 6], ["Username", 2], ["Password", 3]];
+
 const UNITS = ["Bytes", "KB", "MB", "GB", "TB", "PB", "EB"];
 
 /** format_bytes' unit: the one named, else the largest whose size (1024^k) the value reaches. */
@@ -142,12 +158,7 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
     result: "dynamic",
     sql: {
       duckdb: "CAST(kql_parse_urlquery($0) AS JSON)",
-      clickhouse: ({ args: [query] }) => {
-        const pairs = `arrayFilter(kql_p -> kql_p != '', splitByChar('&', ifNull(${query}, '')))`;
-        const key = `decodeURLComponent(splitByChar('=', kql_p)[1])`;
-        const value = `if(position(kql_p, '=') = 0, '', decodeURLComponent(substring(kql_p, position(kql_p, '=') + 1)))`;
-        return `concat('{"Query Parameters":{', arrayStringConcat(arrayMap(kql_p -> concat(toJSONString(${key}), ':', toJSONString(${value})), ${pairs}), ','), '}}')`;
-      },
+      clickhouse: ({ args: [query] }) => `concat('{"Query Parameters":', ${chQueryParameters(query!)}, '}')`,
     },
     doc: "the query string's key=value pairs (split at '&', decoded) as {\"Query Parameters\": {key: value, …}}",
   }),
@@ -171,5 +182,23 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
       },
     },
     doc: "the first comma-separated record's fields as an array of strings (quoted fields keep commas and line breaks, \"\" is a quote)",
+  }),
+  scalar("parse_url", {
+    args: "url: string",
+    result: "dynamic",
+    sql: {
+      duckdb: ({ args: [url] }) => {
+        const group = (i: number) => `regexp_extract(${url}, '${URL_PATTERN}', ${i})`;
+        const parts = URL_KEYS.map(([key, i]) => `'${key}', ${group(i)}`).join(", ");
+        const query = `json_extract(CAST(kql_parse_urlquery(${group(7)}) AS JSON), '$."Query Parameters"')`;
+        return `CASE WHEN regexp_matches(${url}, '${URL_PATTERN}') THEN json_object(${parts}, 'Query Parameters', ${query}, 'Fragment', ${group(8)}) ELSE CAST('{}' AS JSON) END`;
+      },
+      clickhouse: ({ args: [url] }) =>
+        bind([`extractGroups(ifNull(${url}, ''), '${URL_PATTERN}')`], "url", ([g]) => {
+          const parts = URL_KEYS.map(([key, i]) => `'"${key}":', toJSONString(${g}[${i}]), ','`).join(", ");
+          return `if(length(${g}) = 0 OR ${g}[1] = '', '{}', concat('{', ${parts}, '"Query Parameters":', ${chQueryParameters(`${g}[7]`)}, ',"Fragment":', toJSONString(${g}[8]), '}'))`;
+        }),
+    },
+    doc: "the URL's parts: {Scheme, Host, Port, Path, Username, Password, Query Parameters: {key: value}, Fragment} ('' for a part it lacks; {} when it is not scheme://…)",
   }),
 ];
