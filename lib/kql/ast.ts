@@ -65,6 +65,8 @@ export interface MakeSeriesAggregate {
 export interface TopNestedLevel {
   count?: Expr;
   of: Assignment;
+  /** `with others = Value`: the rows outside the top N form one more group under this key. */
+  others?: Expr;
   by: Assignment;
   span: Span;
 }

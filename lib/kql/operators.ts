@@ -679,18 +679,42 @@ function topNested(planner: OperatorPlanner, blockIn: Block, operator: Extract<O
     if (!name) analyzer.error(level.of.expr.span, "top-nested of an expression needs a name (Name = expression)");
     return { name: name!, expr };
   });
-  // Level i: group by keys 1..i, rank within keys 1..i-1, keep the top N; then join the levels on their key prefixes.
+  // Level by level over the rows: group by keys 0..i, rank within keys 0..i-1; a row outside its group's top N is
+  // dropped, or with `others` relabelled to that value (so deeper levels and this level's aggregate see it there).
+  let rows = planner.wrap({ ...input, columns: [...input.columns, ...keys.map((k, j) => ({ name: `__tn_k${j}`, expr: k.expr }))] });
   const levels = operator.levels.map((level, i) => {
-    const aggregate = analyzer.aggregate(level.by.expr, scope);
-    const group = keys.slice(0, i + 1);
-    const columns: Binding[] = [...group.map((k, j) => ({ name: `k${j}`, expr: k.expr })), { name: "agg", expr: aggregate }];
-    const grouped = planner.wrap({ ...input, columns, groupBy: group.map((k) => k.expr), aggregated: true });
-    const gs = scopeOf(grouped);
-    const count = level.count ? analyzer.count(level.count) : undefined;
-    const rank: TExpr = { type: "long", nullable: false, node: { op: "window", fn: "row_number", partition: group.slice(0, i).map((_, j) => gs.get(`k${j}`)!), order: [{ expr: gs.get("agg")!, desc: true }] } };
-    const ranked = count ? planner.wrap({ ...grouped, qualify: [analyzer.op("le", [rank, count], "bool", false)] }) : grouped;
-    const name = level.by.name?.text ?? `aggregated_${keys[i]!.name}`;
-    return { block: ranked, name };
+    const group = (b: Block) => {
+      const bs = scopeOf(b);
+      const columns: Binding[] = [...keys.slice(0, i + 1).map((_, j) => ({ name: `k${j}`, expr: bs.get(`__tn_k${j}`)! })), { name: "agg", expr: analyzer.aggregate(level.by.expr, bs) }];
+      return planner.wrap({ ...b, columns, groupBy: columns.slice(0, -1).map((c) => c.expr), aggregated: true });
+    };
+    if (level.count) {
+      const grouped = group(rows);
+      const gs = scopeOf(grouped);
+      const count = analyzer.count(level.count);
+      const rank: TExpr = { type: "long", nullable: false, node: { op: "window", fn: "row_number", partition: keys.slice(0, i).map((_, j) => gs.get(`k${j}`)!), order: [{ expr: gs.get("agg")!, desc: true }] } };
+      const top = planner.wrap({ ...grouped, columns: [...grouped.columns, { name: "hit", expr: analyzer.param("BIGINT", 1, "long") }], qualify: [analyzer.op("le", [rank, count], "bool", false)] });
+      const ts = scopeOf(top);
+      const rs = scopeOf(rows);
+      const on = keys.slice(0, i + 1).map((_, j) => analyzer.op("same", [rs.get(`__tn_k${j}`)!, ts.get(`k${j}`)!], "bool", false));
+      const from = planner.dialect.join(level.others ? "left" : "inner", rows.from, top.from, on.length === 1 ? on[0]! : analyzer.op("and", on, "bool", false));
+      if (level.others) {
+        const value = analyzer.scalar(level.others, new Map());
+        const key = keys[i]!.expr.type;
+        if (value.type !== key && !(isNumeric(value.type) && isNumeric(key))) analyzer.error(level.others.span, `top-nested's others value must be a ${key} like its key, not ${value.type}`);
+      }
+      const relabel = (c: Binding): Binding => {
+        if (!level.others || c.name !== `__tn_k${i}`) return c;
+        const names = new Map([["__tn_hit", { ...ts.get("hit")!, nullable: true }], ["__tn_key", c.expr]]);
+        const at = level.others.span;
+        const column = (name: string): Expr => ({ kind: "column", name, span: at });
+        const isnull: Expr = { kind: "call", name: "isnull", nameSpan: at, args: [column("__tn_hit")], star: false, span: at };
+        return { name: c.name, expr: analyzer.scalar({ kind: "call", name: "iff", nameSpan: at, args: [isnull, level.others, column("__tn_key")], star: false, span: at }, names) };
+      };
+      rows = planner.wrap({ ...planner.emptyBlock(from), columns: rows.columns.map(relabel) });
+    }
+    // This level's aggregate over its rows after its own cut: deeper levels' cuts do not change it (ADX).
+    return { block: group(rows), name: level.by.name?.text ?? `aggregated_${keys[i]!.name}` };
   });
   // Joined from the deepest level up: a row survives only if every ancestor is in its parent's top N.
   let from = levels[levels.length - 1]!.block.from;

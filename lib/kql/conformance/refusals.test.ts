@@ -69,7 +69,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | make-series make_list(Name) on Timestamp step 1h", 1, 22, /numeric results/],
   ["States | make-series kind=full count() on Timestamp step 1h", 1, 27, /make-series kind must be nonempty, not 'full'/],
   ["States | make-series count() on Timestamp in range(ago(1d), now(), 1h)", 1, 43, /'… in range\(…\)' is not supported/],
-  ["States | top-nested 2 of Name with others = 0 by count()", 1, 31, /with others/],
+  ["States | top-nested 2 of Name with others = 0 by count()", 1, 45, /top-nested's others value must be a string like its key, not long/],
   ["States | mv-expand Name", 1, 20, /needs a dynamic array or property bag, not string/],
   ["States | parse kind=relaxed2 Name with a", 1, 21, /parse kind must be simple, regex or relaxed/],
   ["let f = (T:(Nope:long)) { T | take 1 }; f(States)", 1, 41, /The table passed as 'T' needs a column 'Nope' of type long/],

@@ -387,13 +387,17 @@ function parseTopNested(c: Cursor, from: number): Operator {
     if (!isWord(c.peek(), "of")) count = parseExpr(c);
     c.expectWord("of");
     const of = parseAssignment(c);
-    if (isWord(c.peek(), "with")) fail(c.peek(), "top-nested '… with others = …' is not supported");
+    const others = c.after("with", () => {
+      c.expectWord("others");
+      c.expectPunct("=");
+      return parseExpr(c);
+    });
     c.expectWord("by");
     const by = parseAssignment(c);
     if (isWord(c.peek(), "asc") || isWord(c.peek(), "desc")) {
       if (c.next().text === "asc") fail(c.peek(), "top-nested '… asc' is not supported");
     }
-    levels.push({ count, of, by, span: c.spanFrom(start) });
+    levels.push({ count, of, others, by, span: c.spanFrom(start) });
     if (!isPunct(c.peek(), ",")) break;
     c.next();
     token = c.expectWord("top-nested");
