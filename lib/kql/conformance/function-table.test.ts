@@ -19,6 +19,9 @@ describe("numbers and bits", () => {
   conformance([
     { q: "print binary_and(6, 3), binary_or(6, 3), binary_xor(6, 3), binary_not(5), bitset_count_ones(255), bitset_count_ones(-1)", rows: [[2, 7, 5, -6, 8, 64]], types: ["long", "long", "long", "long", "long", "long"] },
     { q: "print binary_shift_left(1, 2), binary_shift_left(3, 62), binary_shift_right(-8, 1), binary_shift_left(1, 66)", rows: [[4, -4611686018427387904, -4, 4]] },
+    // tohex-function.md's printed row: an int is 32 bits, a long 64.
+    { q: "print tohex(256) == '100', tohex(-256) == 'ffffffffffffff00', tohex(toint(-256), 8) == 'ffffff00', tohex(256, 8) == '00000100', tohex(256, 2) == '100'", rows: [[true, true, true, true, true]] },
+    { q: "print tohex(toint(-1)), tohex(-1), tohex(toint(255)), tohex(int(null)), tohex(toint(-256), 10)", rows: [["ffffffff", "ffffffffffffffff", "ff", "", "00ffffff00"]] },
     { q: "print tohex(256), tohex(-546), tohex(255, 4), tohex(0), tohex(1234567, 2)", rows: [["100", "fffffffffffffdde", "00ff", "0", "12d687"]] },
   ]);
 });

@@ -24,15 +24,16 @@ export const NUMBERS: readonly FunctionEntry[] = [
   scalar("binary_shift_right", { args: "a: long, n: long", result: "long", sql: { duckdb: "($0 >> ($1 & 63))", clickhouse: "bitShiftRight(toInt64($0), bitAnd($1, 63))" }, doc: "a shifted right by n bits (the sign kept)" }),
   scalar("bitset_count_ones", { args: "a: long", result: "long", sql: { duckdb: "CAST(bit_count(CAST($0 AS BIGINT)) AS BIGINT)", clickhouse: "toInt64(bitCount(toInt64($0)))" }, doc: "the number of set bits" }),
   scalar("tohex", {
-    args: ["value: long", "value: long, minLength: long"],
+    // An int is written as 32 bits (tohex(toint(-256)) is ffffff00), a long as 64 (the page's examples).
+    args: ["value: int", "value: int, minLength: long", "value: long", "value: long, minLength: long"],
     result: "string",
     sql: {
-      duckdb: ({ args }) => {
-        const hex = `lower(hex(CAST(${args[0]} AS BIGINT)))`;
+      duckdb: ({ args, types }) => {
+        const hex = types[0] === "int" ? `lower(hex(CAST(${args[0]} AS BIGINT) & 4294967295))` : `lower(hex(CAST(${args[0]} AS BIGINT)))`;
         return args[1] ? `CASE WHEN length(${hex}) < ${args[1]} THEN lpad(${hex}, CAST(${args[1]} AS INTEGER), '0') ELSE ${hex} END` : hex;
       },
-      clickhouse: ({ args }) => {
-        const hex = `replaceRegexpOne(lower(hex(toInt64(${args[0]}))), '^0+(.)', '\\\\1')`;
+      clickhouse: ({ args, types }) => {
+        const hex = `replaceRegexpOne(lower(hex(${types[0] === "int" ? "toInt32" : "toInt64"}(${args[0]}))), '^0+(.)', '\\\\1')`;
         return args[1] ? `if(lengthUTF8(${hex}) < ${args[1]}, leftPadUTF8(${hex}, toUInt64(${args[1]}), '0'), ${hex})` : hex;
       },
     },
