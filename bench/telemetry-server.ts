@@ -17,7 +17,7 @@ interface TelemetryServerOptions {
   env?: Record<string, string>;
 }
 
-export interface TelemetryServer {
+interface TelemetryServer {
   config: AppConfig;
   runtime: ServiceRuntime;
   /** `http://127.0.0.1:<port>` */
