@@ -6,7 +6,8 @@
  */
 import { attachmentUrl, formatSize } from "@/lib/client/attachments";
 import { useFormat } from "@/lib/client/format";
-import { isImageType, type TAttachment } from "@/lib/contract/attachments";
+import type { TAttachment } from "@/lib/contract/attachments";
+import { isImageType } from "@/lib/contract/attachment-files";
 
 const TYPE_WORDS: Record<string, string> = {
   "application/pdf": "PDF",

@@ -12,7 +12,7 @@ import { errorMessage } from "@/lib/client/api";
 import { attachmentKeys, fileProblem, uploadAttachment, uploadErrorText, useTaskAttachments } from "@/lib/client/attachments";
 import { useFormat } from "@/lib/client/format";
 import { ApiError } from "@/lib/contract/errors";
-import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS_PER_TASK } from "@/lib/contract/attachments";
+import { ATTACHMENT_ACCEPT, MAX_ATTACHMENTS_PER_TASK } from "@/lib/contract/attachment-files";
 import { AttachmentList } from "./attachment-list";
 
 export function TaskAttachments({ plantId, taskId, canAttach }: { plantId: string; taskId: string; canAttach: boolean }) {

@@ -7,7 +7,8 @@ import "server-only";
  */
 import { sessionPolicy } from "@/lib/auth/session";
 import type { Permission } from "@/lib/contract/roles";
-import { ZUserCreate, ZUserUpdate, type DashboardRouteId, type TUserRecord } from "@/lib/contract/dashboard";
+import { ZUserCreate, ZUserUpdate, type TUserRecord } from "@/lib/contract/dashboard";
+import type { DashboardRouteId } from "@/lib/contract/routes";
 import { ApiError, invalidInput } from "@/lib/contract/errors";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { invitationUrl } from "@/lib/dashboard-store/invitations";

@@ -6,7 +6,8 @@
  * before it is sent.
  */
 import { useQuery } from "@tanstack/react-query";
-import { ATTACHMENT_MEDIA_TYPES, ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, type AttachmentType, type TAttachment } from "@/lib/contract/attachments";
+import type { TAttachment } from "@/lib/contract/attachments";
+import { ATTACHMENT_MEDIA_TYPES, ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, type AttachmentType } from "@/lib/contract/attachment-files";
 import { operationApiPath } from "@/lib/contract/api";
 import { ApiError } from "@/lib/contract/errors";
 import { fetchAllPages, withQuery } from "./api";

@@ -2,8 +2,7 @@
  * The whole `/api/` surface as data: the dashboard's own routes and the maintenance operations
  * mirrored below `/api/plants/{plantId}`. lib/bff/routes.ts binds a handler to each; tests walk it.
  */
-import { DASHBOARD_ROUTES, type DashboardRouteId } from "./dashboard";
-import { MAINTENANCE_OPERATIONS, type MaintenanceOperationId } from "./maintenance";
+import { DASHBOARD_ROUTES, MAINTENANCE_ROUTES, type DashboardRouteId, type MaintenanceRouteId } from "./routes";
 
 export const API_PLANT_BASE = "/api/plants/{plantId}";
 
@@ -16,7 +15,7 @@ interface ApiRouteEntry {
 export function apiRouteTable(): ApiRouteEntry[] {
   return [
     ...Object.values(DASHBOARD_ROUTES),
-    ...Object.values(MAINTENANCE_OPERATIONS).map(({ method, path }) => ({ method, path: API_PLANT_BASE + path })),
+    ...Object.values(MAINTENANCE_ROUTES).map(({ method, path }) => ({ method, path: API_PLANT_BASE + path })),
   ];
 }
 
@@ -43,9 +42,9 @@ export function apiPath<Id extends DashboardRouteId>(id: Id, ...values: ParamsAr
 }
 
 /** The `/api/plants/{plantId}/…` URL of a maintenance operation (the service's path below the plant). */
-export function operationApiPath<Id extends MaintenanceOperationId>(
+export function operationApiPath<Id extends MaintenanceRouteId>(
   id: Id,
-  values: { plantId: string } & ParamValues<(typeof MAINTENANCE_OPERATIONS)[Id]["path"]>,
+  values: { plantId: string } & ParamValues<(typeof MAINTENANCE_ROUTES)[Id]["path"]>,
 ): string {
-  return fill(API_PLANT_BASE + MAINTENANCE_OPERATIONS[id].path, values);
+  return fill(API_PLANT_BASE + MAINTENANCE_ROUTES[id].path, values);
 }

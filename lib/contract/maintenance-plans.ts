@@ -7,8 +7,8 @@
 import { z } from "./zod";
 import { ZDate, ZId, ZPageQuery, ZTimestamp, paginated } from "./common";
 import { MAX_QUERY_LENGTH } from "./telemetry";
+import { PLAN_LIMITS } from "./vocabulary";
 
-export const PLAN_LIMITS = { checklistItems: 100, leadTimeDays: 365, every: 10_000 } as const;
 const RECURRENCE_UNITS = ["DAY", "WEEK", "MONTH"] as const;
 const PLAN_SCHEDULES = ["FIXED", "FLOATING"] as const;
 const CHECKLIST_ITEM_KINDS = ["CHECK", "READING"] as const;

@@ -5,10 +5,12 @@
  */
 import { z } from "./zod";
 import type { Permission } from "./roles";
+import { MAINTENANCE_ROUTES, type MaintenanceRouteId } from "./routes";
 import { ZDate, ZDecimalString, ZId, ZPageQuery, ZTimestamp, ZWriteResult, paginated } from "./common";
 import { ZChecklistAnswer, ZChecklistItem, ZChecklistResult, ZMaintenancePlan, ZMaintenancePlanInput, ZMaintenancePlanPage, ZMaintenancePlansQuery, ZPlanRunResult } from "./maintenance-plans";
 import { ZReliability, ZReliabilityQuery } from "./reliability";
-import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES, ZAttachment, ZAttachmentBytes, ZAttachmentPage, ZAttachmentUploadQuery, ZAttachmentsQuery } from "./attachments";
+import { ZAttachment, ZAttachmentBytes, ZAttachmentPage, ZAttachmentUploadQuery, ZAttachmentsQuery } from "./attachments";
+import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES } from "./attachment-files";
 import { COUNTED_UNITS, LOOKUP_KINDS, STOCK_UNITS, TASK_STATUSES } from "./vocabulary";
 
 export { CLOSE_OUT_FROM, COUNTED_UNITS, LOOKUP_KINDS, OPEN_TASK_STATUSES, STOCK_UNITS, TASK_STATUSES, TASK_TRANSITIONS } from "./vocabulary";
@@ -449,33 +451,32 @@ export interface MaintenanceOperation {
 }
 
 export const MAINTENANCE_OPERATIONS = {
-  listJobsDone: { method: "GET", path: "/jobs-done", query: ZJobsDoneQuery, response: ZJobDonePage, permission: "maintenance:read" },
-  listJobsPlanned: { method: "GET", path: "/jobs-planned", query: ZJobsPlannedQuery, response: ZPlannedJobPage, permission: "maintenance:read" },
-  listAssets: { method: "GET", path: "/assets", query: ZAssetsQuery, response: ZAssetPage, permission: "maintenance:read" },
-  listTasks: { method: "GET", path: "/tasks", query: ZTasksQuery, response: ZTaskPage, permission: "maintenance:read" },
-  createTask: { method: "POST", path: "/tasks", body: ZTaskCreation, response: ZWriteResult, permission: "tasks:create", audit: { action: "task.create", fields: ["assetTagNumber", "priority"] } },
-  getTask: { method: "GET", path: "/tasks/{taskId}", response: ZTask, extension: "single-task reads", permission: "maintenance:read" },
-  listTaskTransitions: { method: "GET", path: "/tasks/{taskId}/transitions", query: ZPageQuery, response: ZTaskTransitionPage, extension: "task history", permission: "maintenance:read" },
-  transitionTask: { method: "POST", path: "/tasks/{taskId}/transitions", body: ZTransitionRequest, response: ZWriteResult, extension: "task transitions", permission: "tasks:transition", audit: { action: "task.transition", fields: ["to", "dueDate"] } },
-  updateTask: { method: "PATCH", path: "/tasks/{taskId}", body: ZTaskUpdate, response: ZWriteResult, extension: "task edits", permission: "tasks:edit", audit: { action: "task.update", fields: ["taskTitle", "priority", "dueDate", "assigneeUsername"] } },
+  listJobsDone: { ...MAINTENANCE_ROUTES.listJobsDone, query: ZJobsDoneQuery, response: ZJobDonePage, permission: "maintenance:read" },
+  listJobsPlanned: { ...MAINTENANCE_ROUTES.listJobsPlanned, query: ZJobsPlannedQuery, response: ZPlannedJobPage, permission: "maintenance:read" },
+  listAssets: { ...MAINTENANCE_ROUTES.listAssets, query: ZAssetsQuery, response: ZAssetPage, permission: "maintenance:read" },
+  listTasks: { ...MAINTENANCE_ROUTES.listTasks, query: ZTasksQuery, response: ZTaskPage, permission: "maintenance:read" },
+  createTask: { ...MAINTENANCE_ROUTES.createTask, body: ZTaskCreation, response: ZWriteResult, permission: "tasks:create", audit: { action: "task.create", fields: ["assetTagNumber", "priority"] } },
+  getTask: { ...MAINTENANCE_ROUTES.getTask, response: ZTask, extension: "single-task reads", permission: "maintenance:read" },
+  listTaskTransitions: { ...MAINTENANCE_ROUTES.listTaskTransitions, query: ZPageQuery, response: ZTaskTransitionPage, extension: "task history", permission: "maintenance:read" },
+  transitionTask: { ...MAINTENANCE_ROUTES.transitionTask, body: ZTransitionRequest, response: ZWriteResult, extension: "task transitions", permission: "tasks:transition", audit: { action: "task.transition", fields: ["to", "dueDate"] } },
+  updateTask: { ...MAINTENANCE_ROUTES.updateTask, body: ZTaskUpdate, response: ZWriteResult, extension: "task edits", permission: "tasks:edit", audit: { action: "task.update", fields: ["taskTitle", "priority", "dueDate", "assigneeUsername"] } },
   // Anyone who reads the plant may ask; the dashboard lets supervisors close out any task and others only their own.
-  closeOutTask: { method: "POST", path: "/tasks/{taskId}/close-out", body: ZCloseOut, response: ZWriteResult, extension: "task close-out", permission: "maintenance:read", audit: { action: "task.close-out", fields: ["hoursWorked", "personCount", "failureCode"] } },
-  submitStockLevel: { method: "PUT", path: "/parts/{partId}/stock-level", body: ZStockLevel, response: ZWriteResult, permission: "stock:submit", audit: { action: "stock-level.submit", fields: ["quantity", "unit", "isShort"] } },
-  updatePart: { method: "PATCH", path: "/parts/{partId}", body: ZPartUpdate, response: ZWriteResult, extension: "reorder levels", permission: "parts:reorder", audit: { action: "part.update", fields: ["reorderLevel", "reorderQuantity"] } },
-  listLookupValues: { method: "GET", path: "/lookup-values", query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values", permission: "maintenance:read" },
-  listParts: { method: "GET", path: "/parts", query: ZPartsQuery, response: ZPartPage, extension: "the parts list", permission: "maintenance:read" },
-  listStockLevels: { method: "GET", path: "/parts/{partId}/stock-levels", query: ZStockLevelsQuery, response: ZStockLevelEntryPage, extension: "stock-level history", permission: "maintenance:read" },
-  listMaintenancePlans: { method: "GET", path: "/maintenance-plans", query: ZMaintenancePlansQuery, response: ZMaintenancePlanPage, extension: "maintenance plans", permission: "maintenance:read" },
-  createMaintenancePlan: { method: "POST", path: "/maintenance-plans", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.create", fields: ["title", "assetTagNumber", "enabled"] } },
-  getMaintenancePlan: { method: "GET", path: "/maintenance-plans/{planId}", response: ZMaintenancePlan, extension: "maintenance plans", permission: "maintenance:read" },
-  updateMaintenancePlan: { method: "PUT", path: "/maintenance-plans/{planId}", body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.update", fields: ["title", "assetTagNumber", "enabled"] } },
-  deleteMaintenancePlan: { method: "DELETE", path: "/maintenance-plans/{planId}", response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.delete" } },
-  getReliability: { method: "GET", path: "/reliability", query: ZReliabilityQuery, response: ZReliability, extension: "reliability", permission: "maintenance:read" },
-  runMaintenancePlan: { method: "POST", path: "/maintenance-plans/{planId}/run", response: ZPlanRunResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.run" } },
+  closeOutTask: { ...MAINTENANCE_ROUTES.closeOutTask, body: ZCloseOut, response: ZWriteResult, extension: "task close-out", permission: "maintenance:read", audit: { action: "task.close-out", fields: ["hoursWorked", "personCount", "failureCode"] } },
+  submitStockLevel: { ...MAINTENANCE_ROUTES.submitStockLevel, body: ZStockLevel, response: ZWriteResult, permission: "stock:submit", audit: { action: "stock-level.submit", fields: ["quantity", "unit", "isShort"] } },
+  updatePart: { ...MAINTENANCE_ROUTES.updatePart, body: ZPartUpdate, response: ZWriteResult, extension: "reorder levels", permission: "parts:reorder", audit: { action: "part.update", fields: ["reorderLevel", "reorderQuantity"] } },
+  listLookupValues: { ...MAINTENANCE_ROUTES.listLookupValues, query: ZLookupValuesQuery, response: ZLookupValuePage, extension: "lookup values", permission: "maintenance:read" },
+  listParts: { ...MAINTENANCE_ROUTES.listParts, query: ZPartsQuery, response: ZPartPage, extension: "the parts list", permission: "maintenance:read" },
+  listStockLevels: { ...MAINTENANCE_ROUTES.listStockLevels, query: ZStockLevelsQuery, response: ZStockLevelEntryPage, extension: "stock-level history", permission: "maintenance:read" },
+  listMaintenancePlans: { ...MAINTENANCE_ROUTES.listMaintenancePlans, query: ZMaintenancePlansQuery, response: ZMaintenancePlanPage, extension: "maintenance plans", permission: "maintenance:read" },
+  createMaintenancePlan: { ...MAINTENANCE_ROUTES.createMaintenancePlan, body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.create", fields: ["title", "assetTagNumber", "enabled"] } },
+  getMaintenancePlan: { ...MAINTENANCE_ROUTES.getMaintenancePlan, response: ZMaintenancePlan, extension: "maintenance plans", permission: "maintenance:read" },
+  updateMaintenancePlan: { ...MAINTENANCE_ROUTES.updateMaintenancePlan, body: ZMaintenancePlanInput, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.update", fields: ["title", "assetTagNumber", "enabled"] } },
+  deleteMaintenancePlan: { ...MAINTENANCE_ROUTES.deleteMaintenancePlan, response: ZWriteResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.delete" } },
+  getReliability: { ...MAINTENANCE_ROUTES.getReliability, query: ZReliabilityQuery, response: ZReliability, extension: "reliability", permission: "maintenance:read" },
+  runMaintenancePlan: { ...MAINTENANCE_ROUTES.runMaintenancePlan, response: ZPlanRunResult, extension: "maintenance plans", permission: "plans:write", audit: { action: "plan.run" } },
   // Anyone who reads the plant may ask; the dashboard lets whoever may edit or close out the task attach (lib/bff/routes.ts).
   uploadTaskAttachment: {
-    method: "POST",
-    path: "/tasks/{taskId}/attachments",
+    ...MAINTENANCE_ROUTES.uploadTaskAttachment,
     query: ZAttachmentUploadQuery,
     rawBody: { contentTypes: ATTACHMENT_MEDIA_TYPES, maxBytes: MAX_ATTACHMENT_BYTES },
     response: ZAttachment,
@@ -483,9 +484,9 @@ export const MAINTENANCE_OPERATIONS = {
     permission: "maintenance:read",
     audit: { action: "task.attach", fields: ["name", "contentType", "size"] },
   },
-  listTaskAttachments: { method: "GET", path: "/tasks/{taskId}/attachments", query: ZAttachmentsQuery, response: ZAttachmentPage, extension: "attachments", permission: "maintenance:read" },
-  getAttachment: { method: "GET", path: "/attachments/{attachmentId}", response: ZAttachmentBytes, rawResponse: { contentTypes: ATTACHMENT_MEDIA_TYPES }, extension: "attachments", permission: "maintenance:read" },
-} as const satisfies Record<string, MaintenanceOperation>;
+  listTaskAttachments: { ...MAINTENANCE_ROUTES.listTaskAttachments, query: ZAttachmentsQuery, response: ZAttachmentPage, extension: "attachments", permission: "maintenance:read" },
+  getAttachment: { ...MAINTENANCE_ROUTES.getAttachment, response: ZAttachmentBytes, rawResponse: { contentTypes: ATTACHMENT_MEDIA_TYPES }, extension: "attachments", permission: "maintenance:read" },
+} as const satisfies Record<MaintenanceRouteId, MaintenanceOperation>;
 
 export type MaintenanceOperationId = keyof typeof MAINTENANCE_OPERATIONS;
 /** What an operation answers with, as the contract types it. */

@@ -5,9 +5,8 @@
  */
 import { z } from "./zod";
 import { ZDate } from "./common";
+import { RELIABILITY_MAX_DAYS } from "./vocabulary";
 
-/** Longest window, in days. */
-export const RELIABILITY_MAX_DAYS = 3660;
 
 export const ZReliabilityQuery = z
   .object({

@@ -60,3 +60,9 @@ export const MAX_RESULT_ROWS = 500_000;
 
 /** The alarms' (`Events.Severity`) severities, most severe first: charts and lists order them so. */
 export const ALARM_SEVERITIES = ["Critical", "Major", "Minor", "Warning"] as const;
+
+/** A maintenance plan's bounds: checklist items, days of lead time, the recurrence's "every". */
+export const PLAN_LIMITS = { checklistItems: 100, leadTimeDays: 365, every: 10_000 } as const;
+
+/** The reliability record's longest window, in days. */
+export const RELIABILITY_MAX_DAYS = 3660;

@@ -6,7 +6,7 @@ import "server-only";
  */
 import { ApiError, invalidInput } from "@/lib/contract/errors";
 import type { Permission } from "@/lib/contract/roles";
-import type { DashboardRouteId } from "@/lib/contract/dashboard";
+import type { DashboardRouteId } from "@/lib/contract/routes";
 import { DASHBOARD_LIMITS } from "@/lib/contract/dashboard-vocabulary";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { parseWith, readJsonBody } from "@/lib/platform/http/body";

@@ -7,7 +7,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiGet, apiSend } from "@/lib/client/api";
 import { apiPath } from "@/lib/contract/api";
-import type { TMarkRead, TNotificationKind, TNotificationList, TNotificationPrefs, TNotificationSummary } from "@/modules/notifications/contract/notifications";
+import type { TMarkRead, TNotificationList, TNotificationPrefs, TNotificationSummary } from "@/modules/notifications/contract/notifications";
+import type { TNotificationKind } from "@/modules/notifications/contract/kinds";
 
 /** How often the bell asks; a conditional request each time. */
 const NOTIFICATION_POLL_MS = 30_000;

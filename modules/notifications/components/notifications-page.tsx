@@ -16,7 +16,8 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { errorMessage } from "@/lib/client/api";
 import { useFormat } from "@/lib/client/format";
 import { useUrlState } from "@/lib/client/url-state";
-import { NOTIFICATION_KIND_LABEL, NOTIFICATION_KINDS, type TNotification, type TNotificationKind } from "@/modules/notifications/contract/notifications";
+import type { TNotification } from "@/modules/notifications/contract/notifications";
+import { NOTIFICATION_KIND_LABEL, NOTIFICATION_KINDS, type TNotificationKind } from "@/modules/notifications/contract/kinds";
 import { useMarkRead, useNotificationPrefs, useNotifications, useSaveNotificationPrefs } from "@/modules/notifications/client/notifications";
 
 const KIND_TAG: Record<TNotificationKind, { label: string; tone: BadgeTone }> = {

@@ -4,16 +4,7 @@
  * request was approved or refused — kept per user, newest first, bounded. No server-only import.
  */
 import { z } from "@/lib/contract/zod";
-
-export const NOTIFICATION_KINDS = ["firing", "assigned", "approval", "decision"] as const;
-export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-export const NOTIFICATION_KIND_LABEL: Record<TNotificationKind, string> = {
-  firing: "Monitor firings of my plants",
-  assigned: "Tasks assigned to me",
-  approval: "Approvals waiting for me",
-  decision: "My requests approved or refused",
-};
+import { NOTIFICATION_KINDS } from "./kinds";
 
 export const NOTIFICATION_LIMITS = {
   /** Kept per user: older ones go (and any older than keepDays). */

@@ -4,7 +4,8 @@
  * NOTIFICATION_LIMITS.perUser and older than keepDays.
  */
 import type { SqlExecutor } from "@/lib/platform/sql";
-import { NOTIFICATION_KINDS, NOTIFICATION_LIMITS, type TNotification, type TNotificationKind, type TNotificationSummary } from "@/modules/notifications/contract/notifications";
+import { NOTIFICATION_LIMITS, type TNotification, type TNotificationSummary } from "@/modules/notifications/contract/notifications";
+import { NOTIFICATION_KINDS, type TNotificationKind } from "@/modules/notifications/contract/kinds";
 
 interface NotificationRow {
   id: number;

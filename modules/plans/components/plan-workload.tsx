@@ -17,7 +17,7 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { addDays } from "@/lib/client/dates";
 import { parseLocaleNumber, useFormat, useToday } from "@/lib/client/format";
 import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
-import { OPEN_TASK_STATUSES } from "@/lib/contract/maintenance";
+import { OPEN_TASK_STATUSES } from "@/lib/contract/vocabulary";
 import { intParam, useUrlState } from "@/lib/client/url-state";
 import type { TMaintenancePlan } from "@/lib/contract/maintenance-plans";
 import { planKeys, plansApi } from "@/modules/plans/client/plans";

@@ -21,7 +21,8 @@ import { addDays, isIsoDate } from "@/lib/client/dates";
 import { useFormat, useToday, type Format } from "@/lib/client/format";
 import { useLookupLabels } from "@/lib/client/maintenance";
 import { useUrlState } from "@/lib/client/url-state";
-import { RELIABILITY_MAX_DAYS, type TReliability, type TReliabilityFigures } from "@/lib/contract/reliability";
+import type { TReliability, TReliabilityFigures } from "@/lib/contract/reliability";
+import { RELIABILITY_MAX_DAYS } from "@/lib/contract/vocabulary";
 import { isUnavailable, planKeys, plansApi } from "@/modules/plans/client/plans";
 
 function hours(value: number | null, format: Format): string {

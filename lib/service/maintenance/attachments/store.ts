@@ -4,7 +4,8 @@
  * counted one after the other on PostgreSQL as on SQLite.
  */
 import { ApiError } from "@/lib/contract/errors";
-import { MAX_ATTACHMENTS_PER_TASK, type AttachmentType, type TAttachment } from "@/lib/contract/attachments";
+import type { TAttachment } from "@/lib/contract/attachments";
+import { MAX_ATTACHMENTS_PER_TASK, type AttachmentType } from "@/lib/contract/attachment-files";
 import type { SqlDb } from "../../../platform/sql";
 
 interface NewAttachment {
