@@ -85,6 +85,8 @@ const envSchema = z.object({
   ADMISSION_PRINCIPAL_CONCURRENT: positiveInt(8),
   ADMISSION_PRINCIPAL_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   ADMISSION_QUEUE_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /** Anonymous requests let in per second, before their pool; the rest wait in line (lib/platform/http/anonymous-rate.ts). */
+  ADMISSION_ANONYMOUS_PER_SECOND: positiveInt(50),
   /** Requests to the token endpoint per client id per minute (a client needs one token an hour). */
   TOKEN_RATE_LIMIT_PER_CLIENT_PER_MINUTE: positiveInt(30),
   /** Requests to the token endpoint per client address per minute (all client ids, known or not). */

@@ -16,9 +16,11 @@ import { SIGN_IN_ERRORS } from "../lib/contract/sign-in-errors";
 import { jsonLine, withRequestId } from "../lib/platform/log";
 import { addScrapeHook, metrics, routeLabel, scrape } from "../lib/platform/metrics";
 import { createAdmitter, type AdmissionLimits, type Admitter, type PoolKind } from "../lib/platform/http/admission";
+import { createAnonymousRate, type AnonymousRateLimits, type Entry } from "../lib/platform/http/anonymous-rate";
 import { normalizeRequestTarget, surfaceFor, type Surface } from "../lib/platform/http/paths";
 import { SECURITY_HEADERS } from "../lib/platform/http/security-headers";
 import { hasSessionCookie, signInRedirect } from "../lib/platform/http/sign-in-gate";
+import type { SignInPageCache } from "../lib/platform/http/sign-in-page-cache";
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -43,6 +45,10 @@ export interface FrontDoorOptions {
   jsonLogs: boolean;
   /** The pools' sizes (README, configuration: ADMISSION_*); the defaults when absent. */
   admission?: AdmissionLimits;
+  /** The anonymous requests' rate and line (README, configuration: ADMISSION_ANONYMOUS_PER_SECOND); the defaults when absent. */
+  anonymousRate?: AnonymousRateLimits;
+  /** The sign-in page kept once rendered (production; development renders every time, for hot reload). */
+  signInPage?: SignInPageCache;
 }
 
 /** The defaults of the ADMISSION_* variables (lib/config.ts); assets are not configurable. */
@@ -52,6 +58,9 @@ export const DEFAULT_ADMISSION: AdmissionLimits = {
   assets: { concurrent: 16, queue: 256 },
   queueWaitMs: 2_000,
 };
+
+/** The default of ADMISSION_ANONYMOUS_PER_SECOND (lib/config.ts); the line's length and patience are not configurable. */
+export const DEFAULT_ANONYMOUS_RATE: AnonymousRateLimits = { perSecond: 50, line: 1024, waitMs: 10_000 };
 
 /** A year, subdomains included: the dashboard is served over HTTPS only once it is served over it at all. */
 const HSTS = "max-age=31536000; includeSubDomains";
@@ -117,11 +126,13 @@ function refuse(req: IncomingMessage, res: ServerResponse, pathname: string, ret
 export function createFrontDoor(options: FrontDoorOptions): Listener {
   const { httpRequests, httpDuration, admission: refused, admissionInUse } = metrics();
   const admitter: Admitter = createAdmitter(options.admission ?? DEFAULT_ADMISSION);
+  const anonymousRate = createAnonymousRate(options.anonymousRate ?? DEFAULT_ANONYMOUS_RATE);
   addScrapeHook(() => {
     for (const [pool, use] of Object.entries(admitter.usage())) {
       admissionInUse.set({ pool, state: "running" }, use.running);
       admissionInUse.set({ pool, state: "waiting" }, use.waiting);
     }
+    admissionInUse.set({ pool: "anonymous_rate", state: "waiting" }, anonymousRate.waiting());
   });
 
   async function operator(pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -175,35 +186,63 @@ export function createFrontDoor(options: FrontDoorOptions): Listener {
       );
     }
 
-    // A page without a session cookie goes to sign-in: answered here, before admission and before
-    // Next (whose proxy.ts would answer the same after its own routing), so an anonymous flood of
-    // page requests costs a redirect each and takes no place from the sign-in page's pool.
-    if (surface === "next" && (req.method === "GET" || req.method === "HEAD")) {
-      const query = req.url.indexOf("?");
-      const signIn = signInRedirect(pathname, query < 0 ? "" : req.url.slice(query), hasSessionCookie(req.headers.cookie));
-      if (signIn) {
-        res.writeHead(307, { ...SECURITY_HEADERS.api, location: signIn, "cache-control": "no-store" });
-        return void res.end();
-      }
-    }
-
-    // Admission before any route work: the principal's pool, a place in it or a short wait, else 429.
     const pool = admitter.poolOf(req, pathname);
     const gone = new AbortController();
-    res.once("close", () => gone.abort());
-    void admitter.admit(pool, gone.signal).then((admission) => {
-      if (!admission.admitted) {
-        refused.inc({ pool: pool.kind satisfies PoolKind });
-        if (!res.writableEnded && !res.destroyed) withRequestId(requestId, () => refuse(req, res, pathname, admission.retryAfterSeconds));
-        return;
-      }
-      res.once("close", () => {
-        admission.ticket.release();
-        admitter.settle(req, res);
-      });
-      if (res.destroyed) return;
-      dispatch(surface, pathname, req, res, requestId);
+    // Only a request still waiting (for its turn or its place) has anything to abort (an abort makes
+    // a DOMException: measurable under a flood, when every answer's close did it).
+    let waiting = true;
+    res.once("close", () => {
+      if (waiting) gone.abort();
     });
+    const url = req.url;
+
+    const enter = () => {
+      // A page without a session cookie goes to sign-in: answered here, before admission and before
+      // Next (whose proxy.ts would answer the same after its own routing), so an anonymous flood of
+      // page requests costs a redirect each and takes no place from the sign-in page's pool. The
+      // sign-in page itself, once rendered, is answered from memory the same way (sign-in-page-cache.ts).
+      let signInPageKey: string | null = null;
+      if (surface === "next" && (req.method === "GET" || req.method === "HEAD")) {
+        const at = url.indexOf("?");
+        const query = at < 0 ? "" : url.slice(at);
+        const signIn = signInRedirect(pathname, query, hasSessionCookie(req.headers.cookie));
+        if (signIn) {
+          waiting = false;
+          res.writeHead(307, { ...SECURITY_HEADERS.api, location: signIn, "cache-control": "no-store" });
+          return void res.end();
+        }
+        signInPageKey = options.signInPage?.keyOf(req, pathname, query) ?? null;
+        if (signInPageKey !== null && options.signInPage!.serve(signInPageKey, req, res)) return void (waiting = false);
+      }
+
+      // Admission before any route work: the principal's pool, a place in it or a short wait, else 429.
+      void admitter.admit(pool, gone.signal).then((admission) => {
+        waiting = false;
+        if (!admission.admitted) {
+          refused.inc({ pool: pool.kind satisfies PoolKind });
+          if (!res.writableEnded && !res.destroyed) withRequestId(requestId, () => refuse(req, res, pathname, admission.retryAfterSeconds));
+          return;
+        }
+        res.once("close", () => {
+          admission.ticket.release();
+          admitter.settle(req, res);
+        });
+        if (res.destroyed) return;
+        if (signInPageKey !== null) options.signInPage!.capture(signInPageKey, req, res);
+        dispatch(surface, pathname, req, res, requestId);
+      });
+    };
+
+    // Anonymous requests at the anonymous rate, before anything else is done for them (anonymous-rate.ts).
+    const proceed = (entry: Entry) => {
+      if (entry.entered) return res.destroyed ? void (waiting = false) : enter();
+      waiting = false;
+      refused.inc({ pool: "anonymous" satisfies PoolKind });
+      if (!res.writableEnded && !res.destroyed) withRequestId(requestId, () => refuse(req, res, pathname, entry.retryAfterSeconds));
+    };
+    const entry = pool.kind === "anonymous" ? anonymousRate.enter(gone.signal) : ({ entered: true } as const);
+    if (entry instanceof Promise) void entry.then(proceed);
+    else proceed(entry);
   };
 
   function dispatch(surface: Surface, pathname: string, req: IncomingMessage, res: ServerResponse, requestId: string): void {

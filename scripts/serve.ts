@@ -145,7 +145,8 @@ function handleNextSurface(req: import("node:http").IncomingMessage, res: import
   void handleNext(req, res);
 }
 
-const { createFrontDoor, DEFAULT_ADMISSION } = await import("./front-door");
+const { createFrontDoor, DEFAULT_ADMISSION, DEFAULT_ANONYMOUS_RATE } = await import("./front-door");
+const { createSignInPageCache } = await import("../lib/platform/http/sign-in-page-cache");
 const { operatorProbes } = await import("./operator-probes");
 const probes = await operatorProbes(runtime);
 const server = http.createServer(
@@ -163,6 +164,8 @@ const server = http.createServer(
       assets: DEFAULT_ADMISSION.assets,
       queueWaitMs: config.ADMISSION_QUEUE_WAIT_MS,
     },
+    anonymousRate: { ...DEFAULT_ANONYMOUS_RATE, perSecond: config.ADMISSION_ANONYMOUS_PER_SECOND },
+    signInPage: dev ? undefined : createSignInPageCache(),
   }),
 );
 server.keepAliveTimeout = 65_000;
