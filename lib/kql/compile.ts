@@ -396,9 +396,11 @@ class Planner implements OperatorPlanner {
     const stop = analyzer.scalar(source.to, new Map());
     const step = analyzer.scalar(source.step, new Map());
     const [a, b, s] = [analyzer.constant(start), analyzer.constant(stop), analyzer.constant(step)];
-    if (a === undefined || b === undefined || s === undefined) analyzer.error(source.span, "range needs constant from, to and step values");
-    if (typeof s !== "number" || s === 0 || typeof a !== "number" || typeof b !== "number") return analyzer.error(source.step.span, "range needs a non-zero step");
-    const rows = Math.floor((b - a) / (start.type === "datetime" ? s / 1000 : s)) + 1;
+    if (s === undefined) analyzer.error(source.step.span, "range needs a constant step");
+    if (typeof s !== "number" || s === 0) return analyzer.error(source.step.span, "range needs a non-zero step");
+    // Bounds computed when the query runs (toscalar(…), strlen(…)): the row count is checked there instead (ADX allows them).
+    const known = typeof a === "number" && typeof b === "number";
+    const rows = known ? Math.floor((b - a) / (start.type === "datetime" ? s / 1000 : s)) + 1 : 0;
     if (rows > LIMITS.rangeRows) analyzer.error(source.span, `range would produce ${rows.toLocaleString("en-US")} rows; at most ${LIMITS.rangeRows.toLocaleString("en-US")} are allowed`);
     let type: KqlType;
     if (start.type === "datetime" && stop.type === "datetime" && step.type === "timespan") type = "datetime";
@@ -408,7 +410,7 @@ class Planner implements OperatorPlanner {
     else return analyzer.error(source.span, `range cannot step from ${start.type} to ${stop.type} by ${step.type}`);
     const relation = this.nextAlias();
     const alias = source.column.text;
-    return this.fromRelation(this.dialect.range(start, stop, step, type, "value"), relation, [{ name: alias, alias: "value", type, nullable: false }]);
+    return this.fromRelation(this.dialect.range(start, stop, step, type, "value", known ? undefined : LIMITS.rangeRows), relation, [{ name: alias, alias: "value", type, nullable: false }]);
   }
 
   /** Each read of a source with narrower forms, by its placeholder in the rendered SQL (`narrow`). */

@@ -58,6 +58,8 @@ describe("sizes that depend on data are checked by the engine before the value i
     ["pack_array", `${DATA_STRING} | extend r = repeat(s, 1000) | project n = array_length(pack_array(r, r))`, /pack_array would build a dynamic value larger than the limit of 16,777,216 bytes/],
     ["make_list", "range i from 1 to 100001 step 1 | summarize l = make_list(i) | project n = array_length(l)", /make_list would build a list longer than the limit of 100,000 elements/],
     ["make_set", "range i from 1 to 100001 step 1 | summarize l = make_set(i) | project n = array_length(l)", /make_set would build a list longer than the limit of 100,000 elements/],
+    // range with bounds computed when the query runs: its rows are counted there (budget.ts LIMITS.rangeRows).
+    ["range to toscalar()", "range x from 1 to toscalar(print n = 2000000) step 1 | count", /range would produce more than 1000000 rows/],
   ];
   for (const [name, q, message] of cases) {
     for (const engine of ENGINES) {

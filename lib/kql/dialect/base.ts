@@ -37,6 +37,8 @@ export interface Spelling {
   regexLiteral(pattern: string): string;
   /** Rows numbered 0 … count-1: the FROM clause and the number's SQL. */
   counter(count: string): { from: string; i: string };
+  /** The same for a count known only when the query runs (ClickHouse's numbers() needs a constant). */
+  runtimeCounter(count: string): { from: string; i: string };
   param(name: string, type: SqlParamType): string;
   /** A NULL of the given SQL type. */
   nullOf(sqlType: string): string;
@@ -127,8 +129,8 @@ export abstract class SqlRenderer {
   protected abstract readonly series: {
     /** The bin of an axis value (datetime: from ADX's origin). */
     binOf(value: string, step: string, datetime: boolean): string;
-    /** The SQL `bounds` CTE's point count, raising an error above `max`. */
-    checkedPoints(points: string, max: number): string;
+    /** A count (make-series' points, range's rows), raising the error `message` above `max`. */
+    checkedPoints(points: string, max: number, message: string): string;
     /** `k` = 0 … n-1 per group, from the grid's `(groups) AS g, bounds AS b`. */
     gridRows(groups: string): string;
     /** A JSON array of `value`s of one group, in the order of `grid.k`. */
@@ -625,10 +627,11 @@ export abstract class SqlRenderer {
   }
 
   /** `start + i * step` for i in 0 … n-1 (n checked by the planner). */
-  range(start: TExpr, stop: TExpr, step: TExpr, type: KqlType, alias: string): string {
+  range(start: TExpr, stop: TExpr, step: TExpr, type: KqlType, alias: string, maxRows?: number): string {
     const [lo, hi, by] = [this.expression(start, false), this.expression(stop, false), this.expression(step, false)];
     const distance = type === "datetime" ? `(${this.spell.epochUs(hi)} - ${this.spell.epochUs(lo)})` : `(${hi} - ${lo})`;
-    const { from, i } = this.spell.counter(`greatest(${this.spell.toLong(`floor(${distance} / ${by})`)} + 1, 0)`);
+    const count = `greatest(${this.spell.toLong(`floor(${distance} / ${by})`)} + 1, 0)`;
+    const { from, i } = maxRows === undefined ? this.spell.counter(count) : this.spell.runtimeCounter(this.series.checkedPoints(count, maxRows, `range would produce more than ${maxRows} rows`));
     const value = type === "datetime" ? this.spell.plusUs(lo, `${i} * ${by}`) : type === "real" ? `(${this.spell.toReal(lo)} + ${i} * ${by})` : `(${lo} + ${i} * ${by})`;
     return `SELECT ${value} AS ${this.quoteIdentifier(alias)} FROM ${from}`;
   }
@@ -658,7 +661,7 @@ export abstract class SqlRenderer {
     const joinKeys = ["grid.k = agg.k", ...groups.map((g) => this.spell.same(`grid.${g.name}`, `agg.${g.name}`))].join(" AND ");
     return (
       `WITH bounds0 AS (${bounds0}), bounds1 AS (SELECT lo, ${hi} AS hi FROM bounds0), ` +
-      `bounds AS (SELECT lo, hi, ${series.checkedPoints(points, spec.maxPoints)} AS n FROM bounds1), ` +
+      `bounds AS (SELECT lo, hi, ${series.checkedPoints(points, spec.maxPoints, `make-series would build more than ${spec.maxPoints} points per series`)} AS n FROM bounds1), ` +
       `agg AS (SELECT ${[...groups.map((g) => `${g.sql} AS ${g.name}`), `${this.spell.toLong(`floor(${offset(x, "b.lo")} / ${step})`)} AS k`, ...aggs.map((a) => `${a.sql} AS ${a.name}`)].join(", ")} ` +
       `FROM ${spec.from}, bounds AS b WHERE ${x} >= b.lo AND ${x} < b.hi GROUP BY ALL), ` +
       `grid AS (${series.gridRows(grid)}) ` +
@@ -687,7 +690,7 @@ export function dialectOf(renderer: SqlRenderer): SqlDialect {
     expression: (e, predicate) => renderer.expression(e, predicate),
     unionAll: (selects) => renderer.unionAll(selects),
     join: (type, left, right, condition) => renderer.join(type, left, right, condition),
-    range: (start, stop, step, type, alias) => renderer.range(start, stop, step, type, alias),
+    range: (start, stop, step, type, alias, maxRows) => renderer.range(start, stop, step, type, alias, maxRows),
     values: (rows, aliases) => renderer.values(rows, aliases),
     makeSeries: (spec) => renderer.makeSeries(spec),
     rowWindowSession: (spec) => renderer.rowWindowSession(spec),

@@ -134,6 +134,7 @@ class ClickHouseRenderer extends SqlRenderer {
     regexLiteral: (pattern) => `'${pattern.replace(/\\/g, "\\\\")}'`,
     // numbers() takes no Nullable count; a computed bound (`range x from 0 to 24 * 10 - 1`) is one (overflow-checked arithmetic).
     counter: (count) => ({ from: `numbers(toUInt64(ifNull(${count}, 0)))`, i: "toInt64(number)" }),
+    runtimeCounter: (count) => ({ from: `(SELECT arrayJoin(range(toUInt64(ifNull(${count}, 0)))) AS number) AS r`, i: "toInt64(r.number)" }),
     param: clickhouseParam,
     nullOf,
     contains: (text, part) => `(position(${text}, ${part}) > 0)`,
@@ -205,7 +206,7 @@ class ClickHouseRenderer extends SqlRenderer {
   protected readonly series = {
     binOf: (value: string, step: string, datetime: boolean) =>
       datetime ? fromUs(`(${us(value)} - positiveModulo(${us(value)} - (${ADX_ORIGIN_US}), ${step}))`) : `(floor(${value} / ${step}) * ${step})`,
-    checkedPoints: (points: string, max: number) => `if(throwIf(${points} > ${max}, 'make-series would build more than ${max} points per series') = 0, ${points}, 0)`,
+    checkedPoints: (points: string, max: number, message: string) => `if(throwIf(${points} > ${max}, '${message}') = 0, ${points}, 0)`,
     gridRows: (groups: string) => `SELECT g.*, b.lo AS lo, toInt64(arrayJoin(range(toUInt64(greatest(b.n, 0))))) AS k FROM (${groups}) AS g, bounds AS b`,
     jsonList: (value: string, numbers: boolean) => {
       const ordered = `arrayMap(kql_t -> tupleElement(kql_t, 2), arraySort(kql_t -> tupleElement(kql_t, 1), groupArray(tuple(grid.k, ${value}))))`;

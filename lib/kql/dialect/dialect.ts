@@ -77,8 +77,8 @@ export interface SqlDialect {
   unionAll(selects: string[]): string;
   /** `left JOIN right ON condition` for a FROM clause (both sides already aliased). */
   join(type: JoinType, left: string, right: string, condition: TExpr): string;
-  /** One row per value `start, start + step, …, stop` (inclusive), in a column named `alias`. */
-  range(start: TExpr, stop: TExpr, step: TExpr, type: KqlType, alias: string): string;
+  /** One row per value `start, start + step, …, stop` (inclusive), in a column named `alias`; more than `maxRows` (bounds known only when run) is the engine's error. */
+  range(start: TExpr, stop: TExpr, step: TExpr, type: KqlType, alias: string, maxRows?: number): string;
   /** Literal rows (datatable). */
   values(rows: TExpr[][], aliases: string[]): string;
   makeSeries(spec: MakeSeriesSpec): string;

@@ -72,6 +72,7 @@ class DuckDbRenderer extends SqlRenderer {
   protected readonly spell: Spelling = {
     regexLiteral: (pattern) => `'${pattern}'`,
     counter: (count) => ({ from: `range(0, ${count}) AS r(i)`, i: "i" }),
+    runtimeCounter: (count) => ({ from: `range(0, ${count}) AS r(i)`, i: "i" }),
     // Typed where it stands: DuckDB plans a prepared statement once only when every parameter's type
     // is known from the text; a bare `$k` it cannot infer (`SELECT $k`, an argument of coalesce …) makes
     // it bind and plan the statement again on every execution (issue 38: ~1.6 ms of CPU per answer).
@@ -135,7 +136,7 @@ class DuckDbRenderer extends SqlRenderer {
 
   protected readonly series = {
     binOf: (value: string, step: string, datetime: boolean) => (datetime ? `time_bucket(to_microseconds(${step}), ${value}, ${ADX_ORIGIN})` : `(floor(${value} / ${step}) * ${step})`),
-    checkedPoints: (points: string, max: number) => `CASE WHEN ${points} > ${max} THEN error('make-series would build more than ${max} points per series') ELSE ${points} END`,
+    checkedPoints: (points: string, max: number, message: string) => `CASE WHEN ${points} > ${max} THEN error('${message}') ELSE ${points} END`,
     gridRows: (groups: string) => `SELECT g.*, b.lo AS lo, unnest(range(0, b.n)) AS k FROM (${groups}) AS g, bounds AS b`,
     jsonList: (value: string) => `to_json(list(${value} ORDER BY grid.k))`,
     axisText: (value: string, axisType: MakeSeriesSpec["axisType"]) => {
