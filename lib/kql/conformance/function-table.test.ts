@@ -19,6 +19,13 @@ describe("numbers and bits", () => {
   conformance([
     { q: "print binary_and(6, 3), binary_or(6, 3), binary_xor(6, 3), binary_not(5), bitset_count_ones(255), bitset_count_ones(-1)", rows: [[2, 7, 5, -6, 8, 64]], types: ["long", "long", "long", "long", "long", "long"] },
     { q: "print binary_shift_left(1, 2), binary_shift_left(3, 62), binary_shift_right(-8, 1), binary_shift_left(1, 66)", rows: [[4, -4611686018427387904, -4, 4]] },
+    // indexof-function.md's nine printed indexes (a length reaches one character further: idx8), then edges.
+    {
+      q: 'print idx1 = indexof("abcdefg","cde"), idx2 = indexof("abcdefg","cde",1,4), idx3 = indexof("abcdefg","cde",1,2), idx4 = indexof("abcdefg","cde",3,4), idx5 = indexof("abcdefg","cde",-5), idx6 = indexof(1234567,5,1,4), idx7 = indexof("abcdefg","cde",2,-1), idx8 = indexof("abcdefgabcdefg", "cde", 1, 10, 2), idx9 = indexof("abcdefgabcdefg", "cde", 1, -1, 3)',
+      rows: [[2, 2, -1, -1, 2, 4, 2, 9, -1]],
+      types: ["long", "long", "long", "long", "long", "long", "long", "long", "long"],
+    },
+    { q: 'print indexof("abc", "x"), indexof("abc", ""), indexof("héllo", "l"), indexof("aaaa", "aa", 0, -1, 2), indexof("abc", "c", 0, -2), indexof("abc", "c", 0, -1, -1), indexof("abc", "c", 10), indexof("", "a"), indexof("abc", "c", long(null))', rows: [[-1, 0, 2, 2, null, null, -1, -1, null]] },
     // tohex-function.md's printed row: an int is 32 bits, a long 64.
     { q: "print tohex(256) == '100', tohex(-256) == 'ffffffffffffff00', tohex(toint(-256), 8) == 'ffffff00', tohex(256, 8) == '00000100', tohex(256, 2) == '100'", rows: [[true, true, true, true, true]] },
     { q: "print tohex(toint(-1)), tohex(-1), tohex(toint(255)), tohex(int(null)), tohex(toint(-256), 10)", rows: [["ffffffff", "ffffffffffffffff", "ff", "", "00ffffff00"]] },

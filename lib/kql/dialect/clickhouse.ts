@@ -439,11 +439,6 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
         return [`toInt64(length(${text})) * (1 + ${refs}) + toInt64(countMatches(${text}, ${pattern})) * toInt64(length(${replacement}))`, `replaceRegexpAll(${text}, ${pattern}, ${replacement})`];
       }, "string", [1]);
     }
-    case "indexof": {
-      if (a.length < 3) return `(toInt64(positionUTF8(${s(0)}, ${s(1)})) - 1)`;
-      const found = `toInt64(positionUTF8(substringUTF8(${s(0)}, greatest(${s(2)}, 0) + 1), ${s(1)}))`;
-      return `multiIf(${s(2)} > lengthUTF8(${s(0)}), -1, ${found} = 0, -1, ${found} - 1 + greatest(${s(2)}, 0))`;
-    }
     case "countof":
       return `if(${s(1)} = '', 0, intDiv(toInt64(lengthUTF8(${s(0)})) - toInt64(lengthUTF8(replaceAll(${s(0)}, ${s(1)}, ''))), toInt64(lengthUTF8(${s(1)}))))`;
     case "strrep": {

@@ -357,11 +357,6 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
         return [`strlen(${text}) * (1 + ${refs}) + len(regexp_extract_all(${text}, ${pattern})) * strlen(${replacement})`, `regexp_replace(${text}, ${pattern}, ${replacement}, 'g')`];
       });
     }
-    case "indexof": {
-      if (a.length < 3) return `(strpos(${s(0)}, ${s(1)}) - 1)`;
-      const found = `strpos(substr(${s(0)}, greatest(${s(2)}, 0) + 1), ${s(1)})`;
-      return `CASE WHEN ${s(2)} > length(${s(0)}) THEN -1 WHEN ${found} = 0 THEN -1 ELSE ${found} - 1 + greatest(${s(2)}, 0) END`;
-    }
     case "countof":
       return `CASE WHEN ${s(1)} = '' THEN 0 ELSE (length(${s(0)}) - length(replace(${s(0)}, ${s(1)}, ''))) // length(${s(1)}) END`;
     case "strrep": {

@@ -20,7 +20,7 @@ const EXTENSION_SCALARS = [
   "datetime_part", "hourofday", "dayofweek", "dayofmonth", "dayofyear", "monthofyear", "getyear", "getmonth", "weekofyear",
   "format_datetime", "format_timespan", "bin_at", "totimespan", "totime", "tobool", "toboolean",
   "strcat", "strcat_delim", "split", "extract", "extract_all", "substring", "replace_string", "replace_regex", "trim", "trim_start",
-  "trim_end", "indexof", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "max_of", "min_of", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
+  "trim_end", "parse_json", "todynamic", "toobject", "bag_keys", "array_length", "coalesce", "max_of", "min_of", "repeat", "toscalar", "series_stats", "series_stats_dynamic", "series_fir",
   "series_fill_forward", "series_fill_backward", "series_fill_linear", "series_fill_const", "reverse", "countof", "sign",
   "ceiling", "array_sum", "strrep", "pack_array", "bag_pack", "pack", "string_size", "gettype",
   "series_decompose", "series_decompose_anomalies", "series_decompose_forecast", "series_outliers", "series_fit_line", "series_fit_2lines", "series_fit_2lines_dynamic", "series_periods_detect",
@@ -270,9 +270,6 @@ export function callExtension(analyzer: Analyzer, ast: Call, scope: Scope, mode:
     case "trim_end":
       arity(2);
       return op(name, [regexArg(analyzer, ast, 0, operands[0]!), text(1)], "string", false);
-    case "indexof":
-      arity(2, 3);
-      return op("indexof", given(text, text, long), "long");
     case "countof":
       arity(2);
       return op("countof", [text(0), text(1)], "long", false);

@@ -1,5 +1,26 @@
 /** KQL's strings functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
-import { documented, scalar, type FunctionEntry } from "./entry";
+import { documented, scalar, type FunctionEntry, type SpellInput } from "./entry";
+
+/**
+ * indexof: the occurrences are found one after another (each search starts after the previous
+ * occurrence, so they do not overlap). The searched range is length + 1 characters from start:
+ * the page's printed outputs ask for it (indexof("abcdefgabcdefg", "cde", 1, 10, 2) is 9, an
+ * occurrence ending at index 11), and its other eight examples agree.
+ */
+function indexOf(engine: "duckdb" | "clickhouse", { args: [source, lookup, start, length, occurrence] }: SpellInput): string {
+  const [from, len, occ] = [start ?? "0", length ?? "-1", occurrence ?? "1"];
+  if (engine === "duckdb") {
+    const n = `length(${source})`;
+    const begin = `CASE WHEN ${from} < 0 THEN greatest(${n} + ${from}, 0) ELSE ${from} END`;
+    const searched = `substr(${source}, ${begin} + 1, CASE WHEN ${len} = -1 THEN ${n} ELSE ${len} + 1 END)`;
+    const after = `CASE WHEN kql_p = 0 THEN 1 ELSE kql_p + length(${lookup}) END`;
+    const found = `strpos(substr(${searched}, ${after}), ${lookup})`;
+    const nth = `list_reduce(range(${occ}), (kql_p, kql_i) -> CASE WHEN kql_p < 0 THEN kql_p WHEN ${found} = 0 THEN -1 ELSE ${found} + ${after} - 1 END, 0)`;
+    return `CASE WHEN ${len} < -1 OR ${occ} < 0 THEN NULL WHEN ${occ} = 0 THEN -1 ELSE list_transform([${nth}], kql_at -> CASE WHEN kql_at <= 0 THEN -1 ELSE kql_at - 1 + ${begin} END)[1] END`;
+  }
+  const chBody = `arrayMap((kql_s, kql_l, kql_f, kql_n, kql_o) -> multiIf(kql_n < -1 OR kql_o < 0, NULL, kql_o = 0, -1, arrayMap(kql_b -> arrayMap(kql_at -> if(kql_at <= 0, -1, kql_at - 1 + kql_b), [arrayFold((kql_p, kql_i) -> if(kql_p < 0, kql_p, arrayMap(kql_from -> if(positionUTF8(substringUTF8(kql_s, kql_b + 1, if(kql_n = -1, lengthUTF8(kql_s), kql_n + 1)), kql_l, kql_from) = 0, -1, toInt64(positionUTF8(substringUTF8(kql_s, kql_b + 1, if(kql_n = -1, lengthUTF8(kql_s), kql_n + 1)), kql_l, kql_from))), [toUInt64(if(kql_p = 0, 1, kql_p + lengthUTF8(kql_l)))])[1]), range(toUInt64(kql_o)), toNullable(toInt64(0)))])[1], [if(kql_f < 0, greatest(toInt64(lengthUTF8(kql_s)) + kql_f, 0), kql_f)])[1]), [ifNull(${source}, '')], [ifNull(${lookup}, '')], [toInt64(assumeNotNull(${from}))], [toInt64(assumeNotNull(${len}))], [toInt64(assumeNotNull(${occ}))])[1]`;
+  return `if(isNull(${from}) OR isNull(${len}) OR isNull(${occ}), NULL, ${chBody})`;
+}
 
 export const STRINGS: readonly FunctionEntry[] = [
   documented("scalar", "strlen", "strlen(s): long — characters"),
@@ -16,7 +37,13 @@ export const STRINGS: readonly FunctionEntry[] = [
   documented("scalar", "trim", "trim(Regex, s): string — the regex removed from both ends"),
   documented("scalar", "trim_start", "trim_start(Regex, s): string — the regex removed from the start"),
   documented("scalar", "trim_end", "trim_end(Regex, s): string — the regex removed from the end"),
-  documented("scalar", "indexof", "indexof(s, Lookup [, Start]): long (-1 if absent) — where Lookup first occurs in the text"),
+  scalar("indexof", {
+    args: "source: text, lookup: text, start?: long, length?: long, occurrence?: long",
+    result: "long",
+    nulls: "may",
+    sql: { duckdb: (input) => indexOf("duckdb", input), clickhouse: (input) => indexOf("clickhouse", input) },
+    doc: "the 0-based index of the occurrence-th (1) occurrence of lookup in source from start (negative: from the end) within length characters (-1: to the end); -1 when absent, null for a length below -1 or an occurrence below 0",
+  }),
   documented("scalar", "reverse", "reverse(s): string — the text reversed"),
   documented("scalar", "countof", "countof(s, Lookup): long — how often Lookup occurs in the text"),
   documented("scalar", "strrep", "strrep(s, N [, Delimiter]): string — the text repeated N times"),
