@@ -68,7 +68,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | make-series count() on Name step 1h", 1, 33, /datetime, timespan or numeric axis/],
   ["States | make-series make_list(Name) on Timestamp step 1h", 1, 22, /numeric results/],
   ["States | make-series kind=full count() on Timestamp step 1h", 1, 27, /make-series kind must be nonempty, not 'full'/],
-  ["States | make-series count() on Timestamp in range(ago(1d), now(), 1h)", 1, 43, /'… in range\(…\)' is not supported/],
+  ["States | make-series count() on Timestamp in ranges(ago(1d), now(), 1h)", 1, 46, /Expected range\(start, stop, step\) after 'in'/],
   ["States | top-nested 2 of Name with others = 0 by count()", 1, 45, /top-nested's others value must be a string like its key, not long/],
   ["States | mv-expand Name", 1, 20, /needs a dynamic array or property bag, not string/],
   ["States | parse kind=relaxed2 Name with a", 1, 21, /parse kind must be simple, regex or relaxed/],

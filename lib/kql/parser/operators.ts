@@ -309,13 +309,29 @@ function parseMakeSeries(c: Cursor, from: number): Operator {
   c.expectWord("on");
   // The axis is a column or arithmetic (not a comparison), so `on Timestamp in range(…)` stops before `in`.
   const axis = parseAdditive(c);
-  if (isWord(c.peek(), "in")) fail(c.peek(), "make-series '… in range(…)' is not supported; use 'from … to … step …'");
+  const by = () => c.after("by", () => parseAssignments(c)) ?? [];
+  const series = { kind: "make-series" as const, nonEmpty: kind !== undefined, aggregates, axis };
+  if (isWord(c.peek(), "in")) {
+    // `in range(start, stop, step)` (ADX's older form): the bins are bin()'s, from start's to stop's inclusive.
+    c.next();
+    const range = c.next();
+    if (range.text !== "range") fail(range, `Expected range(start, stop, step) after 'in' but found ${describe(range)}`);
+    c.expectPunct("(");
+    const start = parseExpr(c);
+    c.expectPunct(",");
+    const stop = parseExpr(c);
+    c.expectPunct(",");
+    const step = parseExpr(c);
+    c.expectPunct(")");
+    const bin = (x: Expr): Expr => ({ kind: "call", name: "bin", nameSpan: x.span, args: [x, step], star: false, span: x.span });
+    const end: Expr = { kind: "binary", op: "+", opSpan: stop.span, left: bin(stop), right: step, span: stop.span };
+    return { ...series, from: bin(start), to: end, step, by: by(), span: c.spanFrom(from) };
+  }
   const start = c.after("from", () => parseExpr(c));
   const end = c.after("to", () => parseExpr(c));
   c.expectWord("step");
   const step = parseExpr(c);
-  const by = c.after("by", () => parseAssignments(c)) ?? [];
-  return { kind: "make-series", nonEmpty: kind !== undefined, aggregates, axis, from: start, to: end, step, by, span: c.spanFrom(from) };
+  return { ...series, from: start, to: end, step, by: by(), span: c.spanFrom(from) };
 }
 
 function parseMvExpand(c: Cursor, from: number): Operator {
