@@ -26,6 +26,8 @@ describe("numbers and bits", () => {
       types: ["long", "long", "long", "long", "long", "long", "long", "long", "long"],
     },
     { q: 'print indexof("abc", "x"), indexof("abc", ""), indexof("héllo", "l"), indexof("aaaa", "aa", 0, -1, 2), indexof("abc", "c", 0, -2), indexof("abc", "c", 0, -1, -1), indexof("abc", "c", 10), indexof("", "a"), indexof("abc", "c", long(null))', rows: [[-1, 0, 2, 2, null, null, -1, -1, null]] },
+    // base64-decode-tostring-function.md: base64 of bytes that are not UTF-8 decodes to '' (ClickHouse's tryBase64Decode kept them).
+    { q: 'print Empty = base64_decode_tostring("U3RyaW5n0KHR0tGA0L7Rh9C60LA="), ok = base64_decode_tostring("S3VzdG8="), bad = base64_decode_tostring("x0x0x0")', rows: [["", "Kusto", ""]] },
     // tohex-function.md's printed row: an int is 32 bits, a long 64.
     { q: "print tohex(256) == '100', tohex(-256) == 'ffffffffffffff00', tohex(toint(-256), 8) == 'ffffff00', tohex(256, 8) == '00000100', tohex(256, 2) == '100'", rows: [[true, true, true, true, true]] },
     { q: "print tohex(toint(-1)), tohex(-1), tohex(toint(255)), tohex(int(null)), tohex(toint(-256), 10)", rows: [["ffffffff", "ffffffffffffffff", "ff", "", "00ffffff00"]] },

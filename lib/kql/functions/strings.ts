@@ -62,7 +62,7 @@ export const STRINGS: readonly FunctionEntry[] = [
     doc: "source with each character of searchList replaced by the one at the same place in replacementList",
   }),
   scalar("base64_encode_tostring", { args: "text: string", result: "string", sql: { duckdb: "to_base64(encode($0))", clickhouse: "base64Encode($0)" }, doc: "the UTF-8 text encoded as base64" }),
-  scalar("base64_decode_tostring", { args: "base64: string", result: "string", sql: { duckdb: "try(decode(from_base64($0)))", clickhouse: "tryBase64Decode($0)" }, doc: "base64 decoded to UTF-8 text ('' when it is not valid base64 of UTF-8)" }),
+  scalar("base64_decode_tostring", { args: "base64: string", result: "string", sql: { duckdb: "try(decode(from_base64($0)))", clickhouse: "arrayMap(kql_d -> if(isValidUTF8(kql_d), kql_d, ''), [tryBase64Decode($0)])[1]" }, doc: "base64 decoded to UTF-8 text ('' when it is not valid base64 of UTF-8)" }),
   scalar("regex_quote", {
     args: "text: string",
     result: "string",
