@@ -252,7 +252,8 @@ const dashboardEnvSchema = z.object({
   /**
    * Telemetry cost units one monitor may spend per minute, within its plant's monitors' budget
    * (TELEMETRY_COST_BUDGET_PER_MINUTE, shared by the plant's monitors): one heavy monitor stops
-   * there and leaves the rest to the others (embedded mode).
+   * there and leaves the rest to the others (in remote mode too: the dashboard keeps these budgets
+   * itself, lib/upstream/remote.ts, since the remote service sees one client for all monitors).
    */
   MONITOR_COST_BUDGET_PER_MINUTE: positiveInt(75),
   /** How often the schedule looks for due monitors. */

@@ -41,5 +41,6 @@ async function buildUpstream(config: AppConfig): Promise<Upstream> {
     timeouts,
     answerCacheChars,
     shared: getSharedState(config),
+    monitorsBudgetPerMinute: config.TELEMETRY_COST_BUDGET_PER_MINUTE,
   });
 }

@@ -28,7 +28,7 @@ function credentials(token = PLANT_TOKEN): Credentials {
   };
 }
 
-function clientFor(url: string, overrides: { token?: string; timeoutMs?: number; answerCacheChars?: number; maxAnswerBytes?: number } = {}): Upstream {
+function clientFor(url: string, overrides: { token?: string; timeoutMs?: number; answerCacheChars?: number; maxAnswerBytes?: number; monitorsBudgetPerMinute?: number } = {}): Upstream {
   return createRemoteUpstream({
     service: httpTransport(url, overrides.maxAnswerBytes ?? 80 * 1048576),
     auth: httpTransport(url, overrides.maxAnswerBytes ?? 80 * 1048576),
@@ -36,6 +36,7 @@ function clientFor(url: string, overrides: { token?: string; timeoutMs?: number;
     timeouts: { maintenanceMs: overrides.timeoutMs ?? 3_000, queryMs: overrides.timeoutMs ?? 3_000 },
     send: { baseDelayMs: 10 },
     answerCacheChars: overrides.answerCacheChars ?? 1_000_000,
+    ...(overrides.monitorsBudgetPerMinute ? { monitorsBudgetPerMinute: overrides.monitorsBudgetPerMinute } : {}),
   });
 }
 
@@ -328,6 +329,59 @@ describe("telemetry token", () => {
     const error = await failureOf(clientFor(server.url).telemetryQuery(QUERY, CALLER));
     expect([error.status, error.code]).toEqual([502, "UPSTREAM_AUTH_FAILED"]);
     expect(server.requests.filter((r) => r.path.startsWith("/insights"))).toHaveLength(2);
+  });
+});
+
+describe("monitors' budgets (the remote service budgets per client; this dashboard is one client)", () => {
+  const QUERY_RESULT = JSON.stringify({ data: { columns: [{ name: "Name", columnType: "string", dataType: "String" }], rows: [["x"]] } });
+  const QUERY = { query: "States | take 1", startTime: "2026-01-01T00:00:00.000Z", endTime: "2026-01-02T00:00:00.000Z" };
+  const monitor = (id: number, plant: string, perMinute = 3) => ({ customerId: null, userKey: `monitor-${id}`, budget: { perMinute, within: `monitors-${plant}` } });
+
+  /** The service: a token, and queries answered after `delayMs`. */
+  const service = (delayMs = 0) =>
+    scripted(async (request) => {
+      if (request.path === "/oauth2/v2.0/token") return { status: 200, body: JSON.stringify({ token_type: "Bearer", expires_in: 3600, access_token: "tok-1" }) };
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return { status: 200, body: QUERY_RESULT };
+    });
+  const queriesSeen = (server: RunningServer) => server.requests.filter((r) => r.path.startsWith("/insights")).length;
+
+  it("a monitor spends at most its own budget: then 429 with Retry-After, and nothing is sent", async () => {
+    const server = await service();
+    const client = clientFor(server.url, { monitorsBudgetPerMinute: 100 });
+    for (let i = 0; i < 3; i += 1) expect((await client.telemetryQuery(QUERY, monitor(1, "RTM1"))).rowCount).toBe(1);
+    const refused = await failureOf(client.telemetryQuery(QUERY, monitor(1, "RTM1")));
+    expect([refused.status, refused.code]).toEqual([429, "RATE_LIMITED"]);
+    expect(refused.message).toMatch(/monitor's query budget of 3 per minute is spent/);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(queriesSeen(server)).toBe(3);
+    // Another monitor of the plant, and a person's query (no budget of its own), go on.
+    expect((await client.telemetryQuery(QUERY, monitor(2, "RTM1"))).rowCount).toBe(1);
+    expect((await client.telemetryQuery(QUERY, { customerId: null, userKey: "user-1" })).rowCount).toBe(1);
+  });
+
+  it("a plant's monitors share the plant's budget; another plant's monitors keep theirs", async () => {
+    const server = await service();
+    const client = clientFor(server.url, { monitorsBudgetPerMinute: 5 });
+    const answered = async (caller: ReturnType<typeof monitor>) => {
+      let count = 0;
+      for (let i = 0; i < 4; i += 1) count += await client.telemetryQuery(QUERY, caller).then(() => 1, () => 0);
+      return count;
+    };
+    expect(await answered(monitor(1, "RTM1"))).toBe(3); // its own 3
+    expect(await answered(monitor(2, "RTM1"))).toBe(2); // what the plant's 5 had left
+    expect(await answered(monitor(3, "HOU1"))).toBe(3); // another plant: untouched
+  });
+
+  it("a query that outruns the monitor's budget is stopped while it runs (429), not waited for", async () => {
+    const server = await service(3_000);
+    const client = clientFor(server.url, { monitorsBudgetPerMinute: 100, timeoutMs: 10_000 });
+    const started = Date.now();
+    // 4 units: 1 + 1 per 100 ms of the query's time, so it is stopped after ~300 ms.
+    const refused = await failureOf(client.telemetryQuery(QUERY, monitor(1, "RTM1", 4)));
+    expect([refused.status, refused.code]).toEqual([429, "RATE_LIMITED"]);
+    expect(refused.message).toMatch(/ran out while its query ran/);
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 });
 

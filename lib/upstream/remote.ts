@@ -14,9 +14,11 @@ import { ZTelemetryQueryResponse, ZTokenResponse } from "@/lib/contract/telemetr
 import { createAnswerCache } from "./answer-cache";
 import { DEFAULT_SEND_OPTIONS, sendWithRetries, type RetryPolicy, type SendOptions } from "./send";
 import type { SharedState } from "../shared-state";
+import { createFixedWindowCounter, createMemoryWindows } from "../shared-state/fixed-window";
+import { createCostThrottle, type CostWindow } from "@/lib/service/telemetry/cost-throttle";
 import { createTokenCache, createTokenStore, type TokenCache } from "./token-cache";
 import type { Transport, UpstreamResponse } from "./transport";
-import type { PlantInfo, Upstream } from "./types";
+import type { PlantInfo, TelemetryAnswer, Upstream } from "./types";
 import { TELEMETRY_QUERY_PATH, TOKEN_PATH, maintenancePath } from "@/lib/contract/spec-paths";
 
 interface TelemetryCredentials {
@@ -43,7 +45,23 @@ interface RemoteDeps {
   shared?: SharedState;
   /** Budget of validated GET answers kept for revalidation (answer-cache.ts), in characters of JSON; 0 keeps none. */
   answerCacheChars?: number;
+  /**
+   * Cost units a plant's monitors may spend per minute together (TELEMETRY_COST_BUDGET_PER_MINUTE),
+   * each monitor within it at most its own `QueryCaller.budget.perMinute`: see `monitorBudgets` below.
+   */
+  monitorsBudgetPerMinute?: number;
 }
+
+/** A monitor's budget is spent (before its query, or while it ran): 429 with Retry-After, as the service answers a client. */
+function monitorBudgetSpent(window: CostWindow, whileRunning: boolean): ApiError {
+  const message = whileRunning
+    ? `The monitor's query budget of ${window.budget} per minute ran out while its query ran; it was stopped. Retry in ${window.resetSeconds} s.`
+    : `The monitor's query budget of ${window.budget} per minute is spent; retry in ${window.resetSeconds} s.`;
+  return new ApiError("RATE_LIMITED", message, [], { "retry-after": String(window.resetSeconds) });
+}
+
+/** A plant's monitors' budget per minute when none is configured (TELEMETRY_COST_BUDGET_PER_MINUTE's default). */
+const DEFAULT_MONITORS_BUDGET = 300;
 
 /** Not-found codes that are about a record, not a missing endpoint. */
 const RECORD_NOT_FOUND = new Set(["PLANT_NOT_FOUND", "PART_NOT_FOUND", "TASK_NOT_FOUND", "PLAN_NOT_FOUND", "ATTACHMENT_NOT_FOUND"]);
@@ -140,6 +158,48 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
     return tokenCache;
   }
 
+  /**
+   * Monitors' budgets, kept here: the remote service budgets per client, and this dashboard is one
+   * client for all its monitors, so without these one heavy monitor could spend what every monitor
+   * of every plant shares. As in embedded mode (lib/upstream/embedded.ts), a monitor spends at most
+   * its own budget, within its plant's monitors' budget, charged by the time its query took here.
+   * Shared by the instances through Redis when there is one.
+   */
+  const monitorBudgets = createCostThrottle(
+    deps.monitorsBudgetPerMinute ?? DEFAULT_MONITORS_BUDGET,
+    deps.shared ? createFixedWindowCounter(deps.shared, "remote-monitor-cost", 60_000) : createMemoryWindows(60_000),
+  );
+
+async function sendQuery(request: Parameters<Upstream["telemetryQuery"]>[0], signal?: AbortSignal): Promise<TelemetryAnswer> {
+    const cache = telemetryTokens();
+    const where = `POST ${TELEMETRY_QUERY_PATH}`;
+    for (let attemptNo = 1; ; attemptNo += 1) {
+      const token = await cache.get();
+      const response = await sendWithRetries(
+        deps.service,
+        {
+          method: "POST",
+          path: TELEMETRY_QUERY_PATH,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(request),
+        },
+        "read", // a query changes nothing: safe to repeat
+        { ...sendOptions, timeoutMs: deps.timeouts.queryMs },
+        signal,
+      );
+      if (response.status === 401 && attemptNo === 1) {
+        // Expired or revoked early: one more try with a fresh token.
+        await cache.invalidate(token);
+        continue;
+      }
+      const json = parseJson(response, where);
+      if (response.status !== 200) throw failure(response, json, where, undefined);
+      const parsed = ZTelemetryQueryResponse.safeParse(json);
+      if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
+      return { value: parsed.data, json: response.body, headers: forwardedHeaders(response), rowCount: parsed.data.data.rows.length };
+    }
+  }
+
   return {
     mode: "remote",
     plants: () => deps.credentials.plants(),
@@ -183,33 +243,24 @@ export function createRemoteUpstream(deps: RemoteDeps): Upstream {
       return answer;
     },
 
-    async telemetryQuery(request, _caller, signal) {
-      const cache = telemetryTokens();
-      const where = `POST ${TELEMETRY_QUERY_PATH}`;
-      for (let attemptNo = 1; ; attemptNo += 1) {
-        const token = await cache.get();
-        const response = await sendWithRetries(
-          deps.service,
-          {
-            method: "POST",
-            path: TELEMETRY_QUERY_PATH,
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" },
-            body: JSON.stringify(request),
-          },
-          "read", // a query changes nothing: safe to repeat
-          { ...sendOptions, timeoutMs: deps.timeouts.queryMs },
-          signal,
-        );
-        if (response.status === 401 && attemptNo === 1) {
-          // Expired or revoked early: one more try with a fresh token.
-          await cache.invalidate(token);
-          continue;
-        }
-        const json = parseJson(response, where);
-        if (response.status !== 200) throw failure(response, json, where, undefined);
-        const parsed = ZTelemetryQueryResponse.safeParse(json);
-        if (!parsed.success) throw invalidResponse(where, firstIssue(parsed.error));
-        return { value: parsed.data, json: response.body, headers: forwardedHeaders(response), rowCount: parsed.data.data.rows.length };
+    async telemetryQuery(request, caller, signal) {
+      if (!caller.budget) return sendQuery(request, signal);
+      const admitted = await monitorBudgets.admit(`monitor:${caller.userKey}`, Date.now(), {
+        budget: caller.budget.perMinute,
+        within: [{ key: `monitors:${caller.budget.within}`, budget: deps.monitorsBudgetPerMinute ?? DEFAULT_MONITORS_BUDGET }],
+      });
+      if ("refused" in admitted) throw monitorBudgetSpent(admitted.refused, false);
+      const { reservation } = admitted;
+      const stop = new AbortController();
+      reservation.run(() => stop.abort());
+      try {
+        return await sendQuery(request, signal ? AbortSignal.any([signal, stop.signal]) : stop.signal);
+      } catch (error) {
+        if (!stop.signal.aborted || signal?.aborted) throw error;
+        throw monitorBudgetSpent((await reservation.settle()).window, true);
+      } finally {
+        // Charged the time the service took (1 unit + 1 per 100 ms, never more than it held); a second settle is a no-op.
+        await reservation.settle().catch(() => undefined);
       }
     },
   };

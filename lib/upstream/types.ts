@@ -57,8 +57,9 @@ export interface QueryCaller {
   customerId: string | null;
   userKey: string;
   /**
-   * A budget of its own, within a shared one (embedded only; a remote service budgets per client):
-   * a monitor spends at most `perMinute` of its plant's monitors' budget `within` (modules/monitors).
+   * A budget of its own, within a shared one: a monitor spends at most `perMinute` of its plant's
+   * monitors' budget `within` (modules/monitors). Embedded: the service's own throttle; remote: the
+   * dashboard's (a remote service budgets per client, and the dashboard is one client).
    */
   budget?: { perMinute: number; within: string };
 }
