@@ -3,7 +3,7 @@
  * and the CSV export (docs/api.md, "The audit log"). Plain data: the page loads no schema for it.
  */
 
-/** The actions the dashboard records (lib/bff/routes.ts, lib/auth/options.ts, lib/dashboard-store/user-admin.ts), as people say them. */
+/** The actions the dashboard records (operation tables' `audit`, lib/auth/options.ts, lib/dashboard-store/user-admin.ts), as people say them; audit-labels.test.ts finds any without words. */
 export const AUDIT_ACTIONS: Record<string, string> = {
   "auth.sign-in": "Sign-in",
   "access.denied": "Refused (no permission)",
@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "task.transition": "Task moved",
   "task.update": "Task edited",
   "task.close-out": "Task closed out",
+  "task.attach": "File attached to a task",
   "stock-level.submit": "Stock level recorded",
   "part.update": "Reorder levels changed",
   "plan.create": "Maintenance plan created",
@@ -37,6 +38,18 @@ export const AUDIT_ACTIONS: Record<string, string> = {
   "notification-policy.update": "Notification routing changed",
   "monitor.recipient-add": "Monitor e-mail recipient added",
   "monitor.recipient-remove": "Monitor e-mail recipient removed",
+  "dashboard.create": "Dashboard created",
+  "dashboard.update": "Dashboard changed",
+  "dashboard.delete": "Dashboard deleted",
+  "dashboard.import": "Dashboard imported",
+  "dashboard.place": "Dashboard moved or shared",
+  "dashboard-folder.create": "Dashboard folder created",
+  "dashboard-folder.rename": "Dashboard folder renamed",
+  "dashboard-folder.delete": "Dashboard folder deleted",
+  "saved-query.create": "Query saved to the library",
+  "saved-query.update": "Saved query changed",
+  "saved-query.delete": "Saved query deleted",
+
 };
 
 /** Outcomes worth filtering by: success, and the refusals an administrator looks into. */
