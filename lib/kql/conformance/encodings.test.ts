@@ -30,7 +30,7 @@ describe("encodings, indexof_regex, erf", () => {
       ],
     },
     // Edges: invalid and empty base64, bytes out of range, non-arrays; characters (not bytes) counted; a quote in the pattern; nulls.
-    { q: 'print base64_decode_toarray(""), base64_decode_toarray("x0x0x0"), base64_decode_toarray("AP8="), base64_encode_fromarray(dynamic([0, 255])), base64_encode_fromarray(dynamic([1, 300])), base64_encode_fromarray(dynamic([])), base64_encode_fromarray(dynamic({"a": 1}))', rows: [[[], null, [0, 255], "AP8=", "", "", ""]] },
+    { q: 'print base64_decode_toarray(""), base64_decode_toarray("x0x0x0"), base64_decode_toarray("AP8="), base64_encode_fromarray(dynamic([0, 255])), base64_encode_fromarray(dynamic([1, 300])), base64_encode_fromarray(dynamic([])), base64_encode_fromarray(parse_json(\'{"a": 1}\'))', rows: [[[], null, [0, 255], "AP8=", "", "", ""]] },
     { q: "print indexof_regex('héllo wörld', @'w.r'), indexof_regex(\"a'b\", \"'\"), indexof_regex('abc', 'x'), indexof_regex('abcabc', 'b', 2), indexof_regex('abcabc', 'b', 0, 1), indexof_regex('aaa', 'a', 0, -1, 3), indexof_regex('abc', 'c', 0, -2)", rows: [[6, 1, -1, 4, -1, 2, null]] },
     { q: "print erf(0.5), erfc(0.5), erf(5), erfc(5), erfc(10), erf(real(null))", rows: [[0.5204998778130465, 0.4795001221869535, 0.9999999999984626, 1.5374597944280351e-12, 2.088487583762545e-45, null]] },
   ]);

@@ -32,8 +32,9 @@ describe("let statements, functions, toscalar and sub-queries", () => {
     { q: "States | where DeviceId in ((Events | where Severity == \"Critical\" | project DeviceId)) | summarize count() by DeviceId | order by DeviceId asc", rows: [["D1",5],["D3",2]], columns: ["DeviceId","count_"], types: ["string","long"] },
     // Tabular parameters and invoke (ADX: the input is the function's first table; the schema names columns it must have).
     { q: "let f = (T:(x:long), n:long) { T | where x > n | count };\nrange x from 1 to 10 step 1 | invoke f(7)", rows: [[3]], columns: ["Count"], types: ["long"] },
-    { q: "let f = (T:(*)) { T | summarize n = count(), s = sum(y) };\nf(range y from 1 to 4 step 1)", rows: [[4, 10]], columns: ["n","s"], types: ["long","long"] },
-    { q: "let g = (A:(x:long), B:(x:long, *)) { A | join kind=inner B on x | project x, z };\ng((range x from 1 to 5 step 1), (range x from 3 to 9 step 1 | extend z = x * 10)) | order by x asc", rows: [[3,30],[4,40],[5,50]], columns: ["x","z"], types: ["long","long"] },
-    { q: "let f = (T:(DeviceId:string), lo:double) { let m = toscalar(T | summarize percentiles(todouble(Value), lo)); T | where todouble(Value) <= m | count };\nStates | invoke f(50)", rows: [[6]], columns: ["Count"], types: ["long"] },
+    { q: "let f = (T:(y:long)) { T | summarize n = count(), s = sum(y) };\nf((range y from 1 to 4 step 1))", rows: [[4, 10]], columns: ["n","s"], types: ["long","long"] },
+    { q: "let f = (T:(*)) { T | count };\nf((range y from 1 to 4 step 1))", rows: [[4]], columns: ["Count"], types: ["long"] },
+    { q: "let g = (A:(x:long), B:(x:long, z:long)) { A | join kind=inner B on x | project x, z };\ng((range x from 1 to 5 step 1), (range x from 3 to 9 step 1 | extend z = x * 10)) | order by x asc", rows: [[3,30],[4,40],[5,50]], columns: ["x","z"], types: ["long","long"] },
+    { q: "let f = (T:(DeviceId:string, Value:dynamic), lo:double) { let m = toscalar(T | summarize percentiles(todouble(Value), lo)); T | where todouble(Value) <= m | count };\nStates | invoke f(50)", rows: [[6]], columns: ["Count"], types: ["long"] },
   ]);
 });
