@@ -253,15 +253,19 @@ async function sendQuery(request: Parameters<Upstream["telemetryQuery"]>[0], sig
       const { reservation } = admitted;
       const stop = new AbortController();
       reservation.run(() => stop.abort());
+      // Settled once either way: charged the time the service took (1 unit + 1 per 100 ms, never more
+      // than it held). A settle that cannot reach the shared windows loses only that charge.
+      const settle = () => reservation.settle().catch(() => null);
+      let answer: TelemetryAnswer;
       try {
-        return await sendQuery(request, signal ? AbortSignal.any([signal, stop.signal]) : stop.signal);
+        answer = await sendQuery(request, signal ? AbortSignal.any([signal, stop.signal]) : stop.signal);
       } catch (error) {
-        if (!stop.signal.aborted || signal?.aborted) throw error;
-        throw monitorBudgetSpent((await reservation.settle()).window, true);
-      } finally {
-        // Charged the time the service took (1 unit + 1 per 100 ms, never more than it held); a second settle is a no-op.
-        await reservation.settle().catch(() => undefined);
+        const settled = await settle();
+        if (settled && stop.signal.aborted && !signal?.aborted) throw monitorBudgetSpent(settled.window, true);
+        throw error;
       }
+      await settle();
+      return answer;
     },
   };
 }
