@@ -69,7 +69,10 @@ function makeFormat(locale: string, timeZone: string): Format {
   if (known) return known;
   const safeLocale = Intl.NumberFormat.supportedLocalesOf([locale]).length > 0 ? locale : SERVER_LOCALE;
   const numberFormats = new Map<string, Intl.NumberFormat>();
-  const numberFormat = (options: Intl.NumberFormatOptions = {}) => {
+  const plainNumber = new Intl.NumberFormat(safeLocale, { maximumFractionDigits: 3 });
+  const numberFormat = (options?: Intl.NumberFormatOptions) => {
+    // The plain format without a key: charts and tables call this once per value (a 30-day board, ~10⁵ times).
+    if (!options) return plainNumber;
     const id = JSON.stringify(options);
     let found = numberFormats.get(id);
     if (!found) numberFormats.set(id, (found = new Intl.NumberFormat(safeLocale, { maximumFractionDigits: 3, ...options })));

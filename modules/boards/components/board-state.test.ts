@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_CATEGORIES } from "@/components/telemetry/chart-plan";
 import { planResolution } from "@/lib/kql/resolution";
 import { PLANT_HEALTH } from "@/modules/boards/store/plant-health";
-import { earlyPanelWidth, newPanelId, panelQuery, panelRequestWidth, panelUnit, parseBoardView, resolvesByWidth } from "./board-state";
+import { earlyPanelWidth, newPanelId, PANEL_WIDTH_COOKIE, panelQuery, panelRequestWidth, panelUnit, parseBoardView, rememberPanelWidth, resolvesByWidth } from "./board-state";
 
 const options = { devices: ["RTM1-PUMP-01", "RTM1-PUMP-02"], dataPoints: ["Pressure", "Temperature"] };
 
@@ -109,10 +109,25 @@ describe("a panel's resolution", () => {
     expect(panelRequestWidth(800)).toBe(800);
     expect(panelRequestWidth(1000)).toBe(1600);
     expect(panelRequestWidth(9000)).toBe(3200);
-    expect(earlyPanelWidth({ chart: "line", width: "half" })).toBe(800);
+    expect(earlyPanelWidth({ chart: "line", width: "half" })).toBe(400);
+    expect(earlyPanelWidth({ chart: "line", width: "full" })).toBe(1600);
     expect(earlyPanelWidth({ chart: "bar", width: "full" })).toBe(59);
     expect(panelRequestWidth(1000, "column")).toBe(59);
     expect(earlyPanelWidth({ chart: "table", width: "full" })).toBeNull();
     expect(["line", "column", "bar", "pie", "table", "stat"].filter((chart) => resolvesByWidth(chart as never))).toEqual(["line", "column", "bar"]);
+  });
+
+  it("remembers the width each size of line panel asked for, so the server's first answer is the one the panel keeps", () => {
+    const first = rememberPanelWidth("half", 800, "other=1; theme=dark");
+    expect(first).toBe(`${PANEL_WIDTH_COOKIE}=half:800; Path=/; Max-Age=31536000; SameSite=Lax`);
+    const jar = `theme=dark; ${first!.split(";")[0]}`;
+    // Unchanged: nothing written; the other size is added beside it.
+    expect(rememberPanelWidth("half", 800, jar)).toBeNull();
+    expect(rememberPanelWidth("full", 1600, jar)).toBe(`${PANEL_WIDTH_COOKIE}=half:800.full:1600; Path=/; Max-Age=31536000; SameSite=Lax`);
+    // A width no panel asks for is never written, and a mangled entry is dropped.
+    expect(rememberPanelWidth("half", 123, jar)).toBeNull();
+    expect(rememberPanelWidth("full", 400, `${PANEL_WIDTH_COOKIE}=half:77.bogus:400.full`)).toBe(`${PANEL_WIDTH_COOKIE}=full:400; Path=/; Max-Age=31536000; SameSite=Lax`);
+    expect(earlyPanelWidth({ chart: "line", width: "half" }, { half: 800 })).toBe(800);
+    expect(earlyPanelWidth({ chart: "column", width: "half" }, { half: 800 })).toBe(59);
   });
 });

@@ -126,9 +126,45 @@ export function panelRequestWidth(plotPx: number, chart: TPanelChart = "line"): 
   return PANEL_WIDTH_STEPS.find((step) => step >= plotPx) ?? 3200;
 }
 
-/** The width a panel will most likely ask for on a laptop or tablet (a half panel's plot is 300–800 px, a full one's 800–1,600). */
-export function earlyPanelWidth(panel: Pick<TDashboardPanel, "chart" | "width">): number | null {
+/**
+ * The widths this browser's line panels asked for last time, by panel size: a cookie, so the page's
+ * server asks for the first view at the width the panels will measure (a guess that missed cost the
+ * 30-day board every line panel twice, the first answer thrown away; bench/ui.ts row 5).
+ */
+export const PANEL_WIDTH_COOKIE = "pd-panel-widths";
+export type RememberedPanelWidths = Partial<Record<TDashboardPanel["width"], number>>;
+
+/** Whether a width is one a line panel asks for (anything else in the cookie is ignored). */
+export function isPanelRequestWidth(width: number): boolean {
+  return (PANEL_WIDTH_STEPS as readonly number[]).includes(width);
+}
+
+/** Remembers what a line panel of this size asked for; written only when it changed. */
+export function rememberPanelWidth(size: TDashboardPanel["width"], width: number, current: string): string | null {
+  const widths = Object.fromEntries(
+    current
+      .split(";")
+      .map((part) => part.trim())
+      .find((part) => part.startsWith(`${PANEL_WIDTH_COOKIE}=`))
+      ?.slice(PANEL_WIDTH_COOKIE.length + 1)
+      .split(".")
+      .map((entry) => entry.split(":"))
+      .filter(([name, value]) => (name === "half" || name === "full") && isPanelRequestWidth(Number(value))) ?? [],
+  ) as Record<string, string>;
+  if (widths[size] === String(width) || !isPanelRequestWidth(width)) return null;
+  widths[size] = String(width);
+  const value = Object.entries(widths)
+    .map(([name, w]) => `${name}:${w}`)
+    .join(".");
+  return `${PANEL_WIDTH_COOKIE}=${value}; Path=/; Max-Age=31536000; SameSite=Lax`;
+}
+
+/**
+ * The width a panel will most likely ask for: what this browser's panels of its size asked for
+ * last time, else a laptop's (1,366–1,440 px: a half panel's plot is under 400 px, a full one's 800–1,600).
+ */
+export function earlyPanelWidth(panel: Pick<TDashboardPanel, "chart" | "width">, remembered: RememberedPanelWidths = {}): number | null {
   if (!resolvesByWidth(panel.chart)) return null;
   if (panel.chart !== "line") return BAR_REQUEST_WIDTH;
-  return panel.width === "full" ? 1600 : 800;
+  return remembered[panel.width] ?? (panel.width === "full" ? 1600 : 400);
 }

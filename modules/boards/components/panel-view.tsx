@@ -14,7 +14,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import { use, useMemo, useRef, useState } from "react";
+import { use, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { carriesUnit, isCountColumn } from "@/components/telemetry/axes";
@@ -32,7 +32,7 @@ import { useFormat, type Format } from "@/lib/client/format";
 import { BOARD_RANGE_MS, BOARD_REFRESH_MS } from "@/lib/contract/dashboard-vocabulary";
 import type { TDashboardPanel } from "@/modules/boards/contract/boards";
 import type { TQueryResolution } from "@/lib/contract/explorer";
-import { panelRequestWidth, resolvesByWidth, type PanelQuery } from "./board-state";
+import { panelRequestWidth, rememberPanelWidth, resolvesByWidth, type PanelQuery } from "./board-state";
 
 const loadTimeSeriesChart = () => import("@/components/telemetry/time-series-chart");
 const loadCategoryChart = () => import("@/components/telemetry/category-chart");
@@ -102,6 +102,12 @@ export function PanelView({ plantId, panel, query, range, refresh, timeZone, ear
   const byWidth = resolvesByWidth(panel.chart);
   // Until the panel is measured, the width the server's early answer was asked for stands in.
   const width = !byWidth ? null : plot > 0 ? panelRequestWidth(plot, panel.chart) : (early?.width ?? 0);
+  // The next visit's server asks for the first view at this width (board-state, PANEL_WIDTH_COOKIE).
+  useEffect(() => {
+    if (panel.chart !== "line" || plot === 0) return;
+    const cookie = rememberPanelWidth(panel.width, panelRequestWidth(plot, panel.chart), document.cookie);
+    if (cookie) document.cookie = cookie;
+  }, [panel.chart, panel.width, plot]);
   const [fullFor, setFullFor] = useState<string | null>(null);
   const full = byWidth && text !== null && fullFor === text;
   // The server's answer for this very query, range and width (the page's first view); a changed variable or range asks anew.
