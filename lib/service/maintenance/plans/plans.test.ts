@@ -160,6 +160,11 @@ function plansSuite(engine: () => Record<string, string>) {
     expect(run.body.nextDueDate).toBe("2026-03-19");
     tasks = await tasksOf(created.id);
     expect(tasks.map((task: any) => task.dueDate)).toEqual(["2026-03-05", "2026-03-12"]);
+    // The window moved by one week: 12 March left it, 4 March 2027 came in; the rest stayed (written as a difference, not again whole).
+    const moved = (await one.call("GET", `/jobs-planned?assetTagNumber=${tag}&pageSize=1000`)).body.data.filter((job: any) => job.planId === created.id);
+    const weekly = Array.from({ length: 51 }, (_, k) => new Date(Date.parse("2026-03-19T00:00:00Z") + k * 7 * 86_400_000).toISOString().slice(0, 10));
+    expect(moved.map((job: any) => job.dueDate).sort()).toEqual(weekly);
+    expect(weekly.at(-1)).toBe("2027-03-04");
     await one.call("DELETE", `/maintenance-plans/${created.id}`);
     expect((await one.call("GET", `/jobs-planned?assetTagNumber=${tag}&pageSize=1000`)).body.data.filter((job: any) => job.planId === created.id)).toHaveLength(0);
   });

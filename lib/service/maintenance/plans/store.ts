@@ -278,19 +278,23 @@ export function createPlanStore(engine: SqlDb, tasks: Pick<MaintenanceStore, "cr
     },
 
     async replacePlannedJobs(plan, occurrences, force) {
-      if (!force) {
-        const held = await engine.get<{ first: string | null; last: string | null; n: number }>(
-          `SELECT min(due_date) AS first, max(due_date) AS last, count(*) AS n FROM planned_jobs WHERE plan_id = @planId`,
-          { planId: plan.id },
-        );
-        if (held && Number(held.n) === occurrences.length && (held.first ?? null) === (occurrences[0]?.dueDate ?? null) && (held.last ?? null) === (occurrences.at(-1)?.dueDate ?? null)) return;
-      }
+      // A tick moves a plan's window by an occurrence or two: only those rows change, so a plant's
+      // first tick writes a few rows per plan instead of the whole year again (bench:maintenance,
+      // phase 5: the reads beside a tick that opens 1,000 plans' tasks). A saved plan (`force`:
+      // title, asset or trigger changed) is written again whole.
+      const wanted = new Set(occurrences.map((occurrence) => occurrence.dueDate));
+      const heldDates = async (db: SqlExecutor) =>
+        new Set((await db.all<{ dueDate: string }>(`SELECT due_date AS "dueDate" FROM planned_jobs WHERE plan_id = @planId`, { planId: plan.id })).map((row) => row.dueDate));
+      const unchanged = (held: Set<string>) => held.size === wanted.size && [...wanted].every((date) => held.has(date));
+      if (!force && unchanged(await heldDates(engine))) return;
       await engine.transaction(async (tx) => {
         // Two instances writing one plan's jobs at once: the plan's row lock makes them take turns
-        // (SQLite's BEGIN IMMEDIATE already does), so neither inserts an id the other just wrote.
+        // (SQLite's BEGIN IMMEDIATE already does), so each diffs against what the other wrote.
         if (engine.engine === "postgres") await tx.run(`SELECT 1 FROM maintenance_plans WHERE id = @planId FOR UPDATE`, { planId: plan.id });
-        await tx.run(`DELETE FROM planned_jobs WHERE plan_id = @planId`, { planId: plan.id });
-        for (const occurrence of occurrences) await tx.run(...plannedJobInsert(plan, occurrence));
+        if (force) await tx.run(`DELETE FROM planned_jobs WHERE plan_id = @planId`, { planId: plan.id });
+        const held = force ? new Set<string>() : await heldDates(tx);
+        for (const dueDate of held) if (!wanted.has(dueDate)) await tx.run(`DELETE FROM planned_jobs WHERE plan_id = @planId AND due_date = @dueDate`, { planId: plan.id, dueDate });
+        for (const occurrence of occurrences) if (!held.has(occurrence.dueDate)) await tx.run(...plannedJobInsert(plan, occurrence));
       });
     },
   };
