@@ -10,6 +10,7 @@
  * keeps its statement cache in its implementation (prepared statements here, converted text there).
  */
 import type { SqliteDatabase } from "./sqlite";
+import { checkpointInBackground } from "./sqlite-checkpoint";
 
 export type SqlEngine = "sqlite" | "postgres";
 export type SqlRow = Record<string, unknown>;
@@ -57,6 +58,7 @@ type Statement = ReturnType<SqliteDatabase["prepare"]>;
 const MAX_STATEMENTS = 500;
 
 export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
+  const stopCheckpoints = checkpointInBackground(db);
   const statements = new Map<string, Statement>();
   const prepare = (sql: string, raw = false): Statement => {
     const key = raw ? `raw\u0000${sql}` : sql;
@@ -123,6 +125,7 @@ export function sqliteSql(db: SqliteDatabase): SqliteSqlDb {
     },
     async close() {
       await tail;
+      await stopCheckpoints();
       db.close();
     },
   };
