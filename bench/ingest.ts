@@ -51,6 +51,7 @@ import { openServiceSql } from "@/lib/service/database";
 import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "@/lib/service/telemetry/ingest/sparkplug";
 import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { measureSharedSubscriptions, type SharedSubscriptionFigures } from "./ingest-shared-subscriptions";
+import { demoTelemetrySeed } from "@/lib/service/telemetry/demo-data";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -166,12 +167,12 @@ async function runStore(kind: "duckdb" | "clickhouse", dataRoot: string): Promis
   let sink: ClickHouseReadingSink | undefined;
   let duckdb: Awaited<ReturnType<typeof openDuckDbTelemetryStore>> | undefined;
   if (kind === "duckdb") {
-    duckdb = await openDuckDbTelemetryStore({ dataDir: dataRoot, customers: CUSTOMERS, demo: { seed: SEED, days: 30 } });
+    duckdb = await openDuckDbTelemetryStore({ dataDir: dataRoot, customers: CUSTOMERS, seed: demoTelemetrySeed({ seed: SEED, days: 30 }) });
     store = duckdb;
   } else {
     clickhouse = await startClickHouseDev({ dir: path.join(dataRoot, "clickhouse") });
     const executor = httpExecutor({ url: clickhouse.url, username: "default", password: "" });
-    const chStore = await openClickHouseTelemetryStore({ executor, databasePrefix: "bench_", customers: CUSTOMERS, demo: { seed: SEED, days: 30 }, maxQueryMemoryBytes: 1024 * 1048576 });
+    const chStore = await openClickHouseTelemetryStore({ executor, databasePrefix: "bench_", customers: CUSTOMERS, seed: demoTelemetrySeed({ seed: SEED, days: 30 }), maxQueryMemoryBytes: 1024 * 1048576 });
     sink = new ClickHouseReadingSink(executor, (customerId) => chStore.database(customerId), 1_000);
     store = chStore;
   }

@@ -32,6 +32,7 @@ import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse
 import { tableRows, type TelemetryStore } from "@/lib/service/telemetry/store";
 import { ErrorLedger, median, printMachine } from "./honest";
 import { startTelemetryServer } from "./telemetry-server";
+import { demoTelemetrySeed } from "@/lib/service/telemetry/demo-data";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -232,7 +233,7 @@ async function clickhousePhase(end: Date) {
   const started = Date.now();
   const executor = chdbExecutor(path.join(dataDir, "chdb"));
   // The same demo model and "now" as the DuckDB files: the data ends at the same minute.
-  const store = await openClickHouseTelemetryStore({ executor, databasePrefix: "benchscale_", customers, demo: { seed: "plantdesk", days: DAYS, now: new Date(end.getTime() - 60_000) }, maxQueryMemoryBytes: 2048 * 1048576 });
+  const store = await openClickHouseTelemetryStore({ executor, databasePrefix: "benchscale_", customers, seed: demoTelemetrySeed({ seed: "plantdesk", days: DAYS, now: new Date(end.getTime() - 60_000) }), maxQueryMemoryBytes: 2048 * 1048576 });
   console.log(`\nClickHouse (chdb) ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const database = `"${store.database(CUSTOMER)}"`;
   const run = async (s: TelemetryStore, kql: string, scope: { start: Date; end: Date }) => tableRows(await s.query({ customerId: CUSTOMER, kql, scope: { ...scope, plantIds: null }, limits })) as unknown[][];

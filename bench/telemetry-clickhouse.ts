@@ -17,6 +17,7 @@ import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse
 import { openDuckDbTelemetryStore } from "@/lib/service/telemetry/duckdb/store";
 import { tableRows, type TelemetryStore } from "@/lib/service/telemetry/store";
 import { QUERIES } from "./telemetry-queries";
+import { demoTelemetrySeed } from "@/lib/service/telemetry/demo-data";
 
 const DAY = 86_400_000;
 const CUSTOMER = "CUST-ACME";
@@ -40,13 +41,13 @@ export async function clickhouseVsDuckDb(options: { dataDir: string; days: numbe
   if (!fs.existsSync(nowFile)) fs.writeFileSync(nowFile, new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString());
   const now = new Date(fs.readFileSync(nowFile, "utf8").trim());
   const customers = DEMO_CUSTOMERS.filter((c) => c.id === CUSTOMER).map((c) => ({ id: c.id, plants: DEMO_PLANTS.filter((p) => p.customerId === c.id) }));
-  const demo = { seed: "bench-clickhouse", days: options.days, now };
+  const seed = demoTelemetrySeed({ seed: "bench-clickhouse", days: options.days, now });
 
   const started = Date.now();
-  const duckdb = await openDuckDbTelemetryStore({ dataDir: path.join(options.dataDir, `duckdb-${options.days}d`), customers, demo });
+  const duckdb = await openDuckDbTelemetryStore({ dataDir: path.join(options.dataDir, `duckdb-${options.days}d`), customers, seed });
   log(`DuckDB store ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const chStarted = Date.now();
-  const clickhouse = await openClickHouseTelemetryStore({ executor: chdbExecutor(path.join(options.dataDir, "chdb")), databasePrefix: `bench${options.days}d_`, customers, demo, maxQueryMemoryBytes: 1024 * 1048576 });
+  const clickhouse = await openClickHouseTelemetryStore({ executor: chdbExecutor(path.join(options.dataDir, "chdb")), databasePrefix: `bench${options.days}d_`, customers, seed, maxQueryMemoryBytes: 1024 * 1048576 });
   log(`ClickHouse (chdb) store ready in ${((Date.now() - chStarted) / 1000).toFixed(1)} s`);
 
   const limits = { ...TELEMETRY_LIMITS, timeoutMs: 60_000 };

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ALLOWED_FOLDER_ARROWS, featureOf, figures, isTest, readImportGraph, roomOf, violations } from "./import-graph";
+import { ALLOWED_FOLDER_ARROWS, DEMO_ASSEMBLIES, demoImporters, featureOf, figures, isTest, readImportGraph, roomOf, violations } from "./import-graph";
 
 const root = path.resolve(import.meta.dirname, "..");
 const graph = readImportGraph(root);
@@ -25,6 +25,8 @@ console.log(
   `  allowed for now: ${ALLOWED_FOLDER_ARROWS.length} arrows (ALLOWED_FOLDER_ARROWS, docs/architecture.md "Loops still allowed"), closing ${counted.allowedFolderCycles.length} loop(s)` +
     counted.allowedFolderCycles.map((c) => `\n    ${c.join(" ⇄ ")}`).join(""),
 );
+const demo = demoImporters(graph);
+console.log(`production modules importing a demo or seed module (only ${DEMO_ASSEMBLIES.join(" and ")} may): ${demo.length}${demo.map((f) => `\n  ${f}`).join("")}`);
 const features = new Map<string, Set<string>>();
 for (const file of graph.files) {
   const feature = featureOf(file);

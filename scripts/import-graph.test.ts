@@ -43,6 +43,12 @@ describe("the import check", () => {
     ["components-are-browser-code", { from: "modules/example/client/fetch.ts", pkg: "node:fs" }],
     ["feature-contract-is-zod-only", { from: "modules/example/contract/schema.ts", to: "lib/platform/sql.ts" }],
     ["no-file-loops", { from: "lib/contract/vocabulary.ts", to: "lib/contract/common.ts" }],
+    // Demo and seed modules reach production only through the assemblies (docs/architecture.md, "Demo apart").
+    ["demo-apart", { from: "lib/service/database.ts", to: "lib/service/maintenance/seed.ts" }],
+    ["demo-apart", { from: "lib/service/telemetry/duckdb/store.ts", to: "lib/service/telemetry/demo-data.ts" }],
+    ["demo-apart", { from: "lib/service/telemetry/ingest/device-registry.ts", to: "lib/service/demo/catalog.ts" }],
+    ["demo-apart", { from: "lib/auth/options.ts", to: "lib/dashboard-store/demo-users.ts" }],
+    ["demo-apart", { from: "lib/service/telemetry/live/index.ts", to: "lib/service/telemetry/live/clickhouse-demo.ts" }],
     // The compiler's modules too: the analyzer's interface stands below the analyzer (analyzer-api.ts).
     ["no-file-loops", { from: "lib/kql/analyzer-api.ts", to: "lib/kql/analyze.ts" }],
   ] satisfies [string, ImportEdge][])("fails on %s: %o", (rule, edge) => {
@@ -56,6 +62,12 @@ describe("the import check", () => {
     expect(rulesBroken({ from: "modules/example/api/routes.ts", to: "modules/example/store/rows.ts" })).toEqual([]);
     expect(rulesBroken({ from: "modules/example/components/view.tsx", to: "modules/example/contract/schema.ts" })).toEqual([]);
     expect(rulesBroken({ from: "lib/contract/api.ts", to: "modules/example/contract/schema.ts" })).toEqual([]);
+    // The assemblies, demo modules, tests and benchmarks may load the demo; a migration is no demo module.
+    expect(rulesBroken({ from: "lib/service/runtime.ts", to: "lib/service/maintenance/seed.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "lib/service/maintenance/seed.ts", to: "lib/service/demo/catalog.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "lib/service/maintenance/store.test.ts", to: "lib/service/maintenance/seed.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "bench/ingest.ts", to: "lib/service/demo/catalog.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "lib/service/maintenance/migrations/index.ts", to: "lib/service/maintenance/migrations/005-demo-state.ts" })).toEqual([]);
   });
 
   it("counts loops between files and between folders, a parent with its own subfolder too", () => {

@@ -74,6 +74,31 @@ export const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.start
 const isTestSupport = (file: string) => !isTest(file) && (/(^|\/)testing(\/|\.ts$)/.test(file) || /\.test-support\.ts$/.test(file));
 
 /**
+ * A demo or seed module (docs/architecture.md, "Demo apart"): anything under `lib/service/demo/`,
+ * and any other module whose name has `demo` or `seed` as a word (`seed.ts`, `seed-plans.ts`,
+ * `demo-users.ts`, `clickhouse-demo.ts`, `scripts/seed.ts`). Tests, test support and migrations are
+ * none (a migration is schema, applied to every database, demo or not).
+ */
+const isDemoModule = (file: string) =>
+  !isTest(file) && !isTestSupport(file) && !file.includes("/migrations/") &&
+  (file.startsWith("lib/service/demo/") || /(^|\/|-)(demo|seed)(-[^/]*)?\.tsx?$/.test(file));
+
+/**
+ * The modules that wire the demo in (docs/architecture.md, "Demo apart"): the service's assembly
+ * (its seed, the demo telemetry, the running demo plant) and the server process, where the
+ * dashboard's demo users are made (lib/service may not touch the dashboard's store). Every other
+ * production module receives what it needs from them: a seed hook, a device list, a live demo.
+ */
+export const DEMO_ASSEMBLIES: readonly string[] = ["lib/service/runtime.ts", "scripts/serve.ts"];
+
+/** Who may import a demo module: the assemblies, other demo modules, tests, test support, benchmarks. */
+const mayImportDemo = (file: string) => DEMO_ASSEMBLIES.includes(file) || isDemoModule(file) || isTest(file) || isTestSupport(file) || file.startsWith("bench/");
+
+/** The production modules that import a demo module although they may not (check:imports prints them; 0 allowed). */
+export const demoImporters = (graph: ImportGraph): string[] =>
+  [...new Set(graph.edges.filter((e) => e.to !== undefined && isDemoModule(e.to) && !mayImportDemo(e.from)).map((e) => e.from))].sort();
+
+/**
  * A room: a folder with one job. `lib/<name>`, the service's domains and folders apart
  * (`lib/service/<name>`), the service's own root files (its assembly), or a top-level folder.
  */
@@ -305,6 +330,11 @@ const RULES: readonly Rule[] = [
     name: "pages-reach-the-server-through-its-interface",
     because: "app/ gets the server from plantdesk-host (app/page-server.ts) and imports server modules for their types only, so Next bundles no second copy of them (docs/architecture.md, \"One server in the process\").",
     forbids: (e) => e.from.startsWith("app/") && !isTest(e.from) && e.to !== undefined && !e.typeOnly && isServerOnlyFile(e.to),
+  },
+  {
+    name: "demo-apart",
+    because: "demo and seed modules are wired in by the assemblies alone (lib/service/runtime.ts, scripts/serve.ts); a production module receives a seed hook, a device list or a live demo from them (docs/architecture.md, \"Demo apart\").",
+    forbids: (e) => e.to !== undefined && isDemoModule(e.to) && !mayImportDemo(e.from),
   },
   {
     name: "feature-contract-is-zod-only",

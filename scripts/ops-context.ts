@@ -1,6 +1,7 @@
 import { getConfig, type AppConfig } from "@/lib/config";
 import { openDashboardSql } from "@/lib/dashboard-store/database";
-import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../lib/service/database";
+import type { ServiceSql } from "../lib/service/database";
+import { openSeededServiceSql } from "../lib/service/runtime";
 import type { SqlDb } from "../lib/platform/sql";
 import type { OpsContext } from "../lib/platform/ops/command";
 
@@ -16,10 +17,7 @@ export function createOpsContext(json: boolean, config: AppConfig = getConfig())
     config,
     json,
     db() {
-      db ??= openServiceSql(config).then(async (sql) => {
-        await seedServiceIfEmpty(sql, { seed: config.SEED, today: new Date().toISOString().slice(0, 10) });
-        return sql;
-      });
+      db ??= openSeededServiceSql(config, new Date().toISOString().slice(0, 10));
       return db;
     },
     dashboardDb() {

@@ -178,10 +178,24 @@ server.requestTimeout = 30_000;
 // The monitors' schedule (modules/monitors/service/scheduler.ts): every instance runs one; claims in the shared store keep it to one evaluation per tick.
 let monitorSchedule: Awaited<ReturnType<typeof startMonitorSchedule>> = null;
 
-server.listen(config.PORT, config.HOST, () => {
-  announceStartup({ url: `http://localhost:${config.PORT}`, config, dev }).catch((error: unknown) => {
+// The demo's sign-in accounts (embedded mode), made before the server listens so the first sign-in
+// finds them; this is the one production module that imports them (docs/architecture.md, "Demo apart").
+const demoUsers = config.dashboard.demo ? await prepareDemoUsers() : null;
+
+async function prepareDemoUsers() {
+  const { DEMO_USERS, ensureDemoUsers } = await import("../lib/dashboard-store/demo-users");
+  const { getDashboardDb } = await import("../lib/dashboard-store/database");
+  try {
+    const outcome = await ensureDemoUsers(await getDashboardDb(), config.dataDir, config.dashboard.demoPassword);
+    return { emails: DEMO_USERS.map((user) => user.email), file: outcome.file, passwordFromEnv: config.dashboard.demoPassword !== null };
+  } catch (error) {
     console.error(`Preparing the demo users failed: ${error instanceof Error ? error.message : String(error)}`);
-  });
+    return null;
+  }
+}
+
+server.listen(config.PORT, config.HOST, () => {
+  announceStartup({ url: `http://localhost:${config.PORT}`, dev, demo: demoUsers });
   startAuditRetention(config.dashboard.auditRetentionDays);
   startMonitorSchedule()
     .then((scheduler) => (monitorSchedule = scheduler))

@@ -23,7 +23,6 @@ import { getConfig } from "@/lib/config";
 import { ApiError } from "@/lib/contract/errors";
 import { recordAudit, recordFailedSignIn } from "@/lib/dashboard-store/audit";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
-import { ensureDemoUsersOnce } from "@/lib/dashboard-store/demo-users";
 import { consumeInvitation, INVITATION_TOKEN, peekInvitation } from "@/lib/dashboard-store/invitations";
 import { HashQueueFull, MAX_PASSWORD_LENGTH } from "@/lib/dashboard-store/passwords";
 import { resolveSessionSecret } from "@/lib/dashboard-store/session-secret";
@@ -279,9 +278,7 @@ async function buildAuthOptions(): Promise<AuthOptions> {
   const config = getConfig();
   const { dashboard } = config;
   const db = await getDashboardDb();
-  // Normally done (and announced) by the server at start; here too when Next runs on its own (once
-  // per process: the first sign-in must not re-hash the demo passwords, 4 × 128 MiB of scrypt).
-  if (dashboard.demo) await ensureDemoUsersOnce(db, config.dataDir, dashboard.demoPassword);
+  // The demo's accounts are made by the server before it listens (scripts/serve.ts; docs/architecture.md "Demo apart").
   // next-auth v4 builds absolute URLs (redirects, the OAuth redirect_uri) from NEXTAUTH_URL, or —
   // only with AUTH_TRUST_HOST — from the request's Host header. Without either, this server's own
   // address: a Host header never decides where a sign-in goes.

@@ -2,7 +2,8 @@
  * The demo's sign-in accounts (embedded mode only): one user per role, each with a sensible set of
  * plants, all sharing one password — DEMO_PASSWORD when set (the e2e tests set it), otherwise
  * generated on first start. The accounts and the password are written to DATA_DIR/demo-users.txt
- * (readable by the owner only).
+ * (readable by the owner only). Made by the server once before it listens (scripts/serve.ts, the
+ * only production module that imports this one: docs/architecture.md "Demo apart").
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -59,18 +60,4 @@ export async function ensureDemoUsers(db: SqlDb, dataDir: string, demoPassword: 
   // The mode above applies only to a new file: one left by an older version may be 0644.
   fs.chmodSync(file, 0o600);
   return { changed: true, generatedPassword: demoPassword ? null : password, file };
-}
-
-/**
- * ensureDemoUsers once per process: the server does it at start (and announces it), and sign-in
- * then finds it done instead of hashing the passwords again.
- */
-let demoUsers: Promise<DemoUsersOutcome> | null = null;
-
-export function ensureDemoUsersOnce(db: SqlDb, dataDir: string, demoPassword: string | null): Promise<DemoUsersOutcome> {
-  demoUsers ??= ensureDemoUsers(db, dataDir, demoPassword).catch((error: unknown) => {
-    demoUsers = null;
-    throw error;
-  });
-  return demoUsers;
 }

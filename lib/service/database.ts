@@ -4,12 +4,11 @@
  * `DATA_DIR/plantdesk.sqlite`; with `DATABASE_URL` a PostgreSQL database that several instances
  * share. Each domain brings its migrations; versions are unique across them and applied in
  * ascending order, by either engine (lib/platform/migration.ts). The dashboard keeps its own
- * store (lib/dashboard-store/database.ts).
+ * store (lib/dashboard-store/database.ts). The demo's seed is wired in by the assembly
+ * (lib/service/runtime.ts, docs/architecture.md "Demo apart").
  */
 import path from "node:path";
 import { MAINTENANCE_MIGRATIONS } from "./maintenance/migrations";
-import { seedMaintenanceIfEmpty, type MaintenanceSeedOptions } from "./maintenance/seed";
-import { seedPostgresIfEmpty } from "./maintenance/seed-postgres";
 import { openPostgres, type PostgresSqlDb } from "../platform/postgres";
 import { sqliteSql, type SqliteSqlDb } from "../platform/sql";
 import { openSqlite } from "../platform/sqlite";
@@ -32,13 +31,4 @@ export type ServiceSql = SqliteSqlDb | PostgresSqlDb;
 export async function openServiceSql(config: { dataDir: string; DATABASE_URL?: string }): Promise<ServiceSql> {
   if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, SERVICE_MIGRATIONS, SERVICE_MIGRATIONS_KEY);
   return sqliteSql(openSqlite(path.join(config.dataDir, SERVICE_DATABASE_FILE), SERVICE_MIGRATIONS));
-}
-
-/**
- * Seeds the demo maintenance data on first start (no plant yet); the same data on both engines:
- * SQLite writes it through the SQL interface in one transaction, PostgreSQL gets it generated into
- * an in-memory SQLite database and copied in batches (seed-postgres.ts).
- */
-export async function seedServiceIfEmpty(sql: ServiceSql, options: MaintenanceSeedOptions): Promise<boolean> {
-  return sql.engine === "postgres" ? seedPostgresIfEmpty(sql, options) : seedMaintenanceIfEmpty(sql, options);
 }

@@ -3,7 +3,13 @@
  * `getServiceRuntime()` is the process's one instance (ONE database connection pool, ONE set of
  * DuckDB files; the pages reach it through the server, docs/architecture.md "One server in the
  * process"); `createServiceRuntime(config)` makes a private one (tests, benchmarks).
+ *
+ * It is also where the demo is wired in, and the one production module of the service that imports
+ * it (docs/architecture.md, "Demo apart"): the maintenance seed, the telemetry seed and its claims,
+ * the demo devices, the running demo plant and the maintenance roll-forward. The modules below
+ * receive them as hooks and options.
  */
+import os from "node:os";
 import { getConfig, type AppConfig } from "@/lib/config";
 import { createPlantTokens, type PlantTokens } from "./maintenance/plant-tokens";
 import { createRouter, type RouterHandler } from "../platform/http/router";
@@ -14,10 +20,17 @@ import { openSharedState } from "../shared-state";
 import { createFixedWindowCounter } from "../shared-state/fixed-window";
 import { createServiceRoutes } from "./routes";
 import { createMaintenanceStore, type CustomerRecord, type MaintenanceStore } from "./maintenance/store";
-import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "./database";
+import { openServiceSql, type ServiceSql } from "./database";
 import { openTelemetry, type TelemetryService } from "./telemetry-service";
-import { startLiveTelemetry, type LiveTelemetry } from "./telemetry/live";
+import { startLiveTelemetry, type LiveDemoHooks, type LiveTelemetry } from "./telemetry/live";
+// The demo (docs/architecture.md, "Demo apart"): imported here and nowhere else in production.
 import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
+import { seedServiceIfEmpty } from "./maintenance/seed-service";
+import { demoSeedClaims } from "./telemetry/clickhouse/demo-claims";
+import { demoTelemetrySeed } from "./telemetry/demo-data";
+import { startClickHouseDemoPlant } from "./telemetry/live/clickhouse-demo";
+import { registerDemoDevices, startMqttDemoPublisher, type MqttDemoPublisher } from "./telemetry/live/demo-mqtt-publisher";
+import { startDemoPlant } from "./telemetry/live/demo-plant";
 import { createPlanStore } from "./maintenance/plans/store";
 import { createReliabilityReads } from "./maintenance/reliability/store";
 import { createPlanScheduler, type PlanScheduler } from "./maintenance/plans/scheduler";
@@ -89,11 +102,10 @@ const utcToday = () => new Date().toISOString().slice(0, 10);
 export async function createServiceRuntime(config: AppConfig, options: RuntimeOptions = {}): Promise<ServiceRuntime> {
   const now = options.now ?? (() => new Date());
   const today = options.today ?? (options.now ? () => now().toISOString().slice(0, 10) : utcToday);
-  const sql = await openServiceSql(config);
+  const sql = await openSeededServiceSql(config, today());
   let maintenance: MaintenanceStore;
   let customers: CustomerRecord[];
   try {
-    await seedServiceIfEmpty(sql, { seed: config.SEED, today: today() });
     maintenance = createMaintenanceStore(sql);
     customers = await maintenance.listCustomers();
   } catch (error) {
@@ -116,7 +128,13 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
   };
   let telemetry: TelemetryRuntime;
   try {
-    telemetry = await openTelemetry(config, sql, customers, { shared, ...(options.now ? { now } : {}) });
+    telemetry = await openTelemetry(config, sql, customers, {
+      shared,
+      ...(options.now ? { now } : {}),
+      // A customer's empty telemetry gets DEMO_TELEMETRY_DAYS of the demo up to now; on ClickHouse one of the instances starting together writes it.
+      seed: demoTelemetrySeed({ seed: config.SEED, days: config.DEMO_TELEMETRY_DAYS, now: options.now?.() }),
+      seedClaims: demoSeedClaims(sql, `${os.hostname()}:${process.pid}`),
+    });
   } catch (error) {
     await sql.close();
     await shared.close();
@@ -132,7 +150,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     // The demo's maintenance roll-forward runs on either engine; instances sharing PostgreSQL take
     // turns under an advisory lock, so each day is rolled once.
     live = {
-      telemetry: await startLiveTelemetry(config, telemetry, sql, customers, { now, log, schedule, shared }),
+      telemetry: await startLiveTelemetry(config, telemetry, sql, { now, log, schedule, shared, demo: liveDemo(config, sql, customers, now, log) }),
       maintenance: config.DEMO_LIVE ? startMaintenanceRollForward(sql, { seed: config.SEED, today, now, log, schedule }) : null,
     };
   }
@@ -176,6 +194,42 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
       await sql.close();
       await shared.close();
     },
+  };
+}
+
+/**
+ * The service's database, migrated, with the demo's maintenance data seeded when it has no plant
+ * yet (the server's first start; the operator CLI on a fresh clone, scripts/ops-context.ts).
+ */
+export async function openSeededServiceSql(config: AppConfig, today: string): Promise<ServiceSql> {
+  const sql = await openServiceSql(config);
+  try {
+    await seedServiceIfEmpty(sql, { seed: config.SEED, today });
+  } catch (error) {
+    await sql.close();
+    throw error;
+  }
+  return sql;
+}
+
+/** The running demo, as the live telemetry starts it (telemetry/live, LiveDemoHooks): its devices, its publisher, its plant on either engine. */
+function liveDemo(config: AppConfig, sql: ServiceSql, customers: CustomerRecord[], now: () => Date, log: (line: string) => void): LiveDemoHooks<MqttDemoPublisher> {
+  const plants = customers.flatMap((customer) => customer.plants);
+  const demo = { seed: config.SEED, days: config.DEMO_TELEMETRY_DAYS, now, log };
+  return {
+    registerDevices: () => registerDemoDevices(sql, config.SEED, plants),
+    startPublisher: () => startMqttDemoPublisher({ url: config.MQTT_URL!, clientId: `${config.MQTT_CLIENT_ID}-demo`, seed: config.SEED, plants, log }),
+    startOnClickHouse: (clickhouse, schedule) =>
+      startClickHouseDemoPlant({
+        ...demo,
+        executor: clickhouse.executor,
+        databaseOf: (customerId) => clickhouse.database(customerId),
+        db: sql,
+        customers,
+        instance: `${os.hostname()}:${process.pid}`,
+        schedule,
+      }),
+    startOnDuckDb: (duckdb, publisher, schedule) => startDemoPlant({ ...demo, store: duckdb, customers, publisher: publisher ?? undefined, schedule }),
   };
 }
 

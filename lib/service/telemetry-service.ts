@@ -1,9 +1,9 @@
 /**
  * The telemetry half of the embedded service, assembled: the telemetry store (DuckDB files, or
- * ClickHouse when TELEMETRY_URL is set; seeded with demo data on first start), the OAuth clients and tokens kept in the service database, the admission control (cost budget
- * and places for queries running at once) and the routes.
+ * ClickHouse when TELEMETRY_URL is set; filled on first start by the seed the runtime hands it, the
+ * demo's), the OAuth clients and tokens kept in the service database, the admission control (cost
+ * budget and places for queries running at once) and the routes.
  */
-import os from "node:os";
 import type { AppConfig } from "@/lib/config";
 import type { Route } from "../platform/http/router";
 import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
@@ -18,9 +18,8 @@ import { createRateLimiter } from "../platform/rate-limit";
 import { createCostThrottle } from "./telemetry/cost-throttle";
 import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./telemetry/duckdb/store";
 import { httpExecutor } from "./telemetry/clickhouse/http-executor";
-import { demoClaims } from "./telemetry/clickhouse/demo-claims";
-import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./telemetry/clickhouse/store";
-import type { TelemetryStore } from "./telemetry/store";
+import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore, type SeedClaims } from "./telemetry/clickhouse/store";
+import type { TelemetrySeed, TelemetryStore } from "./telemetry/store";
 import { createOAuthRoutes } from "./telemetry/oauth-endpoints";
 import { createQueryGate } from "./telemetry/query-gate";
 import { createQueryRoutes, runTelemetryQuery, type QueryEndpointContext, type QueryPrincipal } from "./telemetry/query-endpoint";
@@ -50,8 +49,12 @@ export interface TelemetryService {
 }
 
 interface TelemetryOptions {
-  /** Clock of the query endpoint (token expiry, `now()`) and of the demo seed; tests move it. */
+  /** Clock of the query endpoint (token expiry, `now()`); tests move it. */
   now?: () => Date;
+  /** Written into a customer's new, empty telemetry (the demo's, from lib/service/runtime.ts); omit to leave it empty. */
+  seed?: TelemetrySeed;
+  /** On ClickHouse: who seeds a customer's empty database when instances start together. */
+  seedClaims?: SeedClaims;
   log?: (line: string) => void;
   /** Where the cost budgets and concurrency caps live (memory, or Redis shared by the instances). */
   shared?: SharedState;
@@ -67,7 +70,7 @@ const SHARED_GATE_POLL_MS = 50;
 export async function openTelemetry(config: AppConfig, db: SqlDb, customers: CustomerRecord[], options: TelemetryOptions = {}): Promise<TelemetryService> {
   const log = options.log ?? ((line: string) => console.log(line));
   const started = Date.now();
-  const demo = { seed: config.SEED, days: config.DEMO_TELEMETRY_DAYS, now: options.now?.() };
+  const seed = options.seed;
   const progress: Pick<DuckDbStoreOptions, "onSeeding" | "onSeeded"> = {
     onSeeding: (customerId) =>
       log(`[telemetry] ${customerId}: generating ${config.DEMO_TELEMETRY_DAYS} day${config.DEMO_TELEMETRY_DAYS === 1 ? "" : "s"} of demo telemetry (first start only)…`),
@@ -84,7 +87,7 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
         dataDir: config.dataDir,
         customers,
         // Read-only instances serve what `npm run seed` wrote; they generate nothing themselves.
-        ...(config.TELEMETRY_READ_ONLY ? { readOnly: true } : { demo }),
+        ...(config.TELEMETRY_READ_ONLY ? { readOnly: true } : seed ? { seed } : {}),
         engine: { memoryLimit: config.TELEMETRY_DUCKDB_MEMORY_LIMIT, threads: config.TELEMETRY_DUCKDB_THREADS, maxTempSize: config.TELEMETRY_DUCKDB_MAX_TEMP_SIZE },
         ...progress,
       });
@@ -93,9 +96,9 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
         executor: httpExecutor(clickhouse),
         databasePrefix: clickhouse.databasePrefix,
         customers,
-        demo,
+        ...(seed ? { seed } : {}),
         // Instances starting together on an empty ClickHouse: one seeds, the others wait for it.
-        seedClaims: demoClaims(db, `${os.hostname()}:${process.pid}`),
+        ...(options.seedClaims ? { seedClaims: options.seedClaims } : {}),
         onWaitingForSeed: (customerId) => log(`[telemetry] ${customerId}: another instance is generating the demo telemetry on ClickHouse; waiting for it`),
         maxQueryMemoryBytes: config.TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB * 1024 * 1024,
         ...progress,

@@ -16,6 +16,7 @@ import { BIGINT, type DuckDBConnection } from "@duckdb/node-api";
 import type { DemoPlant } from "../demo/catalog";
 import { createRandom } from "../demo/seeded-random";
 import { DATA_POINT_KINDS, demoDevices, type DataPointRole, type DemoDevice } from "./demo-devices";
+import type { TelemetrySeed, TelemetrySeedResult } from "./store";
 
 interface DemoTelemetryOptions {
   seed: string;
@@ -25,12 +26,7 @@ interface DemoTelemetryOptions {
   now: Date;
 }
 
-export interface DemoTelemetryResult {
-  series: number;
-  states: number;
-  events: number;
-  ms: number;
-}
+export type DemoTelemetryResult = TelemetrySeedResult;
 
 /** A window of the model to write: minutes since the epoch, `to` exclusive. */
 interface DemoWindow {
@@ -375,6 +371,14 @@ export async function generateDemoTelemetry(connection: DuckDBConnection, option
   const sids = series.map((s) => s.index);
   const written = await writeWindow(connection, { seed: options.seed, series, sids, fromMinute: endMinute - options.days * 1440, toMinute: endMinute });
   return { series: series.length, states: written.states, events: written.raised, ms: Date.now() - started };
+}
+
+/** The demo data as a store's seed hook (store.ts, TelemetrySeed): `days` of it up to `now`. */
+export function demoTelemetrySeed(demo: { seed: string; days: number; now?: Date }): TelemetrySeed {
+  return {
+    ...(demo.now ? { now: demo.now } : {}),
+    generate: (connection, plants, now) => generateDemoTelemetry(connection, { seed: demo.seed, plants, days: demo.days, now }),
+  };
 }
 
 /**

@@ -3,9 +3,38 @@
  * scope, get a response-ready table. Everything engine-specific (files, SQL dialect, scoping SQL,
  * interruption) stays behind this interface, so a ClickHouse store can replace the DuckDB one.
  */
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { RenderHint } from "@/lib/kql";
 
 /** What a query may see, applied beneath its pipeline (docs/api.md §6). */
+/** A plant whose telemetry a store keeps: its customer picks the file or database; its time zone shapes a seed's daily cycles. */
+export interface TelemetryPlant {
+  id: string;
+  name: string;
+  customerId: string;
+  timeZone: string;
+}
+
+/** What a seed wrote into a customer's telemetry. */
+export interface TelemetrySeedResult {
+  series: number;
+  states: number;
+  events: number;
+  ms: number;
+}
+
+/**
+ * Data written into a customer's new, empty telemetry when a store opens it (the demo's, wired in by
+ * the assembly, lib/service/runtime.ts; docs/architecture.md "Demo apart"). The store owns the
+ * transaction and the `demo_seeded_at` marker; the seed fills the tables of schema.ts on the DuckDB
+ * connection it is handed (the ClickHouse store hands a scratch one and loads what it holds).
+ */
+export interface TelemetrySeed {
+  /** The seed's moment: its data ends here (exclusive); now when unset. */
+  now?: Date;
+  generate(connection: DuckDBConnection, plants: readonly TelemetryPlant[], now: Date): Promise<TelemetrySeedResult>;
+}
+
 export interface TelemetryScope {
   /** Inclusive start of `States.Timestamp`; `Events` overlapping [start, end) are in scope. */
   start: Date;

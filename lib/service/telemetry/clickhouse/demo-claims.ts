@@ -14,6 +14,7 @@
  * be taken over. The seed's claim is renewed while the seed runs, since a seed takes minutes.
  */
 import type { SqlDb } from "../../../platform/sql";
+import type { SeedClaims } from "./store";
 
 /** The seed's key in `telemetry_demo_claims.from_minute`. */
 export const SEED_CLAIM_MINUTE = -1;
@@ -56,5 +57,14 @@ export function demoClaims(db: SqlDb, instance: string, now: () => Date = () => 
       });
       return renewed.changes === 1;
     },
+  };
+}
+
+/** The first-start seed's claims (store.ts, SeedClaims): the one table, keyed on SEED_CLAIM_MINUTE. */
+export function demoSeedClaims(db: SqlDb, instance: string, now?: () => Date): SeedClaims {
+  const claims = demoClaims(db, instance, now);
+  return {
+    claim: (customerId, staleMs) => claims.claim(customerId, SEED_CLAIM_MINUTE, SEED_CLAIM_MINUTE, staleMs),
+    renew: (customerId) => claims.renew(customerId, SEED_CLAIM_MINUTE),
   };
 }

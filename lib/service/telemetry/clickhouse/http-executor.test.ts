@@ -19,10 +19,11 @@ import { clickhouseErrorCode, OutputTooLarge } from "./executor";
 import { httpExecutor } from "./http-executor";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./store";
 import { startClickHouseDev, type ClickHouseDev } from "./testing/clickhouse-dev";
+import { demoTelemetrySeed } from "../demo-data";
 
 const NOW = new Date("2026-03-02T00:00:00Z");
 const customers = [{ id: "CUST-NORDIC", plants: DEMO_PLANTS.filter((p) => p.customerId === "CUST-NORDIC") }];
-const demo = { seed: "http-executor-test", days: 1, now: NOW };
+const seed = demoTelemetrySeed({ seed: "http-executor-test", days: 1, now: NOW });
 const LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024, timeoutMs: 60_000 };
 let endpoint: ClickHouseDev;
 let client: ClickHouseClient;
@@ -44,8 +45,8 @@ beforeAll(async () => {
   endpoint = await startClickHouseDev();
   client = createClient({ url: endpoint.url, username: "default", password: "" });
   [clickhouse, duckdb] = await Promise.all([
-    openClickHouseTelemetryStore({ executor: httpExecutor({ url: endpoint.url, username: "default", password: "" }), databasePrefix: "httptest_", customers, demo, maxQueryMemoryBytes: 64 * 1024 * 1024 }),
-    openDuckDbTelemetryStore({ dataDir: dir, customers, demo }),
+    openClickHouseTelemetryStore({ executor: httpExecutor({ url: endpoint.url, username: "default", password: "" }), databasePrefix: "httptest_", customers, seed, maxQueryMemoryBytes: 64 * 1024 * 1024 }),
+    openDuckDbTelemetryStore({ dataDir: dir, customers, seed }),
   ]);
 }, 180_000);
 

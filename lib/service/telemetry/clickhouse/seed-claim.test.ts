@@ -17,9 +17,10 @@ import { probeServices, servicesRequired } from "@/lib/testing/services";
 import { openServiceSql } from "../../database";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import type { SqlDb } from "../../../platform/sql";
-import { demoClaims, SEED_CLAIM_MINUTE } from "./demo-claims";
+import { demoClaims, demoSeedClaims, SEED_CLAIM_MINUTE } from "./demo-claims";
 import { openClickHouseTelemetryStore } from "./store";
 import { startClickHouseDev, type ClickHouseDev } from "./testing/clickhouse-dev";
+import { demoTelemetrySeed } from "../demo-data";
 
 const probes = await probeServices();
 if (!probes.postgres.available) {
@@ -114,8 +115,8 @@ describe("the seed's claim, in process (chdb, SQLite)", () => {
       executor: sharedChdb(),
       databasePrefix: `seedclaim_${run}_`,
       customers,
-      demo: { seed: "seed-claim", days: 1, now: new Date("2026-03-02T00:00:00Z") },
-      seedClaims: demoClaims(db, instance),
+      seed: demoTelemetrySeed({ seed: "seed-claim", days: 1, now: new Date("2026-03-02T00:00:00Z") }),
+      seedClaims: demoSeedClaims(db, instance),
       ...on,
       maxQueryMemoryBytes: 512 * 1048576,
     });

@@ -12,10 +12,11 @@ import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb/s
 import { tableRows, type TelemetryQuery } from "../store";
 import { sharedChdb } from "@/lib/service/telemetry/testing/clickhouse.test-support";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./store";
+import { demoTelemetrySeed } from "../demo-data";
 
 const NOW = new Date("2026-03-02T00:00:00Z");
 const customers = DEMO_CUSTOMERS.map((c) => ({ id: c.id, plants: DEMO_PLANTS.filter((p) => p.customerId === c.id) }));
-const demo = { seed: "clickhouse-store-test", days: 1, now: NOW };
+const seed = demoTelemetrySeed({ seed: "clickhouse-store-test", days: 1, now: NOW });
 const LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024, timeoutMs: 60_000 };
 /** max_memory_usage of each query: small, so that a query can be shown to reach it. */
 const QUERY_MEMORY = 64 * 1024 * 1024;
@@ -29,8 +30,8 @@ beforeAll(async () => {
   const executor = sharedChdb();
   for (const c of customers) await executor.command(`DROP DATABASE IF EXISTS "storetest_${c.id.replace(/-/g, "_")}"`);
   [clickhouse, duckdb] = await Promise.all([
-    openClickHouseTelemetryStore({ executor, databasePrefix: "storetest_", customers, demo, maxQueryMemoryBytes: QUERY_MEMORY }),
-    openDuckDbTelemetryStore({ dataDir: dir, customers, demo }),
+    openClickHouseTelemetryStore({ executor, databasePrefix: "storetest_", customers, seed, maxQueryMemoryBytes: QUERY_MEMORY }),
+    openDuckDbTelemetryStore({ dataDir: dir, customers, seed }),
   ]);
 }, 120_000);
 

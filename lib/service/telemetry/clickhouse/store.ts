@@ -14,11 +14,8 @@ import { toResponseColumns } from "@/lib/kql";
 import { createCompileCache } from "../compile-cache";
 import { clickhouseDialect, clickhouseParams } from "@/lib/kql/dialect/clickhouse";
 import { ApiError } from "../../../contract/errors";
-import type { DemoPlant } from "../../demo/catalog";
-import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "../duckdb/schema";
-import type { TelemetryLimits, TelemetryQuery, TelemetryStore, TelemetryTable } from "../store";
-import { SEED_CLAIM_MINUTE, type DemoClaims } from "./demo-claims";
+import type { TelemetryLimits, TelemetryPlant, TelemetryQuery, TelemetrySeed, TelemetrySeedResult, TelemetryStore, TelemetryTable } from "../store";
 import { clickhouseErrorCode, OutputTooLarge, type ClickHouseExecutor } from "./executor";
 import { clickhouseQueryError, LIMIT_CODES, TIMEOUT_CODES } from "./errors";
 import { clickhouseSources, createCustomerSchema, customerDatabase, querySettings, rowsStatement, rowsToJsonArray } from "./sql";
@@ -27,21 +24,29 @@ interface ClickHouseStoreOptions {
   executor: ClickHouseExecutor;
   /** Customer databases are `<prefix><customerId>`. */
   databasePrefix: string;
-  customers: readonly { id: string; plants: readonly DemoPlant[] }[];
-  /** Demo data loaded into a customer database that has none yet. */
-  demo?: { seed: string; days: number; now?: Date };
+  customers: readonly { id: string; plants: readonly TelemetryPlant[] }[];
+  /** Data loaded into a customer database that has none yet (the demo's, from the assembly). */
+  seed?: TelemetrySeed;
   /**
-   * With several instances on one ClickHouse: the seed is claimed first (demo-claims.ts), so of the
-   * instances starting together on an empty database one seeds and the others wait for its marker.
-   * Without it this instance seeds alone.
+   * With several instances on one ClickHouse: the seed is claimed first (the assembly hands the
+   * demo's claims, demo-claims.ts), so of the instances starting together on an empty database one
+   * seeds and the others wait for its marker. Without it this instance seeds alone.
    */
-  seedClaims?: DemoClaims;
+  seedClaims?: SeedClaims;
   onSeeding?: (customerId: string) => void;
   /** Another instance holds the seed's claim; this one waits for it. */
   onWaitingForSeed?: (customerId: string) => void;
-  onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
+  onSeeded?: (customerId: string, result: TelemetrySeedResult) => void;
   /** ClickHouse's max_memory_usage of each query, in bytes (TELEMETRY_CLICKHOUSE_MAX_MEMORY_MB). */
   maxQueryMemoryBytes: number;
+}
+
+/** The seed's claim per customer, held by one instance at a time. */
+export interface SeedClaims {
+  /** "fresh": nobody held it; "taken-over": a dead instance held it (its partial rows may be there); null: another instance holds it. */
+  claim(customerId: string, staleMs: number): Promise<"fresh" | "taken-over" | null>;
+  /** Keeps the claim alive while the seed runs. */
+  renew(customerId: string): Promise<unknown>;
 }
 
 export interface ClickHouseTelemetryStore extends TelemetryStore {
@@ -68,7 +73,7 @@ export async function openClickHouseTelemetryStore(options: ClickHouseStoreOptio
   for (const customer of options.customers) {
     const database = databases.get(customer.id)!;
     for (const statement of createCustomerSchema(database)) await executor.command(statement);
-    if (options.demo && customer.plants.length > 0) await seedOnce(options, customer, database);
+    if (options.seed && customer.plants.length > 0) await seedOnce(options, customer, database);
   }
 
   function databaseOf(customerId: string): string {
@@ -156,11 +161,11 @@ const SEED_WAIT_POLL_MS = 1_000;
  */
 async function seedOnce(options: ClickHouseStoreOptions, customer: ClickHouseStoreOptions["customers"][number], database: string): Promise<void> {
   const { executor, seedClaims } = options;
-  const demo = options.demo!;
+  const seed = options.seed!;
   let waiting = false;
   for (;;) {
     if (await isSeeded(executor, database)) return;
-    const claim = seedClaims ? await seedClaims.claim(customer.id, SEED_CLAIM_MINUTE, SEED_CLAIM_MINUTE, SEED_CLAIM_STALE_MS) : "fresh";
+    const claim = seedClaims ? await seedClaims.claim(customer.id, SEED_CLAIM_STALE_MS) : "fresh";
     if (claim === null) {
       if (!waiting) options.onWaitingForSeed?.(customer.id);
       waiting = true;
@@ -174,11 +179,11 @@ async function seedOnce(options: ClickHouseStoreOptions, customer: ClickHouseSto
       // waits here before its ingestion and demo plant start.
       for (const table of ["States", "Events"]) await executor.command(`TRUNCATE TABLE IF EXISTS "${database}"."${table}"`);
     }
-    const renewal = seedClaims ? setInterval(() => void seedClaims.renew(customer.id, SEED_CLAIM_MINUTE).catch(() => undefined), SEED_CLAIM_RENEW_MS) : undefined;
+    const renewal = seedClaims ? setInterval(() => void seedClaims.renew(customer.id).catch(() => undefined), SEED_CLAIM_RENEW_MS) : undefined;
     renewal?.unref();
     try {
       options.onSeeding?.(customer.id);
-      const result = await loadDemoTelemetry(executor, database, customer.plants, demo);
+      const result = await loadSeed(executor, database, customer.plants, seed);
       options.onSeeded?.(customer.id, result);
     } finally {
       clearInterval(renewal);
@@ -193,23 +198,24 @@ async function isSeeded(executor: ClickHouseExecutor, database: string): Promise
 }
 
 /**
- * The demo data of demo-data.ts, generated by its DuckDB model in a scratch in-memory database (the
- * same rows the embedded store holds for the same seed), exported as Parquet with times as epoch
- * milliseconds (no time zone can shift them on the way) and loaded into the customer's database.
+ * The seed's data (the demo's: its DuckDB model, demo-data.ts), generated in a scratch in-memory
+ * DuckDB database (the same rows the embedded store holds for the same seed), exported as Parquet
+ * with times as epoch milliseconds (no time zone can shift them on the way) and loaded into the
+ * customer's database.
  */
-async function loadDemoTelemetry(
+async function loadSeed(
   executor: ClickHouseExecutor,
   database: string,
-  plants: readonly DemoPlant[],
-  demo: NonNullable<ClickHouseStoreOptions["demo"]>,
-): Promise<DemoTelemetryResult> {
-  const now = demo.now ?? new Date();
+  plants: readonly TelemetryPlant[],
+  seed: TelemetrySeed,
+): Promise<TelemetrySeedResult> {
+  const now = seed.now ?? new Date();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plantdesk-demo-"));
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();
   try {
     for (const statement of CREATE_TELEMETRY_SCHEMA) await connection.run(statement);
-    const result = await generateDemoTelemetry(connection, { seed: demo.seed, plants, days: demo.days, now });
+    const result = await seed.generate(connection, plants, now);
     const ms = (column: string) => `epoch_ms("${column}") AS "${column}"`;
     const states = path.join(dir, "states.parquet");
     const events = path.join(dir, "events.parquet");

@@ -37,8 +37,6 @@ import { ApiError } from "../../../contract/errors";
 import { StartupError } from "../../../platform/startup-error";
 import { inTransaction } from "../../../platform/transaction";
 import { evaluationError } from "./errors";
-import type { DemoPlant } from "../../demo/catalog";
-import { generateDemoTelemetry, type DemoTelemetryResult } from "../demo-data";
 import { JsonRowsLimitError, streamJsonRows } from "./json-rows";
 import { scopedSourcesOf } from "../scoped-sources";
 import { createCompileCache } from "../compile-cache";
@@ -52,24 +50,35 @@ import {
   statesWithSeriesSql,
 } from "./schema";
 import { registerKqlFunctions } from "./kql-functions";
-import { engineStopsLater, tableRows, type TelemetryLimits, type TelemetryQuery, type TelemetryScope, type TelemetryStore, type TelemetryTable } from "../store";
+import {
+  engineStopsLater,
+  tableRows,
+  type TelemetryLimits,
+  type TelemetryPlant,
+  type TelemetryQuery,
+  type TelemetryScope,
+  type TelemetrySeed,
+  type TelemetrySeedResult,
+  type TelemetryStore,
+  type TelemetryTable,
+} from "../store";
 
 export interface DuckDbStoreOptions {
   dataDir: string;
   /** Customers and their plants; a file is opened (and created) for each. */
-  customers: readonly { id: string; plants: readonly DemoPlant[] }[];
+  customers: readonly { id: string; plants: readonly TelemetryPlant[] }[];
   /**
    * Open existing files read-only (several processes may), create nothing, seed nothing; `write`
    * is refused. A missing file, or one a writer holds, fails the open with a StartupError.
    */
   readOnly?: boolean;
-  /** Demo data written into a new, empty file; omit to leave new files empty. */
-  demo?: { seed: string; days: number; now?: Date };
+  /** Data written into a new, empty file (the demo's, from the assembly); omit to leave new files empty. */
+  seed?: TelemetrySeed;
   /** DuckDB's settings for query time; the defaults are DuckDB's own (tests, benchmarks). */
   engine?: DuckDbEngineSettings;
   /** Told when a customer file starts being seeded, and when it is done. */
   onSeeding?: (customerId: string) => void;
-  onSeeded?: (customerId: string, result: DemoTelemetryResult) => void;
+  onSeeded?: (customerId: string, result: TelemetrySeedResult) => void;
 }
 
 interface DuckDbEngineSettings {
@@ -406,22 +415,22 @@ export async function openDuckDbTelemetryStore(options: DuckDbStoreOptions): Pro
   };
 }
 
-/** Creates the schema and, in a file that has no data yet, the demo data. */
+/** Creates the schema and, in a file that has no data yet, the seed's data. */
 async function prepareDatabase(
   connection: DuckDBConnection,
-  plants: readonly DemoPlant[],
+  plants: readonly TelemetryPlant[],
   options: DuckDbStoreOptions,
-  progress: { start(): void; done(result: DemoTelemetryResult): void },
+  progress: { start(): void; done(result: TelemetrySeedResult): void },
 ): Promise<void> {
   for (const statement of CREATE_TELEMETRY_SCHEMA) await connection.run(statement);
   const seeded = await connection.runAndReadAll(`SELECT value FROM telemetry_meta WHERE key = 'demo_seeded_at'`);
-  if (!options.demo || seeded.currentRowCount > 0 || plants.length === 0) return;
+  if (!options.seed || seeded.currentRowCount > 0 || plants.length === 0) return;
   progress.start();
   // One transaction: a crash half-way leaves an empty file that is seeded again on the next start.
   await connection.run("BEGIN TRANSACTION");
   try {
-    const now = options.demo.now ?? new Date();
-    const result = await generateDemoTelemetry(connection, { seed: options.demo.seed, plants, days: options.demo.days, now });
+    const now = options.seed.now ?? new Date();
+    const result = await options.seed.generate(connection, plants, now);
     await connection.run(`INSERT INTO telemetry_meta VALUES ('demo_seeded_at', $1)`, [now.toISOString()]);
     // Where the running demo plant carries on (live/demo-plant.ts).
     await connection.run(`INSERT INTO telemetry_meta VALUES ('${DEMO_UNTIL_MINUTE_KEY}', $1)`, [String(Math.floor(now.getTime() / 60_000))]);

@@ -3,11 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../../database";
+import { openServiceSql, type ServiceSql } from "../../database";
+import { seedServiceIfEmpty } from "../../maintenance/seed-service";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { probeServices } from "@/lib/testing/services";
-import { addDevices, createDeviceRegistry, listDevices, registerDemoDevices } from "./device-registry";
+import { addDevices, createDeviceRegistry, listDevices } from "./device-registry";
+import { registerDemoDevices } from "../live/demo-mqtt-publisher";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "live-devices-"));
 const probes = await probeServices();

@@ -9,13 +9,12 @@
  * one indexed read per message, never a reload.
  *
  * Each device belongs to one edge node (docs/telemetry-ingest.md, "Device ownership"): the node an
- * operator named (`device add --node`), the demo's collector job, or the node whose DBIRTH first
+ * operator named (`device add --node`), the demo's collector job (listed by the assembly with
+ * registerDemoDevices, live/demo-mqtt-publisher.ts), or the node whose DBIRTH first
  * reached a listed device that had none (`claim`, a conditional UPDATE, so two nodes racing for a
  * device leave exactly one owner).
  */
 import type { SqlDb } from "../../../platform/sql";
-import type { DemoPlant } from "../../demo/catalog";
-import { demoDevices } from "../demo-devices";
 
 const REFRESH_MS = 5_000;
 
@@ -81,21 +80,6 @@ export function addDevices(
     }
     return changed;
   });
-}
-
-/** Lists the demo devices of the demo plants, so the demo can publish through ingestion. */
-export function registerDemoDevices(db: SqlDb, seed: string, plants: readonly DemoPlant[]): Promise<number> {
-  return addDevices(
-    db,
-    plants.flatMap((plant) => {
-      try {
-        // Each demo device belongs to the edge node of its collector job, as the demo publishes it.
-        return demoDevices(seed, plant).map((d) => ({ plantId: plant.id, deviceId: d.deviceId, edgeNodeId: d.jobId, claimedBy: "demo" as const }));
-      } catch {
-        return []; // a plant without a demo layout has no demo devices
-      }
-    }),
-  );
 }
 
 /**

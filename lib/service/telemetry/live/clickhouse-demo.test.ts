@@ -14,6 +14,7 @@ import { DEMO_PLANTS } from "../../demo/catalog";
 import type { SqlDb } from "../../../platform/sql";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "../clickhouse/store";
 import { startClickHouseDemoPlant } from "./clickhouse-demo";
+import { demoTelemetrySeed } from "../demo-data";
 
 const SEEDED = new Date("2026-03-02T00:00:00Z");
 const customers = [{ id: "CUST-NORDIC", plants: DEMO_PLANTS.filter((p) => p.customerId === "CUST-NORDIC") }];
@@ -26,7 +27,7 @@ const rows = async (sql: string) => Buffer.from(await sharedChdb().query(`${sql}
 beforeAll(async () => {
   const executor = sharedChdb();
   await executor.command(`DROP DATABASE IF EXISTS "demotest_CUST_NORDIC"`);
-  store = await openClickHouseTelemetryStore({ executor, databasePrefix: "demotest_", customers, demo: { seed: "ch-demo", days: 1, now: SEEDED }, maxQueryMemoryBytes: 512 * 1048576 });
+  store = await openClickHouseTelemetryStore({ executor, databasePrefix: "demotest_", customers, seed: demoTelemetrySeed({ seed: "ch-demo", days: 1, now: SEEDED }), maxQueryMemoryBytes: 512 * 1048576 });
   db = await openServiceSql({ dataDir: dir });
 }, 120_000);
 

@@ -20,7 +20,7 @@ import type { ClickHouseExecutor } from "../clickhouse/executor";
 import { demoReadingsAndAlarms } from "../demo-data";
 import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
 import { CREATE_TELEMETRY_SCHEMA, DEMO_UNTIL_MINUTE_KEY } from "../duckdb/schema";
-import type { CatchUpResult, LiveDemoPlant } from "./demo-plant";
+import type { CatchUpResult, LiveDemoPlant } from "./index";
 
 /** Longest window written at once (the catch-up after a pause goes in steps of this). */
 const CHUNK_MINUTES = 60;

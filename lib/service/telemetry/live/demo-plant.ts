@@ -15,6 +15,7 @@ import type { DemoPlant } from "../../demo/catalog";
 import { appendDemoTelemetry, demoReadingsAndAlarms, type DemoReading } from "../demo-data";
 import type { DuckDbTelemetryStore } from "../duckdb/store";
 import { DEMO_UNTIL_MINUTE_KEY } from "../duckdb/schema";
+import type { CatchUpResult, LiveDemoPlant } from "./index";
 
 /** Longest window written in one transaction (a day: about 600 k readings for the larger customer). */
 const CHUNK_MINUTES = 1440;
@@ -39,22 +40,6 @@ interface DemoPlantOptions {
   log?: (line: string) => void;
   /** Run the minute timer (the server); tests call `catchUp()` with their own clock instead. */
   schedule?: boolean;
-}
-
-export interface CatchUpResult {
-  minutes: number;
-  states: number;
-  published: number;
-  raised: number;
-  cleared: number;
-}
-
-export interface LiveDemoPlant {
-  /** Resolves when the gap since the last reading is filled (rejects if that failed). */
-  ready: Promise<CatchUpResult>;
-  /** Appends every minute up to now (what the timer does each minute). */
-  catchUp(): Promise<CatchUpResult>;
-  stop(): Promise<void>;
 }
 
 async function untilMinute(connection: DuckDBConnection): Promise<number | null> {

@@ -1,7 +1,9 @@
 /**
  * The telemetry parts that run while the server runs: the demo plant (DEMO_LIVE), ingestion from
  * MQTT (MQTT_URL), the demo publishing through it (DEMO_PUBLISH=mqtt), and the status file that
- * `npm run ops -- ingest status` reads. Started by the server's runtime (lib/service/runtime.ts).
+ * `npm run ops -- ingest status` reads. Started by the server's runtime (lib/service/runtime.ts),
+ * which also hands the demo in (`LiveDemoHooks`): this module decides when the demo plant runs and
+ * where it writes, and imports none of it (docs/architecture.md, "Demo apart").
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
@@ -10,17 +12,51 @@ import type { SharedState } from "@/lib/shared-state";
 import type { SqlDb } from "../../../platform/sql";
 import type { DuckDbTelemetryStore } from "../duckdb/store";
 import type { ClickHouseTelemetryStore } from "../clickhouse/store";
-import type { CustomerRecord } from "../../maintenance/store";
-import { createDeviceRegistry, registerDemoDevices } from "../ingest/device-registry";
+import { createDeviceRegistry } from "../ingest/device-registry";
 import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
 import { hostLease } from "../ingest/host-lease";
 import { startHostRole, type HostRole } from "../ingest/host-role";
 import { startMqttIngestion, type MqttIngestion } from "../ingest/mqtt-ingest";
 import { sqlSparkplugState } from "../ingest/sparkplug-state";
 import { emptyStats, STATUS_INTERVAL_MS, writeStatusFile, type IngestStatus } from "../ingest/stats";
-import { startClickHouseDemoPlant } from "./clickhouse-demo";
-import { startDemoPlant, type LiveDemoPlant } from "./demo-plant";
-import { startMqttDemoPublisher, type MqttDemoPublisher } from "./mqtt-publisher";
+
+/** What one catch-up of the running demo plant wrote. */
+export interface CatchUpResult {
+  minutes: number;
+  states: number;
+  published: number;
+  raised: number;
+  cleared: number;
+}
+
+/** The running demo plant (on DuckDB: live/demo-plant.ts; on ClickHouse: live/clickhouse-demo.ts). */
+export interface LiveDemoPlant {
+  /** Resolves when the gap since the last reading is filled (rejects if that failed). */
+  ready: Promise<CatchUpResult>;
+  /** Appends every minute up to now (what the timer does each minute). */
+  catchUp(): Promise<CatchUpResult>;
+  stop(): Promise<void>;
+}
+
+/** A publisher of the demo's readings through the broker (DEMO_PUBLISH=mqtt). */
+interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * The demo, handed in by the assembly (lib/service/runtime.ts). `schedule`: run the demo's minute
+ * timer (tests drive `catchUp()` with their own clock instead).
+ */
+export interface LiveDemoHooks<Publisher extends Closable = Closable> {
+  /** Lists the demo's devices with their collectors' edge nodes, so its readings pass ingestion (at every start). */
+  registerDevices(): Promise<unknown>;
+  /** DEMO_PUBLISH=mqtt with a broker: the publisher the DuckDB demo plant sends short windows through. */
+  startPublisher(): Publisher;
+  /** The demo plant writing into ClickHouse (several instances may run it: each window is claimed first). */
+  startOnClickHouse(clickhouse: ClickHouseTelemetryStore, schedule: boolean): LiveDemoPlant;
+  /** The demo plant writing into the DuckDB files (short windows through the publisher, when there is one). */
+  startOnDuckDb(duckdb: DuckDbTelemetryStore, publisher: Publisher | null, schedule: boolean): LiveDemoPlant;
+}
 
 export interface LiveTelemetry {
   demo: LiveDemoPlant | null;
@@ -33,8 +69,10 @@ export interface LiveTelemetry {
   stop(): Promise<void>;
 }
 
-interface LiveTelemetryOptions {
+interface LiveTelemetryOptions<Publisher extends Closable> {
   now: () => Date;
+  /** The demo (its devices always; its running plant with DEMO_LIVE); none: no demo devices, no demo plant. */
+  demo?: LiveDemoHooks<Publisher>;
   log: (line: string) => void;
   /** Run the demo's minute timer (tests drive `demo.catchUp()` with their own clock instead). */
   schedule?: boolean;
@@ -42,15 +80,15 @@ interface LiveTelemetryOptions {
   shared?: SharedState;
 }
 
-export async function startLiveTelemetry(
+export async function startLiveTelemetry<Publisher extends Closable>(
   config: AppConfig,
   /** Where the telemetry lives (the assembled TelemetryService's two stores, one of them null). */
   telemetry: { duckdb: DuckDbTelemetryStore | null; clickhouse: ClickHouseTelemetryStore | null },
   db: SqlDb,
-  customers: CustomerRecord[],
-  options: LiveTelemetryOptions,
+  options: LiveTelemetryOptions<Publisher>,
 ): Promise<LiveTelemetry> {
-  await registerDemoDevices(db, config.SEED, customers.flatMap((c) => c.plants));
+  const hooks = options.demo;
+  await hooks?.registerDevices();
   const registry = config.MQTT_URL ? createDeviceRegistry(db) : null;
   await registry?.loaded();
 
@@ -90,51 +128,25 @@ export async function startLiveTelemetry(
   const ingestion = hostRole?.current() ?? null;
   const current = () => hostRole?.current() ?? null;
 
-  let publisher: MqttDemoPublisher | null = null;
+  let publisher: Publisher | null = null;
   let demo: LiveDemoPlant | null = null;
   let stopped = false;
-  const instanceName = `${os.hostname()}:${process.pid}`;
+  const schedule = options.schedule ?? true;
   const startDemo = () => {
-    if (stopped) return null;
+    if (stopped || !hooks) return null;
     if (clickhouse) {
       // On ClickHouse several instances may run the demo: each window is claimed first, so it is written once.
-      demo = startClickHouseDemoPlant({
-        executor: clickhouse.executor,
-        databaseOf: (customerId) => clickhouse.database(customerId),
-        db,
-        customers,
-        seed: config.SEED,
-        days: config.DEMO_TELEMETRY_DAYS,
-        now: options.now,
-        instance: instanceName,
-        log: options.log,
-        schedule: options.schedule ?? true,
-      });
+      demo = hooks.startOnClickHouse(clickhouse, schedule);
       return demo.ready;
     }
     if (!duckdb) return null;
-    demo = startDemoPlant({
-      store: duckdb,
-      customers,
-      seed: config.SEED,
-      days: config.DEMO_TELEMETRY_DAYS,
-      now: options.now,
-      publisher: publisher ?? undefined,
-      log: options.log,
-      schedule: options.schedule ?? true,
-    });
+    demo = hooks.startOnDuckDb(duckdb, publisher, schedule);
     return demo.ready;
   };
   let demoReady: Promise<unknown> = Promise.resolve();
-  if (config.DEMO_LIVE) {
+  if (config.DEMO_LIVE && hooks) {
     if (config.DEMO_PUBLISH === "mqtt" && config.MQTT_URL && hostRole) {
-      publisher = startMqttDemoPublisher({
-        url: config.MQTT_URL,
-        clientId: `${config.MQTT_CLIENT_ID}-demo`,
-        seed: config.SEED,
-        plants: customers.flatMap((c) => c.plants),
-        log: options.log,
-      });
+      publisher = hooks.startPublisher();
       // Published readings need the subscription in place first (here, or at the instance holding the host role).
       demoReady = (ingestion?.ready ?? Promise.resolve()).then(startDemo);
     } else {

@@ -6,7 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openServiceSql, seedServiceIfEmpty, type ServiceSql } from "../../database";
+import { openServiceSql, type ServiceSql } from "../../database";
+import { seedServiceIfEmpty } from "../../maintenance/seed-service";
 import { createAccessTokens } from "./access-tokens";
 import { createTelemetryClients } from "./clients";
 

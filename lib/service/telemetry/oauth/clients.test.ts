@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openServiceSql, seedServiceIfEmpty } from "@/lib/service/database";
+import { openServiceSql } from "@/lib/service/database";
+import { seedServiceIfEmpty } from "@/lib/service/maintenance/seed-service";
 import { createMaintenanceStore } from "../../maintenance/store";
 import { createTelemetryClients } from "./clients";
 

@@ -10,7 +10,9 @@
 import mqtt from "mqtt";
 import type { DemoPlant } from "../../demo/catalog";
 import type { DemoReading } from "../demo-data";
+import type { SqlDb } from "../../../platform/sql";
 import { DATA_POINT_KINDS, demoDevices, type DemoDevice } from "../demo-devices";
+import { addDevices } from "../ingest/device-registry";
 import { encodeDeviceBirth, encodeDeviceData, encodeNodeBirth } from "../ingest/sparkplug";
 import { brokerLabel } from "../ingest/stats";
 import type { DemoPublisher } from "./demo-plant";
@@ -118,4 +120,19 @@ export function startMqttDemoPublisher(options: {
       await client.endAsync();
     },
   };
+}
+
+/** Lists the demo devices of the demo plants, so the demo can publish through ingestion. */
+export function registerDemoDevices(db: SqlDb, seed: string, plants: readonly DemoPlant[]): Promise<number> {
+  return addDevices(
+    db,
+    plants.flatMap((plant) => {
+      try {
+        // Each demo device belongs to the edge node of its collector job, as the demo publishes it.
+        return demoDevices(seed, plant).map((d) => ({ plantId: plant.id, deviceId: d.deviceId, edgeNodeId: d.jobId, claimedBy: "demo" as const }));
+      } catch {
+        return []; // a plant without a demo layout has no demo devices
+      }
+    }),
+  );
 }
