@@ -34,10 +34,14 @@ export function createTableSql(table: TableName): string {
   return `CREATE TABLE IF NOT EXISTS "${table}" (${columns.join(", ")})`;
 }
 
-/** `States`' columns computed from `StateValues` alone (alias `v`), after its own Timestamp and Value. */
+/**
+ * `States`' columns computed from `StateValues` alone (alias `v`), after its own Timestamp and Value.
+ * The two delays are added as INTEGER: both at their 16-bit 65.5 s overflowed USMALLINT and failed
+ * every query reading IngestionTimestamp (ingest/sinks.test.ts).
+ */
 const VALUE_COLUMNS_SQL = `'state' AS MessageType,
       v."Timestamp" + to_milliseconds(v.AgentDelayMs) AS AgentTimestamp,
-      v."Timestamp" + to_milliseconds(v.AgentDelayMs + v.IngestionDelayMs) AS IngestionTimestamp`;
+      v."Timestamp" + to_milliseconds(v.AgentDelayMs::INTEGER + v.IngestionDelayMs) AS IngestionTimestamp`;
 
 /** The `States` columns a read can have without `StateSeries`. */
 export const STATES_VALUE_COLUMNS = ["Timestamp", "Value", "MessageType", "AgentTimestamp", "IngestionTimestamp", "sid"] as const;

@@ -27,7 +27,8 @@ import { decodeJsonReadings, JSON_SUBSCRIPTION, parseJsonTopic } from "./json-to
 import type { Decoded, TimestampWindow } from "./reading";
 import { encodeRebirthRequest, oversized, parseSparkplugTopic, SparkplugSessions, SPARKPLUG_SUBSCRIPTIONS, type SparkplugStateStore } from "./sparkplug";
 import { brokerLabel, emptyStats, type DropReason, type IngestStats } from "./stats";
-import { IngestWriter, type ReadingSink } from "./writer";
+import type { ReadingSink } from "./sink";
+import { IngestWriter } from "./writer";
 
 interface MqttIngestOptions {
   url: string;
