@@ -12,7 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { compileKql } from "@/lib/kql";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
+import { embeddedDuckDb, TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { scopedSources } from "@/lib/service/telemetry/duckdb/store";
 import { ErrorLedger, median, printMachine } from "./honest";
 import { startTelemetryServer } from "./telemetry-server";
@@ -35,7 +35,7 @@ const echo = http.createServer((req, res) => {
 await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
 const echoBase = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
 try {
-  const store = runtime.telemetry.duckdb!;
+  const store = embeddedDuckDb(runtime.telemetry);
   const end = new Date();
   const scope = { start: new Date(end.getTime() - 86_400_000), end, plantIds: null };
   const body = JSON.stringify({ query: "print x = 1", startTime: scope.start.toISOString(), endTime: scope.end.toISOString() });

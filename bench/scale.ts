@@ -26,7 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ResultColumn, SqlParams } from "@/lib/kql";
 import { DEMO_CUSTOMERS, DEMO_PLANTS } from "@/lib/service/demo/catalog";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
+import { embeddedDuckDb, TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { chdbExecutor } from "@/lib/service/telemetry/clickhouse/chdb-executor";
 import { openClickHouseTelemetryStore } from "@/lib/service/telemetry/clickhouse/store";
 import { tableRows, type TelemetryStore } from "@/lib/service/telemetry/store";
@@ -190,7 +190,7 @@ async function duckdbPhase(): Promise<{ end: Date; total: number }> {
   const { config, runtime, base, token } = service;
   console.log(`DuckDB files ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${config.dataDir}; TELEMETRY_DUCKDB_THREADS ${config.TELEMETRY_DUCKDB_THREADS})`);
   try {
-    const store = runtime.telemetry.duckdb!;
+    const store = embeddedDuckDb(runtime.telemetry);
     const wide = { start: new Date(Date.now() - 1700 * DAY), end: new Date(Date.now() + DAY), plantIds: null };
     const [total, last] = rowsOf(await store.query({ customerId: CUSTOMER, kql: "States | summarize count(), max(Timestamp)", scope: wide, limits }))[0] as [number, string];
     const end = new Date(Date.parse(last) + 60_000);

@@ -23,7 +23,7 @@ import { parseConfig } from "@/lib/config";
 import { fromNodeRequest, sendNodeResponse } from "@/lib/platform/http/node-adapter";
 import { createServiceRuntime } from "@/lib/service/runtime";
 import { scopedSources, type SqlStatement } from "@/lib/service/telemetry/duckdb/store";
-import { TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
+import { embeddedDuckDb, TELEMETRY_LIMITS } from "@/lib/service/telemetry-service";
 import { QUERIES } from "./telemetry-queries";
 import { benchKusto } from "./telemetry-kusto";
 
@@ -106,7 +106,7 @@ async function main() {
       }),
     });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    const store = runtime.telemetry.duckdb!;
+    const store = embeddedDuckDb(runtime.telemetry);
     const limits = { ...TELEMETRY_LIMITS, timeoutMs: config.TELEMETRY_QUERY_TIMEOUT_MS };
 
     // The data ends where it was generated; every range ends there.

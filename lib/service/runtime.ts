@@ -150,7 +150,7 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     // The demo's maintenance roll-forward runs on either engine; instances sharing PostgreSQL take
     // turns under an advisory lock, so each day is rolled once.
     live = {
-      telemetry: await startLiveTelemetry(config, telemetry, sql, { now, log, schedule, shared, demo: liveDemo(config, sql, customers, now, log) }),
+      telemetry: await startLiveTelemetry(config, telemetry.engine, sql, { now, log, schedule, shared, demo: liveDemo(config, sql, customers, now, log) }),
       maintenance: config.DEMO_LIVE ? startMaintenanceRollForward(sql, { seed: config.SEED, today, now, log, schedule }) : null,
     };
   }
@@ -175,8 +175,8 @@ export async function createServiceRuntime(config: AppConfig, options: RuntimeOp
     readiness() {
       const checks = [probe("service database", () => sql.get("SELECT 1 AS one"))];
       if (shared.kind === "redis") checks.push(probe("shared state", () => shared.redis.call((client) => client.ping())));
-      const clickhouse = telemetry.clickhouse;
-      if (clickhouse) checks.push(probe("telemetry store", () => clickhouse.executor.query("SELECT 1 FORMAT JSONCompact", {})));
+      const { engine } = telemetry;
+      if (engine.kind === "clickhouse") checks.push(probe("telemetry store", () => engine.store.executor.query("SELECT 1 FORMAT JSONCompact", {})));
       // Only the instance holding the primary host role keeps a broker connection (standbys wait for the lease).
       const mqtt = live?.telemetry.status().mqtt;
       if (mqtt) checks.push(probe("mqtt broker", async () => {

@@ -18,12 +18,13 @@ import { createRateLimiter } from "../platform/rate-limit";
 import { createCostThrottle } from "./telemetry/cost-throttle";
 import { openDuckDbTelemetryStore, type DuckDbStoreOptions, type DuckDbTelemetryStore } from "./telemetry/duckdb/store";
 import { httpExecutor } from "./telemetry/clickhouse/http-executor";
-import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore, type SeedClaims } from "./telemetry/clickhouse/store";
+import { openClickHouseTelemetryStore, type SeedClaims } from "./telemetry/clickhouse/store";
 import type { TelemetrySeed, TelemetryStore } from "./telemetry/store";
 import { createOAuthRoutes } from "./telemetry/oauth-endpoints";
 import { createQueryGate } from "./telemetry/query-gate";
 import { createQueryRoutes, runTelemetryQuery, type QueryEndpointContext, type QueryPrincipal } from "./telemetry/query-endpoint";
 import { createKustoRoutes } from "./telemetry/kusto/endpoints";
+import type { TelemetryEngine } from "./telemetry/live";
 
 /** docs/api.md §6. */
 export const TELEMETRY_LIMITS = { maxRows: 500_000, maxBytes: 64 * 1024 * 1024 } as const;
@@ -32,12 +33,11 @@ export interface TelemetryService {
   /** The store queries run on (the query endpoint only sees this interface). */
   store: TelemetryStore;
   /**
-   * The embedded DuckDB store, or null on ClickHouse. The live demo plant and MQTT ingestion write
-   * where the telemetry lives: into it (unless it is read-only, TELEMETRY_READ_ONLY), or into
-   * ClickHouse through `clickhouse`.
+   * The same store by its engine: the live demo plant and MQTT ingestion write where the telemetry
+   * lives (into the DuckDB files unless they are read-only, TELEMETRY_READ_ONLY, or into ClickHouse),
+   * the readiness probe asks ClickHouse; benchmarks and tests reach DuckDB's SQL through `embeddedDuckDb`.
    */
-  duckdb: DuckDbTelemetryStore | null;
-  clickhouse: ClickHouseTelemetryStore | null;
+  engine: TelemetryEngine;
   clients: TelemetryClients;
   tokens: AccessTokens;
   routes: Route[];
@@ -146,8 +146,7 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
   ];
   return {
     store,
-    duckdb,
-    clickhouse: clickhouseStore,
+    engine: duckdb ? { kind: "duckdb", store: duckdb } : { kind: "clickhouse", store: clickhouseStore! },
     clients,
     tokens,
     routes,
@@ -155,4 +154,10 @@ export async function openTelemetry(config: AppConfig, db: SqlDb, customers: Cus
     load: () => gate.load(),
     close: () => store.close(),
   };
+}
+
+/** The embedded DuckDB store below the query path (benchmarks and tests: SQL, plans, own rows); throws on ClickHouse. */
+export function embeddedDuckDb(telemetry: Pick<TelemetryService, "engine">): DuckDbTelemetryStore {
+  if (telemetry.engine.kind !== "duckdb") throw new Error("The telemetry is on ClickHouse (TELEMETRY_URL), not in the embedded DuckDB files.");
+  return telemetry.engine.store;
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { suiteService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
 import { issueToken, queryRecent } from "../testing/telemetry-client";
-import { TELEMETRY_LIMITS } from "../telemetry-service";
+import { embeddedDuckDb, TELEMETRY_LIMITS } from "../telemetry-service";
 
 const BUDGET = 30;
 /** One to two seconds of DuckDB work on one day of data (a sort of 600,000 strings): many cost units. */
@@ -108,7 +108,7 @@ describe("the engine's settings", () => {
   const h = suiteService("admission", { TELEMETRY_DUCKDB_MEMORY_LIMIT: "48MB", TELEMETRY_DUCKDB_THREADS: "1" });
 
   const limits = { ...TELEMETRY_LIMITS, timeoutMs: 60_000 };
-  const run = (sql: string) => h().runtime.telemetry.duckdb!.execute("CUST-ACME", { sql, params: {}, columns: [{ name: "x", kqlType: "string" }] }, { limits });
+  const run = (sql: string) => embeddedDuckDb(h().runtime.telemetry).execute("CUST-ACME", { sql, params: {}, columns: [{ name: "x", kqlType: "string" }] }, { limits });
 
   it("opens DuckDB without file access, with the configured memory limit and threads, locked", async () => {
     const settings = await run(

@@ -11,6 +11,7 @@ import { kqlQuery } from "@/lib/kql/testing/arbitrary";
 import type { ServiceRuntime } from "../runtime";
 import { startCheckedService, type ApiResponse, type CheckedService } from "../testing/openapi-checked-client";
 import type { CreatedTelemetryClient } from "./oauth/clients";
+import { embeddedDuckDb } from "../telemetry-service";
 
 const TOKEN = "/oauth2/v2.0/token";
 const QUERY = "/insights/v1/telemetry/query/table";
@@ -298,7 +299,7 @@ describe("query results", () => {
       ["TEST-ENDED-BEFORE", at(9), at(7)], // ended before the range: left out
       ["TEST-AFTER", at(2), null], // starts after the range: left out
     ];
-    await runtime.telemetry.duckdb!.write("CUST-ACME", async (connection) => {
+    await embeddedDuckDb(runtime.telemetry).write("CUST-ACME", async (connection) => {
       for (const [id, startTime, endTime] of own)
         await connection.run(
           `INSERT INTO Events (EventId, PlantId, DeviceId, Name, Severity, Message, StartTime, EndTime)

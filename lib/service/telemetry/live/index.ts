@@ -14,6 +14,7 @@ import type { DuckDbTelemetryStore } from "../duckdb/store";
 import type { ClickHouseTelemetryStore } from "../clickhouse/store";
 import { createDeviceRegistry } from "../ingest/device-registry";
 import { ClickHouseReadingSink } from "../ingest/clickhouse-sink";
+import { DuckDbReadingSink } from "../ingest/duckdb-sink";
 import { hostLease } from "../ingest/host-lease";
 import { startHostRole, type HostRole } from "../ingest/host-role";
 import { startMqttIngestion, type MqttIngestion } from "../ingest/mqtt-ingest";
@@ -58,6 +59,13 @@ export interface LiveDemoHooks<Publisher extends Closable = Closable> {
   startOnDuckDb(duckdb: DuckDbTelemetryStore, publisher: Publisher | null, schedule: boolean): LiveDemoPlant;
 }
 
+/**
+ * Where the telemetry lives, for what reaches below the query path (ingestion and the demo plant
+ * write into it, the readiness probe asks it, benchmarks and tests run SQL on it): one engine, so no
+ * caller holds a pair of stores one of which is null. Queries see only the TelemetryStore interface.
+ */
+export type TelemetryEngine = { kind: "duckdb"; store: DuckDbTelemetryStore } | { kind: "clickhouse"; store: ClickHouseTelemetryStore };
+
 export interface LiveTelemetry {
   demo: LiveDemoPlant | null;
   /** Ingestion while this instance is the Sparkplug primary host (MQTT_URL), else null. */
@@ -82,8 +90,8 @@ interface LiveTelemetryOptions<Publisher extends Closable> {
 
 export async function startLiveTelemetry<Publisher extends Closable>(
   config: AppConfig,
-  /** Where the telemetry lives (the assembled TelemetryService's two stores, one of them null). */
-  telemetry: { duckdb: DuckDbTelemetryStore | null; clickhouse: ClickHouseTelemetryStore | null },
+  /** Where the telemetry lives (the assembled TelemetryService's engine). */
+  engine: TelemetryEngine,
   db: SqlDb,
   options: LiveTelemetryOptions<Publisher>,
 ): Promise<LiveTelemetry> {
@@ -94,18 +102,23 @@ export async function startLiveTelemetry<Publisher extends Closable>(
 
   // Ingestion writes where the telemetry lives: the embedded DuckDB files, or ClickHouse
   // (TELEMETRY_URL). Read-only instances (TELEMETRY_READ_ONLY) serve what `npm run seed` wrote.
-  const readOnly = telemetry.duckdb !== null && config.TELEMETRY_READ_ONLY;
-  const duckdb = readOnly ? null : telemetry.duckdb;
-  const clickhouse = telemetry.clickhouse;
+  const readOnly = engine.kind === "duckdb" && config.TELEMETRY_READ_ONLY;
+  const duckdb = engine.kind === "duckdb" && !readOnly ? engine.store : null;
+  const clickhouse = engine.kind === "clickhouse" ? engine.store : null;
   if (readOnly && (config.MQTT_URL || config.DEMO_LIVE)) {
     options.log("[telemetry] read-only (TELEMETRY_READ_ONLY=1): the live demo plant and MQTT ingestion are off; `npm run seed` writes the telemetry files");
   }
-  const sink = clickhouse ? new ClickHouseReadingSink(clickhouse.executor, (customerId) => clickhouse.database(customerId), config.INGEST_DEVICE_SERIES_MAX) : undefined;
+  // Ingestion sees one interface whichever engine it writes (ingest/sink.ts); none when read-only.
+  const sink = duckdb
+    ? new DuckDbReadingSink(duckdb, config.INGEST_DEVICE_SERIES_MAX)
+    : clickhouse
+      ? new ClickHouseReadingSink(clickhouse.executor, (customerId) => clickhouse.database(customerId), config.INGEST_DEVICE_SERIES_MAX)
+      : null;
   const startIngestion = () =>
     startMqttIngestion({
       url: config.MQTT_URL!,
       clientId: config.MQTT_CLIENT_ID,
-      ...(duckdb ? { store: duckdb } : { sink }),
+      sink: sink!,
       registry: registry!,
       batchMax: config.INGEST_BATCH_MAX,
       flushMs: config.INGEST_FLUSH_MS,
@@ -118,7 +131,7 @@ export async function startLiveTelemetry<Publisher extends Closable>(
     });
   // One instance is the Sparkplug primary host at a time (a lease in Redis; alone without it).
   const hostRole =
-    config.MQTT_URL && registry && (duckdb || sink)
+    config.MQTT_URL && registry && sink
       ? await startHostRole({
           lease: hostLease(options.shared ?? { kind: "memory", close: async () => {} }, config.SPARKPLUG_HOST_ID, `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, config.SPARKPLUG_HOST_LEASE_MS),
           start: startIngestion,
