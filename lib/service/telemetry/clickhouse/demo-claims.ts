@@ -22,7 +22,7 @@ export const SEED_CLAIM_MINUTE = -1;
 /** "fresh": nobody held it; "taken-over": a dead instance held it (its partial work may be there); null: another instance holds it. */
 type ClaimOutcome = "fresh" | "taken-over" | null;
 
-export interface DemoClaims {
+interface DemoClaims {
   claim(customerId: string, fromMinute: number, toMinute: number, staleMs: number): Promise<ClaimOutcome>;
   /** Keeps a long claim alive (moves its `claimed_at` to now), if this instance still holds it. */
   renew(customerId: string, fromMinute: number): Promise<boolean>;
