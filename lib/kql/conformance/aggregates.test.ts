@@ -40,5 +40,13 @@ describe("further aggregations", () => {
     { q: "States | summarize anyif(Name, DeviceId == \"D3\" and Name == \"running\")", rows: [["running"]], columns: ["anyif_Name"], types: ["string"] },
     { q: "States | summarize stdevif(todouble(Value), DeviceId == \"D1\"), varianceif(todouble(Value), DeviceId == \"D1\")", rows: [[10.935873688614612,119.59333333333336]], columns: ["stdevif_Value","varianceif_Value"], types: ["real","real"] },
     { q: "States | summarize make_list(todouble(Value), 3) by PlantId | project PlantId, n = array_length(list_Value) | order by PlantId asc", rows: [["HOU1",3],["RTM1",3]], columns: ["PlantId","n"], types: ["string","long"] },
+    // make_list_with_nulls and make_bag_if: the pages' printed outputs, then a sorted input, a string column, no rows.
+    {
+      q: 'datatable(name:string, sideCount:int) ["triangle", int(null), "square", 4, "rectangle", 4, "pentagon", 5, "hexagon", 6, "heptagon", 7, "octagon", 8, "nonagon", 9, "decagon", 10] | summarize mylist = make_list_with_nulls(sideCount)',
+      rows: [[[null, 4, 4, 5, 6, 7, 8, 9, 10]]],
+    },
+    { q: 'datatable(x:long, s:string) [3, "c", 1, "", 2, "b"] | extend y = iff(x == 2, long(null), x) | order by x asc | summarize l = make_list_with_nulls(y), t = make_list_with_nulls(s)', rows: [[[1, null, 3], ["", "b", "c"]]] },
+    { q: 'datatable(prop:string, value:string, predicate:bool) ["prop01", "val_a", true, "prop02", "val_b", false, "prop03", "val_c", true] | extend p = bag_pack(prop, value) | summarize dict = make_bag_if(p, predicate)', rows: [[{ prop01: "val_a", prop03: "val_c" }]] },
+    { q: "States | where DeviceId == \"nobody\" | summarize make_list_with_nulls(Value), make_bag_if(DataMetadata, true)", rows: [[[], {}]], columns: ["list_Value", "bag_DataMetadata"], types: ["dynamic", "dynamic"] },
   ]);
 });

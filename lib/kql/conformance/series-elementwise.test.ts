@@ -31,5 +31,10 @@ describe("series reductions", () => {
     { q: "print d = series_dot_product(dynamic([1,2,4]), dynamic([4,2,1])), b = series_dot_product(dynamic([1,2,4]), 2)", rows: [[12, 14]] },
     { q: "print c = series_cosine_similarity(dynamic([0.1,0.2,0.1,0.2]), dynamic([1,2,3,4])), z = series_cosine_similarity(dynamic([0,0]), dynamic([1,2]))", rows: [[0.923760430703401, null]] },
     { q: "print r = series_pearson_correlation(dynamic([1,2,3,4,5]), dynamic([2,4,6,8,10])), n = series_pearson_correlation(dynamic([1,2,3]), dynamic([3,2,1])), flat = series_pearson_correlation(dynamic([1,1]), dynamic([1,2]))", rows: [[1, -1, null]] },
+    // series_iir: the pages' printed outputs (a running sum), then a first-order low-pass, a[0] scaling, invalid filters.
+    { q: "let x = range(1.0, 10, 1); print x = x, y = series_iir(x, dynamic([1]), dynamic([1, -1])) | mv-expand x, y", rows: [[1, 1], [2, 3], [3, 6], [4, 10], [5, 15], [6, 21], [7, 28], [8, 36], [9, 45], [10, 55]] },
+    { q: "print d = dynamic([0, 1, 2, 3, 4]) | extend dd = todouble(series_iir(d, dynamic([1]), dynamic([1, -1]))[4])", rows: [[[0, 1, 2, 3, 4], 10]] },
+    { q: "print lp = series_iir(dynamic([1, 1, 1]), dynamic([0.5]), dynamic([1, -0.5])), scaled = series_iir(dynamic([2, 4]), dynamic([1, 1]), dynamic([2])), empty = series_iir(dynamic([]), dynamic([1]), dynamic([1]))", rows: [[[0.5, 0.75, 0.875], [1, 3], []]] },
+    { q: "print a = isnull(series_iir(dynamic([1, 2]), dynamic([1]), dynamic([0, 1]))), b = isnull(series_iir(dynamic([1, 2]), dynamic([1]), dynamic([]))), c = isnull(series_iir(parse_json('{\"a\": 1}'), dynamic([1]), dynamic([1])))", rows: [[true, true, true]] },
   ]);
 });

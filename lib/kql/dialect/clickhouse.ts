@@ -385,6 +385,7 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return percentileOf(sub(a, 0), sub(a, 1));
     case "make_list":
     case "make_list_if":
+    case "make_list_with_nulls":
     case "make_set":
     case "make_set_if":
       return makeList(op, a, []);
@@ -578,7 +579,8 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return `toInt64(uniqExactIf(${s(0)}, ${s(1, true)}))`;
     case "make_bag": {
       // Properties of every bag, a later bag's value winning (json_merge_patch at the top level).
-      const pairs = `arrayFlatten(groupArrayIf(JSONExtractKeysAndValuesRaw(ifNull(${s(0)}, 'null')), JSONType(${s(0)}) = 'Object'))`;
+      // make_bag_if: the predicate is the second operand.
+      const pairs = `arrayFlatten(groupArrayIf(JSONExtractKeysAndValuesRaw(ifNull(${s(0)}, 'null')), JSONType(${s(0)}) = 'Object'${a.length > 1 ? ` AND ${s(1, true)}` : ""}))`;
       const latest = `arrayFilter((kql_kv, kql_i) -> indexOf(arrayMap(kql_p -> tupleElement(kql_p, 1), arrayReverse(${pairs})), tupleElement(kql_kv, 1)) = kql_i, arrayReverse(${pairs}), arrayEnumerate(${pairs}))`;
       const kept = `arrayFilter(kql_kv -> tupleElement(kql_kv, 2) != 'null', arrayReverse(${latest}))`;
       return `concat('{', arrayStringConcat(arrayMap(kql_kv -> concat(toJSONString(tupleElement(kql_kv, 1)), ':', tupleElement(kql_kv, 2)), ${kept}), ','), '}')`;
@@ -819,7 +821,8 @@ function jsonObject(pairs: [string, string][]): string {
 /** make_list/make_set (and their _if forms) as JSON text; `order`: a serialized input's order (make_list only). */
 function makeList(op: string, a: TExpr[], order: { key: TExpr; desc: boolean; nullsFirst: boolean }[]): string {
   const conditional = op.endsWith("_if");
-  const item = jsonText(a[0]!);
+  // make_list_with_nulls keeps a null as JSON null (groupArray leaves NULLs out).
+  const item = op === "make_list_with_nulls" ? `ifNull(${jsonText(a[0]!)}, 'null')` : jsonText(a[0]!);
   const gather = (value: string) => (conditional ? `groupArrayIf(${value}, ${expression(a[1]!, true)})` : `groupArray(${value})`);
   let list = order.length ? sortedList(gather(`tuple(${item}, ${sortKey(order)})`)) : gather(item);
   // A set's order is not defined by KQL; DuckDB's list_distinct gives the first appearances last to first, and so does this.

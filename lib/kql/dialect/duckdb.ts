@@ -311,6 +311,7 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
       return `quantile_disc(${sub(a, 0)}, ${sub(a, 1)})`;
     case "make_list":
     case "make_list_if":
+    case "make_list_with_nulls":
     case "make_set":
     case "make_set_if":
       return makeList(op, a, []);
@@ -448,7 +449,8 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "dcountif":
       return `count(DISTINCT ${s(0)}) FILTER (WHERE ${s(1, true)})`;
     case "make_bag": {
-      const bags = `list(${s(0)}) FILTER (WHERE json_type(${s(0)}) = 'OBJECT')`;
+      // make_bag_if: the predicate is the second operand.
+      const bags = `list(${s(0)}) FILTER (WHERE json_type(${s(0)}) = 'OBJECT'${a.length > 1 ? ` AND ${s(1, true)}` : ""})`;
       return `CASE WHEN coalesce(len(${bags}), 0) = 0 THEN CAST('{}' AS JSON) ELSE list_reduce(${bags}, lambda kql_a, kql_b: json_merge_patch(kql_a, kql_b)) END`;
     }
     default:
@@ -620,7 +622,7 @@ function makeList(op: string, a: TExpr[], order: { key: TExpr; desc: boolean; nu
   const conditional = op.endsWith("_if");
   const item = a[0]!.type === "datetime" ? `strftime(${sub(0)}, ${ISO_FORMAT})` : sub(0);
   const orderBy = order.length ? ` ORDER BY ${order.map((k) => `${expression(k.key, false)} ${k.desc ? "DESC" : "ASC"} NULLS ${k.nullsFirst ? "FIRST" : "LAST"}`).join(", ")}` : "";
-  let list = `list(${item}${orderBy}) FILTER (WHERE ${sub(0)} IS NOT NULL${conditional ? ` AND ${sub(1, true)}` : ""})`;
+  let list = op === "make_list_with_nulls" ? `list(${item}${orderBy})` : `list(${item}${orderBy}) FILTER (WHERE ${sub(0)} IS NOT NULL${conditional ? ` AND ${sub(1, true)}` : ""})`;
   if (op.startsWith("make_set")) list = `list_distinct(${list})`;
   const size = a[conditional ? 2 : 1];
   if (size) list = `list_slice(${list}, 1, ${expression(size, false)})`;

@@ -37,6 +37,8 @@ export const AGGREGATES: readonly FunctionEntry[] = [
   documented("aggregate", "make_set_if", "make_set_if(x, Predicate [, MaxSize]) — distinct values where the predicate is true, as an array"),
   documented("aggregate", "make_list_if", "make_list_if(x, Predicate [, MaxSize]): dynamic array — values where the predicate is true, as an array"),
   documented("aggregate", "make_bag", "make_bag(Bag): dynamic — properties merged"),
+  documented("aggregate", "make_bag_if", "make_bag_if(Bag, Predicate): dynamic — properties of the bags where the predicate is true, merged"),
+  documented("aggregate", "make_list_with_nulls", "make_list_with_nulls(x): dynamic array — every value as an array, a null one as null"),
   documented("aggregate", "take_any", "take_any(x): any value — any one value of the group"),
   documented("aggregate", "take_anyif", "take_anyif(x, Predicate) — any value where the predicate is true"),
   documented("aggregate", "anyif", "anyif(x, Predicate) — any value where the predicate is true"),

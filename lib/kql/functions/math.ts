@@ -2,7 +2,7 @@
 import { documented, scalar, type FunctionEntry } from "./entry";
 
 /** `f(x)` when `condition` holds, else null (DuckDB raises where ADX gives no number). */
-const guarded = (condition: string, value: string) => ({ duckdb: `CASE WHEN ${condition} THEN ${value} END`, clickhouse: `if(${condition}, ${value}, NULL)` });
+export const guarded = (condition: string, value: string) => ({ duckdb: `CASE WHEN ${condition} THEN ${value} END`, clickhouse: `if(${condition}, ${value}, NULL)` });
 
 /** A function of one real number, spelled alike on both engines. */
 const unary = (name: string, sql: string, doc: string) => scalar(name, { args: "x: real", result: "real", sql, doc });

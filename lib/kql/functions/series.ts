@@ -1,7 +1,29 @@
 /** KQL's series functions (entry.ts says what an entry holds; docs/kql-functions.md how to add one). */
-import { documented, type FunctionEntry } from "./entry";
+import { documented, scalar, type FunctionEntry } from "./entry";
+
+/** ClickHouse: filters.ts seriesIir's recurrence, folded over the positions (a non-number reads as 0). */
+function chSeriesIir(series: string, numerators: string, denominators: string): string {
+  const read = (json: string) => `JSONExtract(ifNull(${json}, ''), 'Array(Float64)')`;
+  const arrays = (json: string) => `JSONType(ifNull(${json}, '')) = 'Array'`;
+  const term = "arraySum(arrayMap(kql_k -> if(kql_n - kql_k >= 1, kql_b[kql_k + 1] * kql_x[kql_n - kql_k], 0), range(length(kql_b))))";
+  const feedback = "arraySum(arrayMap(kql_k -> if(kql_n - kql_k >= 1, kql_a[kql_k + 1] * kql_y[kql_n - kql_k], 0), range(1, length(kql_a))))";
+  const fold = `arrayFold((kql_y, kql_n) -> arrayPushBack(kql_y, (${term} - ${feedback}) / kql_a[1]), range(1, length(kql_x) + 1), CAST([], 'Array(Float64)'))`;
+  const text = `concat('[', arrayStringConcat(arrayMap(kql_v -> if(isFinite(kql_v), toString(kql_v), 'null'), ${fold}), ','), ']')`;
+  const body = `arrayMap((kql_x, kql_b, kql_a) -> if(length(kql_a) = 0 OR kql_a[1] = 0, NULL, ${text}), [${read(series)}], [${read(numerators)}], [${read(denominators)}])[1]`;
+  return `if(${arrays(series)} AND ${arrays(numerators)} AND ${arrays(denominators)}, ${body}, NULL)`;
+}
 
 export const SERIES: readonly FunctionEntry[] = [
+  scalar("series_iir", {
+    args: "series: dynamic, numerators: dynamic, denominators: dynamic",
+    result: "dynamic",
+    nulls: "may",
+    sql: {
+      duckdb: "CAST(kql_series_iir(CAST($0 AS VARCHAR), CAST($1 AS VARCHAR), CAST($2 AS VARCHAR)) AS JSON)",
+      clickhouse: ({ args: [series, numerators, denominators] }) => chSeriesIir(series!, numerators!, denominators!),
+    },
+    doc: "the series through an infinite impulse response filter: y[n] = (Σ b[k]·x[n−k] − Σ a[k]·y[n−k]) / a[0]; null when a[0] is 0",
+  }),
   documented("scalar", "series_stats", "series_stats(Series): columns _min, _min_idx, _max, _max_idx, _avg, _stdev, _variance — statistics of a series"),
   documented("scalar", "series_stats_dynamic", "series_stats_dynamic(Series): dynamic bag of statistics — statistics of a series as one bag"),
   documented("scalar", "series_fir", "series_fir(Series, Filter [, Normalize, Center]): dynamic — e.g. moving average series_fir(x, repeat(1, 5), true, true)"),

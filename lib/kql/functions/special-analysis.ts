@@ -33,7 +33,6 @@ const REFUSED: Record<string, string> = {
   hll_merge: "hll_merge() is not supported; use dcount()",
   tdigest: "tdigest() sketches are not supported; use percentile() or percentiles()",
   tdigest_merge: "tdigest_merge() is not supported; use percentile() or percentiles()",
-  make_bag_if: "make_bag_if() is not supported; use make_bag(iff(…))",
 };
 
 const DATE_PARTS = new Set(["year", "quarter", "month", "week_of_year", "week", "day", "dayofyear", "hour", "minute", "second", "millisecond", "microsecond", "nanosecond"]);
@@ -567,11 +566,19 @@ function aggregate(analyzer: Analyzer, ast: Call, operands: TExpr[], argName: st
       // A set's order is not defined (ADX); a list's follows a sorted input.
       return op === "make_list" ? inSerialOrder(analyzer, list) : list;
     }
-    case "make_bag": {
-      arity(1, 2);
-      if (a!.type !== "dynamic") analyzer.error(ast.span, `make_bag() needs a dynamic property bag, not ${a!.type}`);
+    case "make_bag":
+    case "make_bag_if": {
+      const conditional = name === "make_bag_if";
+      arity(conditional ? 2 : 1, conditional ? 3 : 2);
+      if (a!.type !== "dynamic") analyzer.error(ast.span, `${name}() needs a dynamic property bag, not ${a!.type}`);
       // Named after its argument only when that is a column (Kusto.Language: make_bag(bag_pack(…)) is bag_).
-      return agg("make_bag", [analyzer.asJson(a!)], "dynamic", false, `bag_${nameOf(ast.args[0]!) ?? ""}`, true);
+      return agg("make_bag", [analyzer.asJson(a!), ...(conditional ? [predicate(1)] : [])], "dynamic", false, `bag_${nameOf(ast.args[0]!) ?? ""}`, true);
+    }
+    case "make_list_with_nulls": {
+      arity(1);
+      // Every row's value, a null one as null (make_list leaves nulls out).
+      const value = a!.type === "dynamic" ? analyzer.asJson(a!) : a!;
+      return inSerialOrder(analyzer, agg("make_list_with_nulls", [value], "dynamic", false, `list_${argName}`, true));
     }
     default:
       return undefined;

@@ -11,6 +11,7 @@ import { CONVERSIONS } from "./conversions";
 import { DATETIME } from "./datetime";
 import { DYNAMIC } from "./dynamic";
 import { ENCODINGS } from "./encodings";
+import { GEO } from "./geo";
 import { GEOHASH } from "./geohash";
 import { HASHES } from "./hashes";
 import { IP_ADDRESSES } from "./ip-addresses";
@@ -25,7 +26,7 @@ import { TEXT_FUNCTIONS } from "./text-functions";
 import { TIME_ZONE_FUNCTIONS } from "./time-zones";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEO, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
 
 function gather(): ReadonlyMap<string, FunctionEntry> {
   const table = new Map<string, FunctionEntry>();

@@ -6,8 +6,12 @@
  */
 
 import { erf, erfc } from "./erf";
+import { seriesIir } from "./filters";
+import * as h3 from "./h3";
 import * as ip from "./ip";
+import * as sphere from "./sphere";
 import * as text from "./text";
+import { geoFromWkt } from "./wkt";
 
 const MASK = (1n << 64n) - 1n;
 const P1 = 0x9e3779b185ebca87n;
@@ -114,4 +118,32 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_url_encode_component", params: ["VARCHAR"], returns: "VARCHAR", fn: (s: string) => text.urlEncode(s, true) },
   { name: "kql_parse_urlquery", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseUrlQuery },
   { name: "kql_parse_csv", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseCsv },
+  // series_iir (filters.ts; the entry in series.ts).
+  { name: "kql_series_iir", params: ["VARCHAR", "VARCHAR", "VARCHAR"], returns: "VARCHAR", fn: seriesIir },
+  // Lines and polygons on the sphere (sphere.ts; the entries in geo.ts).
+  { name: "kql_geo_line_length", params: ["VARCHAR"], returns: "DOUBLE", fn: sphere.geoLineLength },
+  { name: "kql_geo_line_centroid", params: ["VARCHAR"], returns: "VARCHAR", fn: sphere.geoLineCentroid },
+  { name: "kql_geo_line_interpolate_point", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoLineInterpolatePoint },
+  { name: "kql_geo_line_locate_point", params: ["VARCHAR", "DOUBLE", "DOUBLE"], returns: "DOUBLE", fn: sphere.geoLineLocatePoint },
+  { name: "kql_geo_polygon_area", params: ["VARCHAR"], returns: "DOUBLE", fn: sphere.geoPolygonArea },
+  { name: "kql_geo_polygon_perimeter", params: ["VARCHAR"], returns: "DOUBLE", fn: sphere.geoPolygonPerimeter },
+  { name: "kql_geo_polygon_centroid", params: ["VARCHAR"], returns: "VARCHAR", fn: sphere.geoPolygonCentroid },
+  { name: "kql_geo_distance_point_to_line", params: ["DOUBLE", "DOUBLE", "VARCHAR"], returns: "DOUBLE", fn: sphere.geoDistancePointToLine },
+  { name: "kql_geo_closest_point_on_line", params: ["DOUBLE", "DOUBLE", "VARCHAR"], returns: "VARCHAR", fn: sphere.geoClosestPointOnLine },
+  { name: "kql_geo_point_in_polygon", params: ["DOUBLE", "DOUBLE", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoPointInPolygon },
+  { name: "kql_geo_distance_point_to_polygon", params: ["DOUBLE", "DOUBLE", "VARCHAR"], returns: "DOUBLE", fn: sphere.geoDistancePointToPolygon },
+  { name: "kql_geo_closest_point_on_polygon", params: ["DOUBLE", "DOUBLE", "VARCHAR"], returns: "VARCHAR", fn: sphere.geoClosestPointOnPolygon },
+  { name: "kql_geo_intersects_2lines", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoIntersects2Lines },
+  { name: "kql_geo_intersects_line_with_polygon", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoIntersectsLineWithPolygon },
+  { name: "kql_geo_intersects_2polygons", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoIntersects2Polygons },
+  // H3 cells' hierarchy (h3.ts; the entries in geo.ts).
+  { name: "kql_h3_level", params: ["VARCHAR"], returns: "BIGINT", fn: h3.h3Level },
+  // A resolution given, and the default (DuckDB passes no NULL argument to a function: the result is NULL).
+  { name: "kql_h3_parent_at", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: h3.h3Parent },
+  { name: "kql_h3_parent", params: ["VARCHAR"], returns: "VARCHAR", fn: (token: string) => h3.h3Parent(token, null) },
+  { name: "kql_h3_children_at", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: h3.h3Children },
+  { name: "kql_h3_children", params: ["VARCHAR"], returns: "VARCHAR", fn: (token: string) => h3.h3Children(token, null) },
+  { name: "kql_geo_from_wkt", params: ["VARCHAR"], returns: "VARCHAR", fn: geoFromWkt },
+  { name: "kql_geo_line_densify", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoLineDensify },
+  { name: "kql_geo_polygon_densify", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoPolygonDensify },
 ];
