@@ -70,7 +70,7 @@ export class Analyzer implements AnalyzerApi {
   /** The order of the serialized row set being read (set by the planner), undefined when it is not serialized. */
   serialOrder: { expr: TExpr; desc: boolean; nullsFirst: boolean }[] | undefined;
   /** Compiles a tabular expression used as a value (set by the planner). */
-  subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[] } = (_q, _e, span) => this.error(span, "Sub-queries are not available here");
+  subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[]; names: string[] } = (_q, _e, span) => this.error(span, "Sub-queries are not available here");
   /** Binds a function body's own `let` statements (set by the planner, which binds every `let`). */
   bindLets: (lets: LetStatement[], env: Env) => Env = (lets) => this.error(lets[0]!.span, "let statements are not available here");
 
@@ -510,6 +510,19 @@ export class Analyzer implements AnalyzerApi {
     return { type, nullable, dynamic, node: { op, args: operands }, hint, aggregate: operands.some((o) => o.aggregate) };
   }
 
+  /** `column_names_of(T)`: the names of T's columns as a dynamic array, known when compiling (the table is planned for its schema). */
+  private columnNamesOf(ast: Extract<Expr, { kind: "call" }>): TExpr {
+    const arg = ast.args[0];
+    const query: TabularExpr | undefined =
+      arg?.kind === "subquery" ? arg.query
+      : arg?.kind === "column" ? { source: { kind: "name", name: { text: arg.name, span: arg.span }, span: arg.span }, operators: [], span: arg.span }
+      : arg?.kind === "call" ? { source: { kind: "call", name: { text: arg.name, span: arg.nameSpan }, args: arg.args, tabularArgs: [], span: arg.span }, operators: [], span: arg.span }
+      : undefined;
+    if (ast.args.length !== 1 || !query) this.error(ast.span, "column_names_of() takes a table: column_names_of(T)");
+    const { names } = this.subquery(query!, this.env, arg!.span);
+    return this.literal({ kind: "literal", type: "dynamic", value: JSON.stringify(names), span: ast.span });
+  }
+
   private call(ast: Extract<Expr, { kind: "call" }>, scope: Scope, mode: Mode): TExpr {
     const name = ast.name;
     if (AGGREGATES.has(name)) {
@@ -531,6 +544,7 @@ export class Analyzer implements AnalyzerApi {
       const env = bound.body.lets ? this.bindLets(bound.body.lets, inner) : inner;
       return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
+    if (name === "column_names_of") return this.columnNamesOf(ast);
     const entry = functionEntry(name);
     if (entry?.signatures) return declaredCall(this, entry, ast, scope, mode);
     if (!SCALARS.has(name)) {

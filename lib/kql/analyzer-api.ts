@@ -32,7 +32,7 @@ export interface Analyzer {
   /** The order of the serialized row set being read (set by the planner), undefined when it is not serialized. */
   serialOrder: { expr: TExpr; desc: boolean; nullsFirst: boolean }[] | undefined;
   /** Compiles a tabular expression used as a value (set by the planner). */
-  subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[] };
+  subquery: (query: TabularExpr, env: Env, span: Span) => { sql: string; columns: TExpr[]; names: string[] };
   withEnv<T>(env: Env, work: () => T): T;
   typeName(name: Name): KqlType;
   nullOf(type: KqlType): TExpr;

@@ -127,7 +127,52 @@ export type Operator =
   /** `evaluate ipv4_lookup(T, ip, network, extra keys…, return_unmatched)` / `ipv6_lookup`: a join on "address in range" (plugins.ts). */
   /** `evaluate narrow()`: every cell as a row (Row, Column, Value as text) (plugins.ts). */
   | { kind: "narrow"; span: Span }
-  | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span };
+  | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span }
+  /** `make-graph … | [graph-mark-components |] graph-match / graph-shortest-paths / graph-to-table`: a graph is never a table, so the chain is one operator (graph.ts). */
+  | GraphOperator;
+
+/** `make-graph Source --> Target [with Nodes on Key] [with_node_id=Name]` and the graph operators after it. */
+export interface GraphOperator {
+  kind: "graph";
+  source: Name;
+  target: Name;
+  /** `with T on Key`: the nodes' table and its id column. */
+  nodes?: { table: TabularExpr; key: Name };
+  /** `with_node_id=Name`: without a nodes table, the one property of a node (its id) is called this. */
+  nodeId?: Name;
+  /** `graph-mark-components [with_component_id=Name]`: each node's connected component (0, 1, …) as this property. */
+  components?: Name;
+  final: GraphMatch | { kind: "to-table"; what: "nodes" | "edges"; span: Span };
+  span: Span;
+}
+
+/** A node of a pattern: `(name)` or `()`. */
+export interface GraphNodePattern {
+  name?: Name;
+  span: Span;
+}
+
+/** An edge of a pattern: `-[name]->`, `<-[name*1..3]-`, `-[name]-` (either way), `-->`; `variable`: written with `*`. */
+export interface GraphEdgePattern {
+  name?: Name;
+  direction: "out" | "in" | "any";
+  variable: boolean;
+  min: number;
+  max: number;
+  span: Span;
+}
+
+/** `graph-match [cycles=…] pattern[, pattern…] [where …] project …` (or graph-shortest-paths [output=any|all]). */
+export interface GraphMatch {
+  kind: "match";
+  shortest?: { all: boolean };
+  cycles: "unique_edges" | "none" | "all";
+  /** Each pattern: nodes[0] edges[0] nodes[1] … (one node more than edges). */
+  patterns: { nodes: GraphNodePattern[]; edges: GraphEdgePattern[]; span: Span }[];
+  where?: Expr;
+  project: Assignment[];
+  span: Span;
+}
 
 /** Where a tabular expression's rows come from. */
 export type TabularSource =

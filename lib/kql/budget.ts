@@ -190,6 +190,22 @@ export const LIMITS = {
    * every row its own session stops a run near 10,000 rows.
    */
   sessionRunWork: 50_000_000,
+  /**
+   * The graph operators (graph.ts) plan a pattern as joins of the edges, one per edge of each length
+   * a variable-length edge may take: at most this many edges per variable-length edge (`*1..8`) …
+   */
+  graphPathLength: 8,
+  /** … and at most this many fixed-length forms of a whole pattern (the product of its edges' ranges). */
+  graphPatternForms: 32,
+  /** Edges in one fixed-length form of a pattern (each a join). */
+  graphPatternEdges: 24,
+  /**
+   * graph-mark-components: rounds of label propagation (each one a pass over the edges). A component
+   * whose nodes lie farther apart than this is the engine's error, never a wrong answer. DuckDB's
+   * planning time doubles with each nested round (32 rounds did not plan within a minute; 16 take
+   * about 0.3 s).
+   */
+  graphComponentRounds: 16,
 };
 
 /**

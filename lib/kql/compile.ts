@@ -198,7 +198,7 @@ class Planner implements OperatorPlanner {
     analyzer.subquery = (query, env, span) => {
       const block = this.tabular(query, env);
       if (!block.columns.length) analyzer.error(span, "The sub-query has no columns");
-      return { sql: this.render(block), columns: block.columns.map((c) => c.expr) };
+      return { sql: this.render(block), columns: block.columns.map((c) => c.expr), names: block.columns.map((c) => c.name) };
     };
     analyzer.bindLets = (lets, env) => lets.reduce((bound, statement) => this.bindLet(statement, bound), env);
   }

@@ -20,7 +20,7 @@ type Node =
   /** A compiled tabular expression used as a value: `toscalar(…)` (scalar) or the list of `x in (T)`. */
   | { op: "subquery"; sql: string; mode: "scalar" | "list" }
   /** A window function over the block's rows (top-nested ranks, innerunique dedup). */
-  | { op: "window"; fn: "row_number"; partition: TExpr[]; order: { expr: TExpr; desc: boolean }[] }
+  | { op: "window"; fn: "row_number" | "rank"; partition: TExpr[]; order: { expr: TExpr; desc: boolean }[] }
   /** A declared function of the function table (functions/table.ts); `consts` holds its literal arguments' values. */
   | CallNode
   | { op: string; args: TExpr[] };

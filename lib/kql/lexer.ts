@@ -48,7 +48,7 @@ const KEYWORDS = new Set([
 const HYPHENATED = [
   "project-away", "project-rename", "project-reorder", "project-keep", "project-smart", "project-by-names",
   "make-series", "make-graph", "mv-expand", "mv-apply", "top-nested", "top-hitters", "parse-where", "parse-kv",
-  "sample-distinct", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "granny-asc", "granny-desc",
+  "sample-distinct", "graph-match", "graph-mark-components", "graph-to-table", "graph-merge", "graph-shortest-paths", "granny-asc", "granny-desc",
 ];
 
 const TIMESPAN_UNITS: Record<string, number> = {

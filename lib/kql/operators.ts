@@ -17,6 +17,7 @@ import { SESSION_PREFIX, stageSessions } from "./sessions";
 import { mvApply, partition } from "./partitioned";
 import { parseKv } from "./parse-kv";
 import { ipLookup, narrow } from "./plugins";
+import { planGraph } from "./graph";
 import { isTableName } from "./tables";
 
 /**
@@ -188,6 +189,8 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
       return ipLookup(planner, block, operator, env);
     case "narrow":
       return narrow(planner, block, operator);
+    case "graph":
+      return planGraph(planner, block, operator, env);
     case "as":
     case "render":
       return block;

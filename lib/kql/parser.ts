@@ -14,9 +14,10 @@
  */
 import type { Expr, FunctionParam, LetStatement, LetValue, Name, QueryAst, SetStatement, TabularExpr } from "./ast";
 import { tokenize } from "./lexer";
-import { Cursor, describe, isName, isPunct, isWord, ParseFailure, type Diagnostic } from "./parser/cursor";
+import { Cursor, describe, isName, isPunct, isWord, ParseFailure, type Diagnostic, type PatternDefinition } from "./parser/cursor";
 import { parseExpr } from "./parser/expressions";
 import { parseTabular } from "./parser/tabular";
+import { patternPath, patternValues } from "./parser/patterns";
 
 export { MAX_NESTING, type Diagnostic } from "./parser/cursor";
 
@@ -68,6 +69,10 @@ export function parse(text: string): ParseResult {
       }
       if (isWord(token, "declare") && isWord(c.peek(1), "query_parameters")) {
         statement(c, () => ast.parameters.push(...parseQueryParameters(c)));
+        continue;
+      }
+      if (isWord(token, "declare") && isWord(c.peek(1), "pattern")) {
+        statement(c, () => parsePatternDeclaration(c));
         continue;
       }
       if (isWord(token, "set") && isName(c.peek(1)) && !ast.query) {
@@ -144,6 +149,51 @@ function parseQueryParameters(c: Cursor): FunctionParam[] {
   const params = parseParams(c);
   for (const p of params) c.scalarNames.add(p.name.text);
   return params;
+}
+
+/**
+ * `declare pattern name [= (arg:string, …)[[path:string]] { (values)[.[path]] = { query }; … }]`:
+ * an invocation `name(values)[.path]` stands for the query of the entry it matches (tabular.ts).
+ */
+function parsePatternDeclaration(c: Cursor) {
+  c.next();
+  c.next();
+  const name = c.expectName("a pattern name");
+  const definition: PatternDefinition = { name, arity: 0, hasPath: false, entries: [] };
+  c.patterns.set(name.text, definition);
+  if (!isPunct(c.peek(), "=")) return;
+  c.next();
+  definition.arity = parseParams(c).length;
+  if (isPunct(c.peek(), "[")) {
+    c.next();
+    c.expectName("the path's name");
+    c.expectPunct(":");
+    c.expectName("the path's type");
+    c.expectPunct("]");
+    definition.hasPath = true;
+  }
+  c.expectPunct("{");
+  while (!isPunct(c.peek(), "}")) {
+    const args = patternValues(c);
+    if (args.length !== definition.arity) describeArity(c, definition, args.length);
+    let path: string | undefined;
+    if (isPunct(c.peek(), ".")) {
+      c.next();
+      path = patternPath(c);
+    }
+    if (definition.hasPath !== (path !== undefined)) throw new ParseFailure(c.peek(), definition.hasPath ? "Each of this pattern's entries needs a path: (values).[path] = { … }" : "This pattern declares no path");
+    c.expectPunct("=");
+    c.expectPunct("{");
+    const body = parseTabular(c);
+    c.expectPunct("}");
+    definition.entries.push({ args, path, body });
+    if (isPunct(c.peek(), ";")) c.next();
+  }
+  c.expectPunct("}");
+}
+
+function describeArity(c: Cursor, definition: PatternDefinition, got: number): never {
+  throw new ParseFailure(c.peek(), `Pattern '${definition.name.text}' takes ${definition.arity} argument${definition.arity === 1 ? "" : "s"}, not ${got}`);
 }
 
 /** `set name [= value]`. */

@@ -61,3 +61,14 @@ describe("hints that only tune ADX, and evaluate preview", () => {
     { q: "States | sort by Timestamp asc | evaluate preview(3) | count", rows: [[3]] },
   ]);
 });
+
+describe("pattern statements and column_names_of", () => {
+  conformance([
+    // ADX's "Pattern statement" page: an invocation stands for the query of the entry its constants (and path) match.
+    { q: "declare pattern country = (name:string)[state:string]\n{\n  (\"USA\").[\"New York\"] = { print Capital = \"Albany\" };\n  (\"Canada\").[\"Alberta\"] = { print Capital = \"Edmonton\" };\n};\ncountry(\"Canada\").Alberta", rows: [["Edmonton"]], columns: ["Capital"], types: ["string"] },
+    { q: "declare pattern country = (name:string)[state:string]\n{\n  (\"USA\").[\"New York\"] = { print Capital = \"Albany\" };\n  (\"USA\").[\"Washington\"] = { print Capital = \"Olympia\" };\n};\ncountry(\"USA\").[\"New York\"]", rows: [["Albany"]] },
+    { q: "declare pattern p = (n:string)\n{\n  (\"a\") = { States | where DeviceId == \"D3\" };\n  (\"b\") = { States | where DeviceId == \"D2\" };\n};\np(\"b\") | count", rows: [[3]] },
+    { q: "let T = datatable(A:string, B:int) [];\nprint Columns = column_names_of(T)", rows: [[["A", "B"]]], columns: ["Columns"], types: ["dynamic"] },
+    { q: "let f = (S:(DeviceId:string)) { S | project-by-names column_names_of(S) };\nStates | take 1 | project DeviceId, Name | invoke f() | getschema | project ColumnName", rows: [["DeviceId"], ["Name"]] },
+  ]);
+});

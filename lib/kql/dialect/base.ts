@@ -6,7 +6,7 @@
  * SELECT block, joins, make-series' plan of CTEs) lives here, so a fix to KQL's meaning is made once
  * and both engines keep giving the same answers (the conformance suite runs every case on both).
  */
-import type { JoinType, MakeSeriesSpec, RowWindowSessionSpec, SelectBlock, SqlDialect } from "./dialect";
+import type { ComponentsSpec, JoinType, MakeSeriesSpec, RowWindowSessionSpec, SelectBlock, SqlDialect } from "./dialect";
 import type { FunctionNames } from "./function-names";
 import { chargeRender } from "../budget";
 import { args, type CallNode, type TExpr } from "../ir";
@@ -268,10 +268,10 @@ export abstract class SqlRenderer {
       case "subquery":
         return `(SELECT * FROM (${(node as { sql: string }).sql}) LIMIT 1)`;
       case "window": {
-        const w = node as { partition: TExpr[]; order: { expr: TExpr; desc: boolean }[] };
+        const w = node as { fn: "row_number" | "rank"; partition: TExpr[]; order: { expr: TExpr; desc: boolean }[] };
         const partition = w.partition.length ? `PARTITION BY ${this.list(w.partition)}` : "";
         const order = w.order.length ? ` ORDER BY ${w.order.map((o) => `${this.expression(o.expr, false)} ${o.desc ? "DESC" : "ASC"} NULLS LAST`).join(", ")}` : "";
-        return this.spell.asLong(`row_number() OVER (${partition}${order})`);
+        return this.spell.asLong(`${w.fn === "rank" ? "rank" : "row_number"}() OVER (${partition}${order})`);
       }
       case "eq_ci":
         return `(${lower(s(0))} = ${lower(s(1))})`;
@@ -676,6 +676,31 @@ export abstract class SqlRenderer {
   }
 
   abstract rowWindowSession(spec: RowWindowSessionSpec): string;
+  /**
+   * graph-mark-components (graph.ts): each node of `nodes` (column `k`) with its weakly connected
+   * component over `edges` (columns `f`, `t`), numbered 0, 1, … in the order of each component's
+   * smallest node id. Labels propagate along the edges both ways, one round per nested SELECT (two
+   * window minimums over the edge rows, so each round reads the one before once); after `rounds`
+   * an edge whose ends still differ means a component wider than that: the engine raises `message`.
+   */
+  connectedComponents(spec: ComponentsSpec): string {
+    const q = (name: string) => this.quoteIdentifier(name);
+    const [f, t, k, l, id, bad] = ["f", "t", "k", "l", "id", "bad"].map(q) as [string, string, string, string, string, string];
+    // Round i reads labels a{i}, b{i} (of f, of t) and gives a{i+1}, b{i+1}: no alias shadows a column it reads (ClickHouse substitutes aliases).
+    const [a, b] = [(i: number) => q(`a${i}`), (i: number) => q(`b${i}`)];
+    const least = (x: string, y: string) => `least(${x}, ${y})`;
+    let rounds = `SELECT ${f}, ${t}, ${f} AS ${a(0)}, ${t} AS ${b(0)} FROM (${spec.edges}) AS ${q("e1")} UNION ALL SELECT ${t}, ${f}, ${t}, ${f} FROM (${spec.edges}) AS ${q("e2")}`;
+    for (let i = 0; i < spec.rounds; i++) {
+      rounds = `SELECT ${f}, ${t}, ${least(a(i), `min(${b(i)}) OVER (PARTITION BY ${f})`)} AS ${a(i + 1)}, ${least(b(i), `min(${a(i)}) OVER (PARTITION BY ${t})`)} AS ${b(i + 1)} FROM (${rounds}) AS ${q(`r${i}`)}`;
+    }
+    const [lf, lt] = [a(spec.rounds), b(spec.rounds)];
+    const labels = `SELECT ${f} AS ${k}, min(${lf}) AS ${l}, max(CASE WHEN ${lf} <> ${lt} THEN 1 ELSE 0 END) AS ${bad} FROM (${rounds}) AS ${q("r")} GROUP BY ${f}`;
+    const checked = `SELECT ${k}, ${l} FROM (${labels}) AS ${q("lb")} WHERE ${this.series.checkedPoints(bad, 0, spec.message)} = 0`;
+    const all = `SELECT ${q("n")}.${k} AS ${q("nk")}, coalesce(${q("c")}.${l}, ${q("n")}.${k}) AS ${q("nl")} FROM (${spec.nodes}) AS ${q("n")} LEFT JOIN (${checked}) AS ${q("c")} ON ${q("n")}.${k} = ${q("c")}.${k}`;
+    const ids = `SELECT ${q("nl")} AS ${q("dl")}, ${this.spell.asLong(`row_number() OVER (ORDER BY ${q("nl")})`)} - 1 AS ${id} FROM (SELECT DISTINCT ${q("nl")} FROM ${q(spec.name)}) AS ${q("d")}`;
+    return `WITH ${q(spec.name)} AS (${all}) SELECT ${q("g")}.${q("nk")} AS ${k}, ${q("h")}.${id} AS ${id} FROM ${q(spec.name)} AS ${q("g")} INNER JOIN (${ids}) AS ${q("h")} ON ${q("g")}.${q("nl")} = ${q("h")}.${q("dl")}`;
+  }
+
   abstract unionAll(selects: string[]): string;
   abstract values(rows: TExpr[][], aliases: string[]): string;
   abstract rowJson(types: readonly KqlType[], column: (index: number) => string): string;
@@ -694,6 +719,7 @@ export function dialectOf(renderer: SqlRenderer): SqlDialect {
     values: (rows, aliases) => renderer.values(rows, aliases),
     makeSeries: (spec) => renderer.makeSeries(spec),
     rowWindowSession: (spec) => renderer.rowWindowSession(spec),
+    connectedComponents: (spec) => renderer.connectedComponents(spec),
     rowJson: (types, column) => renderer.rowJson(types, column),
   };
 }

@@ -15,7 +15,7 @@
  * Where ClickHouse's function differs from KQL's meaning (banker's rounding, intDiv by zero raising,
  * arrays that cannot be NULL, aggregates that give 0 on empty input), the spelling here says so.
  */
-import type { MakeSeriesSpec, RowWindowSessionSpec, SqlDialect } from "./dialect";
+import { GRAPH_RELATION_MARK, type MakeSeriesSpec, type RowWindowSessionSpec, type SqlDialect } from "./dialect";
 import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
@@ -64,7 +64,10 @@ export const CLICKHOUSE_QUERY_SETTINGS: Record<string, string | number> = {
  * for those statements only (elsewhere it changes which rows an arbitrary pick like make_list(x, 1) sees).
  */
 export function statementSettings(sql: string): Record<string, string | number> {
-  return sql.includes(SERIES_STAGE_MARK) ? { query_plan_merge_expressions: 0 } : {};
+  const settings: Record<string, string | number> = sql.includes(SERIES_STAGE_MARK) ? { query_plan_merge_expressions: 0 } : {};
+  // A graph pattern is a union of join chains over the same relations: the plan's optimizer steps pass the default 10,000.
+  if (sql.includes(GRAPH_RELATION_MARK)) settings.query_plan_max_optimizations_to_apply = 1_000_000;
+  return settings;
 }
 
 /**

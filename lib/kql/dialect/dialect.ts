@@ -67,6 +67,20 @@ export interface RowWindowSessionSpec {
   maxRunWork: number;
 }
 
+/** The prefix of the graph operators' relations in a statement (graph.ts): ClickHouse plans those statements with more optimizer steps. */
+export const GRAPH_RELATION_MARK = "kql_graph_";
+
+/** graph-mark-components: node ids (`nodes`, column `k`) and edges (`edges`, columns `f`, `t`), both as SQL of one key type. */
+export interface ComponentsSpec {
+  nodes: string;
+  edges: string;
+  /** Rounds of label propagation: a component with nodes farther apart than this raises `message`. */
+  rounds: number;
+  message: string;
+  /** A name for the statement's own CTE (unique in the statement). */
+  name: string;
+}
+
 export interface SqlDialect {
   quoteIdentifier(name: string): string;
   /** A relation given as SQL text, aliased for use in FROM. */
@@ -83,6 +97,8 @@ export interface SqlDialect {
   values(rows: TExpr[][], aliases: string[]): string;
   makeSeries(spec: MakeSeriesSpec): string;
   rowWindowSession(spec: RowWindowSessionSpec): string;
+  /** Each node (`k`) with its weakly connected component (`id`: 0, 1, … by smallest node id). */
+  connectedComponents(spec: ComponentsSpec): string;
   /**
    * One result row as the response's JSON array text (docs/api.md §6), never SQL NULL: each value
    * per its KQL type, read from `column(i)`. The one place an engine's values become the response's

@@ -20,6 +20,17 @@ export interface Diagnostic {
 /** Deepest nesting of expressions and sub-queries a query may have. */
 export const MAX_NESTING = 100;
 
+/**
+ * A `declare pattern` (ADX's pattern statement): its bodies by the constant arguments (and path)
+ * they stand for; `*` matches any value. Without bodies the pattern is the application's to define.
+ */
+export interface PatternDefinition {
+  name: Name;
+  arity: number;
+  hasPath: boolean;
+  entries: { args: (string | number | boolean | "*")[]; path?: string | "*"; body: TabularExpr }[];
+}
+
 export class ParseFailure extends Error {
   constructor(
     readonly token: Token,
@@ -48,6 +59,8 @@ export class Cursor {
   readonly tabularNames = new Set<string>();
   readonly tabularFunctions = new Set<string>();
   readonly scalarNames = new Set<string>();
+  /** `declare pattern` statements so far: each invocation is replaced by the body it matches (parser/tabular.ts). */
+  readonly patterns = new Map<string, PatternDefinition>();
 
   constructor(
     readonly tokens: Token[],
@@ -64,6 +77,7 @@ export class Cursor {
     const derived = new Cursor(tokens, this.readTabular);
     derived.depth = this.depth;
     for (const [from, to] of [[this.tabularNames, derived.tabularNames], [this.tabularFunctions, derived.tabularFunctions], [this.scalarNames, derived.scalarNames]] as const) for (const n of from) to.add(n);
+    for (const [name, pattern] of this.patterns) derived.patterns.set(name, pattern);
     return derived;
   }
 

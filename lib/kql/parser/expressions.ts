@@ -283,7 +283,7 @@ function parseCall(c: Cursor): Expr {
       star = true;
       continue;
     }
-    if ((name.text === "toscalar" || name.text === "materialize") && c.startsTabular()) {
+    if ((name.text === "toscalar" || name.text === "materialize" || name.text === "column_names_of") && c.startsTabular()) {
       const start = c.peek().from;
       const query = c.tabular();
       args.push({ kind: "subquery", query, span: c.spanFrom(start) });

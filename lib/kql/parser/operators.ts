@@ -9,12 +9,13 @@ import { Cursor, describe, fail, isName, isPunct, isWord } from "./cursor";
 import { parseAdditive, parseAssignment, parseAssignments, parseExpr, parsePrimary } from "./expressions";
 import { parseSearchOperator } from "./search";
 import { DESUGARED_PLUGINS, readPlugin } from "./plugins";
+import { GRAPH_OPERATORS, parseMakeGraph } from "./graph";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
-  "make-graph", "scan", "fork", "facet", "find",
+  "scan", "fork", "facet", "find",
   "reduce", "sample-distinct", "top-hitters", "project-smart",
-  "externaldata", "graph-match", "graph-to-table", "graph-merge", "graph-shortest-paths", "consume", "execute",
+  "externaldata", "graph-merge", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
 ]);
 
@@ -23,7 +24,10 @@ export function parseOperator(c: Cursor): Operator {
   const from = token.from;
   const word = isName(token) ? token.text : "";
   if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported${word === "scan" ? "; use prev(), next() or row_cumsum() over a sorted row set (sort, then serialize or extend)" : ""}`);
+  if (GRAPH_OPERATORS.has(word)) return fail(token, `'${word}' reads a graph: write make-graph before it`);
   switch (word) {
+    case "make-graph":
+      return parseMakeGraph(c, from);
     case "evaluate":
       return parseEvaluate(c, from);
     case "invoke": {

@@ -21,7 +21,7 @@ interface Arg {
 /** What `evaluate <plugin>(…)` stands for: operators to read from spelled-out tokens, or an operator. */
 type Plugin = { kind: "tokens"; cursor: Cursor } | { kind: "operator"; operator: Operator };
 
-export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "ipv4_lookup", "ipv6_lookup"]);
+export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "active_users_count", "ipv4_lookup", "ipv6_lookup"]);
 
 /** Reads `plugin(args) [: (schema)]` (the cursor at the plugin's name) for a plugin of DESUGARED_PLUGINS. */
 export function readPlugin(c: Cursor, from: number): Plugin {
@@ -99,6 +99,19 @@ export function readPlugin(c: Cursor, from: number): Plugin {
       const timeline = args[1]!.expr.kind === "column" ? column(1, "timeline") : "Timestamp";
       const by = [`${quoted(timeline)} = __sw_at`, ...dims(6)].join(", ");
       return spelled(c, plugin, `extend __sw_bin = bin_at(__a1, __a5, __a2) | mv-expand __sw_k = range(0, tolong((__a4) / (__a5)) - 1) to typeof(long) | extend __sw_at = __sw_bin + (__a5) * __sw_k | where __sw_at >= (__a2) and __sw_at <= (__a3) | summarize Count = count(), Dcount = dcount(__a0) by ${by}`, args);
+    }
+    case "active_users_count": {
+      // active_users_count(Id, Timeline, Start, End, LookbackWindow, Period, ActivePeriodsCount, Bin): per bin, the distinct ids
+      // seen at a moment when they had been seen in at least ActivePeriodsCount periods of the LookbackWindow up to it
+      // (t - LookbackWindow excluded): each id's periods counted forward into the periods whose window holds them.
+      arity(8, 8);
+      const timeline = args[1]!.expr.kind === "column" ? column(1, "timeline") : "Timestamp";
+      return spelled(
+        c,
+        plugin,
+        `extend __au_day = bin_at(__a1, __a5, __a2) | summarize by __au_id = __a0, __au_day | mv-expand __au_k = range(0, tolong((__a4) / (__a5)) - 1) to typeof(long) | extend __au_at = __au_day + (__a5) * __au_k | summarize __au_n = count(), __au_own = countif(__au_k == 0) by __au_id, __au_at | where __au_own > 0 and __au_n >= (__a6) | extend __au_bin = bin_at(__au_at, __a7, __a2) | where __au_bin >= (__a2) and __au_bin <= (__a3) | summarize dcount = dcount(__au_id) by ${quoted(timeline)} = __au_bin`,
+        args,
+      );
     }
     case "activity_counts_metrics": {
       // activity_counts_metrics(Id, Timeline, Start, End, Window): per window the rows, distinct ids, ids first seen and all ids seen so far.

@@ -3,10 +3,11 @@
  * `datatable`, `print`, `range`, a parenthesised query) followed by `| operator`s.
  */
 import type { Expr, Name, TabularExpr, TabularSource } from "../ast";
-import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure } from "./cursor";
+import { Cursor, describe, fail, isName, isPunct, isWord, ParseFailure, type PatternDefinition } from "./cursor";
 import { parseAssignments, parseExpr } from "./expressions";
 import { parseOperator, parseUnionArgs, refuseSourcePlugin, UNSUPPORTED_OPERATORS } from "./operators";
 import { parseSearchSource } from "./search";
+import { patternPath, patternValues } from "./patterns";
 
 /** A source then `| operator`s. At the top level a broken operator is reported and skipped. */
 export function parseTabular(c: Cursor, topLevel = false): TabularExpr {
@@ -56,6 +57,8 @@ function parseSource(c: Cursor): TabularSource {
   if (!isName(token)) fail(token, `Expected a table name (States or Events) but found ${describe(token)}`);
   if (token.text === "evaluate" && isName(c.peek(1))) refuseSourcePlugin(c);
   if (UNSUPPORTED_OPERATORS.has(token.text)) fail(token, `'${token.text}' is not supported`);
+  const pattern = c.patterns.get(token.text);
+  if (pattern && isPunct(c.peek(1), "(")) return invokePattern(c, pattern);
   switch (token.text) {
     case "search":
       return parseSearchSource(c);
@@ -106,6 +109,24 @@ function parseSource(c: Cursor): TabularSource {
     return { kind: "call", name, args, tabularArgs, span: c.spanFrom(from) };
   }
   return { kind: "name", name, span: name.span };
+}
+
+/** `name(values)[.path]` of a `declare pattern`: the query of the first entry whose values (and path) match. */
+function invokePattern(c: Cursor, pattern: PatternDefinition): TabularSource {
+  const token = c.next();
+  const args = patternValues(c);
+  let path: string | undefined;
+  if (isPunct(c.peek(), ".")) {
+    c.next();
+    path = patternPath(c);
+  }
+  if (!pattern.entries.length) fail(token, `Pattern '${pattern.name.text}' has no definitions here (ADX leaves them to the application)`);
+  if (args.length !== pattern.arity) fail(token, `Pattern '${pattern.name.text}' takes ${pattern.arity} argument${pattern.arity === 1 ? "" : "s"}, not ${args.length}`);
+  if (pattern.hasPath && path === undefined) fail(c.peek(), `Pattern '${pattern.name.text}' needs a path: ${pattern.name.text}(…).path`);
+  const same = (a: unknown, b: unknown) => a === "*" || a === b;
+  const entry = pattern.entries.find((e) => e.args.every((a, i) => same(a, args[i])) && (!pattern.hasPath || same(e.path, path)));
+  if (!entry) fail(token, `No definition of pattern '${pattern.name.text}' matches (${args.map((a) => JSON.stringify(a)).join(", ")})${path !== undefined ? `.${path}` : ""}`);
+  return { kind: "paren", query: entry!.body, span: c.spanFrom(token.from) };
 }
 
 /** `[cluster("c").]database("d").Table`: the table of a named database (compile.ts allows only the caller's own). */

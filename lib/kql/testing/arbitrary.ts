@@ -191,7 +191,7 @@ class Builder {
     const text = this.column(columns, ["string"])?.name ?? quote(this.of(STRINGS));
     const number = this.numberExpr(columns);
     const json = this.column(columns, ["json"])?.name ?? "dynamic([1, 2, 3])";
-    switch (this.n() % 16) {
+    switch (this.n() % 17) {
       case 0:
         return { text: `${this.of(["startofday", "startofweek", "startofmonth", "startofyear", "endofday", "endofweek", "endofmonth", "endofyear"])}(${time})`, kind: "datetime" };
       case 1:
@@ -238,7 +238,7 @@ class Builder {
   extendedOperator(columns: Column[], index: number, table: TableName): { text: string; columns: Column[] } | undefined {
     const other: TableName = table === "States" ? "Events" : "States";
     const hasDevice = columns.some((c) => c.name === "DeviceId" && c.kind === "string");
-    switch (this.n() % 16) {
+    switch (this.n() % 17) {
       case 0: {
         const e = this.extraExpression(columns);
         return { text: `extend x${index} = ${e.text}`, columns: [...columns.filter((c) => c.name !== `x${index}`), { name: `x${index}`, kind: e.kind }] };
@@ -336,6 +336,29 @@ class Builder {
           [`distinct ${key.name}`, [key]],
         ]);
         return { text: `partition ${this.n() % 2 ? "hint.strategy=shuffle " : ""}by ${key.name} (${pipeline})`, columns: out };
+      }
+      case 15: {
+        // The graph operators: edges between two string columns' values, a pattern of edges of several lengths.
+        const [a, b] = [this.column(columns, ["string"]), this.of(columns.filter((c) => c.kind === "string"))];
+        if (!a || !b) return undefined;
+        const graph = `make-graph ${a.name} --> ${b.name} with_node_id=id${index}${this.n() % 2 ? ` | graph-mark-components with_component_id=k${index}` : ""}`;
+        const range = this.of(["", "*1..2", "*2..3", "*1..4"]);
+        const edge = this.of([`-[e${index}${range}]->`, `<-[e${index}${range}]-`, `-[e${index}${range}]-`]);
+        const ends: Column[] = [{ name: `s${index}`, kind: "string" }, { name: `t${index}`, kind: "string" }];
+        const listed = range ? `map(e${index}, ${a.name})` : `pack_array(e${index}.${a.name})`;
+        switch (this.n() % 4) {
+          case 0:
+            return { text: `${graph} | graph-to-table nodes`, columns: [{ name: `id${index}`, kind: "string" }, ...(graph.includes("mark") ? [{ name: `k${index}`, kind: "number" as Kind }] : [])] };
+          case 1:
+            return { text: `${graph} | graph-to-table edges`, columns };
+          case 2:
+            return {
+              text: `${graph} | graph-match ${this.of(["", "cycles=none ", "cycles=all "])}(x${index})${edge}(y${index}) where x${index}.id${index} != "" project s${index} = x${index}.id${index}, t${index} = y${index}.id${index}, p${index} = ${listed}`,
+              columns: [...ends, { name: `p${index}`, kind: "json" }],
+            };
+          default:
+            return { text: `${graph} | graph-shortest-paths ${this.of(["", "output=all "])}(x${index})-[e${index}*1..3]->(y${index}) project s${index} = x${index}.id${index}, t${index} = y${index}.id${index}, n${index} = array_length(map(e${index}, ${a.name}))`, columns: [...ends, { name: `n${index}`, kind: "number" }] };
+        }
       }
       default:
         return { text: "getschema", columns: [{ name: "ColumnName", kind: "string" }, { name: "ColumnOrdinal", kind: "number" }, { name: "DataType", kind: "string" }, { name: "ColumnType", kind: "string" }] };
