@@ -121,6 +121,35 @@ describe("geospatial functions: a point and a line or polygon", () => {
   ]);
 });
 
+describe("geospatial functions: S2 cells", () => {
+  conformance([
+    { q: "print s2cell = geo_point_to_s2cell(-80.195829, 25.802215, 8)", rows: [["88d9b"]] },
+    {
+      q: 'datatable(location_id:string, longitude:real, latitude:real) ["A", 10.1234, 53, "B", 10.3579, 53, "C", 10.6842, 53] | summarize count = count(), locations = make_list(location_id) by s2cell = geo_point_to_s2cell(longitude, latitude, 8)',
+      rows: [["47b1d", 2, ["A", "B"]], ["47ae3", 1, ["C"]]],
+    },
+    // Level 11 by default; levels 0 and 30; invalid coordinates, level or a null level: empty.
+    { q: "print d = geo_point_to_s2cell(-80.195829, 25.802215), l0 = geo_point_to_s2cell(-80.195829, 25.802215, 0), a = geo_point_to_s2cell(300, 1, 8), b = geo_point_to_s2cell(1, 1, 35), c = geo_point_to_s2cell(1, 1, int(null))", rows: [["88d9b6c", "9", "", "", ""]] },
+    { q: "print leaf = geo_point_to_s2cell(-80.195829, 25.802215, 30)", rows: [["88d9b6ace2101005"]] },
+    {
+      q: "print point = geo_s2cell_to_central_point('1234567') | extend coordinates = point.coordinates | extend longitude = coordinates[0], latitude = coordinates[1]",
+      rows: [[{ type: "Point", coordinates: [9.86830731850408, 27.468392925827605] }, [9.86830731850408, 27.468392925827605], 9.86830731850408, 27.4683929258276]],
+    },
+    // A point's cell holds it: its centre's cell at the same level is the cell again.
+    { q: "print c = geo_s2cell_to_central_point(geo_point_to_s2cell(-73.956683, 40.807907, 10)) | project back = geo_point_to_s2cell(todouble(c.coordinates[0]), todouble(c.coordinates[1]), 10)", rows: [["89c2f7"]] },
+    {
+      q: "print s2cellPolygon = geo_s2cell_to_polygon('89c259')",
+      rows: [[{ type: "Polygon", coordinates: [[[-74.03001224983848, 40.8012684339439], [-74.03001224983848, 40.7222262918358], [-73.93598211433742, 40.708880489804564], [-73.93598211433742, 40.78791713450684], [-74.03001224983848, 40.8012684339439]]] }]],
+    },
+    { q: "print neighbors = geo_s2cell_neighbors('89c259')", rows: [[["89c25d", "89c2f9", "89c251", "89c257", "89c25f", "89c25b", "89c2f7", "89c2f5"]]] },
+    // Upper case is the same cell; a cell at a face's edge has neighbours on the next face.
+    { q: "print upper = geo_s2cell_neighbors('89C259')", rows: [[["89c25d", "89c2f9", "89c251", "89c257", "89c25f", "89c25b", "89c2f7", "89c2f5"]]] },
+    { q: "print cell = geo_point_to_s2cell(45, 0.01, 5) | extend neighbors = geo_s2cell_neighbors(cell)", rows: [["17fc", ["3d5c", "181c", "22ac", "1804", "17e4", "3d54", "17f4", "17ec"]]] },
+    // Invalid tokens: not hex, an odd level, face 6 or 7, empty.
+    { q: "print a = isnull(geo_s2cell_neighbors('a')), b = isnull(geo_s2cell_to_central_point('a')), c = isnull(geo_s2cell_to_polygon('a')), d = isnull(geo_s2cell_to_polygon('zz')), e = isnull(geo_s2cell_to_polygon('d')), f = isnull(geo_s2cell_to_polygon(''))", rows: [[true, true, true, true, true, true]] },
+  ]);
+});
+
 describe("geospatial functions: well-known text", () => {
   conformance([
     { q: 'print point = geo_from_wkt("POINT (1 2)"), line = geo_from_wkt("LINESTRING (1 2, 3 4)"), polygon = geo_from_wkt("POLYGON ((0 0, 2 0, 2 2, 0 0))")', rows: [[{ type: "Point", coordinates: [1, 2] }, { type: "LineString", coordinates: [[1, 2], [3, 4]] }, { type: "Polygon", coordinates: [[[0, 0], [2, 0], [2, 2], [0, 0]]] }]] },

@@ -8,6 +8,7 @@
  */
 import { scalar, type FunctionEntry } from "./entry";
 import { guarded } from "./math";
+import { S2_NEIGHBOUR_ORDER } from "./s2";
 import { DENSIFY_LEVELS, EARTH_RADIUS, TOUCH } from "./sphere";
 import { WKT_COLLECTION, WKT_GEOMETRY, WKT_MULTIPOINT_REWRITE, WKT_REWRITES, WKT_TYPES } from "./wkt";
 
@@ -306,6 +307,107 @@ const CH_H3 = {
     ),
 };
 
+/*
+ * S2 cells (s2.ts for DuckDB; chdb has no S2 functions): the same projection, Hilbert-curve lookup
+ * tables and bit arithmetic in ClickHouse's SQL. A cell is (face, i, j) of its leaf and its id.
+ */
+const S2_MAX = 1073741824;
+/** S2's per-level Hilbert tables (orientation × (i bit, j bit) → position; orientation × position → (i, j) bits; position → orientation change). */
+const IJ_TO_POS = "[[0, 1, 3, 2], [0, 3, 1, 2], [2, 3, 1, 0], [2, 1, 3, 0]]::Array(Array(UInt64))";
+const POS_TO_IJ = "[[0, 1, 3, 2], [0, 2, 3, 1], [3, 2, 0, 1], [3, 1, 0, 2]]::Array(Array(UInt64))";
+const POS_TO_ORIENTATION = "[1, 0, 0, 3]::Array(UInt64)";
+const u64 = (x: string) => `toUInt64(${x})`;
+const S2 = {
+  stToUv: (s: string) => bind("kql_st", s, "if(kql_st >= 0.5, (1 / 3) * (4 * kql_st * kql_st - 1), (1 / 3) * (1 - 4 * (1 - kql_st) * (1 - kql_st)))"),
+  uvToSt: (u: string) => bind("kql_su", u, "if(kql_su >= 0, 0.5 * sqrt(1 + 3 * kql_su), 1 - 0.5 * sqrt(1 - 3 * kql_su))"),
+  stToIj: (s: string) => `toInt64(least(greatest(floor(${S2_MAX} * ${s}), 0), ${S2_MAX - 1}))`,
+  faceUvToXyz: (face: string, u: string, v: string) =>
+    bind("kql_fu", u, bind("kql_fv", v, `multiIf(${face} = 0, tuple(1., kql_fu, kql_fv), ${face} = 1, tuple(-kql_fu, 1., kql_fv), ${face} = 2, tuple(-kql_fu, -kql_fv, 1.), ${face} = 3, tuple(-1., -kql_fv, -kql_fu), ${face} = 4, tuple(kql_fv, -1., -kql_fu), tuple(kql_fv, kql_fu, -1.))`)),
+  /** (face, u, v) of a named xyz tuple (s2.ts xyzToFaceUv). */
+  xyzToFaceUv: (c: string) =>
+    bind(
+      "kql_xf",
+      `multiIf(abs(${c}.1) > abs(${c}.2), if(abs(${c}.1) > abs(${c}.3), 0, 2), abs(${c}.2) > abs(${c}.3), 1, 2)`,
+      bind("kql_xface", `kql_xf + if(multiIf(kql_xf = 0, ${c}.1, kql_xf = 1, ${c}.2, ${c}.3) < 0, 3, 0)`, `tuple(kql_xface, multiIf(kql_xface = 0, ${c}.2 / ${c}.1, kql_xface = 1, -${c}.1 / ${c}.2, kql_xface = 2, -${c}.1 / ${c}.3, kql_xface = 3, ${c}.3 / ${c}.1, kql_xface = 4, ${c}.3 / ${c}.2, -${c}.2 / ${c}.3), multiIf(kql_xface = 0, ${c}.3 / ${c}.1, kql_xface = 1, ${c}.3 / ${c}.2, kql_xface = 2, -${c}.2 / ${c}.3, kql_xface = 3, ${c}.2 / ${c}.1, kql_xface = 4, -${c}.1 / ${c}.2, -${c}.1 / ${c}.3))`),
+    ),
+  /**
+   * The leaf cell id of (face, i, j): S2's Hilbert curve a level at a time (the lookup tables of
+   * s2.ts are these steps four levels at once): the position of (i, j)'s bits in the orientation, the
+   * orientation turned by the position.
+   */
+  fromFaceIj: (face: string, i: string, j: string) => {
+    const ij = `bitOr(bitShiftLeft(bitAnd(bitShiftRight(${u64(i)}, 30 - kql_L), 1), 1), bitAnd(bitShiftRight(${u64(j)}, 30 - kql_L), 1))`;
+    const step = bind("kql_hp", `${IJ_TO_POS}[kql_acc.2 + 1][${ij} + 1]`, `tuple(toUInt64(bitOr(bitShiftLeft(kql_acc.1, 2), kql_hp)), toUInt64(bitXor(kql_acc.2, ${POS_TO_ORIENTATION}[kql_hp + 1])))`);
+    const fold = `arrayFold((kql_acc, kql_L) -> ${step}, range(1, 31), tuple(toUInt64(0), ${u64(`bitAnd(${face}, 1)`)}))`;
+    return `bitOr(bitOr(bitShiftLeft(${u64(face)}, 61), bitShiftLeft(${fold}.1, 1)), 1)`;
+  },
+  /** (face, i, j) of a cell id: the same steps backwards (a cell's id past its level decodes to a leaf inside it). */
+  toFaceIj: (id: string) => {
+    const step = bind(
+      "kql_hij",
+      `${POS_TO_IJ}[kql_acc.3 + 1][bitAnd(bitShiftRight(${id}, 2 * (30 - kql_L) + 1), 3) + 1]`,
+      `tuple(toUInt64(bitOr(kql_acc.1, bitShiftLeft(bitShiftRight(kql_hij, 1), 30 - kql_L))), toUInt64(bitOr(kql_acc.2, bitShiftLeft(bitAnd(kql_hij, 1), 30 - kql_L))), toUInt64(bitXor(kql_acc.3, ${POS_TO_ORIENTATION}[bitAnd(bitShiftRight(${id}, 2 * (30 - kql_L) + 1), 3) + 1])))`,
+    );
+    const fold = `arrayFold((kql_acc, kql_L) -> ${step}, range(1, 31), tuple(toUInt64(0), toUInt64(0), bitAnd(bitShiftRight(${id}, 61), 1)))`;
+    return bind("kql_fij", fold, `tuple(toInt64(bitShiftRight(${id}, 61)), toInt64(kql_fij.1), toInt64(kql_fij.2))`);
+  },
+  parent: (id: string, level: string) => bind("kql_lsb", `bitShiftLeft(toUInt64(1), 2 * (30 - ${level}))`, `bitOr(bitAnd(${id}, bitNot(kql_lsb - 1)), kql_lsb)`),
+  token: (id: string) => `replaceRegexpOne(lower(leftPad(hex(${id}), 16, '0')), '0+$', '')`,
+  /** A point on a face at leaf coordinates (si, ti) / 2^31 as (longitude, latitude). */
+  lonLat: (xyz: string) => bind("kql_ll", xyz, "tuple(degrees(atan2(kql_ll.2, kql_ll.1)), degrees(atan2(kql_ll.3, hypot(kql_ll.1, kql_ll.2))))"),
+};
+
+/** `body` over a valid token's cell: kql_cid, kql_lvl, kql_cf (face, i, j of a leaf in it), kql_size, kql_i0, kql_j0; null for an invalid token. */
+function chS2Cell(token: string, body: string): string {
+  const zeros = "(bitCount(bitXor(kql_rid, kql_rid - 1)) - 1)";
+  const valid = `match(kql_tok, '^[0-9a-fA-F]{1,16}$') AND kql_rid != 0 AND bitShiftRight(kql_rid, 61) <= 5 AND ${zeros} % 2 = 0`;
+  const inner = bind("kql_cf", S2.toFaceIj("kql_cid"), bind("kql_size", `toInt64(bitShiftLeft(toUInt64(1), 30 - kql_lvl))`, bind("kql_i0", "bitAnd(kql_cf.2, -kql_size)", bind("kql_j0", "bitAnd(kql_cf.3, -kql_size)", body))));
+  return bind(
+    "kql_tok",
+    `ifNull(${token}, '')`,
+    bind("kql_rid", "reinterpretAsUInt64(reverse(unhex(rightPad(kql_tok, 16, '0'))))", `if(${valid}, ${bind("kql_cid", "kql_rid", bind("kql_lvl", `30 - intDiv(${zeros}, 2)`, inner))}, NULL)`),
+  );
+}
+
+/** (i, j) steps of AppendAllNeighbors' order (s2.ts), each neighbour's leaf at (i0 + di·size, j0 + dj·size). */
+const S2_STEPS = [[-1, -1], [1, -1], [0, -1], [0, 1], [-1, 0], [1, 0], [-1, 1], [1, 1]] as const;
+
+/** The leaf at (face, ni, nj), or across the face's edge (s2.ts fromFaceIjWrap); ni, nj named. */
+function chS2Neighbour(ni: string, nj: string): string {
+  const clamp = (x: string) => `least(greatest(${x}, -1), ${S2_MAX})`;
+  const coordinate = (x: string) => `least(greatest((2 * (${clamp(x)} - ${S2_MAX / 2}) + 1) / ${S2_MAX}, -(1 + 2.220446049250313e-16)), 1 + 2.220446049250313e-16)`;
+  const across = bind("kql_wc", S2.faceUvToXyz("kql_cf.1", coordinate(ni), coordinate(nj)), bind("kql_wf", S2.xyzToFaceUv("kql_wc"), `tuple(kql_wf.1, ${S2.stToIj("0.5 * (kql_wf.2 + 1)")}, ${S2.stToIj("0.5 * (kql_wf.3 + 1)")})`));
+  const leaf = `if(${ni} >= 0 AND ${ni} < ${S2_MAX} AND ${nj} >= 0 AND ${nj} < ${S2_MAX}, tuple(kql_cf.1, ${ni}, ${nj}), ${across})`;
+  return bind("kql_nl", leaf, S2.fromFaceIj("kql_nl.1", "kql_nl.2", "kql_nl.3"));
+}
+
+const CH_S2 = {
+  pointToCell: (lon: string, lat: string, level: string) => {
+    const cell = S2.fromFaceIj("kql_pf.1", S2.stToIj(S2.uvToSt("kql_pf.2")), S2.stToIj(S2.uvToSt("kql_pf.3")));
+    const token = bind("kql_pxyz", vec("assumeNotNull(kql_plon)", "assumeNotNull(kql_plat)"), bind("kql_pf", S2.xyzToFaceUv("kql_pxyz"), S2.token(S2.parent(cell, "assumeNotNull(kql_plv)"))));
+    return bind("kql_plon", lon, bind("kql_plat", lat, bind("kql_plv", level, `if(kql_plon BETWEEN -180 AND 180 AND kql_plat BETWEEN -90 AND 90 AND kql_plv BETWEEN 0 AND 30, ${token}, NULL)`)));
+  },
+  centralPoint: (token: string) => {
+    const delta = "if(bitAnd(kql_cid, 1) = 1, 1, if(bitAnd(bitXor(toUInt64(kql_cf.2), bitShiftRight(kql_cid, 2)), 1) = 1, 2, 0))";
+    const point = S2.lonLat(S2.faceUvToXyz("kql_cf.1", S2.stToUv(`(2 * kql_cf.2 + ${delta}) / ${2 * S2_MAX}`), S2.stToUv(`(2 * kql_cf.3 + ${delta}) / ${2 * S2_MAX}`)));
+    return chS2Cell(token, bind("kql_cp", point, `concat('{"type":"Point","coordinates":[', toString(kql_cp.1), ',', toString(kql_cp.2), ']}')`));
+  },
+  polygon: (token: string) => {
+    const corner = (di: number, dj: number) =>
+      bind("kql_cv", S2.lonLat(S2.faceUvToXyz("kql_cf.1", S2.stToUv(`(kql_i0 + ${di} * kql_size) / ${S2_MAX}`), S2.stToUv(`(kql_j0 + ${dj} * kql_size) / ${S2_MAX}`))), "concat('[', toString(kql_cv.1), ',', toString(kql_cv.2), ']')");
+    // S2Cell::GetVertex's order, the first again to close the ring.
+    return chS2Cell(token, bind("kql_c0", corner(0, 0), `concat('{"type":"Polygon","coordinates":[[', kql_c0, ',', ${corner(1, 0)}, ',', ${corner(1, 1)}, ',', ${corner(0, 1)}, ',', kql_c0, ']]}')`));
+  },
+  neighbors: (token: string) => {
+    const cells = S2_NEIGHBOUR_ORDER.map((k) => {
+      const [di, dj] = S2_STEPS[k]!;
+      return bind("kql_ni", `kql_i0 + ${di} * kql_size`, bind("kql_nj", `kql_j0 + ${dj} * kql_size`, S2.parent(chS2Neighbour("kql_ni", "kql_nj"), "kql_lvl")));
+    });
+    const list = `arrayFilter(kql_t -> kql_t != kql_cid, arrayDistinct([${cells.join(", ")}]))`;
+    return chS2Cell(token, `concat('[', arrayStringConcat(arrayMap(kql_t -> concat('"', ${S2.token("kql_t")}, '"'), ${list}), ','), ']')`);
+  },
+};
+
 export const GEO: readonly FunctionEntry[] = [
   scalar("geo_distance_2points", {
     args: ["p1_longitude: real, p1_latitude: real, p2_longitude: real, p2_latitude: real", "p1_longitude: real, p1_latitude: real, p2_longitude: real, p2_latitude: real, use_spheroid: const bool"],
@@ -500,6 +602,34 @@ export const GEO: readonly FunctionEntry[] = [
     nulls: "may",
     sql: { duckdb: ({ args: [token, level] }) => `CAST(${level ? `kql_h3_children_at(${token}, ${level})` : `kql_h3_children(${token})`} AS JSON)`, clickhouse: ({ args: [token, level] }) => CH_H3.children(token!, level) },
     doc: "the tokens of the H3 cell's children at the resolution (one level down by default, at most 5 down); null for an invalid token or resolution",
+  }),
+  scalar("geo_point_to_s2cell", {
+    args: "longitude: real, latitude: real, level?: long",
+    result: "string",
+    nulls: "may",
+    sql: { duckdb: ({ args: [lon, lat, level] }) => `kql_s2_point_to_cell(${lon}, ${lat}, ${level ?? "11"})`, clickhouse: ({ args: [lon, lat, level] }) => CH_S2.pointToCell(lon!, lat!, level ?? "11") },
+    doc: "the token of the S2 cell holding the point at the level (0 to 30, 11 by default); empty for invalid coordinates or level",
+  }),
+  scalar("geo_s2cell_to_central_point", {
+    args: "s2cell: string",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: "CAST(kql_s2_cell_to_central_point($0) AS JSON)", clickhouse: ({ args: [token] }) => CH_S2.centralPoint(token!) },
+    doc: "the centre of an S2 cell as a GeoJSON point; null for an invalid token",
+  }),
+  scalar("geo_s2cell_to_polygon", {
+    args: "s2cell: string",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: "CAST(kql_s2_cell_to_polygon($0) AS JSON)", clickhouse: ({ args: [token] }) => CH_S2.polygon(token!) },
+    doc: "an S2 cell as a GeoJSON polygon; null for an invalid token",
+  }),
+  scalar("geo_s2cell_neighbors", {
+    args: "s2cell: string",
+    result: "dynamic",
+    nulls: "may",
+    sql: { duckdb: "CAST(kql_s2_cell_neighbors($0) AS JSON)", clickhouse: ({ args: [token] }) => CH_S2.neighbors(token!) },
+    doc: "the tokens of an S2 cell's eight neighbours of its level; null for an invalid token",
   }),
 ];
 

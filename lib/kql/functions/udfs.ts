@@ -9,6 +9,7 @@ import { erf, erfc } from "./erf";
 import { seriesIir } from "./filters";
 import * as h3 from "./h3";
 import * as ip from "./ip";
+import * as s2 from "./s2";
 import * as sphere from "./sphere";
 import * as text from "./text";
 import { geoFromWkt } from "./wkt";
@@ -136,6 +137,11 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_geo_intersects_2lines", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoIntersects2Lines },
   { name: "kql_geo_intersects_line_with_polygon", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoIntersectsLineWithPolygon },
   { name: "kql_geo_intersects_2polygons", params: ["VARCHAR", "VARCHAR"], returns: "BOOLEAN", fn: sphere.geoIntersects2Polygons },
+  // S2 cells (s2.ts; the entries in geo.ts).
+  { name: "kql_s2_point_to_cell", params: ["DOUBLE", "DOUBLE", "BIGINT"], returns: "VARCHAR", fn: s2.s2PointToCell },
+  { name: "kql_s2_cell_to_central_point", params: ["VARCHAR"], returns: "VARCHAR", fn: s2.s2CellToCentralPoint },
+  { name: "kql_s2_cell_to_polygon", params: ["VARCHAR"], returns: "VARCHAR", fn: s2.s2CellToPolygon },
+  { name: "kql_s2_cell_neighbors", params: ["VARCHAR"], returns: "VARCHAR", fn: s2.s2CellNeighbors },
   // H3 cells' hierarchy (h3.ts; the entries in geo.ts).
   { name: "kql_h3_level", params: ["VARCHAR"], returns: "BIGINT", fn: h3.h3Level },
   // A resolution given, and the default (DuckDB passes no NULL argument to a function: the result is NULL).
