@@ -282,7 +282,12 @@ class GraphPlan {
     const vars = new Map<string, Variable>();
     const where: TExpr[] = [];
     let from: string | undefined;
-    const nodeInstance = (on?: TExpr): NodeInstance => {
+    // Only the nodes whose properties, degrees or ids the query reads are joined; the others are the ids their edges hold.
+    const exprs = [...(match.where ? [match.where] : []), ...match.project.map((p) => p.expr)];
+    const readNames = namesIn(exprs, false);
+    const innerRead = namesIn(exprs, true);
+    const nodeInstance = (on?: TExpr, joined = true): NodeInstance => {
+      if (!joined) return { props: new Map(), key: on! };
       const read = this.read(this.nodes);
       const scope = scopeOf(read);
       const key = scope.get(KEY)!;
@@ -300,7 +305,7 @@ class GraphPlan {
       return node;
     };
     // From `start` along an edge of `length` edges (`reversed`: walking the pattern right to left).
-    const hop = (start: NodeInstance, edge: GraphEdgePattern, length: number, reversed: boolean) => {
+    const hop = (start: NodeInstance, edge: GraphEdgePattern, length: number, reversed: boolean, endJoined: boolean) => {
       const direction = edge.direction === "any" ? "any" : (edge.direction === "out") !== reversed ? "out" : "in";
       const relation = direction === "any" ? this.bothWays() : this.edges;
       const [near, far] = direction === "in" ? [TO, FROM] : [FROM, TO];
@@ -309,9 +314,14 @@ class GraphPlan {
       for (let i = 0; i < length; i++) {
         const read = this.read(relation);
         const scope = scopeOf(read);
-        from = planner.dialect.join("inner", from!, read.from, this.eq(scope.get(near)!, path[path.length - 1]!.key));
+        // A pattern's first node, not joined, is the first edge's end.
+        if (from === undefined) {
+          from = read.from;
+          path[0]!.key = scope.get(near)!;
+        } else from = planner.dialect.join("inner", from, read.from, this.eq(scope.get(near)!, path[path.length - 1]!.key));
         hops.push({ props: new Map([...scope].filter(([name]) => !hidden(name))), eid: scope.get(EID)! });
-        path.push(nodeInstance(scope.get(far)!));
+        const last = i === length - 1;
+        path.push(nodeInstance(scope.get(far)!, last ? endJoined : edge.name !== undefined && innerRead.has(edge.name.text)));
       }
       if (edge.variable && match.cycles !== "all") {
         const distinct = (values: TExpr[]) => values.forEach((a, i) => values.slice(i + 1).forEach((b) => where.push(analyzer.op("ne", [a, b], "bool", false))));
@@ -320,6 +330,7 @@ class GraphPlan {
       }
       return { hops, inner: path.slice(1, -1), end: path[path.length - 1]! };
     };
+    const needed = (node: GraphNodePattern) => node.name !== undefined && readNames.has(node.name.text);
     let edgeIndex = 0;
     const pathKeys: TExpr[] = [];
     for (const pattern of match.patterns) {
@@ -330,20 +341,21 @@ class GraphPlan {
       if (start < 0) {
         if (from !== undefined) analyzer.error(pattern.span, "Each pattern after the first must share a node with the patterns before it");
         start = 0;
-        instances[0] = bindNode(pattern.nodes[0]!, nodeInstance());
+        const first = pattern.nodes[0]!;
+        instances[0] = bindNode(first, first.name && readNames.has(first.name.text) ? nodeInstance() : { props: new Map(), key: undefined as unknown as TExpr });
       } else instances[start] = (vars.get(pattern.nodes[start]!.name!.text) as { node: NodeInstance }).node;
       const bindEdge = (edge: GraphEdgePattern, hops: EdgeInstance[], between: NodeInstance[]) => {
         if (!edge.name) return;
         vars.set(edge.name.text, edge.variable ? { kind: "path", hops, inner: between, span: edge.span } : { kind: "edge", edge: hops[0]! });
       };
       for (let i = start + 1; i < pattern.nodes.length; i++) {
-        const walked = hop(instances[i - 1]!, pattern.edges[i - 1]!, own[i - 1]!, false);
+        const walked = hop(instances[i - 1]!, pattern.edges[i - 1]!, own[i - 1]!, false, needed(pattern.nodes[i]!));
         instances[i] = bindNode(pattern.nodes[i]!, walked.end);
         inner[i - 1] = walked.inner;
         bindEdge(pattern.edges[i - 1]!, walked.hops, walked.inner);
       }
       for (let i = start - 1; i >= 0; i--) {
-        const walked = hop(instances[i + 1]!, pattern.edges[i]!, own[i]!, true);
+        const walked = hop(instances[i + 1]!, pattern.edges[i]!, own[i]!, true, needed(pattern.nodes[i]!));
         instances[i] = bindNode(pattern.nodes[i]!, walked.end);
         inner[i] = [...walked.inner].reverse();
         bindEdge(pattern.edges[i]!, [...walked.hops].reverse(), inner[i]!);
@@ -493,6 +505,40 @@ function checkNames(analyzer: OperatorPlanner["analyzer"], match: GraphMatch) {
     if (edges.has(edge.name.text)) analyzer.error(edge.name.span, `The edge '${edge.name.text}' is named twice`);
     edges.add(edge.name.text);
   }
+}
+
+/** The column names an expression reads anywhere (`inner`: only the arguments of inner_nodes()). */
+function namesIn(exprs: Expr[], inner: boolean): Set<string> {
+  const names = new Set<string>();
+  const visit = (e: Expr, inInner: boolean): void => {
+    switch (e.kind) {
+      case "column":
+        if (!inner || inInner) names.add(e.name);
+        return;
+      case "call":
+        return e.args.forEach((a) => visit(a, e.name === "inner_nodes"));
+      case "member":
+        return visit(e.target, inInner);
+      case "unary":
+        return visit(e.operand, inInner);
+      case "binary":
+        visit(e.left, inInner);
+        return visit(e.right, inInner);
+      case "logical":
+        return e.operands.forEach((o) => visit(o, inInner));
+      case "in":
+      case "hasSet":
+        visit(e.target, inInner);
+        return e.list.forEach((x) => visit(x, inInner));
+      case "between":
+        [e.target, e.low, e.high].forEach((x) => visit(x, inInner));
+        return;
+      default:
+        return;
+    }
+  };
+  exprs.forEach((e) => visit(e, false));
+  return names;
 }
 
 function usesDegrees(exprs: Expr[]): boolean {
