@@ -43,5 +43,16 @@ describe("text functions", () => {
     },
     { q: 'print tostring(parse_url("https://h.com:8080/p?q=1").Port), tostring(parse_url("https://h.com/p?q=1")["Query Parameters"].q)', rows: [["8080", "1"]] },
     { q: "print parse_urlquery('k1=v1&k2=a%20b&k3'), parse_urlquery('')", rows: [[{ "Query Parameters": { k1: "v1", k2: "a b", k3: "" } }, { "Query Parameters": {} }]] },
+    // Punycode: the pages' printed outputs, then ASCII, empty and invalid input.
+    { q: "print encoded = punycode_from_string('académie-française'), decoded = punycode_to_string('acadmie-franaise-npb1a'), han = punycode_from_string('艺术')", rows: [["acadmie-franaise-npb1a", "académie-française", "cqv902d"]] },
+    {
+      q: 'datatable(encoded:string) ["xn--Ge-mia.Bulg.edu", "xn--Lin-8na.Celtchair.org", "xn--Ry-lja8c.xn--Jng-uta63a.xn--Bng-9ka.com"] | extend domain = punycode_domain_from_string(encoded)',
+      rows: [["xn--Ge-mia.Bulg.edu", "Gáe.Bulg.edu"], ["xn--Lin-8na.Celtchair.org", "Lúin.Celtchair.org"], ["xn--Ry-lja8c.xn--Jng-uta63a.xn--Bng-9ka.com", "Rúyì.Jīngū.Bàng.com"]],
+    },
+    {
+      q: "datatable(domain:string) ['Lê Lợi。Thuận Thiên。com', 'Riðill｡Skáldskaparmál｡org', \"Kaledvoulc'h.Artorījos.edu\"] | extend str = punycode_domain_to_string(domain)",
+      rows: [["Lê Lợi。Thuận Thiên。com", "xn--L Li-gpa4517b.xn--Thun Thin-s4a7194f.com"], ["Riðill｡Skáldskaparmál｡org", "xn--Riill-jta.xn--Skldskaparml-dbbj.org"], ["Kaledvoulc'h.Artorījos.edu", "Kaledvoulc'h.xn--Artorjos-ejb.edu"]],
+    },
+    { q: "print a = punycode_from_string('abc'), b = punycode_to_string('abc-'), c = punycode_from_string(''), d = punycode_to_string('!!'), e = punycode_domain_from_string('xn--!!.com'), f = punycode_domain_to_string('plain.com'), g = punycode_to_string('cqv902'), h = punycode_to_string(punycode_from_string('Bücher und Größe'))", rows: [["abc-", "abc", "", "", "", "plain.com", "", "Bücher und Größe"]] },
   ]);
 });

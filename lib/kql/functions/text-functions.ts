@@ -65,6 +65,59 @@ function formatBytes(engine: "duckdb" | "clickhouse", size: string, precision: s
   return bind([k], "fb", ([n]) => `concat(toString(round(toFloat64(${size}) / pow(1024, ${n}), toInt64(${precision}))), ' ', ${list}[${n} + 1])`);
 }
 
+/* Punycode (RFC 3492) on ClickHouse (chdb has no punycodeEncode): text.ts's loops as arrayFold. */
+
+/** ClickHouse: adapt(delta, points, first) of RFC 3492 (text.ts adapt). */
+const chAdapt = (delta: string, points: string, first: string) =>
+  bind([`intDiv(${delta}, if(${first}, 700, 2))`], "pa", ([d0]) =>
+    bind([`arrayFold((kql_ad, kql_ai) -> if(kql_ad.1 > 455, tuple(toInt64(intDiv(kql_ad.1, 35)), toInt64(kql_ad.2 + 36)), kql_ad), range(8), tuple(toInt64(${d0} + intDiv(${d0}, ${points})), toInt64(0)))`], "pb", ([r]) => `toInt64(${r}.2 + intDiv(36 * ${r}.1, ${r}.1 + 38))`),
+  );
+
+const chDigit = (d: string) => `char(if(${d} < 26, 97 + ${d}, 22 + ${d}))`;
+
+/** ClickHouse: a variable-length integer q with the bias, as digits (text.ts punycodeEncode's inner loop). */
+const chPunyInteger = (q: string, bias: string) => {
+  const t = `least(greatest(36 * kql_pi - ${bias}, 1), 26)`;
+  const step = `if(kql_ps.3 = 1, kql_ps, ${bind([t], "pt", ([tt]) => `if(kql_ps.2 < ${tt}, tuple(concat(kql_ps.1, ${chDigit("kql_ps.2")}), kql_ps.2, toUInt8(1)), tuple(concat(kql_ps.1, ${chDigit(`${tt} + (kql_ps.2 - ${tt}) % (36 - ${tt})`)}), toInt64(intDiv(kql_ps.2 - ${tt}, 36 - ${tt})), toUInt8(0)))`)})`;
+  return `arrayFold((kql_ps, kql_pi) -> ${step}, range(1, 12), tuple('', toInt64(${q}), toUInt8(0))).1`;
+};
+
+/** ClickHouse: the punycode of a text (text.ts punycodeEncode). */
+function chPunycodeEncode(text: string): string {
+  return bind([`arrayMap(kql_c -> ${chCodepoint("kql_c")}, extractAll(ifNull(${text}, ''), '(?s).'))`], "pe", ([cps]) => {
+    const basic = `arrayFilter(kql_x -> kql_x < 128, ${cps})`;
+    // Per code point of the text: (output, delta, bias, handled) with n = m.
+    const inner = `arrayFold((kql_q, kql_x) -> if(kql_x < kql_m, tuple(kql_q.1, toInt64(kql_q.2 + 1), kql_q.3, kql_q.4), if(kql_x = kql_m, tuple(concat(kql_q.1, ${chPunyInteger("kql_q.2", "kql_q.3")}), toInt64(0), ${chAdapt("kql_q.2", "kql_q.4 + 1", `kql_q.4 = length(${basic})`)}, toInt64(kql_q.4 + 1)), kql_q)), ${cps}, tuple(kql_o.1, toInt64(kql_o.3 + (kql_m - kql_o.2) * (kql_o.5 + 1)), kql_o.4, kql_o.5))`;
+    // Per distinct code point beyond ASCII, ascending: (output, n, delta, bias, handled).
+    const outer = `arrayFold((kql_o, kql_m) -> ${bind([inner], "pi", ([r]) => `tuple(${r}.1, toInt64(kql_m + 1), toInt64(${r}.2 + 1), ${r}.3, ${r}.4)`)}, arraySort(arrayDistinct(arrayFilter(kql_x -> kql_x >= 128, ${cps}))), tuple(concat(arrayStringConcat(arrayMap(kql_x -> char(kql_x), ${basic})), if(length(${basic}) > 0, '-', '')), toInt64(128), toInt64(0), toInt64(72), toInt64(length(${basic}))))`;
+    return `${outer}.1`;
+  });
+}
+
+/** ClickHouse: the text a punycode string encodes, '' when it is not valid punycode (text.ts punycodeDecode). */
+function chPunycodeDecode(code: string): string {
+  return bind([`ifNull(${code}, '')`], "pd", ([c]) => {
+    const dash = `if(position(${c}, '-') > 0, length(${c}) - position(reverse(${c}), '-') + 1, 0)`;
+    return bind([dash], "pdd", ([d]) => {
+      const basic = `if(${d} > 1, substring(${c}, 1, ${d} - 1), '')`;
+      const digits = `extractAll(substring(${c}, if(${d} > 1, ${d} + 1, 1)), '(?s).')`;
+      const value = "multiIf(kql_ch BETWEEN '0' AND '9', toInt64(reinterpretAsUInt8(kql_ch)) - 22, kql_ch BETWEEN 'A' AND 'Z', toInt64(reinterpretAsUInt8(kql_ch)) - 65, kql_ch BETWEEN 'a' AND 'z', toInt64(reinterpretAsUInt8(kql_ch)) - 97, 36)";
+      // State: (code points, n, i, bias, old i, w, k, error).
+      const t = "least(greatest(kql_s.7 - kql_s.4, 1), 26)";
+      const step = bind([value], "pv", ([v]) =>
+        bind([`toInt64(kql_s.3 + ${v} * kql_s.6)`], "pw", ([i]) =>
+          `multiIf(kql_s.8 = 1 OR ${v} >= 36 OR ${i} > 71303104, tuple(kql_s.1, kql_s.2, kql_s.3, kql_s.4, kql_s.5, kql_s.6, kql_s.7, toUInt8(1)), ${v} < ${t.replaceAll("kql_s.4", "kql_s.4")}, ${bind([`${chAdapt(`${i} - kql_s.5`, "length(kql_s.1) + 1", "kql_s.5 = 0")}`, `toInt64(kql_s.2 + intDiv(${i}, length(kql_s.1) + 1))`, `toInt64(${i} % (length(kql_s.1) + 1))`], "pn", ([bias, n, at]) => `tuple(arrayConcat(arraySlice(kql_s.1, 1, ${at}), [${n}], arraySlice(kql_s.1, ${at} + 1)), ${n}, toInt64(${at} + 1), ${bias}, toInt64(${at} + 1), toInt64(1), toInt64(36), toUInt8(${n} > 1114111))`)}, tuple(kql_s.1, kql_s.2, toInt64(${i}), kql_s.4, kql_s.5, toInt64(kql_s.6 * (36 - ${t})), toInt64(kql_s.7 + 36), kql_s.8))`,
+        ),
+      );
+      const fold = `arrayFold((kql_s, kql_ch) -> ${step}, ${digits}, tuple(arrayMap(kql_b -> toInt64(reinterpretAsUInt8(kql_b)), extractAll(${basic}, '(?s).')), toInt64(128), toInt64(0), toInt64(72), toInt64(0), toInt64(1), toInt64(36), toUInt8(length(${basic}) != lengthUTF8(${basic}) OR match(${basic}, '[^\\\\x00-\\\\x7f]'))))`;
+      return bind([fold], "pf", ([f]) => `if(${f}.8 = 1 OR ${f}.7 != 36, '', arrayStringConcat(arrayMap(kql_x -> ${chUtf8("kql_x")}, ${f}.1)))`);
+    });
+  });
+}
+
+/** A domain's labels on ClickHouse (text.ts labels: '.', '。', '．', '｡'). */
+const chLabels = (domain: string) => `splitByChar('.', replaceAll(replaceAll(replaceAll(ifNull(${domain}, ''), '。', '.'), '．', '.'), '｡', '.'))`;
+
 export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
   scalar("replace_strings", {
     args: "text: string, lookups: dynamic, rewrites: dynamic",
@@ -200,5 +253,39 @@ export const TEXT_FUNCTIONS: readonly FunctionEntry[] = [
         }),
     },
     doc: "the URL's parts: {Scheme, Host, Port, Path, Username, Password, Query Parameters: {key: value}, Fragment} ('' for a part it lacks; {} when it is not scheme://…)",
+  }),
+  // Punycode (RFC 3492; text.ts for DuckDB, the same loops folded on ClickHouse).
+  scalar("punycode_from_string", {
+    args: "input_string: string",
+    result: "string",
+    sql: { duckdb: "kql_punycode_encode($0)", clickhouse: ({ args: [text] }) => chPunycodeEncode(text!) },
+    doc: "the string's punycode (RFC 3492)",
+  }),
+  scalar("punycode_to_string", {
+    args: "input_string: string",
+    result: "string",
+    sql: { duckdb: "kql_punycode_decode($0)", clickhouse: ({ args: [code] }) => chPunycodeDecode(code!) },
+    doc: "the text a punycode string encodes; empty when it is not valid punycode",
+  }),
+  scalar("punycode_domain_to_string", {
+    args: "domain: string",
+    result: "string",
+    sql: {
+      duckdb: "kql_punycode_domain_encode($0)",
+      clickhouse: ({ args: [domain] }) => `arrayStringConcat(arrayMap(kql_l -> if(length(kql_l) = lengthUTF8(kql_l), kql_l, concat('xn--', ${chPunycodeEncode("kql_l")})), ${chLabels(domain!)}), '.')`,
+    },
+    doc: "the domain with each label beyond ASCII as xn--punycode (labels split at '.' and the ideographic and full-width dots)",
+  }),
+  scalar("punycode_domain_from_string", {
+    args: "encoded_string: string",
+    result: "string",
+    sql: {
+      duckdb: "kql_punycode_domain_decode($0)",
+      clickhouse: ({ args: [domain] }) => {
+        const decoded = `arrayMap(kql_l -> if(startsWith(lower(kql_l), 'xn--'), ${chPunycodeDecode("substring(kql_l, 5)")}, kql_l), kql_ls)`;
+        return bind([chLabels(domain!)], "pd", ([labels]) => bind([decoded.replace("kql_ls", labels!)], "pe", ([d]) => `if(arrayExists((kql_l, kql_d) -> startsWith(lower(kql_l), 'xn--') AND kql_d = '', ${labels}, ${d}), '', arrayStringConcat(${d}, '.'))`));
+      },
+    },
+    doc: "the domain with each xn-- label decoded from punycode; empty when a label does not decode",
   }),
 ];

@@ -146,3 +146,103 @@ export function parseCsv(text: string): string {
   fields.push(field);
   return JSON.stringify(fields);
 }
+/* Punycode (RFC 3492), as ADX's punycode_* functions and ClickHouse's punycodeEncode/Decode compute it. */
+const BASE = 36;
+const T_MIN = 1;
+const T_MAX = 26;
+const SKEW = 38;
+const DAMP = 700;
+const INITIAL_BIAS = 72;
+const INITIAL_N = 128;
+
+function adapt(delta: number, points: number, first: boolean): number {
+  let d = first ? Math.floor(delta / DAMP) : delta >> 1;
+  d += Math.floor(d / points);
+  let k = 0;
+  for (; d > ((BASE - T_MIN) * T_MAX) >> 1; k += BASE) d = Math.floor(d / (BASE - T_MIN));
+  return k + Math.floor(((BASE - T_MIN + 1) * d) / (d + SKEW));
+}
+
+const digit = (d: number) => String.fromCharCode(d < 26 ? 97 + d : 22 + d);
+
+/** The punycode of a string ("" when it cannot be encoded). */
+export function punycodeEncode(text: string): string {
+  const points = Array.from(text, (c) => c.codePointAt(0)!);
+  const basic = points.filter((p) => p < 0x80);
+  let output = String.fromCharCode(...basic);
+  let handled = basic.length;
+  if (basic.length > 0) output += "-";
+  let n = INITIAL_N;
+  let delta = 0;
+  let bias = INITIAL_BIAS;
+  while (handled < points.length) {
+    const m = Math.min(...points.filter((p) => p >= n));
+    delta += (m - n) * (handled + 1);
+    n = m;
+    for (const p of points) {
+      if (p < n) delta++;
+      if (p !== n) continue;
+      let q = delta;
+      for (let k = BASE; ; k += BASE) {
+        const t = k <= bias ? T_MIN : k >= bias + T_MAX ? T_MAX : k - bias;
+        if (q < t) break;
+        output += digit(t + ((q - t) % (BASE - t)));
+        q = Math.floor((q - t) / (BASE - t));
+      }
+      output += digit(q);
+      bias = adapt(delta, handled + 1, handled === basic.length);
+      delta = 0;
+      handled++;
+    }
+    delta++;
+    n++;
+  }
+  return output;
+}
+
+/** The text a punycode string encodes ("" when it is not valid punycode). */
+export function punycodeDecode(code: string): string {
+  const dash = code.lastIndexOf("-");
+  const output = Array.from(dash > 0 ? code.slice(0, dash) : "", (c) => c.codePointAt(0)!);
+  if (output.some((p) => p >= 0x80)) return "";
+  let n = INITIAL_N;
+  let i = 0;
+  let bias = INITIAL_BIAS;
+  for (let at = dash > 0 ? dash + 1 : 0; at < code.length; ) {
+    const old = i;
+    let w = 1;
+    for (let k = BASE; ; k += BASE) {
+      if (at >= code.length) return "";
+      const c = code.charCodeAt(at++);
+      const d = c >= 48 && c <= 57 ? c - 22 : c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 97 : BASE;
+      if (d >= BASE) return "";
+      i += d * w;
+      const t = k <= bias ? T_MIN : k >= bias + T_MAX ? T_MAX : k - bias;
+      if (d < t) break;
+      w *= BASE - t;
+      if (i > 0x10ffff * 64) return "";
+    }
+    bias = adapt(i - old, output.length + 1, old === 0);
+    n += Math.floor(i / (output.length + 1));
+    i %= output.length + 1;
+    if (n > 0x10ffff) return "";
+    output.splice(i++, 0, n);
+  }
+  return String.fromCodePoint(...output);
+}
+
+/** A domain's labels (split at '.' and the ideographic and full-width dots). */
+const labels = (domain: string) => domain.split(/[.\u3002\uff0e\uff61]/);
+
+/** Each label with characters beyond ASCII as xn--punycode, joined by '.'. */
+export function punycodeDomainEncode(domain: string): string {
+  return labels(domain)
+    .map((label) => (/^[\x00-\x7f]*$/.test(label) ? label : `xn--${punycodeEncode(label)}`))
+    .join(".");
+}
+
+/** Each xn-- label decoded, joined by '.'; "" when a label does not decode. */
+export function punycodeDomainDecode(domain: string): string {
+  const decoded = labels(domain).map((label) => (/^xn--/i.test(label) ? punycodeDecode(label.slice(4)) : label));
+  return decoded.some((label, i) => label === "" && /^xn--/i.test(labels(domain)[i]!)) ? "" : decoded.join(".");
+}

@@ -119,6 +119,10 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_url_encode_component", params: ["VARCHAR"], returns: "VARCHAR", fn: (s: string) => text.urlEncode(s, true) },
   { name: "kql_parse_urlquery", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseUrlQuery },
   { name: "kql_parse_csv", params: ["VARCHAR"], returns: "VARCHAR", fn: text.parseCsv },
+  { name: "kql_punycode_encode", params: ["VARCHAR"], returns: "VARCHAR", fn: text.punycodeEncode },
+  { name: "kql_punycode_decode", params: ["VARCHAR"], returns: "VARCHAR", fn: text.punycodeDecode },
+  { name: "kql_punycode_domain_encode", params: ["VARCHAR"], returns: "VARCHAR", fn: text.punycodeDomainEncode },
+  { name: "kql_punycode_domain_decode", params: ["VARCHAR"], returns: "VARCHAR", fn: text.punycodeDomainDecode },
   // series_iir (filters.ts; the entry in series.ts).
   { name: "kql_series_iir", params: ["VARCHAR", "VARCHAR", "VARCHAR"], returns: "VARCHAR", fn: seriesIir },
   // Lines and polygons on the sphere (sphere.ts; the entries in geo.ts).
