@@ -19,7 +19,7 @@ function isPlainText(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+  // Control characters are exactly what is looked for: a text file carries none but tab, LF, FF and CR.
   if (/[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.test(text)) return false;
   return !MARKUP.test(text.slice(0, 1024));
 }
