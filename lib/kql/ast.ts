@@ -30,6 +30,35 @@ export type Expr =
   /** A tabular expression used as a value: `toscalar(T | …)`, `x in (T | project y)`. */
   | { kind: "subquery"; query: TabularExpr; span: Span };
 
+/**
+ * `e` with each direct sub-expression replaced by `f` of it (a subquery's tabular expression is
+ * left alone): the one traversal that expression rewriters (sessions.ts, graph.ts) build on,
+ * handling only the kinds they change.
+ */
+export function mapSubexpressions(e: Expr, f: (x: Expr) => Expr): Expr {
+  switch (e.kind) {
+    case "call":
+      return { ...e, args: e.args.map(f) };
+    case "member":
+      return { ...e, target: f(e.target) };
+    case "unary":
+      return { ...e, operand: f(e.operand) };
+    case "binary":
+      return { ...e, left: f(e.left), right: f(e.right) };
+    case "logical":
+      return { ...e, operands: e.operands.map(f) };
+    case "in":
+    case "hasSet":
+      return { ...e, target: f(e.target), list: e.list.map(f) };
+    case "between":
+      return { ...e, target: f(e.target), low: f(e.low), high: f(e.high) };
+    case "literal":
+    case "column":
+    case "subquery":
+      return e;
+  }
+}
+
 /** `name = expr` or a bare `expr` in project/extend/summarize lists; `(a, b) = f(x)` names several. */
 export interface Assignment {
   name?: Name;

@@ -18,7 +18,7 @@
  * - graph-to-table nodes / edges: the relation itself. graph-mark-components: the dialect's label
  *   propagation (connectedComponents), numbered by each component's smallest node id.
  */
-import type { Expr, GraphEdgePattern, GraphMatch, GraphNodePattern, GraphOperator, Name, Span } from "./ast";
+import { mapSubexpressions, type Expr, type GraphEdgePattern, type GraphMatch, type GraphNodePattern, type GraphOperator, type Name, type Span } from "./ast";
 import type { Env, Scope } from "./analyzer-api";
 import { outputAliases, scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
 import { LIMITS } from "./budget";
@@ -422,24 +422,12 @@ class Rewriter {
           if (!value) this.analyzer.error(e.keySpan, `'${e.target.name}' has no property '${e.key}'`);
           return this.bind(value!, e.span);
         }
-        return { ...e, target: r(e.target) };
+        return mapSubexpressions(e, r);
       }
       case "call":
         return this.call(e, element);
-      case "unary":
-        return { ...e, operand: r(e.operand) };
-      case "binary":
-        return { ...e, left: r(e.left), right: r(e.right) };
-      case "logical":
-        return { ...e, operands: e.operands.map(r) };
-      case "in":
-        return { ...e, target: r(e.target), list: e.list.map(r) };
-      case "hasSet":
-        return { ...e, target: r(e.target), list: e.list.map(r) };
-      case "between":
-        return { ...e, target: r(e.target), low: r(e.low), high: r(e.high) };
       default:
-        return e;
+        return mapSubexpressions(e, r);
     }
   }
 

@@ -11,7 +11,7 @@
  * The rows stay serialized, in the order of the row number the fold used (so prev() after it sees
  * the same order, ties included).
  */
-import type { Expr } from "./ast";
+import { mapSubexpressions, type Expr } from "./ast";
 import { LIMITS } from "./budget";
 import { scopeOf, type Binding, type Block, type OperatorPlanner } from "./block";
 import type { TExpr } from "./ir";
@@ -112,28 +112,6 @@ function sessionCalls(e: Expr, found: Call[]): Call[] {
 
 /** `e` with each call of `names` read from its hidden column. */
 function replace(e: Expr, names: ReadonlyMap<Call, string>): Expr {
-  const r = (x: Expr) => replace(x, names);
-  switch (e.kind) {
-    case "call": {
-      const name = names.get(e);
-      return name ? { kind: "column", name, span: e.span } : { ...e, args: e.args.map(r) };
-    }
-    case "member":
-      return { ...e, target: r(e.target) };
-    case "unary":
-      return { ...e, operand: r(e.operand) };
-    case "binary":
-      return { ...e, left: r(e.left), right: r(e.right) };
-    case "logical":
-      return { ...e, operands: e.operands.map(r) };
-    case "in":
-    case "hasSet":
-      return { ...e, target: r(e.target), list: e.list.map(r) };
-    case "between":
-      return { ...e, target: r(e.target), low: r(e.low), high: r(e.high) };
-    case "literal":
-    case "column":
-    case "subquery":
-      return e;
-  }
+  const name = e.kind === "call" ? names.get(e) : undefined;
+  return name ? { kind: "column", name, span: e.span } : mapSubexpressions(e, (x) => replace(x, names));
 }
