@@ -13,7 +13,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getConfig } from "../lib/config";
 import { nodeListener } from "../lib/platform/http/node-adapter";
-import { jobsDonePage } from "../lib/service/maintenance/reads";
+import { jobsDonePage } from "@/modules/maintenance/service/reads";
 import { createServiceRuntime } from "../lib/service/runtime";
 
 const mode = process.argv[2];

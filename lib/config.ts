@@ -69,7 +69,7 @@ const envSchema = z.object({
   /** Days of one-minute demo telemetry generated on first start. */
   DEMO_TELEMETRY_DAYS: positiveInt(30),
   TELEMETRY_RESOURCE_ID: z.string().min(1).default("api://plant-telemetry"),
-  /** How often each server evaluates the maintenance plans (lib/service/maintenance/plans/scheduler.ts; one instance per tick). */
+  /** How often each server evaluates the maintenance plans (modules/maintenance/service/plan-scheduler.ts; one instance per tick). */
   PLANS_TICK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   MAINTENANCE_RATE_LIMIT_PER_MINUTE: positiveInt(1200),
   /** Calls to the dashboard's `/api/` per signed-in user per minute (429 + Retry-After above). */

@@ -24,7 +24,7 @@ describe("the import check", () => {
   });
 
   it.each([
-    ["kernel-stands-alone", { from: "lib/platform/openapi.ts", to: "lib/service/maintenance/endpoints.ts" }],
+    ["kernel-stands-alone", { from: "lib/platform/openapi.ts", to: "modules/maintenance/service/endpoints.ts" }],
     ["kernel-stands-alone", { from: "lib/platform/ops/command.ts", to: "lib/service/database.ts" }],
     ["kernel-stands-alone", { from: "lib/platform/http/router.ts", to: "lib/dashboard-store/database.ts" }],
     ["contract-is-zod-only", { from: "lib/contract/dashboard.ts", to: "lib/auth/session.ts" }],
@@ -44,7 +44,7 @@ describe("the import check", () => {
     ["feature-contract-is-zod-only", { from: "modules/example/contract/schema.ts", to: "lib/platform/sql.ts" }],
     ["no-file-loops", { from: "lib/contract/vocabulary.ts", to: "lib/contract/common.ts" }],
     // Demo and seed modules reach production only through the assemblies (docs/architecture.md, "Demo apart").
-    ["demo-apart", { from: "lib/service/database.ts", to: "lib/service/maintenance/seed.ts" }],
+    ["demo-apart", { from: "lib/service/database.ts", to: "modules/maintenance/service/seed.ts" }],
     ["demo-apart", { from: "lib/service/telemetry/duckdb/store.ts", to: "lib/service/telemetry/demo-data.ts" }],
     ["demo-apart", { from: "lib/service/telemetry/ingest/device-registry.ts", to: "lib/service/demo/catalog.ts" }],
     ["demo-apart", { from: "lib/auth/options.ts", to: "lib/dashboard-store/demo-users.ts" }],
@@ -63,11 +63,11 @@ describe("the import check", () => {
     expect(rulesBroken({ from: "modules/example/components/view.tsx", to: "modules/example/contract/schema.ts" })).toEqual([]);
     expect(rulesBroken({ from: "lib/contract/api.ts", to: "modules/example/contract/schema.ts" })).toEqual([]);
     // The assemblies, demo modules, tests and benchmarks may load the demo; a migration is no demo module.
-    expect(rulesBroken({ from: "lib/service/runtime.ts", to: "lib/service/maintenance/seed.ts" })).toEqual([]);
-    expect(rulesBroken({ from: "lib/service/maintenance/seed.ts", to: "lib/service/demo/catalog.ts" })).toEqual([]);
-    expect(rulesBroken({ from: "lib/service/maintenance/store.test.ts", to: "lib/service/maintenance/seed.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "lib/service/runtime.ts", to: "modules/maintenance/service/seed.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "modules/maintenance/service/seed.ts", to: "lib/service/demo/catalog.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "modules/maintenance/store/store.test.ts", to: "modules/maintenance/service/seed.ts" })).toEqual([]);
     expect(rulesBroken({ from: "bench/ingest.ts", to: "lib/service/demo/catalog.ts" })).toEqual([]);
-    expect(rulesBroken({ from: "lib/service/maintenance/migrations/index.ts", to: "lib/service/maintenance/migrations/005-demo-state.ts" })).toEqual([]);
+    expect(rulesBroken({ from: "modules/maintenance/store/migrations/index.ts", to: "modules/maintenance/store/migrations/005-demo-state.ts" })).toEqual([]);
   });
 
   it("counts loops between files and between folders, a parent with its own subfolder too", () => {

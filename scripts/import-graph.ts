@@ -124,7 +124,7 @@ const FLOORS: readonly (readonly string[])[] = [
   // lib/testing: test support that stands on packages alone (free ports, services, Mosquitto, PostgreSQL schemas).
   ["lib", "lib/shared-state", "lib/kql", "lib/series", "packages", "lib/testing"],
   ["lib/platform"],
-  ["lib/service/demo", "lib/service/maintenance", "lib/service/telemetry", "lib/dashboard-store"],
+  ["lib/service/demo", "lib/service/telemetry", "lib/dashboard-store"],
   // lib/service/testing: test support that starts the assembled service.
   ["lib/service", "lib/service/testing", "lib/upstream", "lib/auth", "lib/client"],
   ["lib/api-handler"],
@@ -215,13 +215,6 @@ export const ALLOWED_FOLDER_ARROWS: readonly string[] = [
   "lib/kql → lib/kql/dialect",
   "lib/kql → lib/kql/functions",
   "lib/kql → lib/kql/parser",
-  // Maintenance's context, endpoints and writes use its sub-domains' stores and operations, which
-  // stand on its context, operation frame, reads and writes.
-  "lib/service/maintenance → lib/service/maintenance/attachments",
-  "lib/service/maintenance → lib/service/maintenance/migrations",
-  "lib/service/maintenance → lib/service/maintenance/plans",
-  "lib/service/maintenance → lib/service/maintenance/reliability",
-  "lib/service/maintenance → lib/service/maintenance/store",
 ];
 
 interface GraphFigures {

@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { OpsError, UsageError, type OpsCommand } from "../lib/platform/ops/command";
 import { createOpsContext } from "./ops-context";
-import { maintenanceCommands } from "../lib/service/maintenance/ops";
+import { maintenanceCommands } from "@/modules/maintenance/service/ops";
 import { telemetryCommands } from "../lib/service/telemetry/ops";
 import { ingestCommands } from "../lib/service/telemetry/ingest/ops";
 import { userCommands } from "../lib/dashboard-store/ops";

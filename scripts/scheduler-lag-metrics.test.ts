@@ -1,6 +1,6 @@
 /**
  * The maintenance plans' scheduler lag and the monitors' evaluation lag in `/metrics`
- * (scripts/operator-probes.ts, lib/service/maintenance/plans/scheduler.ts), read over real HTTP
+ * (scripts/operator-probes.ts, modules/maintenance/service/plan-scheduler.ts), read over real HTTP
  * through the front door with Prometheus' text-format parser. The plans' timer is a real one
  * (PLANS_TICK_MS at its minimum, 1 s); the test holds the event loop past the first tick's due
  * time, so that tick starts late by at least what the test held it.
@@ -16,7 +16,7 @@ import { startEmbeddedDashboard, type EmbeddedDashboard } from "../lib/bff/testi
 import { apiHandler } from "../lib/bff/routes";
 import { parseConfig } from "../lib/config";
 import { nodeListener } from "../lib/platform/http/node-adapter";
-import { createPlanScheduler, type PlanScheduler } from "../lib/service/maintenance/plans/scheduler";
+import { createPlanScheduler, type PlanScheduler } from "@/modules/maintenance/service/plan-scheduler";
 import { openSharedState } from "../lib/shared-state";
 import { createFrontDoor } from "./front-door";
 import { operatorProbes } from "./operator-probes";

@@ -6,7 +6,7 @@
  */
 import { OpsError, UsageError, requireString, table, type OpsCommand, type OpsContext } from "@/lib/platform/ops/command";
 import { ROLES, isRole } from "@/lib/contract/roles";
-import { createMaintenanceStore } from "@/lib/service/maintenance/store";
+import { createMaintenanceStore } from "@/modules/maintenance/store";
 import { invitationUrl } from "./invitations";
 import { addUser, CLI_ACTOR, endUserSessions, inviteUser, setUserEnabled, UserAdminError, type UserAdminContext } from "./user-admin";
 import { findUser, formatPlantScope, listUsers, parsePlantScope, type DashboardUser } from "./users";

@@ -8,7 +8,7 @@
  * (lib/service/runtime.ts, docs/architecture.md "Demo apart").
  */
 import path from "node:path";
-import { MAINTENANCE_MIGRATIONS } from "./maintenance/migrations";
+import { MAINTENANCE_MIGRATIONS } from "@/modules/maintenance/store/migrations";
 import { openPostgres, type PostgresSqlDb } from "../platform/postgres";
 import { sqliteSql, type SqliteSqlDb } from "../platform/sql";
 import { openSqlite } from "../platform/sqlite";

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { createOpenApiDocument, type ApiContribution } from "../platform/openapi";
-import { maintenanceApi } from "./maintenance/endpoints";
+import { maintenanceApi } from "@/modules/maintenance/service/endpoints";
 import { oauthApi } from "./telemetry/oauth-endpoints";
 import { queryApi } from "./telemetry/query-endpoint";
 import { kustoApi } from "./telemetry/kusto/endpoints";

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
 import { openServiceSql, type ServiceSql } from "./database";
-import { seedServiceIfEmpty } from "./maintenance/seed-service";
-import { createPlantTokens } from "./maintenance/plant-tokens";
+import { seedServiceIfEmpty } from "@/modules/maintenance/service/seed-service";
+import { createPlantTokens } from "@/modules/maintenance/store/plant-tokens";
 import { createAccessTokens } from "./telemetry/oauth/access-tokens";
 import { createTelemetryClients } from "./telemetry/oauth/clients";
 

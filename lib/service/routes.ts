@@ -4,8 +4,8 @@
  */
 import { json } from "../platform/http/respond";
 import type { Route } from "../platform/http/router";
-import type { MaintenanceContext } from "./maintenance/context";
-import { createMaintenanceRoutes } from "./maintenance/endpoints";
+import type { MaintenanceContext } from "@/modules/maintenance/service/context";
+import { createMaintenanceRoutes } from "@/modules/maintenance/service/endpoints";
 import { getServiceOpenApiDocument } from "./openapi";
 
 interface ServiceContexts {

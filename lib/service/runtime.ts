@@ -11,30 +11,30 @@
  */
 import os from "node:os";
 import { getConfig, type AppConfig } from "@/lib/config";
-import { createPlantTokens, type PlantTokens } from "./maintenance/plant-tokens";
+import { createPlantTokens, type PlantTokens } from "@/modules/maintenance/store/plant-tokens";
 import { createRouter, type RouterHandler } from "../platform/http/router";
-import { createAttachmentStore } from "./maintenance/attachments/store";
-import type { MaintenanceContext } from "./maintenance/context";
+import { createAttachmentStore } from "@/modules/maintenance/store/attachments";
+import type { MaintenanceContext } from "@/modules/maintenance/service/context";
 import { createRateLimiter } from "../platform/rate-limit";
 import { openSharedState } from "../shared-state";
 import { createFixedWindowCounter } from "../shared-state/fixed-window";
 import { createServiceRoutes } from "./routes";
-import { createMaintenanceStore, type CustomerRecord, type MaintenanceStore } from "./maintenance/store";
+import { createMaintenanceStore, type CustomerRecord, type MaintenanceStore } from "@/modules/maintenance/store";
 import { openServiceSql, type ServiceSql } from "./database";
 import { openTelemetry, type TelemetryService } from "./telemetry-service";
 import { startLiveTelemetry, type LiveDemoHooks, type LiveTelemetry } from "./telemetry/live";
 // The demo (docs/architecture.md, "Demo apart"): imported here and nowhere else in production.
-import { startMaintenanceRollForward, type MaintenanceRollForward } from "./maintenance/demo-roll-forward";
-import { seedServiceIfEmpty } from "./maintenance/seed-service";
+import { startMaintenanceRollForward, type MaintenanceRollForward } from "@/modules/maintenance/service/demo-roll-forward";
+import { seedServiceIfEmpty } from "@/modules/maintenance/service/seed-service";
 import { demoSeedClaims } from "./telemetry/clickhouse/demo-claims";
 import { demoTelemetrySeed } from "./telemetry/demo-data";
 import { startClickHouseDemoPlant } from "./telemetry/live/clickhouse-demo";
 import { registerDemoDevices, startMqttDemoPublisher, type MqttDemoPublisher } from "./telemetry/live/demo-mqtt-publisher";
 import { startDemoPlant } from "./telemetry/live/demo-plant";
-import { createPlanStore } from "./maintenance/plans/store";
-import { createReliabilityReads } from "./maintenance/reliability/store";
-import { createPlanScheduler, type PlanScheduler } from "./maintenance/plans/scheduler";
-import { METER_WINDOW_DAYS, type MeterReader } from "./maintenance/plans/meter";
+import { createPlanStore } from "@/modules/maintenance/store/plans";
+import { createReliabilityReads } from "@/modules/maintenance/store/reliability";
+import { createPlanScheduler, type PlanScheduler } from "@/modules/maintenance/service/plan-scheduler";
+import { METER_WINDOW_DAYS, type MeterReader } from "@/modules/maintenance/service/plan-meter";
 
 /** The telemetry half: one DuckDB file per customer, KQL queries, OAuth clients and tokens. */
 type TelemetryRuntime = TelemetryService;

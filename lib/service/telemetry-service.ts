@@ -7,7 +7,7 @@
 import type { AppConfig } from "@/lib/config";
 import type { Route } from "../platform/http/router";
 import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
-import type { CustomerRecord } from "./maintenance/store";
+import type { CustomerRecord } from "@/modules/maintenance/store";
 import type { SqlDb } from "../platform/sql";
 import { createAccessTokens, type AccessTokens } from "./telemetry/oauth/access-tokens";
 import { createTelemetryClients, type TelemetryClients } from "./telemetry/oauth/clients";

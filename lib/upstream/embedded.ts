@@ -7,7 +7,7 @@ import "server-only";
  * `/api/` unchanged.
  */
 import { ApiError } from "@/lib/contract/errors";
-import { MAINTENANCE_HANDLERS } from "@/lib/service/maintenance/endpoints";
+import { MAINTENANCE_HANDLERS } from "@/modules/maintenance/service/endpoints";
 import type { TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import { bodyText } from "@/lib/platform/http/types";
 import type { ServiceRuntime } from "@/lib/service/runtime";

@@ -14,7 +14,7 @@ import { createSession } from "@/lib/dashboard-store/sessions";
 import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard-store/database";
 import { ensureDemoUsers } from "@/lib/dashboard-store/demo-users";
 import { findUser, upsertUser } from "@/lib/dashboard-store/users";
-import type { MaintenanceStore } from "@/lib/service/maintenance/store";
+import type { MaintenanceStore } from "@/modules/maintenance/store";
 import { getServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";
 import { startServiceServer, type RunningService } from "@/lib/upstream/testing/servers";
 import { startApiServer, type ApiServer } from "./api-server";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DUCKDB_STORAGE } from "@/lib/kql/dialect/duckdb";
 import { TABLES } from "@/lib/kql/tables";
 import { DEMO_PLANTS } from "../demo/catalog";
-import { generateAssets } from "../maintenance/seed";
+import { generateAssets } from "@/lib/service/demo/maintenance-assets";
 import { generateDemoTelemetry, type DemoTelemetryResult } from "./demo-data";
 import { CREATE_TELEMETRY_SCHEMA } from "./duckdb/schema";
 

@@ -4,7 +4,7 @@
  * (docs/api.md §6). Pure functions of the seed and the plant: the telemetry seed and the tests
  * compute the same list.
  */
-import { generateAssets } from "../maintenance/seed";
+import { generateAssets } from "@/lib/service/demo/maintenance-assets";
 import type { DemoPlant } from "../demo/catalog";
 
 /** What a data point measures; each role has its own signal model in demo-data.ts. */

@@ -1,6 +1,6 @@
 /** Operator commands of the telemetry interface: customers and their OAuth clients. */
 import { createTelemetryClients } from "./oauth/clients";
-import { createMaintenanceStore } from "../maintenance/store";
+import { createMaintenanceStore } from "@/modules/maintenance/store";
 import { OpsError, requireString, revokeCommand, table, type OpsCommand, type OpsContext } from "../../platform/ops/command";
 
 const customersWithPlants = async (ctx: OpsContext) => createMaintenanceStore(await ctx.db()).listCustomers();

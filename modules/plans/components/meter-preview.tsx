@@ -1,7 +1,7 @@
 "use client";
 /**
  * A meter plan's live preview: the meter query run as the editor's user over the plant's
- * telemetry, the way the service reads a meter (lib/service/maintenance/plans/meter.ts: the last 30
+ * telemetry, the way the service reads a meter (modules/maintenance/service/plan-meter.ts: the last 30
  * days ending now, and again ending 7 days ago for the rate), then the next due reading and its
  * forecast date. Runs a moment after typing stops, or at once with Ctrl+Enter or the button.
  */

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openServiceSql, type ServiceSql } from "../../database";
-import { seedServiceIfEmpty } from "../../maintenance/seed-service";
+import { seedServiceIfEmpty } from "@/modules/maintenance/service/seed-service";
 import { DEMO_PLANTS } from "../../demo/catalog";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { probeServices } from "@/lib/testing/services";

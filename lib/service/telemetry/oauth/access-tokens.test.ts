@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openServiceSql, type ServiceSql } from "../../database";
-import { seedServiceIfEmpty } from "../../maintenance/seed-service";
+import { seedServiceIfEmpty } from "@/modules/maintenance/service/seed-service";
 import { createAccessTokens } from "./access-tokens";
 import { createTelemetryClients } from "./clients";
 

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openServiceSql } from "@/lib/service/database";
-import { seedServiceIfEmpty } from "@/lib/service/maintenance/seed-service";
-import { createMaintenanceStore } from "../../maintenance/store";
+import { seedServiceIfEmpty } from "@/modules/maintenance/service/seed-service";
+import { createMaintenanceStore } from "@/modules/maintenance/store";
 import { createTelemetryClients } from "./clients";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-telemetry-clients-"));
