@@ -17,6 +17,7 @@ import { openDuckDbTelemetryStore, type DuckDbTelemetryStore } from "../duckdb/s
 import { tableRows, type TelemetryQuery } from "../store";
 import { clickhouseErrorCode, OutputTooLarge } from "./executor";
 import { httpExecutor } from "./http-executor";
+import { encodedNullableString, encodedString, RowBinaryWriter } from "./rowbinary";
 import { openClickHouseTelemetryStore, type ClickHouseTelemetryStore } from "./store";
 import { startClickHouseDev, type ClickHouseDev } from "./testing/clickhouse-dev";
 import { demoTelemetrySeed } from "../demo-data";
@@ -133,6 +134,30 @@ describe("clickhouse:dev, the endpoint", () => {
     const gzipped = await fetch(`${endpoint.url}/?query=${encodeURIComponent("INSERT INTO endpoint_test.t FORMAT TabSeparated")}`, { method: "POST", body: zlib.gzipSync("d\t4\n"), headers: { "Content-Encoding": "gzip" } });
     expect(gzipped.status).toBe(200);
     expect(await (await client.query({ query: "SELECT sum(v) AS s FROM endpoint_test.t", format: "JSONEachRow" })).json()).toEqual([{ s: 10.5 }]);
+  });
+
+  it("takes ingestion's RowBinary rows into named columns, and drops an insert retried with its deduplication token", async () => {
+    await client.command({ query: "CREATE DATABASE IF NOT EXISTS endpoint_test" });
+    await client.command({
+      query: `CREATE TABLE IF NOT EXISTS endpoint_test.rb (k LowCardinality(String), t DateTime64(3, 'UTC'), v Nullable(Float64), m Nullable(String), a Nullable(DateTime64(3, 'UTC'))) ENGINE = MergeTree ORDER BY k SETTINGS non_replicated_deduplication_window = 10`,
+    });
+    const rows = new RowBinaryWriter(16);
+    for (const [k, t, v, m] of [["Température\t'x'", Date.UTC(2026, 2, 1, 12, 0, 0, 5), 1.25, '{"Unit":"°C"}'], ["b", -1_500, null, null]] as const) {
+      rows.raw(encodedString(k));
+      rows.int64(t);
+      rows.nullableFloat64(v);
+      rows.raw(encodedNullableString(m));
+      rows.nullableInt64(t + 7);
+    }
+    const executor = httpExecutor({ url: endpoint.url, username: "default", password: "" });
+    // Columns named in another order than the table's.
+    for (let i = 0; i < 2; i++) await executor.insertRowBinary("endpoint_test.rb", ["k", "t", "v", "m", "a"], rows.bytes(), { insert_deduplication_token: "rb-1" });
+    await executor.close();
+    const stored = await client.query({ query: "SELECT k, toFloat64(toUnixTimestamp64Milli(t)) AS t, v, m, toFloat64(toUnixTimestamp64Milli(a)) AS a FROM endpoint_test.rb ORDER BY t", format: "JSONEachRow" });
+    expect(await stored.json()).toEqual([
+      { k: "b", t: -1_500, v: null, m: null, a: -1_493 },
+      { k: "Température\t'x'", t: Date.UTC(2026, 2, 1, 12, 0, 0, 5), v: 1.25, m: '{"Unit":"°C"}', a: Date.UTC(2026, 2, 1, 12, 0, 0, 12) },
+    ]);
   });
 
   it("reads query parameters in ClickHouse's escaped form, as a server does", async () => {

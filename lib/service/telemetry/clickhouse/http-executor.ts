@@ -65,6 +65,14 @@ export function httpExecutor(connection: ClickHouseConnection): ClickHouseExecut
       const result = await client.exec({ query: `INSERT INTO ${table} FORMAT JSONEachRow`, values: Readable.from([rows]), clickhouse_settings: settings });
       await drained(result.stream);
     },
+    async insertRowBinary(table, columns, rows, settings = {}) {
+      const result = await client.exec({
+        query: `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(", ")}) FORMAT RowBinary`,
+        values: Readable.from([Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength)]),
+        clickhouse_settings: settings,
+      });
+      await drained(result.stream);
+    },
     close: () => client.close(),
   };
 }
