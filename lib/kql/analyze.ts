@@ -14,7 +14,7 @@ import { positionOf } from "./parser";
 import { KQL_TYPES, type KqlType, type SqlParamType, type SqlParams } from "./types";
 import { callExtension, multiAggregate, multiResult } from "./functions/special-analysis";
 import { declaredCall } from "./functions/declared";
-import { AGGREGATE_FUNCTIONS, functionEntry } from "./functions/table";
+import { AGGREGATE_FUNCTIONS, functionEntry, hasScalarTwin } from "./functions/table";
 
 
 /** Literals per query (each one is a bound parameter). */
@@ -525,7 +525,8 @@ export class Analyzer implements AnalyzerApi {
 
   private call(ast: Extract<Expr, { kind: "call" }>, scope: Scope, mode: Mode): TExpr {
     const name = ast.name;
-    if (AGGREGATES.has(name)) {
+    // A name that is also a scalar function (hll_merge(a, b)) is the scalar outside summarize or with several arguments.
+    if (AGGREGATES.has(name) && !(hasScalarTwin(name) && (mode !== "aggregate" || ast.args.length > 1))) {
       if (mode !== "aggregate") {
         this.error(ast.nameSpan, mode === "inAggregate" ? `Aggregation '${name}' cannot be nested in another aggregation` : `Aggregation '${name}' can only be used in summarize`);
       }
@@ -545,7 +546,7 @@ export class Analyzer implements AnalyzerApi {
       return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
     if (name === "column_names_of") return this.columnNamesOf(ast);
-    const entry = functionEntry(name);
+    const entry = functionEntry(name, "scalar");
     if (entry?.signatures) return declaredCall(this, entry, ast, scope, mode);
     if (!SCALARS.has(name)) {
       const extension = callExtension(this, ast, scope, mode);

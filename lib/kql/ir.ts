@@ -32,6 +32,8 @@ export interface CallNode {
   consts: readonly unknown[];
   /** A different value on every call (rand, new_guid): never folded into a constant. */
   volatile?: true;
+  /** The scalar function of a name that is also an aggregate (functions/table.ts, functionEntry). */
+  scalarTwin?: true;
 }
 
 export interface TExpr {

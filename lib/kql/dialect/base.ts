@@ -167,7 +167,7 @@ export abstract class SqlRenderer {
   /** A declared function's call, spelled by its table entry for this engine (functions/entry.ts). */
   private declared(e: TExpr): string {
     const node = e.node as CallNode;
-    const entry = functionEntry(node.fn);
+    const entry = functionEntry(node.fn, node.scalarTwin ? "scalar" : undefined);
     const spelling = entry?.sql?.[this.key];
     if (spelling === undefined) throw new Error(`${this.engine} dialect: no spelling for '${node.fn}'`);
     const args = node.args.map((x) => this.expression(x, false));

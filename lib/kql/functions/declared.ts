@@ -10,6 +10,7 @@ import type { Analyzer, Mode, Scope } from "../analyzer-api";
 import { isNumeric, type TExpr } from "../ir";
 import type { KqlType } from "../types";
 import type { FunctionEntry, Param, Signature } from "./entry";
+import { hasScalarTwin } from "./table";
 
 type Call = Extract<Expr, { kind: "call" }>;
 
@@ -109,6 +110,7 @@ export function declaredCall(analyzer: Analyzer, entry: FunctionEntry, ast: Call
     const problem = entry.checkConsts?.(consts);
     if (problem) analyzer.error(ast.span, problem);
     const type = resultType(signature, converted);
+    const twin = entry.kind === "scalar" && hasScalarTwin(entry.name);
     // A volatile call gets a distinct hidden argument (SpellInput.salt): ClickHouse computes equal
     // expressions once, so two new_guid() in one row would otherwise be the same.
     if (entry.volatile) converted.push(analyzer.param("BIGINT", Object.keys(analyzer.params).length, "long"));
@@ -119,10 +121,10 @@ export function declaredCall(analyzer: Analyzer, entry: FunctionEntry, ast: Call
       type,
       nullable,
       dynamic: type === "dynamic" ? "json" : undefined,
-      node: { op: "call", fn: entry.name, args: converted, consts, ...(entry.volatile ? { volatile: true as const } : {}) },
+      node: { op: "call", fn: entry.name, args: converted, consts, ...(entry.volatile ? { volatile: true as const } : {}), ...(twin ? { scalarTwin: true as const } : {}) },
       aggregate: entry.kind === "aggregate" || converted.some((v) => v.aggregate),
     };
-    if (entry.kind === "aggregate") result.hint = entry.column ? entry.column(argName) : `${entry.name}_${argName}`;
+    if (entry.kind === "aggregate") result.hint = entry.column ? entry.column(argName, consts) : `${entry.name}_${argName}`;
     return result;
   }
   const given = values.map((v) => v.type).join(", ");

@@ -66,8 +66,8 @@ export interface FunctionEntry {
   nulls?: NullRule;
   /** Each engine's spelling (both are required for a declared function: no default dialect). */
   sql?: Readonly<Record<Engine, Spelling>>;
-  /** The result column's name when none is given (aggregates: `${name}_${arg}` by default). */
-  column?: (argName: string) => string;
+  /** The result column's name when none is given (aggregates: `${name}_${arg}` by default), from the first argument's name and the literal arguments. */
+  column?: (argName: string, consts: readonly unknown[]) => string;
   /** A different value on every call (rand, new_guid). */
   volatile?: true;
   /** Checks the literal arguments' values: an error message for the user, or undefined. */
@@ -99,7 +99,7 @@ interface Declared {
   sql: Readonly<Record<Engine, Spelling>> | Spelling;
   doc: string;
   nulls?: NullRule;
-  column?: (argName: string) => string;
+  column?: (argName: string, consts: readonly unknown[]) => string;
   volatile?: true;
   checkConsts?: (consts: readonly unknown[]) => string | undefined;
 }

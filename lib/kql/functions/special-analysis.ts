@@ -65,6 +65,14 @@ function sortedArrays(analyzer: Analyzer, ast: Call, scope: Scope): { name: stri
 }
 
 export function multiAggregate(analyzer: Analyzer, ast: Expr, scope: Scope): { name: string; expr: TExpr }[] | undefined {
+  if (ast.kind === "call" && ast.name === "percentilesw") {
+    // One weighted percentile per percentage: percentilew(x, Weight, P) each (sketches.ts).
+    if (ast.args.length < 3) analyzer.error(ast.span, "percentilesw() expects a value, a weight and at least one percentage");
+    return ast.args.slice(2).map((p) => {
+      const expr = analyzer.analyze({ ...ast, name: "percentilew", args: [ast.args[0]!, ast.args[1]!, p] }, scope, "aggregate");
+      return { name: expr.hint!, expr };
+    });
+  }
   if (ast.kind !== "call" || ast.name !== "percentiles") return undefined;
   if (ast.args.length < 2) analyzer.error(ast.span, "percentiles() expects a value and at least one percentage");
   const value = numeric(analyzer, ast, analyzer.analyze(ast.args[0]!, scope, "inAggregate"));
@@ -502,7 +510,8 @@ function aggregate(analyzer: Analyzer, ast: Call, operands: TExpr[], argName: st
   const a = operands[0];
   switch (name) {
     case "percentiles":
-      return analyzer.error(ast.span, "percentiles() yields several columns: use it as a whole summarize item");
+    case "percentilesw":
+      return analyzer.error(ast.span, `${name}() yields several columns: use it as a whole summarize item`);
     case "percentiles_array": {
       if (operands.length < 2) analyzer.error(ast.span, "percentiles_array() expects a value and at least one percentage");
       const value = numeric(analyzer, ast, a!);

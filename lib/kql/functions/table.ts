@@ -20,31 +20,49 @@ import { MATH } from "./math";
 import { NUMBERS } from "./numbers";
 import { ROWS } from "./rows";
 import { SERIES } from "./series";
+import { SKETCHES } from "./sketches";
 import { SERIES_ELEMENTWISE } from "./series-elementwise";
 import { STRINGS } from "./strings";
 import { TEXT_FUNCTIONS } from "./text-functions";
 import { TIME_ZONE_FUNCTIONS } from "./time-zones";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEO, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEO, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, SKETCHES, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
 
-function gather(): ReadonlyMap<string, FunctionEntry> {
+/**
+ * A name is listed at most once per kind. A few names are both an aggregate and a scalar function
+ * (ADX's hll_merge, merge_tdigest, tdigest_merge: merge the sketches of a column's rows, or of the
+ * arguments): then the aggregate is the table's entry and the scalar its twin (functionEntry).
+ */
+function gather(): { table: ReadonlyMap<string, FunctionEntry>; twins: ReadonlyMap<string, FunctionEntry> } {
   const table = new Map<string, FunctionEntry>();
+  const twins = new Map<string, FunctionEntry>();
   for (const family of FAMILIES) {
     for (const entry of family) {
-      if (table.has(entry.name)) throw new Error(`The function table lists ${entry.name} twice`);
       if (entry.signatures && !entry.sql) throw new Error(`${entry.name}: a declared function needs each engine's spelling`);
-      table.set(entry.name, entry);
+      const listed = table.get(entry.name);
+      if (!listed) table.set(entry.name, entry);
+      else if (listed.kind !== entry.kind && !twins.has(entry.name)) {
+        twins.set(entry.name, entry.kind === "scalar" ? entry : listed);
+        if (entry.kind === "aggregate") table.set(entry.name, entry);
+      } else throw new Error(`The function table lists ${entry.name} twice`);
     }
   }
-  return table;
+  return { table, twins };
 }
 
-export const FUNCTION_TABLE: ReadonlyMap<string, FunctionEntry> = gather();
+const gathered = gather();
+export const FUNCTION_TABLE: ReadonlyMap<string, FunctionEntry> = gathered.table;
 
-export function functionEntry(name: string): FunctionEntry | undefined {
-  return FUNCTION_TABLE.get(name);
+/** The entry of a name; `scalar` asks for the scalar function of a name that is also an aggregate. */
+export function functionEntry(name: string, kind?: FunctionEntry["kind"]): FunctionEntry | undefined {
+  return (kind === "scalar" ? gathered.twins.get(name) : undefined) ?? FUNCTION_TABLE.get(name);
 }
 
-export const SCALAR_FUNCTIONS: readonly string[] = [...FUNCTION_TABLE.values()].filter((e) => e.kind === "scalar").map((e) => e.name);
+/** Whether a name that is an aggregate also names a scalar function. */
+export function hasScalarTwin(name: string): boolean {
+  return gathered.twins.has(name);
+}
+
+export const SCALAR_FUNCTIONS: readonly string[] = [...[...FUNCTION_TABLE.values()].filter((e) => e.kind === "scalar").map((e) => e.name), ...gathered.twins.keys()];
 export const AGGREGATE_FUNCTIONS: readonly string[] = [...FUNCTION_TABLE.values()].filter((e) => e.kind === "aggregate").map((e) => e.name);

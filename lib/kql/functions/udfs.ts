@@ -10,6 +10,7 @@ import { seriesIir } from "./filters";
 import * as h3 from "./h3";
 import * as ip from "./ip";
 import * as s2 from "./s2";
+import * as sketch from "./sketch";
 import * as sphere from "./sphere";
 import * as text from "./text";
 import { geoFromWkt } from "./wkt";
@@ -153,6 +154,11 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_h3_parent", params: ["VARCHAR"], returns: "VARCHAR", fn: (token: string) => h3.h3Parent(token, null) },
   { name: "kql_h3_children_at", params: ["VARCHAR", "BIGINT"], returns: "VARCHAR", fn: h3.h3Children },
   { name: "kql_h3_children", params: ["VARCHAR"], returns: "VARCHAR", fn: (token: string) => h3.h3Children(token, null) },
+  // tdigest() digests and weighted percentiles (sketch.ts; the entries in sketches.ts).
+  { name: "kql_digest_percentile", params: ["VARCHAR", "DOUBLE"], returns: "DOUBLE", fn: sketch.digestPercentile },
+  { name: "kql_digest_percentiles", params: ["VARCHAR", "VARCHAR"], returns: "VARCHAR", fn: sketch.digestPercentiles },
+  { name: "kql_digest_rank", params: ["VARCHAR", "DOUBLE"], returns: "DOUBLE", fn: (json: string, value: number) => sketch.digestRank(json, value, false) },
+  { name: "kql_digest_percentrank", params: ["VARCHAR", "DOUBLE"], returns: "DOUBLE", fn: (json: string, value: number) => sketch.digestRank(json, value, true) },
   { name: "kql_geo_from_wkt", params: ["VARCHAR"], returns: "VARCHAR", fn: geoFromWkt },
   { name: "kql_geo_line_densify", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoLineDensify },
   { name: "kql_geo_polygon_densify", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoPolygonDensify },
