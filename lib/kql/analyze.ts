@@ -77,6 +77,9 @@ export class Analyzer implements AnalyzerApi {
   /** Whether the query read `now()` (now, ago, …): its SQL's values then depend on the instant. */
   readsNow = false;
 
+  /** The database the query runs in (CompileOptions.database; '' when compiled without one): current_database(). */
+  database = "";
+
   constructor(
     readonly text: string,
     private readonly nowAt: number,
@@ -546,6 +549,12 @@ export class Analyzer implements AnalyzerApi {
       return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
     if (name === "column_names_of") return this.columnNamesOf(ast);
+    if (name === "current_database" || name === "cursor_current") {
+      // The query's context (functions/adx-context.ts): its database, and now() as ADX's cursor (100-ns ticks since 0001-01-01).
+      if (ast.args.length) this.error(ast.span, `${name}() takes no arguments`);
+      const value = name === "current_database" ? this.database : String(BigInt(this.nowMillis) * 10_000n + 621_355_968_000_000_000n);
+      return this.literal({ kind: "literal", type: "string", value, span: ast.span });
+    }
     const entry = functionEntry(name, "scalar");
     if (entry?.signatures) return declaredCall(this, entry, ast, scope, mode);
     if (!SCALARS.has(name)) {

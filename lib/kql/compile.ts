@@ -96,6 +96,7 @@ export function compileKql(text: string, options: CompileOptions): CompiledQuery
 function compileParsed(text: string, ast: NonNullable<ReturnType<typeof parse>["ast"]>, options: CompileOptions, noSeriesFilter: ReadonlySet<string>): { compiled: CompiledQuery; keepJoin: Set<string> } {
   const query = ast.query!;
   const analyzer = new Analyzer(text, queryNow(text, ast.sets, options.now ?? new Date()));
+  analyzer.database = options.database ?? "";
   if (ast.lets.length > COMPILE_LIMITS.lets) analyzer.error(ast.lets[COMPILE_LIMITS.lets]!.span, `A query may have at most ${COMPILE_LIMITS.lets} let statements`);
   try {
     return metered(analyzer.meter, () => {

@@ -4,9 +4,11 @@
  * diagnostics all read it. Several engineers add entries at once: each family is its own file.
  */
 import type { FunctionEntry } from "./entry";
+import { ADX_CONTEXT } from "./adx-context";
 import { AGGREGATES } from "./aggregates";
 import { BAGS } from "./bags";
 import { COLLECTIONS } from "./collections";
+import { COMPRESSION } from "./compression";
 import { CONVERSIONS } from "./conversions";
 import { DATETIME } from "./datetime";
 import { DYNAMIC } from "./dynamic";
@@ -27,7 +29,7 @@ import { TEXT_FUNCTIONS } from "./text-functions";
 import { TIME_ZONE_FUNCTIONS } from "./time-zones";
 import { UNITS } from "./units";
 
-const FAMILIES: readonly (readonly FunctionEntry[])[] = [AGGREGATES, BAGS, COLLECTIONS, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEO, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, SKETCHES, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
+const FAMILIES: readonly (readonly FunctionEntry[])[] = [ADX_CONTEXT, AGGREGATES, BAGS, COLLECTIONS, COMPRESSION, CONVERSIONS, DATETIME, DYNAMIC, ENCODINGS, GEO, GEOHASH, HASHES, IP_ADDRESSES, LOGIC, MATH, NUMBERS, ROWS, SERIES, SERIES_ELEMENTWISE, SKETCHES, STRINGS, TEXT_FUNCTIONS, TIME_ZONE_FUNCTIONS, UNITS];
 
 /**
  * A name is listed at most once per kind. A few names are both an aggregate and a scalar function

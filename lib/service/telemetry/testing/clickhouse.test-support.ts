@@ -68,6 +68,6 @@ export async function runCompiledOnClickHouse(
 }
 
 export async function runKqlOnClickHouse(fixture: ClickHouseFixture, query: string, options: Partial<CompileOptions> = {}): Promise<QueryOutput> {
-  const compiled = compileKql(query, { sources: options.sources ?? unscopedClickHouseSources(fixture.database), now: options.now, dialect: clickhouseDialect, parameters: options.parameters });
+  const compiled = compileKql(query, { sources: options.sources ?? unscopedClickHouseSources(fixture.database), now: options.now, dialect: clickhouseDialect, parameters: options.parameters, database: options.database });
   return runCompiledOnClickHouse(fixture.executor, compiled);
 }

@@ -32,7 +32,7 @@ export async function runCompiled(
 }
 
 export async function runKql(connection: DuckDBConnection, query: string, options: Partial<CompileOptions> = {}): Promise<QueryOutput> {
-  const compiled = compileKql(query, { sources: options.sources ?? unscopedSources(), now: options.now, parameters: options.parameters });
+  const compiled = compileKql(query, { sources: options.sources ?? unscopedSources(), now: options.now, parameters: options.parameters, database: options.database });
   return runCompiled(connection, compiled);
 }
 
