@@ -41,7 +41,7 @@ test("the asset page draws at most two axes, each naming its units, and the lege
   const tag = await machineWithThreeUnits(page);
   await page.goto(`/plants/${PLANT}/planned?view=assets&asset=${tag}&range=24h&points=MotorCurrent,Pressure,RunningState`);
   const chart = page.getByTestId("time-series-chart");
-  await expect(chart.locator("path.recharts-curve")).toHaveCount(3);
+  await expect(chart.locator("path.series-line")).toHaveCount(3);
   const axes = chart.locator(".recharts-yAxis");
   // Three units, two axes (issue 26): the second names both units drawn against it.
   await expect(axes).toHaveCount(2);
@@ -61,13 +61,13 @@ test("the asset page draws at most two axes, each naming its units, and the lege
   await expect(pressure).toHaveAttribute("aria-pressed", "true");
   await pressure.click();
   await expect(pressure).toHaveAttribute("aria-pressed", "false");
-  await expect(chart.locator("path.recharts-curve")).toHaveCount(2);
+  await expect(chart.locator("path.series-line")).toHaveCount(2);
   await expect(axes).toHaveCount(2);
   await expect(axisLabels).toHaveText(["MotorCurrent (A)", "RunningState (on/off (0/1))"]);
   await saveScreenshotsAtBothSizes(page, "charts-asset-units");
   await expectAccessibleInBothThemes(page);
   await pressure.click();
-  await expect(chart.locator("path.recharts-curve")).toHaveCount(3);
+  await expect(chart.locator("path.series-line")).toHaveCount(3);
 
   // Zoom by dragging, then one step back.
   await chart.scrollIntoViewIfNeeded();
@@ -88,7 +88,7 @@ test("the explorer labels axes with units; zoom steps back one at a time", async
   const text = `States\n| where DeviceId == "${device}" and Name in ("Pressure", "MotorCurrent")\n| project Timestamp, Name, Value`;
   await page.goto(explorerUrl(text));
   const chart = page.getByTestId("time-series-chart");
-  await expect(chart.locator("path.recharts-curve")).toHaveCount(2);
+  await expect(chart.locator("path.series-line")).toHaveCount(2);
   await expect(chart.locator(".recharts-label")).toHaveText(["MotorCurrent (A)", "Pressure (bar)"]);
 
   const zoomIn = async (from: number, to: number) => {
@@ -136,7 +136,7 @@ test("categorical results are drawn as columns, bars or a pie, as render asks", 
   await expect(page.getByTestId("category-chart")).toHaveCount(0);
 
   await page.goto(explorerUrl('States\n| where Name == "Temperature"\n| summarize avg(Value) by bin(Timestamp, 1h)\n| render timechart'));
-  await expect(page.getByTestId("time-series-chart").locator("path.recharts-curve")).toHaveCount(1);
+  await expect(page.getByTestId("time-series-chart").locator("path.series-line")).toHaveCount(1);
   await expect(page.getByTestId("time-series-chart").locator(".recharts-label")).toHaveText("Temperature (°C)");
 
   await page.goto(explorerUrl('States\n| where Name == "Temperature"\n| summarize avg(Value) by bin(Timestamp, 1h)\n| render columnchart'));

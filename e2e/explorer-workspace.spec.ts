@@ -32,7 +32,7 @@ test.describe("as an engineer", () => {
     await page.goto(explorerUrl(query));
     const note = page.getByTestId("resolution-note");
     await expect(note).toContainText(/1-min data shown at \d+ min/);
-    await expect(page.getByTestId("time-series-chart").locator("path.recharts-curve").first()).toBeVisible();
+    await expect(page.getByTestId("time-series-chart").locator("path.series-line").first()).toBeVisible();
     await expect.poll(() => rowsShown(page)).toBeGreaterThan(0);
     const reducedRows = await rowsShown(page);
     await saveScreenshotsAtBothSizes(page, "explorer-reduced");
@@ -51,7 +51,7 @@ test.describe("as an engineer", () => {
   test("raw samples of every device are reduced to each series' low and high per bin", async ({ page }) => {
     await page.goto(explorerUrl('States\n| where Name == "Temperature"\n| project Timestamp, DeviceId, Value'));
     await expect(page.getByTestId("resolution-note")).toContainText(/Samples shown as each series' low and high per \d+ min/);
-    await expect(page.getByTestId("time-series-chart").locator("path.recharts-curve").first()).toBeVisible();
+    await expect(page.getByTestId("time-series-chart").locator("path.series-line").first()).toBeVisible();
   });
 
   test("a third unit and beyond are drawn as small multiples, never on an axis of another unit", async ({ page }) => {
@@ -215,7 +215,7 @@ test.describe("as a supervisor", () => {
     await expectAccessibleInBothThemes(page);
     await limit.getByRole("button", { name: "Show as a chart" }).click();
     await expect(page.getByTestId("resolution-note")).toContainText(/Samples shown as each series' low and high/, { timeout: 90_000 });
-    await expect(page.getByTestId("time-series-chart").locator("path.recharts-curve").first()).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId("time-series-chart").locator("path.series-line").first()).toBeVisible({ timeout: 90_000 });
     expect(await sideways(page)).toBe(false);
   });
 });

@@ -154,7 +154,7 @@ test("counts carry no unit on their own axis; a cancelled query says so instead 
   const counted = 'States\n| where Name == "MotorCurrent"\n| summarize n = count(), p99 = percentile(Value, 99) by Name, bin(Timestamp, 1h)';
   await page.goto(explorerUrl(counted));
   const chart = page.getByTestId("time-series-chart");
-  await expect(chart.locator("path.recharts-curve")).toHaveCount(2);
+  await expect(chart.locator("path.series-line")).toHaveCount(2);
   // Old main: "MotorCurrent · n (A)" — a count drawn against amperes.
   await expect(chart.locator(".recharts-label")).toHaveText(["count", "MotorCurrent (A)"]);
   const legend = page.getByTestId("chart-legend");

@@ -98,14 +98,14 @@ test("a machine's telemetry is drawn with its work and alarms on one time axis",
   await page.goto(`/plants/${PLANT}/planned?view=assets&asset=${machine.tagNumber}&range=24h`);
   const points = page.getByTestId("data-points").getByRole("checkbox");
   await expect(points.first()).toBeChecked();
-  const curve = page.locator("path.recharts-curve").first();
+  const curve = page.locator("path.series-line").first();
   await expect(curve).toBeVisible();
   expect((await curve.getAttribute("d"))?.length ?? 0).toBeGreaterThan(200);
 
   // Another range is another link.
   await page.getByLabel("Time range").selectOption("7d");
   await expect(page).toHaveURL(/range=7d/);
-  await expect(page.locator("path.recharts-curve").first()).toBeVisible();
+  await expect(page.locator("path.series-line").first()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Time range")).toHaveValue("7d");
 

@@ -61,7 +61,7 @@ test("every page loads and works under its CSP without a violation", async ({ pa
   await page.keyboard.insertText('States | where Name == "Temperature" | summarize avg(Value) by bin(Timestamp, 1h)');
   await page.keyboard.press("Shift+Enter");
   await expect(page.getByTestId("query-status")).toContainText(/\d[\d,]* rows/);
-  await expect(page.locator("path.recharts-curve").first()).toBeVisible();
+  await expect(page.locator("path.series-line").first()).toBeVisible();
   expect(await violations()).toEqual([]);
 });
 

@@ -38,7 +38,7 @@ test("run a query with the keyboard, read the chart and the table, and share the
   await page.keyboard.press("Shift+Enter");
   await expect(page).toHaveURL(/q=States/);
   await expect(page.getByTestId("query-status")).toContainText(/\d[\d,]* rows · \d[\d,]* ms/);
-  const curve = page.locator("path.recharts-curve").first();
+  const curve = page.locator("path.series-line").first();
   await expect(curve).toBeVisible();
   expect((await curve.getAttribute("d"))?.length ?? 0).toBeGreaterThan(500);
   await expectAccessible(page);
@@ -67,7 +67,7 @@ test("Ctrl+Enter runs too; dragging across the chart narrows the range in the UR
   await typeQuery(page, query);
   await page.keyboard.press("Control+Enter");
   const chart = page.getByTestId("time-series-chart");
-  await expect(chart.locator("path.recharts-curve").first()).toBeVisible();
+  await expect(chart.locator("path.series-line").first()).toBeVisible();
 
   // The mouse only reaches what is on screen.
   await chart.scrollIntoViewIfNeeded();
@@ -81,7 +81,7 @@ test("Ctrl+Enter runs too; dragging across the chart narrows the range in the UR
   const span = Date.parse(params.get("to")!) - Date.parse(params.get("from")!);
   expect(span).toBeLessThan((Date.parse(endTime) - Date.parse(startTime)) * 0.4);
   expect(Date.parse(params.get("from")!)).toBeGreaterThan(Date.parse(startTime));
-  await expect(chart.locator("path.recharts-curve").first()).toBeVisible();
+  await expect(chart.locator("path.series-line").first()).toBeVisible();
 });
 
 test("the CSV holds exactly the rows the API returns", async ({ page }) => {
@@ -147,7 +147,7 @@ test("dark theme: highlighted KQL, chart and table keep their contrast", async (
   const params = new URLSearchParams({ q: 'States\n| where Name == "Temperature"\n| summarize avg(Value) by bin(Timestamp, 1h), DeviceId\n| take 200', range: "24h", plants: PLANT, view: "chart" });
   await page.goto(`/plants/${PLANT}/telemetry?${params}`);
   await expect(page.locator("html")).toHaveClass(/dark/);
-  await expect(page.locator("path.recharts-curve").first()).toBeVisible();
+  await expect(page.locator("path.series-line").first()).toBeVisible();
   await expectAccessible(page);
   await saveScreenshot(page, "telemetry-dark");
 });

@@ -50,7 +50,7 @@ test("the asset page's telemetry follows the running plant with auto-refresh", a
 
   await page.goto(`/plants/RTM1/planned?asset=${encodeURIComponent(tag)}&range=1h&refresh=10s`);
   await expect(page.getByLabel("Auto-refresh")).toHaveValue("10s");
-  const curve = page.locator("path.recharts-curve").first();
+  const curve = page.locator("path.series-line").first();
   await expect(curve).toBeVisible();
   const drawn = (await curve.getAttribute("d")) ?? "";
   await page.evaluate(() => ((window as unknown as { __notReloaded: boolean }).__notReloaded = true));

@@ -7,19 +7,20 @@
  * - a colour per series from its name, kept when a filter changes what else is drawn;
  * - a legend whose entries hide and show their series (the axes follow what is shown);
  * - every series reduced (LTTB, lib/series) to one point per pixel column of the plot, so half a
- *   million points draw as fast as a few thousand;
+ *   million points draw as fast as a few thousand, and drawn as one path each (series-paths.tsx);
  * - dragging across the plot reports a narrower time range (zoom; the page keeps the undo steps);
  * - markers (jobs, tasks, alarms) on the same time axis as reference lines and areas.
  * Times are shown in `timeZone` (UTC or the reader's), numbers in the reader's language.
  * Loaded lazily by pages.
  */
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
-import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceDot, ReferenceLine, XAxis, YAxis } from "recharts";
+import { CartesianGrid, LineChart, ReferenceArea, ReferenceDot, ReferenceLine, XAxis, YAxis } from "recharts";
 import { cn } from "@/components/ui/cn";
 import { axisNumber, useFormat } from "@/lib/client/format";
 import { pointsForWidth, type Point } from "@/lib/series/lttb";
 import { axisUnits, planAxes, seriesColors } from "./axes";
 import { MARKER_COLORS, type MarkerTone } from "./chart-colors";
+import { SeriesPaths } from "./series-paths";
 import { formatTimeTick, timeTicks } from "./time-ticks";
 import type { Series } from "./series";
 import type { AnomalyMark } from "./series-analysis";
@@ -225,22 +226,7 @@ export function TimeSeriesChart({ series, domain, height = 320, markers = [], on
                 label={{ value: shade.label, position: "insideTopRight", fill: "var(--pd-fg)", fontSize: 12 }}
               />
             ) : null}
-            {drawn.map((s) => (
-              <Line
-                key={s.key}
-                yAxisId={s.axis}
-                data={s.points}
-                dataKey="y"
-                name={s.key}
-                type="linear"
-                dot={false}
-                activeDot={false}
-                stroke={colorOf.get(s.key)}
-                strokeWidth={1.5}
-                isAnimationActive={false}
-                connectNulls
-              />
-            ))}
+            <SeriesPaths series={drawn} colorOf={colorOf} x0={x0} x1={x1} />
             {shownAnomalies.map((mark) => (
               <ReferenceDot
                 key={`${mark.key}@${mark.x}`}
