@@ -1,6 +1,8 @@
 /** Conformance: ADX's sketches and weighted percentiles (functions/sketches.ts), the pages' printed outputs first. */
-import { describe } from "vitest";
-import { conformance } from "../../service/telemetry/testing/kql-conformance";
+import { describe, expect, it } from "vitest";
+import { conformance, runOn } from "../../service/telemetry/testing/kql-conformance";
+
+const BUILDSCHEMA = "buildschema() walks JSON of any depth: not spelled in ClickHouse SQL yet";
 
 const LATENCY = "datatable(ReqCount:long, LatencyBucket:long) [8, 10, 6, 20, 3, 30, 1, 40]";
 
@@ -44,5 +46,19 @@ describe("sketches", () => {
       rows: [[2, 2, 1]],
     },
     { q: "range x from 1 to 5 step 1 | summarize h = hll(x % 2), t = tdigest(x) | project dcount_hll(hll_merge(h, h, h)), percentile_tdigest(merge_tdigest(t, t, t), 50)", rows: [[2, 3]] },
+    // buildschema-aggregation-function: the page's output; then nulls, nested arrays, no rows.
+    {
+      q: 'datatable(value: dynamic) [dynamic({"x":1, "y":3.5}), dynamic({"x":"somevalue", "z":[1, 2, 3]}), dynamic({"y":{"w":"zzz"}, "t":["aa", "bb"], "z":["foo"]})] | summarize buildschema(value)',
+      rows: [[{ x: ["long", "string"], y: ["double", { w: "string" }], z: { "`indexer`": ["long", "string"] }, t: { "`indexer`": "string" } }]],
+      columns: ["schema_value"],
+      types: ["dynamic"],
+      knownGap: { clickhouse: BUILDSCHEMA },
+    },
+    { q: 'datatable(v: dynamic) [dynamic(null), dynamic({"a": [[true], []], "b": null}), dynamic(7)] | summarize s = buildschema(v)', rows: [[[{ a: { "`indexer`": { "`indexer`": "bool" } } }, "long"]]], knownGap: { clickhouse: BUILDSCHEMA } },
+    { q: "datatable(v: dynamic) [] | summarize s = buildschema(v)", rows: [[null]], knownGap: { clickhouse: BUILDSCHEMA } },
   ]);
+
+  it("clickhouse: refuses buildschema by name", async () => {
+    await expect(runOn("clickhouse", "datatable(v: dynamic) [] | summarize buildschema(v)")).rejects.toThrow(/buildschema\(\) is not supported on the ClickHouse engine/);
+  });
 });

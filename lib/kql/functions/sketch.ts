@@ -47,3 +47,53 @@ export function digestRank(json: string, value: number, percent: boolean): numbe
   const rank = pairs.reduce((sum, p) => sum + (p[0] <= value ? p[1] : 0), 0);
   return percent ? (100 * rank) / pairs.reduce((sum, p) => sum + p[1], 0) : rank;
 }
+
+/** The kinds of value seen at one place of buildschema()'s values, in the order first seen. */
+interface Shape {
+  kinds: (string | "object" | "array")[];
+  keys: Map<string, Shape>;
+  items: Shape | null;
+}
+
+const emptyShape = (): Shape => ({ kinds: [], keys: new Map(), items: null });
+
+function primitive(value: unknown): string {
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "number") return Number.isInteger(value) ? "long" : "double";
+  return "string";
+}
+
+function observe(shape: Shape, value: unknown): void {
+  if (value === null || value === undefined) return;
+  const kind = Array.isArray(value) ? "array" : typeof value === "object" ? "object" : primitive(value);
+  if (!shape.kinds.includes(kind)) shape.kinds.push(kind);
+  if (Array.isArray(value)) {
+    shape.items ??= emptyShape();
+    for (const item of value) observe(shape.items, item);
+  } else if (kind === "object") {
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (!shape.keys.has(key)) shape.keys.set(key, emptyShape());
+      observe(shape.keys.get(key)!, v);
+    }
+  }
+}
+
+function written(shape: Shape): unknown {
+  const each = shape.kinds.map((kind) =>
+    kind === "object" ? Object.fromEntries([...shape.keys].filter(([, s]) => s.kinds.length).map(([k, s]) => [k, written(s)])) : kind === "array" ? { "`indexer`": shape.items?.kinds.length ? written(shape.items) : null } : kind,
+  );
+  return each.length === 1 ? each[0] : each;
+}
+
+/**
+ * buildschema() of a JSON array of values: an object's keys (in the order first seen), an array's
+ * elements under "`indexer`", a value's type (long, double, string, bool); a place where several
+ * kinds were seen lists them in the order first seen (the page's printed schema). Nulls are left out.
+ */
+export function buildSchema(json: string): string | null {
+  const values: unknown = JSON.parse(json);
+  if (!Array.isArray(values)) return null;
+  const shape = emptyShape();
+  for (const value of values) observe(shape, value);
+  return shape.kinds.length ? JSON.stringify(written(shape)) : null;
+}

@@ -4,7 +4,9 @@
  * distinct values' texts (a sorted JSON array), tdigest() the [value, weight] pairs sorted by value,
  * so dcount_hll() is dcount() and percentile_tdigest() is percentile()'s nearest rank over the
  * weights (sketch.ts). A sketch grows with the distinct values (hll) or rows (tdigest) it holds.
+ * buildschema() is here too: DuckDB folds the values' shapes in sketch.ts.
  */
+import { KqlError } from "../errors";
 import { aggregate, documented, scalar, type FunctionEntry } from "./entry";
 
 const SQL_TYPE: Record<string, { duckdb: string; clickhouse: string }> = {
@@ -78,6 +80,19 @@ const tdigestMerge = (name: string): FunctionEntry[] => [
 ];
 
 export const SKETCHES: readonly FunctionEntry[] = [
+  aggregate("buildschema", {
+    args: "value: dynamic",
+    result: "dynamic",
+    nulls: "may",
+    sql: {
+      duckdb: ({ args }) => `CAST(kql_buildschema(CAST(to_json(list(${args[0]}) FILTER (WHERE ${args[0]} IS NOT NULL)) AS VARCHAR)) AS JSON)`,
+      clickhouse: () => {
+        throw new KqlError("buildschema() is not supported on the ClickHouse engine yet: its SQL cannot walk JSON of any depth", 1, 1);
+      },
+    },
+    column: (arg) => `schema_${arg}`,
+    doc: "the schema of the dynamic values: keys, `indexer` for array elements, the types seen at each place",
+  }),
   aggregate("tdigest", {
     args: ["x: number", "x: number, weight: long"],
     result: "dynamic",

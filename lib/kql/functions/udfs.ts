@@ -159,6 +159,7 @@ export const DUCKDB_UDFS: readonly DuckDbUdf[] = [
   { name: "kql_digest_percentiles", params: ["VARCHAR", "VARCHAR"], returns: "VARCHAR", fn: sketch.digestPercentiles },
   { name: "kql_digest_rank", params: ["VARCHAR", "DOUBLE"], returns: "DOUBLE", fn: (json: string, value: number) => sketch.digestRank(json, value, false) },
   { name: "kql_digest_percentrank", params: ["VARCHAR", "DOUBLE"], returns: "DOUBLE", fn: (json: string, value: number) => sketch.digestRank(json, value, true) },
+  { name: "kql_buildschema", params: ["VARCHAR"], returns: "VARCHAR", fn: sketch.buildSchema },
   { name: "kql_geo_from_wkt", params: ["VARCHAR"], returns: "VARCHAR", fn: geoFromWkt },
   { name: "kql_geo_line_densify", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoLineDensify },
   { name: "kql_geo_polygon_densify", params: ["VARCHAR", "DOUBLE"], returns: "VARCHAR", fn: sphere.geoPolygonDensify },
