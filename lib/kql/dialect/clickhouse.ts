@@ -92,8 +92,8 @@ export function clickhouseParams(params: SqlParams): Record<string, string> {
   return out;
 }
 
-/** The ClickHouse function of a one-unit datetime bin (analyze.ts CALENDAR_BINS). */
-const CALENDAR_TRUNCATION: Record<string, string> = { bin_dt_minute: "toStartOfMinute", bin_dt_hour: "toStartOfHour", bin_dt_day: "toStartOfDay" };
+/** The size in microseconds of a one-unit datetime bin (analyze.ts CALENDAR_BINS). */
+const CALENDAR_MICROS: Record<string, number> = { bin_dt_minute: 60_000_000, bin_dt_hour: 3_600_000_000, bin_dt_day: 86_400_000_000 };
 
 /** ADX aligns datetime bins from 0001-01-01T00:00:00Z: that instant in Unix microseconds. */
 const ADX_ORIGIN_US = "-62135596800000000";
@@ -355,14 +355,12 @@ function special(e: TExpr, a: TExpr[]): string | undefined {
     case "bin_dt_minute":
     case "bin_dt_hour":
     case "bin_dt_day": {
-      // toStartOfMinute/Hour/Day: what ClickHouse computes fastest and keeps monotonic. They return a
-      // 32-bit DateTime (1970 … 2106), so an instant outside that range takes ADX's arithmetic
-      // (identical results: every origin here is a whole day from the Unix epoch); the if() evaluates
-      // each branch only on its own rows (short-circuit evaluation).
-      const x = sub(a, 0);
-      const truncated = dt6(`${CALENDAR_TRUNCATION[op]!}(${x}, 'UTC')`);
-      const generic = fromUs(`(${us(x)} - positiveModulo(${us(x)} - (${ADX_ORIGIN_US}), ${sub(a, 1)}))`);
-      return `if(${x} >= ${dt6("'1970-01-01 00:00:00'")} AND ${x} < ${dt6("'2106-01-01 00:00:00'")}, ${truncated}, ${generic})`;
+      // toStartOfInterval in microseconds, on the DateTime64 itself: exact over DateTime64's whole
+      // range (before 1970 too) and as fast as a plain toStartOfHour. toStartOfMinute/Hour/Day return a
+      // 32-bit DateTime (1970 … 2106), and choosing per row between them and ADX's arithmetic took an
+      // if() over every row: 90 ms against 17 ms for the 30-day hourly average of one data point
+      // (issue 38). Every origin here is a whole day from the Unix epoch, so the bins are ADX's.
+      return `toStartOfInterval(${dt6(sub(a, 0))}, toIntervalMicrosecond(${CALENDAR_MICROS[op]!}))`;
     }
     case "bin_num": {
       const value = `(floor(${sub(a, 0)} / ${sub(a, 1)}) * ${sub(a, 1)})`;
