@@ -40,6 +40,8 @@ const STRING_OPS: Record<string, string> = {
 };
 
 /** The IR op converting a value to each scalar type (string and dynamic have their own paths). */
+/** percentile_tdigest's typeof(T) argument: the conversion function of T. */
+const TYPEOF_CONVERSIONS: Readonly<Record<string, string>> = { long: "tolong", int: "toint", real: "todouble", double: "todouble" };
 const CONVERT_OPS: Partial<Record<KqlType, string>> = { real: "to_double", long: "to_long", int: "to_int", datetime: "to_datetime", bool: "to_bool", timespan: "to_timespan" };
 
 /** The type each conversion function gives (a value already of that type passes unchanged). */
@@ -549,6 +551,13 @@ export class Analyzer implements AnalyzerApi {
       return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
     if (name === "column_names_of") return this.columnNamesOf(ast);
+    if (name === "percentile_tdigest" && ast.args.length === 3) {
+      // percentile_tdigest(d, P, typeof(T)): the percentile converted to T (the digest holds numbers: functions/sketches.ts).
+      const t = ast.args[2]!;
+      const to = t.kind === "call" && t.name === "typeof" && t.args.length === 1 && t.args[0]!.kind === "column" ? TYPEOF_CONVERSIONS[t.args[0]!.name] : undefined;
+      if (!to) this.error(t.span, "percentile_tdigest()'s third argument is typeof(long), typeof(int) or typeof(real)");
+      return this.call({ ...ast, name: to!, args: [{ ...ast, args: ast.args.slice(0, 2) }] }, scope, mode);
+    }
     if (name === "current_database" || name === "cursor_current") {
       // The query's context (functions/adx-context.ts): its database, and now() as ADX's cursor (100-ns ticks since 0001-01-01).
       if (ast.args.length) this.error(ast.span, `${name}() takes no arguments`);

@@ -15,6 +15,12 @@ describe("sketches", () => {
       columns: ["percentile_tdigest_merged"],
       types: ["dynamic"],
     },
+    {
+      q: "range x from 1 to 10 step 1 | extend y = x + 10 | summarize tdigestX = tdigest(x), tdigestY = tdigest(y) | project merged = merge_tdigest(tdigestX, tdigestY) | project percentile_tdigest(merged, 100, typeof(long)), r = percentile_tdigest(merged, 50, typeof(real))",
+      rows: [[20, 10]],
+      columns: ["percentile_tdigest_merged", "r"],
+      types: ["long", "real"],
+    },
     { q: "range x from 1 to 1000 step 1 | summarize t_x = tdigest(x) | project rank_of_685 = rank_tdigest(t_x, 685)", rows: [[685]], columns: ["rank_of_685"], types: ["real"] },
     { q: "datatable(V:real, W:long) [1.0, 1, 2.0, 2] | summarize TD = tdigest(V, W) | project P50 = percentile_tdigest(TD, 50)", rows: [[2]], columns: ["P50"], types: ["dynamic"] },
     {
