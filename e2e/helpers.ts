@@ -1,6 +1,6 @@
 /** Small shared helpers of the page specs: dates as the app computes them, and API shapes. */
 import type { APIRequestContext, Page as BrowserPage } from "@playwright/test";
-import type { TJobDone, TPart, TTask } from "@/lib/contract/maintenance";
+import type { TJobDone, TPart, TTask } from "@/modules/maintenance/contract/maintenance";
 
 export type { TJobDone, TPart, TTask };
 

@@ -6,7 +6,7 @@
  */
 import { expect, expectAccessibleInBothThemes, saveScreenshotsAtBothSizes, test, VIEWPORTS } from "./fixtures";
 import { addDays, allPages, todayIso, type TTask } from "./helpers";
-import type { TAsset } from "@/lib/contract/maintenance";
+import type { TAsset } from "@/modules/maintenance/contract/maintenance";
 import type { Locator, Page } from "@playwright/test";
 
 /**

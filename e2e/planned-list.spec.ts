@@ -3,7 +3,7 @@
  * exactly those jobs, the list puts overdue first and shows recurring jobs as their repeats, the
  * month calendar places each visit on its day, and every filter is in the URL.
  */
-import type { TPlannedJob } from "@/lib/contract/maintenance";
+import type { TPlannedJob } from "@/modules/maintenance/contract/maintenance";
 import { expect, expectAccessibleInBothThemes, saveScreenshotsAtBothSizes, test } from "./fixtures";
 import { addDays, allPages, todayIso } from "./helpers";
 

@@ -4,7 +4,7 @@
  * jobs and alarms around it; the link survives a reload.
  */
 import type { Page as ApiPage } from "@/lib/client/api";
-import type { TAsset, TJobDone, TPlannedJob } from "@/lib/contract/maintenance";
+import type { TAsset, TJobDone, TPlannedJob } from "@/modules/maintenance/contract/maintenance";
 import { expect, expectAccessible, saveScreenshot, test } from "./fixtures";
 
 test.use({ role: "planner" });

@@ -4,7 +4,7 @@
  * the remark, as the service keeps it; lookup codes read as their labels on the board, in the
  * drawer and on an asset's planned work and job history.
  */
-import type { TAsset, TLookupValue, TPlannedJob, TTaskTransition } from "@/lib/contract/maintenance";
+import type { TAsset, TLookupValue, TPlannedJob, TTaskTransition } from "@/modules/maintenance/contract/maintenance";
 import { expect, expectAccessibleInBothThemes, saveScreenshotsAtBothSizes, test } from "./fixtures";
 import { allPages, type TJobDone, type TTask } from "./helpers";
 

@@ -120,7 +120,7 @@ test.describe("planner", () => {
       data: { taskTitle: `Made in another tab ${Date.now()}`, activityKind: "CORRECTIVE", priority: "P3", asset: { tagNumber: asset.tagNumber } },
     });
     const id = ((await created.json()) as { data: { id: string }[] }).data[0]!.id;
-    // The board polls every 4 s (TASK_POLL_MS, lib/client/maintenance.ts); three polls, with no reload.
+    // The board polls every 4 s (TASK_POLL_MS, modules/maintenance/client/maintenance.ts); three polls, with no reload.
   await expect(page.getByTestId(`task-card-${id}`)).toBeVisible({ timeout: 12_000 });
     await other.close();
   });

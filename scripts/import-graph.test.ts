@@ -32,9 +32,9 @@ describe("the import check", () => {
     ["service-apart-from-dashboard-store", { from: "lib/service/runtime.ts", to: "lib/dashboard-store/database.ts" }],
     ["kql-is-pure", { from: "lib/kql/compile.ts", to: "lib/platform/sql.ts" }],
     ["kql-is-pure", { from: "lib/kql/compile.ts", pkg: "@duckdb/node-api" }],
-    ["components-are-browser-code", { from: "components/tasks/task-board.tsx", to: "lib/service/runtime.ts" }],
-    ["components-are-browser-code", { from: "components/tasks/task-board.tsx", pkg: "next-auth" }],
-    ["components-are-browser-code", { from: "components/tasks/task-board.tsx", pkg: "node:fs" }],
+    ["components-are-browser-code", { from: "modules/maintenance/components/tasks/task-board.tsx", to: "lib/service/runtime.ts" }],
+    ["components-are-browser-code", { from: "modules/maintenance/components/tasks/task-board.tsx", pkg: "next-auth" }],
+    ["components-are-browser-code", { from: "modules/maintenance/components/tasks/task-board.tsx", pkg: "node:fs" }],
     ["no-folder-loops", { from: "lib/platform/sql.ts", to: "lib/service/runtime.ts" }],
     ["floors", { from: "lib/platform/sql.ts", to: "lib/service/runtime.ts" }],
     // A feature's layers keep the floors (docs/architecture.md, "Features").

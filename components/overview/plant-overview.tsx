@@ -19,10 +19,10 @@ import { ApiError, countRecords, errorMessage } from "@/lib/client/api";
 import { addDays } from "@/lib/client/dates";
 import { useFormat, useToday } from "@/lib/client/format";
 import { operationApiPath } from "@/lib/contract/api";
-import { maintenanceClient, maintenanceKeys, useTasks } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, useTasks } from "@/modules/maintenance/client/maintenance";
 import { useCan, useMe } from "@/lib/client/me";
-import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/components/tasks/status";
-import { jobHours, formatHours } from "@/components/jobs/job-math";
+import { OPEN_STATUSES, STATUS_LABELS, STATUS_TONES } from "@/modules/maintenance/components/tasks/status";
+import { jobHours, formatHours } from "@/modules/maintenance/components/jobs/job-math";
 import { ALARM_SEVERITIES } from "@/lib/contract/vocabulary";
 
 const ACTIVE_ALARMS_QUERY = "Events\n| where isnull(EndTime)\n| summarize Alarms = count() by Severity";

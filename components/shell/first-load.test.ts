@@ -57,6 +57,6 @@ describe("the browser's first load", () => {
   });
 
   it("the walk finds zod where it is (the maintenance contract)", () => {
-    expect(pathToZod(path.join(root, "lib/contract/maintenance.ts"))).toEqual(["lib/contract/maintenance.ts", "lib/contract/zod.ts"]);
+    expect(pathToZod(path.join(root, "modules/maintenance/contract/maintenance.ts"))).toEqual(["modules/maintenance/contract/maintenance.ts", "lib/contract/zod.ts"]);
   });
 });

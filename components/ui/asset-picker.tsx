@@ -2,7 +2,7 @@
 
 import { useMemo } from "react";
 import { Combobox } from "@/components/ui/combobox";
-import { useAssets } from "@/lib/client/maintenance";
+import { useAssets } from "@/modules/maintenance/client/maintenance";
 
 /** Picks one of the plant's assets by tag, name, serial number or external reference. */
 export function AssetPicker({

@@ -14,7 +14,7 @@ const env = await vi.hoisted(async () => {
   return { ...(await import("./testing/environment")).setTestEnvironment("bff-attach", { DEMO_PASSWORD: demoPassword }), demoPassword };
 });
 
-import { MAX_ATTACHMENT_BYTES } from "@/lib/contract/attachment-files";
+import { MAX_ATTACHMENT_BYTES } from "@/modules/maintenance/contract/attachment-files";
 import { getDashboardDb } from "@/lib/dashboard-store/database";
 import { queryAudit } from "@/lib/dashboard-store/audit";
 import { startEmbeddedDashboard, type EmbeddedDashboard } from "./testing/dashboards";

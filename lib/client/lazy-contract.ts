@@ -5,7 +5,7 @@
  * `preloadMaintenanceContract()` when they appear, so the check on submit rarely waits for the
  * network.
  */
-export const loadMaintenanceContract = () => import("@/lib/contract/maintenance");
+export const loadMaintenanceContract = () => import("@/modules/maintenance/contract/maintenance");
 
 /** The error body's schema, for reading a failure (lib/client/api.ts). */
 export const loadCommonContract = () => import("@/lib/contract/common");

@@ -3,7 +3,7 @@
  * from (lib/contract/api.ts). No zod here, on purpose: the app's frame (every page's first load)
  * fills URLs, and the schemas it does not need stay out of its JavaScript (they load with a form
  * or an error, lib/client/lazy-contract.ts). The maintenance operations' schemas, permissions and
- * audit live in lib/contract/maintenance.ts, which spreads these entries into its table.
+ * audit live in modules/maintenance/contract/maintenance.ts, which spreads these entries into its table.
  */
 
 type RouteTable = Record<string, { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string }>;

@@ -11,7 +11,7 @@ describe("OpenAPI document", () => {
     vi.resetModules();
     // A fresh copy of the contract registers "Date", "JobDone", … again, as Next's bundle does.
     await import("@/lib/contract/common");
-    await import("@/lib/contract/maintenance");
+    await import("@/modules/maintenance/contract/maintenance");
     const document = first.getServiceOpenApiDocument() as { components: { schemas: Record<string, unknown> } };
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["Date", "JobDone", "ErrorBody", "TelemetryQueryRequest"]));
   });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/contract/errors";
-import type { MaintenanceOperationId } from "@/lib/contract/maintenance";
+import type { MaintenanceOperationId } from "@/modules/maintenance/contract/maintenance";
 import type { TTelemetryQueryRequest } from "@/lib/contract/telemetry";
 import { createEmbeddedUpstream } from "./embedded";
 import { createRemoteUpstream } from "./remote";

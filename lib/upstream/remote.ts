@@ -9,7 +9,7 @@ import "server-only";
 import type { z } from "zod";
 import { ZErrorBody } from "@/lib/contract/common";
 import { ApiError, ERROR_STATUS } from "@/lib/contract/errors";
-import { MAINTENANCE_OPERATIONS, type MaintenanceOperation } from "@/lib/contract/maintenance";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperation } from "@/modules/maintenance/contract/maintenance";
 import { ZTelemetryQueryResponse, ZTokenResponse } from "@/lib/contract/telemetry";
 import { createAnswerCache } from "./answer-cache";
 import { DEFAULT_SEND_OPTIONS, sendWithRetries, type RetryPolicy, type SendOptions } from "./send";

@@ -5,7 +5,7 @@ import "server-only";
  * functions in this process, as a trusted caller). Both answer the same values and raise the same
  * ApiErrors; a contract test runs the same cases against both (docs/architecture.md).
  */
-import type { MaintenanceOperationId, MaintenanceOutput } from "@/lib/contract/maintenance";
+import type { MaintenanceOperationId, MaintenanceOutput } from "@/modules/maintenance/contract/maintenance";
 import type { TTelemetryQueryRequest, TTelemetryQueryResponse } from "@/lib/contract/telemetry";
 import type { TQueryStages } from "@/lib/contract/explorer";
 

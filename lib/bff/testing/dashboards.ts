@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
-import type { TTaskCreation } from "@/lib/contract/maintenance";
+import type { TTaskCreation } from "@/modules/maintenance/contract/maintenance";
 import { getSessionSecret, sessionPolicy } from "@/lib/auth/session";
 import { createSession } from "@/lib/dashboard-store/sessions";
 import { closeDashboardDb, getDashboardDb } from "@/lib/dashboard-store/database";

@@ -6,7 +6,7 @@
  * TEST_POSTGRES_URL's server, dropped afterwards).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOOKUP_KINDS, TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import { LOOKUP_KINDS, TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/modules/maintenance/contract/maintenance";
 import { serviceAddress } from "@/lib/testing/services";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { createServiceRuntime, type ServiceRuntime } from "@/lib/service/runtime";

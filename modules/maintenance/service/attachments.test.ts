@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ATTACHMENT_BYTES } from "@/lib/contract/attachment-files";
+import { MAX_ATTACHMENT_BYTES } from "@/modules/maintenance/contract/attachment-files";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
 import { startCheckedService, type ApiResponse, type CheckedService } from "@/lib/service/testing/openapi-checked-client";

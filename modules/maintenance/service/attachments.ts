@@ -3,8 +3,8 @@
  * documentation, which endpoints.ts puts in the maintenance table beside the other operations.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { ZAttachmentUploadQuery, ZAttachmentsQuery } from "@/lib/contract/attachments";
-import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES, isImageType, type AttachmentType } from "@/lib/contract/attachment-files";
+import { ZAttachmentUploadQuery, ZAttachmentsQuery } from "@/modules/maintenance/contract/attachments";
+import { ATTACHMENT_MEDIA_TYPES, MAX_ATTACHMENT_BYTES, isImageType, type AttachmentType } from "@/modules/maintenance/contract/attachment-files";
 import { ApiError, invalidInput, type ServiceErrorCode } from "@/lib/contract/errors";
 import { parseWith } from "@/lib/platform/http/body";
 import { checkPathId, quoteId } from "./context";

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import { TASK_TRANSITIONS, type TTaskStatus } from "@/modules/maintenance/contract/maintenance";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
 import { openServiceSql, type ServiceSql } from "@/lib/service/database";

@@ -14,7 +14,7 @@
  * first takes an advisory lock and reads the marker again, so one instance rolls a day and the
  * others find it done (docs/architecture.md, "Several instances").
  */
-import { TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import { TASK_TRANSITIONS, type TTaskStatus } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb, SqlExecutor, SqlParams } from "@/lib/platform/sql";
 import { addDays, createRandom, type Random } from "@/lib/service/demo/seeded-random";
 import type { DemoPlant } from "@/lib/service/demo/catalog";

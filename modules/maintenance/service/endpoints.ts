@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { ZId } from "@/lib/contract/common";
 import type { ServiceErrorCode } from "@/lib/contract/errors";
-import { MAINTENANCE_OPERATIONS, type MaintenanceOperation, type MaintenanceOperationId } from "@/lib/contract/maintenance";
-import { ZAttachmentBytes } from "@/lib/contract/attachments";
+import { MAINTENANCE_OPERATIONS, type MaintenanceOperation, type MaintenanceOperationId } from "@/modules/maintenance/contract/maintenance";
+import { ZAttachmentBytes } from "@/modules/maintenance/contract/attachments";
 import { readJsonBody } from "@/lib/platform/http/body";
 import { conditionalGet } from "@/lib/platform/http/conditional";
 import { json } from "@/lib/platform/http/respond";

@@ -6,8 +6,8 @@
  * close-out's transaction (store/close-out.ts).
  */
 import type { FieldProblem } from "@/lib/contract/errors";
-import type { TTask } from "@/lib/contract/maintenance";
-import type { TChecklistAnswer, TChecklistResult } from "@/lib/contract/maintenance-plans";
+import type { TTask } from "@/modules/maintenance/contract/maintenance";
+import type { TChecklistAnswer, TChecklistResult } from "@/modules/maintenance/contract/maintenance-plans";
 import type { NewTask } from "@/modules/maintenance/store";
 
 interface ChecklistEntry {

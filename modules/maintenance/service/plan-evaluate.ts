@@ -4,7 +4,7 @@
  * written in the task's transaction — and the plan's planned jobs are written again from its next
  * occurrences. The scheduler's tick and `POST …/run` both call `evaluatePlan`.
  */
-import type { TMaintenancePlan, TPlanRunResult } from "@/lib/contract/maintenance-plans";
+import type { TMaintenancePlan, TPlanRunResult } from "@/modules/maintenance/contract/maintenance-plans";
 import type { MaintenanceContext } from "./context";
 import type { PlantRecord } from "@/modules/maintenance/store";
 import { readMeter } from "./plan-meter";

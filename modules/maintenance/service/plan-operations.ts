@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError, invalidInput, type FieldProblem, type ServiceErrorCode } from "@/lib/contract/errors";
-import { ZMaintenancePlanInput, ZMaintenancePlansQuery, type TMaintenancePlanParsed } from "@/lib/contract/maintenance-plans";
+import { ZMaintenancePlanInput, ZMaintenancePlansQuery, type TMaintenancePlanParsed } from "@/modules/maintenance/contract/maintenance-plans";
 import { parseWith } from "@/lib/platform/http/body";
 import { checkPathId, quoteId, type MaintenanceContext } from "./context";
 import type { Operation } from "./operation";

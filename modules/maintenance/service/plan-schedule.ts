@@ -3,7 +3,7 @@
  * opened and "today": a calendar plan's occurrences, the next one to open, and a meter plan's next
  * due reading and its forecast date. Dates are UTC calendar dates, `YYYY-MM-DD`.
  */
-import type { TPlanTrigger } from "@/lib/contract/maintenance-plans";
+import type { TPlanTrigger } from "@/modules/maintenance/contract/maintenance-plans";
 
 type Unit = "DAY" | "WEEK" | "MONTH";
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 /** The maintenance reads: the paginated listings, one task, a task's history, a part's history. */
 import { ZPageQuery } from "@/lib/contract/common";
 import { ApiError } from "@/lib/contract/errors";
-import { ZAssetsQuery, ZJobsDoneQuery, ZJobsPlannedQuery, ZLookupValuesQuery, ZPartsQuery, ZTasksQuery } from "@/lib/contract/maintenance";
+import { ZAssetsQuery, ZJobsDoneQuery, ZJobsPlannedQuery, ZLookupValuesQuery, ZPartsQuery, ZTasksQuery } from "@/modules/maintenance/contract/maintenance";
 import { parseWith } from "@/lib/platform/http/body";
 import { checkPathId, quoteId } from "./context";
 import type { Operation } from "./operation";

@@ -5,7 +5,7 @@
  * are bounded by assets × codes × months, never by the number of jobs.
  */
 import { ApiError } from "@/lib/contract/errors";
-import { ZReliabilityQuery, type TReliability, type TReliabilityFigures } from "@/lib/contract/reliability";
+import { ZReliabilityQuery, type TReliability, type TReliabilityFigures } from "@/modules/maintenance/contract/reliability";
 import { parseWith } from "@/lib/platform/http/body";
 import { quoteId } from "./context";
 import type { Operation } from "./operation";

@@ -9,7 +9,7 @@
  * since the demo's roll-forward moves tasks without a close-out; and one meter plan on a pump or
  * compressor whose reading is its running hours, read with KQL from the plant's demo telemetry.
  */
-import type { TChecklistItem } from "@/lib/contract/maintenance-plans";
+import type { TChecklistItem } from "@/modules/maintenance/contract/maintenance-plans";
 import type { SqlParams } from "@/lib/platform/sql";
 import { addDays, type Random } from "@/lib/service/demo/seeded-random";
 import type { CustomerVocabulary } from "@/lib/service/demo/maintenance-content";

@@ -6,7 +6,7 @@
  * per customer its own lookup values. Generated first (demoMaintenanceRows), then written in one
  * transaction through the SQL interface (lib/platform/sql.ts).
  */
-import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/lib/contract/maintenance";
+import { TASK_STATUSES, TASK_TRANSITIONS, type TTaskStatus } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb, SqlParams } from "@/lib/platform/sql";
 import { DEMO_CUSTOMERS, DEMO_PLANTS, type DemoPlant } from "@/lib/service/demo/catalog";
 import {

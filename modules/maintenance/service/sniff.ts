@@ -3,7 +3,7 @@
  * so a script or a page cannot be stored under an image's or a text's name: the download is served
  * with the stored type and `nosniff` (docs/api.md, "Attachments"), and the type must be true.
  */
-import type { AttachmentType } from "@/lib/contract/attachment-files";
+import type { AttachmentType } from "@/modules/maintenance/contract/attachment-files";
 
 const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) => prefix.every((byte, i) => bytes[at + i] === byte);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));

@@ -7,7 +7,7 @@
  * runs on SQLite and on PostgreSQL (a schema of its own, when the test server answers).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COUNTED_UNITS } from "@/lib/contract/maintenance";
+import { COUNTED_UNITS } from "@/modules/maintenance/contract/maintenance";
 import { createTestSchema, type TestSchema } from "@/lib/testing/postgres-schema";
 import { describeWithService } from "@/lib/testing/with-service";
 import { startCheckedService, type ApiResponse, type CheckedService } from "@/lib/service/testing/openapi-checked-client";

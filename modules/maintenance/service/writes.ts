@@ -18,7 +18,7 @@ import {
   type TLookupKind,
   type TTask,
   type TTaskStatus,
-} from "@/lib/contract/maintenance";
+} from "@/modules/maintenance/contract/maintenance";
 import { parseWith } from "@/lib/platform/http/body";
 import type { MaintenanceContext } from "./context";
 import { quoteId } from "./context";

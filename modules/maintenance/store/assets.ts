@@ -1,6 +1,6 @@
 /** The assets of a plant: the asset list (with the shared asset filter) and the tag → id look-up task creation needs. */
 import type { TPage } from "@/lib/contract/common";
-import type { TAsset, TAssetsQuery } from "@/lib/contract/maintenance";
+import type { TAsset, TAssetsQuery } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb } from "@/lib/platform/sql";
 import { ASSET_REF_COLUMNS, assetFilterSql } from "./filters";
 import type { Pager, Params } from "./page";

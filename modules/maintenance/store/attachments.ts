@@ -4,8 +4,8 @@
  * counted one after the other on PostgreSQL as on SQLite.
  */
 import { ApiError } from "@/lib/contract/errors";
-import type { TAttachment } from "@/lib/contract/attachments";
-import { MAX_ATTACHMENTS_PER_TASK, type AttachmentType } from "@/lib/contract/attachment-files";
+import type { TAttachment } from "@/modules/maintenance/contract/attachments";
+import { MAX_ATTACHMENTS_PER_TASK, type AttachmentType } from "@/modules/maintenance/contract/attachment-files";
 import type { SqlDb } from "@/lib/platform/sql";
 
 interface NewAttachment {

@@ -4,8 +4,8 @@
  * nothing is written unless all of it is. Races are decided in SQL: the task's move only applies
  * while it is still in `from`, and a part's move only while enough is in stock.
  */
-import type { TPerson, TTaskStatus } from "@/lib/contract/maintenance";
-import type { TChecklistResult } from "@/lib/contract/maintenance-plans";
+import type { TPerson, TTaskStatus } from "@/modules/maintenance/contract/maintenance";
+import type { TChecklistResult } from "@/modules/maintenance/contract/maintenance-plans";
 import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
 import { IDEMPOTENCY_BY_KEY, keepIdempotentResponse, StoredElsewhere, type IdempotencyRecord } from "./idempotency";
 import { INSERT_TRANSITION, type Actor } from "./tasks";

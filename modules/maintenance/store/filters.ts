@@ -3,7 +3,7 @@
  * planned jobs, tasks, assets) and the date range of the job lists. An asset filter's conditions
  * start with `a.`: that is how the pager (page.ts) knows its count needs the asset join.
  */
-import type { TAssetFilter } from "@/lib/contract/maintenance";
+import type { TAssetFilter } from "@/modules/maintenance/contract/maintenance";
 import type { Params, Row } from "./page";
 
 // Aliases are quoted: PostgreSQL folds unquoted ones to lower case.

@@ -5,7 +5,7 @@
  * when a job of the page has a task).
  */
 import type { TPage } from "@/lib/contract/common";
-import type { TJobDone, TJobsDoneQuery } from "@/lib/contract/maintenance";
+import type { TJobDone, TJobsDoneQuery } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb } from "@/lib/platform/sql";
 import { createAttachmentStore } from "./attachments";
 import { ASSET_JOIN, assetFilterSql, dateRangeSql } from "./filters";

@@ -4,7 +4,7 @@
  * LOOKUP_KINDS (lib/contract/vocabulary.ts; LOOKUP_KIND_ORDER), then by their own position.
  */
 import type { TPage } from "@/lib/contract/common";
-import type { TLookupKind, TLookupValue, TLookupValuesQuery } from "@/lib/contract/maintenance";
+import type { TLookupKind, TLookupValue, TLookupValuesQuery } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { Pager, Params } from "./page";
 

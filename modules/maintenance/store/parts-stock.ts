@@ -5,7 +5,7 @@
  * forward in time, so of two counts committing in either order the newer one stays current.
  */
 import type { TPage } from "@/lib/contract/common";
-import type { TPart, TPartsQuery, TStockLevelEntry } from "@/lib/contract/maintenance";
+import type { TPart, TPartsQuery, TStockLevelEntry } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb } from "@/lib/platform/sql";
 import type { PageRequest, Pager, Params, Row } from "./page";
 

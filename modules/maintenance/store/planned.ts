@@ -3,7 +3,7 @@
  * (plans/store.ts, `planId`); seed.ts and the demo's roll-forward (demo-roll-forward.ts) the others.
  */
 import type { TPage } from "@/lib/contract/common";
-import type { TJobsPlannedQuery, TPlannedJob } from "@/lib/contract/maintenance";
+import type { TJobsPlannedQuery, TPlannedJob } from "@/modules/maintenance/contract/maintenance";
 import { ASSET_JOIN, ASSET_REF_COLUMNS, assetFilterSql, assetRef, dateRangeSql } from "./filters";
 import type { Pager, Params, Row } from "./page";
 

@@ -4,7 +4,7 @@
  * them. One SQL for SQLite and PostgreSQL (lib/platform/sql.ts).
  */
 import type { TPage } from "@/lib/contract/common";
-import type { TChecklistItem, TMaintenancePlanParsed, TMaintenancePlansQuery, TPlanTrigger } from "@/lib/contract/maintenance-plans";
+import type { TChecklistItem, TMaintenancePlanParsed, TMaintenancePlansQuery, TPlanTrigger } from "@/modules/maintenance/contract/maintenance-plans";
 import type { SqlDb, SqlExecutor } from "@/lib/platform/sql";
 import { createPager, type Params, type Row } from "./page";
 import type { Actor, MaintenanceStore, NewTask } from ".";

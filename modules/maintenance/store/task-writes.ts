@@ -4,7 +4,7 @@
  * database: the plant lock (PLANT_WRITE_LOCK), `UPDATE … WHERE status = <from>`, and an edit that
  * only applies to the version of the row it read.
  */
-import type { TPerson, TTaskStatus } from "@/lib/contract/maintenance";
+import type { TPerson, TTaskStatus } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb, SqlEngine, SqlExecutor } from "@/lib/platform/sql";
 import { IDEMPOTENCY_BY_KEY, keepIdempotentResponse, StoredElsewhere, type IdempotencyRecord } from "./idempotency";
 import type { Params } from "./page";

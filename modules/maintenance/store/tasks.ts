@@ -4,7 +4,7 @@
  * task-writes.ts and close-out.ts.
  */
 import type { TPage } from "@/lib/contract/common";
-import type { TTask, TTaskStatus, TTaskTransition, TTasksQuery } from "@/lib/contract/maintenance";
+import type { TTask, TTaskStatus, TTaskTransition, TTasksQuery } from "@/modules/maintenance/contract/maintenance";
 import type { SqlDb } from "@/lib/platform/sql";
 import { ASSET_JOIN, ASSET_REF_COLUMNS, assetFilterSql, assetRef } from "./filters";
 import type { PageRequest, Pager, Params, Row } from "./page";

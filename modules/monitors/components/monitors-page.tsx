@@ -22,7 +22,7 @@ import { useFormat, type Format } from "@/lib/client/format";
 import { explorerLink, monitorKeys, monitorsApi, useMonitors } from "@/modules/monitors/client/monitors";
 import { useCan } from "@/lib/client/me";
 import { useUrlState } from "@/lib/client/url-state";
-import { useLookupLabels } from "@/lib/client/maintenance";
+import { useLookupLabels } from "@/modules/maintenance/client/maintenance";
 import type { TMonitor, TMonitorRun } from "@/modules/monitors/contract/monitors";
 import { MonitorEditor } from "./monitor-editor";
 import { FiringKey } from "./firing-key";

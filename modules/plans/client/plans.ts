@@ -8,9 +8,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { ApiError, apiFetch, apiGet, apiSend, fetchAllPages } from "@/lib/client/api";
 import { operationApiPath } from "@/lib/contract/api";
-import type { TPlannedJob } from "@/lib/contract/maintenance";
-import type { TMaintenancePlan, TMaintenancePlanInput, TPlanRunResult } from "@/lib/contract/maintenance-plans";
-import type { TReliability } from "@/lib/contract/reliability";
+import type { TPlannedJob } from "@/modules/maintenance/contract/maintenance";
+import type { TMaintenancePlan, TMaintenancePlanInput, TPlanRunResult } from "@/modules/maintenance/contract/maintenance-plans";
+import type { TReliability } from "@/modules/maintenance/contract/reliability";
 
 
 /** A write's answer: the spec's write result, whose `data` holds the record written (its `id`). */

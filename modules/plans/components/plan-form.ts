@@ -4,7 +4,7 @@
  * unreadable one is sent as NaN so the server's one schema refuses it at its field. Pure.
  */
 import { parseLocaleNumber } from "@/lib/client/format";
-import type { TMaintenancePlan, TMaintenancePlanInput } from "@/lib/contract/maintenance-plans";
+import type { TMaintenancePlan, TMaintenancePlanInput } from "@/modules/maintenance/contract/maintenance-plans";
 
 export interface ChecklistRow {
   key: number;

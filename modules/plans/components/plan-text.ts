@@ -1,6 +1,6 @@
 /** How a plan reads in lists and how the list's filters (in the URL) match it. Pure. */
 import type { Format } from "@/lib/client/format";
-import type { TMaintenancePlan } from "@/lib/contract/maintenance-plans";
+import type { TMaintenancePlan } from "@/modules/maintenance/contract/maintenance-plans";
 
 export interface PlanFilters {
   asset: string;

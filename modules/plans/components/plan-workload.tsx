@@ -16,10 +16,10 @@ import { TableSkeleton } from "@/components/ui/skeleton";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { addDays } from "@/lib/client/dates";
 import { parseLocaleNumber, useFormat, useToday } from "@/lib/client/format";
-import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/lib/client/maintenance";
+import { maintenanceClient, maintenanceKeys, useLookupLabels } from "@/modules/maintenance/client/maintenance";
 import { OPEN_TASK_STATUSES } from "@/lib/contract/vocabulary";
 import { intParam, useUrlState } from "@/lib/client/url-state";
-import type { TMaintenancePlan } from "@/lib/contract/maintenance-plans";
+import type { TMaintenancePlan } from "@/modules/maintenance/contract/maintenance-plans";
 import { planKeys, plansApi } from "@/modules/plans/client/plans";
 import { workloadWeeks } from "./workload";
 

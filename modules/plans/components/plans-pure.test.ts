@@ -4,9 +4,9 @@
  * preview's next due reading, and the close-out checklist's refusals in words.
  */
 import { describe, expect, it } from "vitest";
-import type { TPlannedJob, TTask } from "@/lib/contract/maintenance";
-import type { TChecklistItem } from "@/lib/contract/maintenance-plans";
-import { checklistAnswers, outOfRange } from "@/components/tasks/close-out-checklist";
+import type { TPlannedJob, TTask } from "@/modules/maintenance/contract/maintenance";
+import type { TChecklistItem } from "@/modules/maintenance/contract/maintenance-plans";
+import { checklistAnswers, outOfRange } from "@/modules/maintenance/components/tasks/close-out-checklist";
 import { daysUntil, formFieldOf, initialPlanValues, nextDueReading, toPlanInput } from "./plan-form";
 import { mondayOf, workloadWeeks } from "./workload";
 

@@ -19,9 +19,9 @@ import { plantPath } from "@/components/shell/nav-items";
 import { toCsv } from "@/lib/client/csv";
 import { addDays, isIsoDate } from "@/lib/client/dates";
 import { useFormat, useToday, type Format } from "@/lib/client/format";
-import { useLookupLabels } from "@/lib/client/maintenance";
+import { useLookupLabels } from "@/modules/maintenance/client/maintenance";
 import { useUrlState } from "@/lib/client/url-state";
-import type { TReliability, TReliabilityFigures } from "@/lib/contract/reliability";
+import type { TReliability, TReliabilityFigures } from "@/modules/maintenance/contract/reliability";
 import { RELIABILITY_MAX_DAYS } from "@/lib/contract/vocabulary";
 import { isUnavailable, planKeys, plansApi } from "@/modules/plans/client/plans";
 

@@ -7,7 +7,7 @@
  * listing still holds it) is left out. Other open tasks carry no estimate in the spec: they are
  * counted per week, not in hours. Work past due, or with no due date, is this week's. Pure.
  */
-import type { TPlannedJob, TTask } from "@/lib/contract/maintenance";
+import type { TPlannedJob, TTask } from "@/modules/maintenance/contract/maintenance";
 
 /** One piece of a week's work. */
 interface WorkloadEntry {

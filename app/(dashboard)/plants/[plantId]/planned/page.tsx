@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { PlannedWork } from "@/components/assets/planned-work";
+import { PlannedWork } from "@/modules/maintenance/components/assets/planned-work";
 import { plantPage } from "../plant-page";
 
 export const metadata: Metadata = { title: "Planned work" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { StockLevels } from "@/components/stock/stock-levels";
+import { StockLevels } from "@/modules/maintenance/components/stock/stock-levels";
 import { plantPage } from "../plant-page";
 
 export const metadata: Metadata = { title: "Stock levels" };

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { TaskBoard, type BoardSeed } from "@/components/tasks/task-board";
+import { TaskBoard, type BoardSeed } from "@/modules/maintenance/components/tasks/task-board";
 import { readApiForPage } from "@/app/page-server";
 import { API_PLANT_BASE } from "@/lib/contract/api";
 import type { TPage } from "@/lib/contract/common";
-import type { TLookupValue, TTask } from "@/lib/contract/maintenance";
+import type { TLookupValue, TTask } from "@/modules/maintenance/contract/maintenance";
 import { PAGE_SIZE_MAX } from "@/lib/contract/vocabulary";
 
 export const metadata: Metadata = { title: "Task board" };
