@@ -27,7 +27,7 @@ export interface AnonymousRateLimits {
 
 export type Entry = { entered: true } | { entered: false; retryAfterSeconds: number };
 
-export interface AnonymousRate {
+interface AnonymousRate {
   /** Lets the request in now (a resolved answer, no wait) or when its turn in the line comes; refused when the line is full or waited in too long. */
   enter(gone: AbortSignal): Entry | Promise<Entry>;
   /** Requests waiting in the line (metrics, tests). */
