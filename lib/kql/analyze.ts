@@ -551,6 +551,13 @@ export class Analyzer implements AnalyzerApi {
       return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
     if (name === "column_names_of") return this.columnNamesOf(ast);
+    if (name === "column_ifexists") {
+      // The column when the row has it, else the default (its type then the default's).
+      const [column, fallback] = ast.args;
+      if (ast.args.length !== 2 || column?.kind !== "literal" || typeof column.value !== "string") return this.error(ast.span, "column_ifexists() takes a column name as a string literal and a default value");
+      if (scope.has(column.value)) return this.expr({ kind: "column", name: column.value, span: column.span }, scope, mode);
+      return this.expr(fallback!, scope, mode);
+    }
     if (name === "percentile_tdigest" && ast.args.length === 3) {
       // percentile_tdigest(d, P, typeof(T)): the percentile converted to T (the digest holds numbers: functions/sketches.ts).
       const t = ast.args[2]!;

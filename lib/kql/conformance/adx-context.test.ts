@@ -10,6 +10,8 @@ describe("ADX's storage and context", () => {
     // The query's now() (the harness's 2026-01-02T12:00:00Z) in 100-ns ticks since 0001-01-01.
     { q: "print c = cursor_current(), d = current_database()", rows: [["639029520000000000", ""]] },
     { q: 'States | where DeviceId == "D3" | project e = extent_id(), t = extent_tags() | take 1', rows: [["", []]] },
+    // column_ifexists: the column when the row has it (its type), else the default.
+    { q: 'States | where DeviceId == "D3" and Name == "running" | project a = column_ifexists("PlantId", "none"), b = column_ifexists("Nope", 5), c = column_ifexists("Nope", DeviceId)', rows: [["HOU1", 5, "D3"]], types: ["string", "long", "string"] },
     // A string's UTF-8 bytes, a number's or an instant's width, 0 for a null.
     {
       q: 'datatable(s:string, l:long, r:real, t:datetime, span:timespan, b:bool, i:int, d:dynamic) ["héllo", 1, 2.5, datetime(2026-01-01), 1h, true, 3, dynamic({"a": 1}), "", long(null), real(null), datetime(null), timespan(null), bool(null), int(null), dynamic(null)] | project e = estimate_data_size(s), n = estimate_data_size(l, r, t, span, b, i), d = estimate_data_size(d)',

@@ -13,5 +13,6 @@ export const LOGIC: readonly FunctionEntry[] = [
   documented("scalar", "coalesce", "coalesce(a, b, …) — the first non-null (non-empty string)"),
   documented("scalar", "max_of", "max_of(a, b, …) — the largest (nulls ignored)"),
   documented("scalar", "min_of", "min_of(a, b, …) — the smallest (nulls ignored)"),
+  documented("scalar", "column_ifexists", "column_ifexists('Column', Default) — the column when the row has it, else the default"),
   documented("scalar", "toscalar", "toscalar(T | …): the first value of a query — a query's single value, used as a scalar"),
 ];
