@@ -40,8 +40,22 @@ const STRING_OPS: Record<string, string> = {
 };
 
 /** The IR op converting a value to each scalar type (string and dynamic have their own paths). */
-/** percentile_tdigest's typeof(T) argument: the conversion function of T. */
-const TYPEOF_CONVERSIONS: Readonly<Record<string, string>> = { long: "tolong", int: "toint", real: "todouble", double: "todouble" };
+/** percentile_tdigest's and extract_json's typeof(T) argument: the conversion function of T. */
+const TYPEOF_CONVERSIONS: Readonly<Record<string, string>> = { long: "tolong", int: "toint", real: "todouble", double: "todouble", string: "tostring", bool: "tobool", datetime: "todatetime", dynamic: "dynamic" };
+
+/** A JSONPath of names and indexes (`$.a.b[0]`, `$['a']`) as member steps; undefined for other paths. */
+function jsonPathSteps(path: string): (string | number)[] | undefined {
+  if (!path.startsWith("$")) return undefined;
+  const steps: (string | number)[] = [];
+  const step = /^(?:\.([A-Za-z_][\w-]*)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\])/;
+  for (let rest = path.slice(1); rest; ) {
+    const m = step.exec(rest);
+    if (!m) return undefined;
+    steps.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3] ?? m[4])!);
+    rest = rest.slice(m[0].length);
+  }
+  return steps;
+}
 const CONVERT_OPS: Partial<Record<KqlType, string>> = { real: "to_double", long: "to_long", int: "to_int", datetime: "to_datetime", bool: "to_bool", timespan: "to_timespan" };
 
 /** The type each conversion function gives (a value already of that type passes unchanged). */
@@ -551,6 +565,17 @@ export class Analyzer implements AnalyzerApi {
       return this.withEnv(env, () => this.expr(body, new Map(), mode === "aggregate" ? "scalar" : mode));
     }
     if (name === "column_names_of") return this.columnNamesOf(ast);
+    if (name === "extract_json" || name === "extractjson") {
+      // extract_json("$.a.b[0]", text [, typeof(T)]): parse_json(text).a.b[0] as a string, or as T.
+      const [path, text, type] = ast.args;
+      const steps = path?.kind === "literal" && typeof path.value === "string" ? jsonPathSteps(path.value) : undefined;
+      if (!steps || !text || ast.args.length > 3) return this.error(ast.span, `${name}() takes a JSONPath literal ('$.a.b[0]'), a string and optionally typeof(T)`);
+      const to = type === undefined ? "tostring" : type.kind === "call" && type.name === "typeof" && type.args[0]?.kind === "column" ? TYPEOF_CONVERSIONS[type.args[0].name] : undefined;
+      if (!to) return this.error(type!.span, `${name}()'s third argument is typeof(string), typeof(long), typeof(int), typeof(real), typeof(bool), typeof(datetime) or typeof(dynamic)`);
+      let target: Expr = { ...ast, name: "parse_json", args: [text] };
+      for (const key of steps) target = { kind: "member", target, key, keySpan: path!.span, bracket: true, span: ast.span };
+      return to === "dynamic" ? this.expr(target, scope, mode) : this.call({ ...ast, name: to, args: [target] }, scope, mode);
+    }
     if (name === "column_ifexists") {
       // The column when the row has it, else the default (its type then the default's).
       const [column, fallback] = ast.args;
@@ -561,7 +586,7 @@ export class Analyzer implements AnalyzerApi {
     if (name === "percentile_tdigest" && ast.args.length === 3) {
       // percentile_tdigest(d, P, typeof(T)): the percentile converted to T (the digest holds numbers: functions/sketches.ts).
       const t = ast.args[2]!;
-      const to = t.kind === "call" && t.name === "typeof" && t.args.length === 1 && t.args[0]!.kind === "column" ? TYPEOF_CONVERSIONS[t.args[0]!.name] : undefined;
+      const to = t.kind === "call" && t.name === "typeof" && t.args.length === 1 && t.args[0]!.kind === "column" && ["long", "int", "real", "double"].includes(t.args[0]!.name) ? TYPEOF_CONVERSIONS[t.args[0]!.name] : undefined;
       if (!to) this.error(t.span, "percentile_tdigest()'s third argument is typeof(long), typeof(int) or typeof(real)");
       return this.call({ ...ast, name: to!, args: [{ ...ast, args: ast.args.slice(0, 2) }] }, scope, mode);
     }

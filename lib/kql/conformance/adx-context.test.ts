@@ -12,6 +12,13 @@ describe("ADX's storage and context", () => {
     { q: 'States | where DeviceId == "D3" | project e = extent_id(), t = extent_tags() | take 1', rows: [["", []]] },
     // column_ifexists: the column when the row has it (its type), else the default.
     { q: 'States | where DeviceId == "D3" and Name == "running" | project a = column_ifexists("PlantId", "none"), b = column_ifexists("Nope", 5), c = column_ifexists("Nope", DeviceId)', rows: [["HOU1", 5, "D3"]], types: ["string", "long", "string"] },
+    // extract_json/extractjson: a JSONPath of names and indexes over JSON text (the page's example first).
+    { q: `print extract_json("$.name", '{"name": "John", "age": 30, "city": "New York"}', typeof(string))`, rows: [["John"]], types: ["string"] },
+    {
+      q: `print a = extractjson("$.hosts[1].port", '{"hosts": [{"port": 80}, {"port": 443}]}', typeof(long)), b = extract_json("$['k']", '{"k": [1, 2]}'), c = extract_json("$.missing", '{"k": 1}'), d = extract_json("$.k", '{"k": {"x": true}}', typeof(dynamic))`,
+      rows: [[443, "[1,2]", "", { x: true }]],
+      types: ["long", "string", "string", "dynamic"],
+    },
     // A string's UTF-8 bytes, a number's or an instant's width, 0 for a null.
     {
       q: 'datatable(s:string, l:long, r:real, t:datetime, span:timespan, b:bool, i:int, d:dynamic) ["héllo", 1, 2.5, datetime(2026-01-01), 1h, true, 3, dynamic({"a": 1}), "", long(null), real(null), datetime(null), timespan(null), bool(null), int(null), dynamic(null)] | project e = estimate_data_size(s), n = estimate_data_size(l, r, t, span, b, i), d = estimate_data_size(d)',

@@ -14,5 +14,7 @@ export const LOGIC: readonly FunctionEntry[] = [
   documented("scalar", "max_of", "max_of(a, b, …) — the largest (nulls ignored)"),
   documented("scalar", "min_of", "min_of(a, b, …) — the smallest (nulls ignored)"),
   documented("scalar", "column_ifexists", "column_ifexists('Column', Default) — the column when the row has it, else the default"),
+  documented("scalar", "extract_json", "extract_json('$.a.b[0]', Text [, typeof(T)]) — the JSONPath's value in the JSON text, as a string or as T"),
+  documented("scalar", "extractjson", "extractjson('$.a.b[0]', Text [, typeof(T)]) — the JSONPath's value in the JSON text, as a string or as T"),
   documented("scalar", "toscalar", "toscalar(T | …): the first value of a query — a query's single value, used as a scalar"),
 ];
