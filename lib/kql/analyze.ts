@@ -576,6 +576,14 @@ export class Analyzer implements AnalyzerApi {
       for (const key of steps) target = { kind: "member", target, key, keySpan: path!.span, bracket: true, span: ast.span };
       return to === "dynamic" ? this.expr(target, scope, mode) : this.call({ ...ast, name: to, args: [target] }, scope, mode);
     }
+    if (name === "bag_pack_columns") {
+      // bag_pack_columns(a, b) is bag_pack("a", a, "b", b): each argument a column, named by it.
+      const pairs = ast.args.flatMap((arg) => {
+        if (arg.kind !== "column") return this.error(arg.span, "bag_pack_columns() takes columns");
+        return [{ kind: "literal" as const, type: "string" as const, value: arg.name, span: arg.span }, arg];
+      });
+      return this.call({ ...ast, name: "bag_pack", args: pairs }, scope, mode);
+    }
     if (name === "column_ifexists") {
       // The column when the row has it, else the default (its type then the default's).
       const [column, fallback] = ast.args;

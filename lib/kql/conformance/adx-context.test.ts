@@ -19,6 +19,11 @@ describe("ADX's storage and context", () => {
       rows: [[443, "[1,2]", "", { x: true }]],
       types: ["long", "string", "string", "dynamic"],
     },
+    // bag_pack_columns: the page's example.
+    {
+      q: 'datatable(Id: string, Value: string, Other: long) ["A", "val_a", 1, "B", "val_b", 2] | extend Packed = bag_pack_columns(Id, Value)',
+      rows: [["A", "val_a", 1, { Id: "A", Value: "val_a" }], ["B", "val_b", 2, { Id: "B", Value: "val_b" }]],
+    },
     // A string's UTF-8 bytes, a number's or an instant's width, 0 for a null.
     {
       q: 'datatable(s:string, l:long, r:real, t:datetime, span:timespan, b:bool, i:int, d:dynamic) ["héllo", 1, 2.5, datetime(2026-01-01), 1h, true, 3, dynamic({"a": 1}), "", long(null), real(null), datetime(null), timespan(null), bool(null), int(null), dynamic(null)] | project e = estimate_data_size(s), n = estimate_data_size(l, r, t, span, b, i), d = estimate_data_size(d)',

@@ -16,5 +16,6 @@ export const LOGIC: readonly FunctionEntry[] = [
   documented("scalar", "column_ifexists", "column_ifexists('Column', Default) — the column when the row has it, else the default"),
   documented("scalar", "extract_json", "extract_json('$.a.b[0]', Text [, typeof(T)]) — the JSONPath's value in the JSON text, as a string or as T"),
   documented("scalar", "extractjson", "extractjson('$.a.b[0]', Text [, typeof(T)]) — the JSONPath's value in the JSON text, as a string or as T"),
+  documented("scalar", "bag_pack_columns", "bag_pack_columns(Column1, Column2, …): dynamic — a property bag of the columns, each named by its column"),
   documented("scalar", "toscalar", "toscalar(T | …): the first value of a query — a query's single value, used as a scalar"),
 ];
