@@ -157,6 +157,8 @@ export type Operator =
   /** `evaluate narrow()`: every cell as a row (Row, Column, Value as text) (plugins.ts). */
   | { kind: "narrow"; span: Span }
   | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span }
+  /** `evaluate geo_polygon_lookup(T, polygon, lon, lat, …)` / `geo_line_lookup(T, line, lon, lat, radius, …)`: a join on "point in (or within radius of) the shape" (plugins.ts). */
+  | { kind: "geo-lookup"; shape: "polygon" | "line"; table: TabularExpr; key: Name; longitude: Name; latitude: Name; radius?: Expr; unmatched: boolean; lookupKey: boolean; span: Span }
   /** `make-graph … | [graph-mark-components |] graph-match / graph-shortest-paths / graph-to-table`: a graph is never a table, so the chain is one operator (graph.ts). */
   | GraphOperator;
 

@@ -16,7 +16,7 @@ import { materializeSeries, seriesCall, SERIES_MULTI } from "./series";
 import { SESSION_PREFIX, stageSessions } from "./sessions";
 import { mvApply, partition } from "./partitioned";
 import { parseKv } from "./parse-kv";
-import { ipLookup, narrow } from "./plugins";
+import { geoLookup, ipLookup, narrow } from "./plugins";
 import { planGraph } from "./graph";
 import { isTableName } from "./tables";
 
@@ -187,6 +187,8 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
       return operator.operators.reduce((b, op) => planOperator(planner, b, op, env), block);
     case "ip-lookup":
       return ipLookup(planner, block, operator, env);
+    case "geo-lookup":
+      return geoLookup(planner, block, operator, env);
     case "narrow":
       return narrow(planner, block, operator);
     case "graph":

@@ -9,6 +9,10 @@ import { conformance } from "../../service/telemetry/testing/kql-conformance";
 const IP_DATA = `let IP_Data = datatable(network:string, country:string) ["111.68.128.0/17","JP", "5.8.0.0/19","RU", "2.20.183.0/24","GB"];`;
 const IPS = `let IPs = datatable(ip:string) ['2.20.183.12', '5.8.1.2', '192.165.12.17'];`;
 const SERIES = `datatable(Ts:datetime, Value:long, State:string) [datetime(2021-06-01), 1, "ok", datetime(2021-06-02), 4, "ok", datetime(2021-06-03), 3, "Error", datetime(2021-06-04), 11, "ok", datetime(2021-06-05), 15, "ok", datetime(2021-06-06), 2, "Error"] | sort by Ts asc`;
+// A 1°×1° square and the equator's first degree; "in" lies in the square 0.56 km from the equator, "near" 11 km north of the square, "far" 111 km.
+const ZONES = `let Z = datatable(zone:string, shape:dynamic) ["square", dynamic({"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]})];`;
+const ROADS = `let R = datatable(road:string, line:dynamic) ["equator", dynamic({"type":"LineString","coordinates":[[0,0],[1,0]]})];`;
+const POINTS = `datatable(p:string, lon:real, lat:real) ["in", 0.5, 0.005, "near", 0.5, 1.1, "far", 0.5, 2]`;
 const USERS = `datatable(User:string, Ts:datetime) ['A', datetime(2017-08-01), 'B', datetime(2017-08-01), 'A', datetime(2017-08-01), 'B', datetime(2017-08-02), 'C', datetime(2017-08-02), 'A', datetime(2017-08-04)]`;
 
 describe("evaluate plugins", () => {
@@ -26,6 +30,14 @@ describe("evaluate plugins", () => {
     { q: `${IP_DATA}${IPS} IPs | evaluate ipv4_lookup(IP_Data, ip, network, return_unmatched = true)`, rows: [["2.20.183.12", "2.20.183.0/24", "GB"], ["5.8.1.2", "5.8.0.0/19", "RU"], ["192.165.12.17", "", ""]] },
     { q: `${IP_DATA} datatable(ip:string, country:string) ['2.20.183.12', 'GB', '5.8.1.2', 'SE'] | evaluate ipv4_lookup(IP_Data, ip, network, country)`, rows: [["2.20.183.12", "GB", "2.20.183.0/24"]], columns: ["ip", "country", "network"] },
     { q: `let R = datatable(network:string, c:string) ["2001:0db8:85a3::/48","US"]; datatable(ip:string) ["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "a5e:f127::1"] | evaluate ipv6_lookup(R, ip, network, true)`, rows: [["2001:0db8:85a3:0000:0000:8a2e:0370:7334", "2001:0db8:85a3::/48", "US"], ["a5e:f127::1", "", ""]] },
+    // geo lookups (ADX): the point in the polygon, or within the radius (metres) of it or of the line; the shape column only with return_lookup_key.
+    { q: `${ZONES} ${POINTS} | evaluate geo_polygon_lookup(Z, shape, lon, lat) | project p, zone`, rows: [["in", "square"]], columns: ["p", "zone"] },
+    { q: `${ZONES} ${POINTS} | evaluate geo_polygon_lookup(Z, shape, lon, lat, return_unmatched = true) | project p, zone`, rows: [["in", "square"], ["near", ""], ["far", ""]] },
+    { q: `${ZONES} ${POINTS} | evaluate geo_polygon_lookup(Z, shape, lon, lat, 20000, true) | project p, zone`, rows: [["in", "square"], ["near", "square"], ["far", ""]] },
+    { q: `${ZONES} ${POINTS} | evaluate geo_polygon_lookup(Z, shape, lon, lat, return_lookup_key = true) | project p, t = tostring(shape.type)`, rows: [["in", "Polygon"]] },
+    { q: `${ZONES} ${POINTS} | evaluate geo_polygon_lookup(Z, shape, lon, lat) | getschema | project ColumnName`, rows: [["p"], ["lon"], ["lat"], ["zone"]] },
+    { q: `${ROADS} ${POINTS} | evaluate geo_line_lookup(R, line, lon, lat, 20000) | project p, road`, rows: [["in", "equator"]] },
+    { q: `${ROADS} ${POINTS} | evaluate geo_line_lookup(R, line, lon, lat, radius = 500, return_unmatched = true) | project p, road`, rows: [["near", ""], ["far", ""], ["in", ""]] },
     // narrow (ADX): each cell a row — the input row's 0-based number (in its sorted order), the column's name, tostring() of the value.
     { q: "datatable(a:long, b:string, d:dynamic)[2, \"x\", dynamic({\"k\":1}), 1, \"\", dynamic([1,2])] | sort by a asc | evaluate narrow()", rows: [[0,"a","1"],[0,"b",""],[0,"d","[1,2]"],[1,"a","2"],[1,"b","x"],[1,"d","{\"k\":1}"]], columns: ["Row","Column","Value"], types: ["long","string","string"] },
     { q: "States | where DeviceId == \"D3\" | project Name, Value | sort by Name asc | evaluate narrow() | where Column == \"Value\" | project Row, Value", rows: [[0,"1"],[1,"18"]], columns: ["Row","Value"], types: ["long","string"] },

@@ -13,6 +13,8 @@ const cases: [string, number, number, RegExp][] = [
   ["States | partition by Name (union Events)", 1, 29, /'union' is not supported inside partition/],
   ["States | evaluate bag_unpack(DataMetadata)", 1, 19, /bag_unpack\(\) needs its output schema here/],
   ["States | evaluate narrow(1)", 1, 26, /narrow\(\) takes no arguments/],
+  ["States | evaluate geo_line_lookup(States, Name, Value, Value)", 1, 19, /geo_line_lookup\(\) needs a radius in metres/],
+  ["States | evaluate geo_polygon_lookup(States, Name, Value, Value, return_unmatched = 1)", 1, 66, /geo_polygon_lookup\(\)'s return_unmatched must be true or false/],
   ["States | evaluate http_request_post(\"https://example.com\")", 1, 19, /Plugin 'http_request_post' is refused: it sends an HTTP request out of the service/],
   ["evaluate sql_request(\"Server=x\", \"select 1\")", 1, 10, /Plugin 'sql_request' is refused: it queries a database outside the service/],
   ["States | evaluate hint.distribution = per_node python(typeof(*), \"result = df\")", 1, 48, /Plugin 'python' is refused: it runs code written in the query/],

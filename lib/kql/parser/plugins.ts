@@ -4,7 +4,8 @@
  * window plugins as an mv-expand of every row into the bins whose window holds it, `bag_unpack` with
  * an output schema as an extend). The pipeline's own tokens take the plugin name's place in the text;
  * the arguments keep theirs, so an error in an argument still points at it. `ipv4_lookup` and
- * `ipv6_lookup` are a join on "address in range" (kql/plugins.ts plans it).
+ * `ipv6_lookup` are a join on "address in range", `geo_polygon_lookup` and `geo_line_lookup` one on
+ * "point in the polygon" / "point near the line" (kql/plugins.ts plans them).
  */
 import type { Expr, Name, Operator, TabularExpr } from "../ast";
 import { tokenize, type Token } from "../lexer";
@@ -21,13 +22,14 @@ interface Arg {
 /** What `evaluate <plugin>(…)` stands for: operators to read from spelled-out tokens, or an operator. */
 type Plugin = { kind: "tokens"; cursor: Cursor } | { kind: "operator"; operator: Operator };
 
-export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "active_users_count", "ipv4_lookup", "ipv6_lookup"]);
+export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "active_users_count", "ipv4_lookup", "ipv6_lookup", "geo_polygon_lookup", "geo_line_lookup"]);
 
 /** Reads `plugin(args) [: (schema)]` (the cursor at the plugin's name) for a plugin of DESUGARED_PLUGINS. */
 export function readPlugin(c: Cursor, from: number): Plugin {
   const plugin = c.next();
   c.expectPunct("(");
   if (plugin.text === "ipv4_lookup" || plugin.text === "ipv6_lookup") return { kind: "operator", operator: ipLookup(c, plugin, from) };
+  if (plugin.text === "geo_polygon_lookup" || plugin.text === "geo_line_lookup") return { kind: "operator", operator: geoLookup(c, plugin, from) };
   if (plugin.text === "narrow") {
     // Its columns are the input's, known only when planning (kql/plugins.ts).
     if (!isPunct(c.peek(), ")")) fail(c.peek(), "narrow() takes no arguments");
@@ -214,6 +216,59 @@ function ipLookup(c: Cursor, plugin: Token, from: number): Operator {
   c.expectPunct(")");
   if (names.length < 2) fail(plugin, `${plugin.text}() needs the lookup table, the source's address column and the lookup table's range column`);
   return { kind: "ip-lookup", family: plugin.text === "ipv4_lookup" ? "ipv4" : "ipv6", table, source: names[0]!, key: names[1]!, extraKeys: names.slice(2), unmatched, span: c.spanFrom(from) };
+}
+
+/**
+ * `geo_polygon_lookup(LookupTable, LookupPolygonKey, SourceLongitude, SourceLatitude [, radius] [, return_unmatched]
+ * [, lookup_area_radius] [, return_lookup_key])` and `geo_line_lookup(…, Radius, …)` (the same with a required radius),
+ * past the `(`: arguments by position or by name. lookup_area_radius only tunes ADX's index, so it is read and ignored.
+ */
+function geoLookup(c: Cursor, plugin: Token, from: number): Operator {
+  const line = plugin.text === "geo_line_lookup";
+  const table: TabularExpr = c.tabular();
+  const names: Name[] = [];
+  const positional = ["radius", "return_unmatched", "lookup_area_radius", "return_lookup_key"];
+  const options = new Map<string, { expr: Expr; token: Token }>();
+  while (isPunct(c.peek(), ",")) {
+    c.next();
+    const token = c.peek();
+    if (names.length < 3) {
+      names.push(c.expectName("a column name"));
+      continue;
+    }
+    let name = positional[options.size];
+    if (isName(token) && isPunct(c.peek(1), "=")) {
+      if (!positional.includes(token.text)) fail(token, `${plugin.text}() has no argument '${token.text}'`);
+      name = token.text;
+      c.next();
+      c.next();
+    }
+    if (!name || options.has(name)) fail(token, `${plugin.text}() takes at most 8 arguments, each once`);
+    options.set(name!, { expr: parseExpr(c), token });
+  }
+  c.expectPunct(")");
+  if (names.length < 3) fail(plugin, `${plugin.text}() needs the lookup table, its ${line ? "line" : "polygon"} column and the source's longitude and latitude columns`);
+  const radius = options.get("radius")?.expr;
+  if (line && !radius) fail(plugin, "geo_line_lookup() needs a radius in metres after the latitude column");
+  const flag = (name: string) => {
+    const option = options.get(name);
+    if (!option) return false;
+    const e = option.expr;
+    if (e.kind !== "literal" || typeof e.value !== "boolean") fail(option.token, `${plugin.text}()'s ${name} must be true or false`);
+    return (e as { value: boolean }).value;
+  };
+  return {
+    kind: "geo-lookup",
+    shape: line ? "line" : "polygon",
+    table,
+    key: names[0]!,
+    longitude: names[1]!,
+    latitude: names[2]!,
+    radius,
+    unmatched: flag("return_unmatched"),
+    lookupKey: flag("return_lookup_key"),
+    span: c.spanFrom(from),
+  };
 }
 
 function readBool(c: Cursor): boolean {
