@@ -154,6 +154,14 @@ export type Operator =
   /** `T | invoke f(args)`: f(T, args), the input as the function's first tabular parameter (compile.ts). */
   | { kind: "invoke"; call: Extract<TabularSource, { kind: "call" }>; span: Span }
   /** `evaluate ipv4_lookup(T, ip, network, extra keys…, return_unmatched)` / `ipv6_lookup`: a join on "address in range" (plugins.ts). */
+  /** `scan …` (ADX): a state machine over the serialized rows, run as a recursive query (scan.ts). */
+  | {
+      kind: "scan";
+      matchId?: Name;
+      declare: { name: Name; type: Name; value?: Expr }[];
+      steps: { name: Name; output: "all" | "none"; condition: Expr; assignments: { name: Name; value: Expr }[] }[];
+      span: Span;
+    }
   /** `evaluate narrow()`: every cell as a row (Row, Column, Value as text) (plugins.ts). */
   | { kind: "narrow"; span: Span }
   | { kind: "ip-lookup"; family: "ipv4" | "ipv6"; table: TabularExpr; source: Name; key: Name; extraKeys: Name[]; unmatched: boolean; span: Span }

@@ -18,6 +18,7 @@ import { mvApply, partition } from "./partitioned";
 import { parseKv } from "./parse-kv";
 import { geoLookup, ipLookup, narrow } from "./plugins";
 import { planGraph } from "./graph";
+import { scan } from "./scan";
 import { isTableName } from "./tables";
 
 /**
@@ -189,6 +190,8 @@ function planSerialized(planner: OperatorPlanner, blockIn: Block | undefined, op
       return ipLookup(planner, block, operator, env);
     case "geo-lookup":
       return geoLookup(planner, block, operator, env);
+    case "scan":
+      return scan(planner, block, operator);
     case "narrow":
       return narrow(planner, block, operator);
     case "graph":

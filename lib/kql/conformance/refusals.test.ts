@@ -24,7 +24,7 @@ const cases: [string, number, number, RegExp][] = [
   ["States | graph-match (a)-->(b) project a.Name", 1, 10, /'graph-match' reads a graph: write make-graph before it/],
   ["States | make-graph DeviceId --> Name with_node_id=Id | graph-match (a)-[e*1..9]->(b) project a.Id", 1, 72, /A variable-length edge may have at most 8 edges/],
   ["States | make-graph DeviceId --> Name with_node_id=Id | graph-match (a)-[e*1..3]->(b) project e.Id", 1, 95, /'e' is a variable-length edge: read its edges with map\(\), all\(\) or any\(\)/],
-  ["States | scan with (step s: true;)", 1, 10, /'scan' is not supported; use prev\(\), next\(\) or row_cumsum\(\) over a sorted row set/],
+  ["States | scan with (step s output=last: true;)", 1, 35, /scan's output=last is not supported/],
   ["States | top-hitters 3 of Name", 1, 10, /'top-hitters' is not supported/],
   ["States | parse flags=i Name with a \"-\" b", 1, 22, /parse flags= needs kind=regex/],
   ["States | parse kind=regex flags=x Name with a \"-\" b", 1, 33, /parse flags must be of i, m, s and U, not 'x'/],

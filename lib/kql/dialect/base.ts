@@ -683,6 +683,10 @@ export abstract class SqlRenderer {
    * window minimums over the edge rows, so each round reads the one before once); after `rounds`
    * an edge whose ends still differ means a component wider than that: the engine raises `message`.
    */
+  checkedCount(value: string, max: number, message: string): string {
+    return this.series.checkedPoints(value, max, message);
+  }
+
   connectedComponents(spec: ComponentsSpec): string {
     const q = (name: string) => this.quoteIdentifier(name);
     const [f, t, k, l, id, bad] = ["f", "t", "k", "l", "id", "bad"].map(q) as [string, string, string, string, string, string];
@@ -720,6 +724,7 @@ export function dialectOf(renderer: SqlRenderer): SqlDialect {
     makeSeries: (spec) => renderer.makeSeries(spec),
     rowWindowSession: (spec) => renderer.rowWindowSession(spec),
     connectedComponents: (spec) => renderer.connectedComponents(spec),
+    checkedCount: (value, max, message) => renderer.checkedCount(value, max, message),
     rowJson: (types, column) => renderer.rowJson(types, column),
   };
 }

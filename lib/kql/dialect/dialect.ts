@@ -99,6 +99,8 @@ export interface SqlDialect {
   rowWindowSession(spec: RowWindowSessionSpec): string;
   /** Each node (`k`) with its weakly connected component (`id`: 0, 1, … by smallest node id). */
   connectedComponents(spec: ComponentsSpec): string;
+  /** The count `value` (SQL text) when it is at most `max`; more is the engine's error `message` when the query runs. */
+  checkedCount(value: string, max: number, message: string): string;
   /**
    * One result row as the response's JSON array text (docs/api.md §6), never SQL NULL: each value
    * per its KQL type, read from `column(i)`. The one place an engine's values become the response's

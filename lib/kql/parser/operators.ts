@@ -13,7 +13,7 @@ import { GRAPH_OPERATORS, parseMakeGraph } from "./graph";
 
 /** KQL operators and statements this engine refuses: named in the error instead of "Unknown operator". */
 export const UNSUPPORTED_OPERATORS = new Set([
-  "scan", "fork", "facet", "find",
+  "fork", "facet", "find",
   "reduce", "sample-distinct", "top-hitters", "project-smart",
   "externaldata", "graph-merge", "consume", "execute",
   "assert-schema", "macro-expand", "partition-by",
@@ -23,13 +23,15 @@ export function parseOperator(c: Cursor): Operator {
   const token = c.next();
   const from = token.from;
   const word = isName(token) ? token.text : "";
-  if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported${word === "scan" ? "; use prev(), next() or row_cumsum() over a sorted row set (sort, then serialize or extend)" : ""}`);
+  if (UNSUPPORTED_OPERATORS.has(word)) return fail(token, `'${word}' is not supported`);
   if (GRAPH_OPERATORS.has(word)) return fail(token, `'${word}' reads a graph: write make-graph before it`);
   switch (word) {
     case "make-graph":
       return parseMakeGraph(c, from);
     case "evaluate":
       return parseEvaluate(c, from);
+    case "scan":
+      return parseScan(c, from);
     case "invoke": {
       const name = c.expectName("a function name after 'invoke'");
       c.expectPunct("(");
@@ -250,6 +252,66 @@ function parseEvaluate(c: Cursor, from: number): Operator {
     return { kind: "pipeline", operators, span: c.spanFrom(from) };
   }
   return fail(plugin, `Plugin '${plugin.text}' of 'evaluate' is not supported`);
+}
+
+/**
+ * `scan [with_match_id = Id] [declare (v: type [= default], …)] with (step s [output = all | none]: Condition [=> v = Expr, …]; …)`
+ * (ADX). `output=last` is refused: it needs to know that a later row does not match the step again.
+ */
+function parseScan(c: Cursor, from: number): Operator {
+  const options = c.readOptions(new Set(["with_match_id"]));
+  const matchId = options.get("with_match_id")?.value;
+  const declare: Extract<Operator, { kind: "scan" }>["declare"] = [];
+  if (isWord(c.peek(), "declare")) {
+    c.next();
+    c.expectPunct("(");
+    declare.push(
+      ...c.commaList(() => {
+        const name = c.expectName("a variable name");
+        c.expectPunct(":");
+        const type = c.expectName("a type");
+        const value = isPunct(c.peek(), "=") ? (c.next(), parseExpr(c)) : undefined;
+        return { name, type, value };
+      }),
+    );
+    c.expectPunct(")");
+  }
+  c.expectWord("with");
+  c.expectPunct("(");
+  const steps: Extract<Operator, { kind: "scan" }>["steps"] = [];
+  while (!isPunct(c.peek(), ")")) {
+    c.expectWord("step");
+    const name = c.expectName("a step name");
+    let output: "all" | "none" = "all";
+    if (isWord(c.peek(), "output") && isPunct(c.peek(1), "=")) {
+      c.next();
+      c.next();
+      const value = c.next();
+      if (value.text === "last") fail(value, "scan's output=last is not supported; use output=all and keep the last row of each match (summarize arg_max by the match id)");
+      if (value.text !== "all" && value.text !== "none") fail(value, `Expected all, last or none but found ${describe(value)}`);
+      output = value.text as "all" | "none";
+    }
+    c.expectPunct(":");
+    const condition = parseExpr(c);
+    const assignments: { name: Name; value: Expr }[] = [];
+    // `=>` is the tokens `=` and `>`.
+    if (isPunct(c.peek(), "=") && isPunct(c.peek(1), ">")) {
+      c.next();
+      c.next();
+      assignments.push(
+        ...c.commaList(() => {
+          const target = c.expectName("a declared variable");
+          c.expectPunct("=");
+          return { name: target, value: parseExpr(c) };
+        }),
+      );
+    }
+    c.expectPunct(";");
+    steps.push({ name, output, condition, assignments });
+  }
+  c.expectPunct(")");
+  if (!steps.length) fail(c.peek(), "scan needs at least one step");
+  return { kind: "scan", matchId, declare, steps, span: c.spanFrom(from) };
 }
 
 function parseJoin(c: Cursor, word: "join" | "lookup", from: number): Operator {
