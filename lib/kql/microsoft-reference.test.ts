@@ -40,6 +40,11 @@ function queriesOf(file: string): string[] {
  */
 const KNOWN_DIFFERENCES: { pattern: RegExp; reason: string }[] = [
   {
+    pattern: /\| scan declare \(cumulative_x:long=0\) with \(step s1: true => cumulative_x = /,
+    reason:
+      "Kusto.Language gives a scan without with_match_id a match_id column too; Microsoft's scan page prints x and cumulative_x only for these cumulative sums, as this engine does.",
+  },
+  {
     pattern: /jaccard_index\(/,
     reason:
       "Kusto.Language (12.4) types jaccard_index's result as dynamic; its documentation page gives real and prints 0.75. The answer is the same number; following Kusto.Language's type here is still to do (issue 32).",
