@@ -64,6 +64,20 @@ describe("sketches", () => {
     { q: "datatable(v: dynamic) [] | summarize s = buildschema(v)", rows: [[null]], knownGap: { clickhouse: BUILDSCHEMA } },
   ]);
 
+  // The sketches are exact and grow with what they hold: past the limit on lists (budget.ts) they are refused by name.
+  for (const engine of ["duckdb", "clickhouse"] as const) {
+    it(`${engine}: a sketch holds at most 100,000 elements`, async () => {
+      const atLimit = await runOn(engine, "range x from 1 to 100000 step 1 | summarize h = hll(x) | project dcount_hll(h)");
+      expect(atLimit.rows).toEqual([[100_000]]);
+      for (const [fn, call] of [["hll", "hll(x)"], ["hll_if", "hll_if(x, x > 0)"], ["tdigest", "tdigest(x)"]]) {
+        await expect(runOn(engine, `range x from 1 to 100001 step 1 | summarize ${call}`)).rejects.toThrow(new RegExp(`${fn} would build a list longer than the limit of 100,000 elements`));
+      }
+      const halves = "range x from 1 to 100001 step 1 | summarize h = hll(x), t = tdigest(x) by odd = x % 2";
+      await expect(runOn(engine, `${halves} | summarize hll_merge(h)`)).rejects.toThrow(/hll_merge would build a list longer than the limit/);
+      await expect(runOn(engine, `${halves} | summarize merge_tdigest(t)`)).rejects.toThrow(/merge_tdigest would build a list longer than the limit/);
+    });
+  }
+
   it("clickhouse: refuses buildschema by name", async () => {
     await expect(runOn("clickhouse", "datatable(v: dynamic) [] | summarize buildschema(v)")).rejects.toThrow(/buildschema\(\) is not supported on the ClickHouse engine/);
   });

@@ -6,6 +6,7 @@
  * weights (sketch.ts). A sketch grows with the distinct values (hll) or rows (tdigest) it holds.
  * buildschema() is here too: DuckDB folds the values' shapes in sketch.ts.
  */
+import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
 import { KqlError } from "../errors";
 import { aggregate, documented, scalar, type FunctionEntry } from "./entry";
 
@@ -22,6 +23,15 @@ const duckPairs = (digest: string) => `coalesce(from_json(${digest}, '[["DOUBLE"
 const chPairs = (digest: string) => `JSONExtract(ifNull(${digest}, '[]'), 'Array(Array(Float64))')`;
 const chSorted = (pairs: string) => `arraySort(kql_q -> kql_q[1], ${pairs})`;
 const duckText = (digest: string) => `CAST(${digest} AS VARCHAR)`;
+
+/**
+ * A sketch aggregate's list as its JSON, refused (400, naming the function) past the limit on
+ * lists (budget.ts VALUE_LIMITS): the sketches are exact, so they grow with the values they hold,
+ * and one query over every reading must not build a value of millions of elements.
+ */
+const duckSketch = (fn: string, list: string) =>
+  `list_transform([${list}], lambda kql_sk: CASE WHEN len(kql_sk) > ${VALUE_LIMITS.listElements} THEN error('${runtimeTooLarge(fn, "list")}') ELSE to_json(kql_sk) END)[1]`;
+const chSketch = (fn: string, list: string) => `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(fn, "list")}') = 0, toJSONString(${list}), '')`;
 
 /** The rows' [value, weight] pairs: DuckDB's as JSON text, ClickHouse's as an array. */
 const duckRowPairs = (x: string, w: string) => `CAST(to_json(list([CAST(${x} AS DOUBLE), CAST(${w} AS DOUBLE)]) FILTER (WHERE ${x} IS NOT NULL AND ${w} IS NOT NULL)) AS VARCHAR)`;
@@ -51,7 +61,7 @@ function constPercents(consts: readonly unknown[]): number[] {
   return list.map((p) => Number(p));
 }
 
-const hllValue = { duckdb: (x: string, condition = "") => `to_json(coalesce(list_sort(list(DISTINCT CAST(${x} AS VARCHAR)) FILTER (WHERE ${x} IS NOT NULL${condition})), CAST([] AS VARCHAR[])))` };
+const hllValue = { duckdb: (fn: string, x: string, condition = "") => duckSketch(fn, `coalesce(list_sort(list(DISTINCT CAST(${x} AS VARCHAR)) FILTER (WHERE ${x} IS NOT NULL${condition})), CAST([] AS VARCHAR[]))`) };
 const duckHll = (h: string) => `coalesce(from_json(${h}, '["VARCHAR"]'), CAST([] AS VARCHAR[]))`;
 const chHll = (h: string) => `JSONExtract(ifNull(${h}, '[]'), 'Array(String)')`;
 
@@ -61,8 +71,8 @@ const tdigestMerge = (name: string): FunctionEntry[] => [
     result: "dynamic",
     nulls: "never",
     sql: {
-      duckdb: ({ args }) => `to_json(list_sort(coalesce(flatten(list(${duckPairs(args[0]!)}) FILTER (WHERE ${args[0]} IS NOT NULL)), CAST([] AS DOUBLE[][]))))`,
-      clickhouse: ({ args }) => `toJSONString(${chSorted(`groupArrayArray(${chPairs(args[0]!)})`)})`,
+      duckdb: ({ args }) => duckSketch(name, `list_sort(coalesce(flatten(list(${duckPairs(args[0]!)}) FILTER (WHERE ${args[0]} IS NOT NULL)), CAST([] AS DOUBLE[][])))`),
+      clickhouse: ({ args }) => chSketch(name, chSorted(`groupArrayArray(${chPairs(args[0]!)})`)),
     },
     column: (arg) => `merge_tdigests_${arg}`,
     doc: `the tdigest() results of the rows merged into one; ${name}(d1, d2, …) merges its arguments`,
@@ -98,8 +108,8 @@ export const SKETCHES: readonly FunctionEntry[] = [
     result: "dynamic",
     nulls: "never",
     sql: {
-      duckdb: ({ args }) => `to_json(coalesce(list_sort(list([CAST(${args[0]} AS DOUBLE), CAST(${args[1] ?? "1"} AS DOUBLE)]) FILTER (WHERE ${args[0]} IS NOT NULL AND ${args[1] ?? "1"} IS NOT NULL)), CAST([] AS DOUBLE[][])))`,
-      clickhouse: ({ args }) => `toJSONString(${chRowPairs(args[0]!, args[1] ?? "1")})`,
+      duckdb: ({ args }) => duckSketch("tdigest", `coalesce(list_sort(list([CAST(${args[0]} AS DOUBLE), CAST(${args[1] ?? "1"} AS DOUBLE)]) FILTER (WHERE ${args[0]} IS NOT NULL AND ${args[1] ?? "1"} IS NOT NULL)), CAST([] AS DOUBLE[][]))`),
+      clickhouse: ({ args }) => chSketch("tdigest", chRowPairs(args[0]!, args[1] ?? "1")),
     },
     doc: "the values (with their weights) as a digest for percentile_tdigest(), rank_tdigest() and merge_tdigest()",
   }),
@@ -178,14 +188,14 @@ export const SKETCHES: readonly FunctionEntry[] = [
     args: ["x: any", "x: any, accuracy: const long"],
     result: "dynamic",
     nulls: "never",
-    sql: { duckdb: ({ args }) => hllValue.duckdb(args[0]!), clickhouse: ({ args }) => `toJSONString(arraySort(groupUniqArray(toString(${args[0]}))))` },
+    sql: { duckdb: ({ args }) => hllValue.duckdb("hll", args[0]!), clickhouse: ({ args }) => chSketch("hll", `arraySort(groupUniqArray(toString(${args[0]})))`) },
     doc: "the distinct values as a sketch for dcount_hll() and hll_merge() (exact: the accuracy is accepted and needs no trade-off)",
   }),
   aggregate("hll_if", {
     args: ["x: any, predicate: bool", "x: any, predicate: bool, accuracy: const long"],
     result: "dynamic",
     nulls: "never",
-    sql: { duckdb: ({ args }) => hllValue.duckdb(args[0]!, ` AND ${args[1]}`), clickhouse: ({ args }) => `toJSONString(arraySort(groupUniqArrayIf(toString(${args[0]}), ${args[1]})))` },
+    sql: { duckdb: ({ args }) => hllValue.duckdb("hll_if", args[0]!, ` AND ${args[1]}`), clickhouse: ({ args }) => chSketch("hll_if", `arraySort(groupUniqArrayIf(toString(${args[0]}), ${args[1]}))`) },
     doc: "hll() of the rows where the predicate is true",
   }),
   aggregate("hll_merge", {
@@ -193,8 +203,8 @@ export const SKETCHES: readonly FunctionEntry[] = [
     result: "dynamic",
     nulls: "never",
     sql: {
-      duckdb: ({ args }) => `to_json(list_sort(list_distinct(coalesce(flatten(list(${duckHll(args[0]!)}) FILTER (WHERE ${args[0]} IS NOT NULL)), CAST([] AS VARCHAR[])))))`,
-      clickhouse: ({ args }) => `toJSONString(arraySort(arrayDistinct(groupArrayArray(${chHll(args[0]!)}))))`,
+      duckdb: ({ args }) => duckSketch("hll_merge", `list_sort(list_distinct(coalesce(flatten(list(${duckHll(args[0]!)}) FILTER (WHERE ${args[0]} IS NOT NULL)), CAST([] AS VARCHAR[]))))`),
+      clickhouse: ({ args }) => chSketch("hll_merge", `arraySort(arrayDistinct(groupArrayArray(${chHll(args[0]!)})))`),
     },
     doc: "the hll() results of the rows merged into one; hll_merge(h1, h2, …) merges its arguments",
   }),
