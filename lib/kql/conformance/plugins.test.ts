@@ -17,6 +17,19 @@ const USERS = `datatable(User:string, Ts:datetime) ['A', datetime(2017-08-01), '
 
 describe("evaluate plugins", () => {
   conformance([
+    // dcount-intersect-plugin#1: the page's output (50, 16, 3), and the plugin's schema: the input's columns, then s0… of type long, per row.
+    {
+      q: "range x from 1 to 100 step 1 | extend isEven = (x % 2 == 0), isMod3 = (x % 3 == 0), isMod5 = (x % 5 == 0) | summarize hll_even = hll(iif(isEven, x, 0), 2), hll_mod3 = hll(iif(isMod3, x, 0), 2), hll_mod5 = hll(iif(isMod5, x, 0), 2) | evaluate dcount_intersect(hll_even, hll_mod3, hll_mod5) | project evenNumbers = s0 - 1, even_and_mod3 = s1 - 1, even_and_mod3_and_mod5 = s2 - 1",
+      rows: [[50, 16, 3]],
+      columns: ["evenNumbers", "even_and_mod3", "even_and_mod3_and_mod5"],
+      types: ["long", "long", "long"],
+    },
+    {
+      q: "range x from 1 to 12 step 1 | summarize a = hll_if(x, x <= 6), b = hll_if(x, x % 2 == 0) by big = x > 6 | evaluate dcount_intersect(a, b) | order by big asc",
+      rows: [[false, ["1", "2", "3", "4", "5", "6"], ["2", "4", "6"], 6, 3], [true, [], ["10", "12", "8"], 0, 0]],
+      columns: ["big", "a", "b", "s0", "s1"],
+      types: ["bool", "dynamic", "dynamic", "long", "long"],
+    },
     { q: `${SERIES} | evaluate rows_near(State == "Error", 1) | project Value`, rows: [[4], [3], [11], [15], [2]] },
     { q: `${SERIES} | evaluate rows_near(State == "Error", 0, 1) | project Value`, rows: [[3], [11], [2]] },
     { q: `datatable(d:dynamic, Description:string) [dynamic({"Name":"John","Age":20}), "Student", dynamic({"Name":"Dave"}), "Teacher"] | evaluate bag_unpack(d) : (*, Name:string, Age:long)`, rows: [["Student", "John", 20], ["Teacher", "Dave", null]], columns: ["Description", "Name", "Age"], types: ["string", "string", "long"] },

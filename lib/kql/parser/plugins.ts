@@ -5,7 +5,8 @@
  * an output schema as an extend). The pipeline's own tokens take the plugin name's place in the text;
  * the arguments keep theirs, so an error in an argument still points at it. `ipv4_lookup` and
  * `ipv6_lookup` are a join on "address in range", `geo_polygon_lookup` and `geo_line_lookup` one on
- * "point in the polygon" / "point near the line" (kql/plugins.ts plans them).
+ * "point in the polygon" / "point near the line" (kql/plugins.ts plans them), `dcount_intersect` an extend of
+ * the sketches' intersections.
  */
 import type { Expr, Name, Operator, TabularExpr } from "../ast";
 import { tokenize, type Token } from "../lexer";
@@ -22,7 +23,7 @@ interface Arg {
 /** What `evaluate <plugin>(…)` stands for: operators to read from spelled-out tokens, or an operator. */
 type Plugin = { kind: "tokens"; cursor: Cursor } | { kind: "operator"; operator: Operator };
 
-export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "active_users_count", "ipv4_lookup", "ipv6_lookup", "geo_polygon_lookup", "geo_line_lookup"]);
+export const DESUGARED_PLUGINS = new Set(["narrow", "rows_near", "bag_unpack", "rolling_percentile", "sliding_window_counts", "activity_counts_metrics", "active_users_count", "ipv4_lookup", "ipv6_lookup", "geo_polygon_lookup", "geo_line_lookup", "dcount_intersect"]);
 
 /** Reads `plugin(args) [: (schema)]` (the cursor at the plugin's name) for a plugin of DESUGARED_PLUGINS. */
 export function readPlugin(c: Cursor, from: number): Plugin {
@@ -101,6 +102,14 @@ export function readPlugin(c: Cursor, from: number): Plugin {
       const timeline = args[1]!.expr.kind === "column" ? column(1, "timeline") : "Timestamp";
       const by = [`${quoted(timeline)} = __sw_at`, ...dims(6)].join(", ");
       return spelled(c, plugin, `extend __sw_bin = bin_at(__a1, __a5, __a2) | mv-expand __sw_k = range(0, tolong((__a4) / (__a5)) - 1) to typeof(long) | extend __sw_at = __sw_bin + (__a5) * __sw_k | where __sw_at >= (__a2) and __sw_at <= (__a3) | summarize Count = count(), Dcount = dcount(__a0) by ${by}`, args);
+    }
+    case "dcount_intersect": {
+      // dcount_intersect(hll1, hll2 [, …hll16]), per row: s0 the distinct count of the first sketch, s<i> that of the first
+      // i + 1 sketches' intersection (Kusto.Language's schema: the input's columns, then s0…s<n-1> of type long). The
+      // sketches here are exact (hll() keeps the distinct values), so the intersection is too.
+      arity(2, 16);
+      const counts = args.map((_, i) => `s${i} = ${i === 0 ? "dcount_hll(__a0)" : `array_length(set_intersect(${args.slice(0, i + 1).map((_, k) => `__a${k}`).join(", ")}))`}`);
+      return spelled(c, plugin, `extend ${counts.join(", ")}`, args);
     }
     case "active_users_count": {
       // active_users_count(Id, Timeline, Start, End, LookbackWindow, Period, ActivePeriodsCount, Bin): per bin, the distinct ids
