@@ -183,7 +183,8 @@ export class Cursor {
     }
     if (!isName(token)) return false;
     if (this.scalarNames.has(token.text)) return false;
-    if (["union", "datatable", "print"].includes(token.text)) return true;
+    // externaldata / external_data / inline_external_table are tabular (and refused as a source: parser/tabular.ts).
+    if (["union", "datatable", "print", "externaldata", "external_data", "inline_external_table"].includes(token.text)) return true;
     if (token.text === "range" && isName(this.peek(1)) && isWord(this.peek(2), "from")) return true;
     if (this.tabularFunctions.has(token.text) || token.text === "materialize" || token.text === "view") return true;
     if (this.tabularNames.has(token.text) || isTableLike(token.text)) return !isPunct(this.peek(1), "(");

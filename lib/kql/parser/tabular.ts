@@ -56,6 +56,8 @@ function parseSource(c: Cursor): TabularSource {
   }
   if (!isName(token)) fail(token, `Expected a table name (States or Events) but found ${describe(token)}`);
   if (token.text === "evaluate" && isName(c.peek(1))) refuseSourcePlugin(c);
+  // ADX's externaldata (also spelled external_data) and inline_external_table read files from outside storage by URL: never from here.
+  if (token.text === "externaldata" || token.text === "external_data" || token.text === "inline_external_table") fail(token, `'${token.text}' is refused: it reads storage outside the service (write the rows inline with datatable)`);
   if (UNSUPPORTED_OPERATORS.has(token.text)) fail(token, `'${token.text}' is not supported`);
   const pattern = c.patterns.get(token.text);
   if (pattern && isPunct(c.peek(1), "(")) return invokePattern(c, pattern);
