@@ -119,21 +119,21 @@ async function timeBoard(page: Page): Promise<number> {
 
 async function timeChart(page: Page, query: string): Promise<{ chartMs: number; responseEndMs: number; status: string; resolution: string }> {
   await page.goto(`/plants/${PLANT}/telemetry?range=30d&view=chart&plants=${PLANT}&q=${encodeURIComponent("States | take 1")}`);
-  await page.locator("path.series-line, path.recharts-curve:not([stroke='none']), [data-testid='query-status']:has-text('rows')").first().waitFor({ timeout: 60_000 });
+  await page.locator("path.series-line, [data-testid='query-status']:has-text('rows')").first().waitFor({ timeout: 60_000 });
   const editor = page.locator(".cm-content");
   await editor.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.insertText(query);
   // Measured inside the page from the key press to the first frame with the new curve drawn.
   const started = await page.evaluate(() => {
-    const old = document.querySelector("path.series-line, path.recharts-curve:not([stroke='none'])")?.getAttribute("d") ?? "";
+    const old = document.querySelector("path.series-line")?.getAttribute("d") ?? "";
     (window as unknown as { __benchOld: string }).__benchOld = old;
     return performance.now();
   });
   await page.keyboard.press("Shift+Enter");
   const drawnAt = await page.waitForFunction(
     () => {
-      const d = document.querySelector("path.series-line, path.recharts-curve:not([stroke='none'])")?.getAttribute("d") ?? "";
+      const d = document.querySelector("path.series-line")?.getAttribute("d") ?? "";
       return d.length > 1000 && d !== (window as unknown as { __benchOld: string }).__benchOld ? performance.now() : false;
     },
     undefined,
@@ -208,14 +208,14 @@ async function timeThirtyDayBoard(page: Page, boardId: number): Promise<{ firstM
   await page.goto(`/plants/${PLANT}/dashboards/${boardId}`, { waitUntil: "commit" });
   const drawnCount = () =>
     [...document.querySelectorAll("[data-testid=board-panels] article")].filter(
-      (panel) => (panel.querySelector("path.series-line, path.recharts-curve:not([stroke='none'])")?.getAttribute("d") ?? "").length > 20 || panel.querySelector(".recharts-bar-rectangle path, [data-testid=panel-stat]"),
+      (panel) => (panel.querySelector("path.series-line")?.getAttribute("d") ?? "").length > 20 || panel.querySelector(".recharts-bar-rectangle path, [data-testid=panel-stat]"),
     ).length;
   await page.waitForFunction(drawnCount, undefined, { polling: "raf", timeout: 60_000 });
   const firstMs = performance.now() - started;
   await page.waitForFunction(
     () =>
       [...document.querySelectorAll("[data-testid=board-panels] article")].filter(
-        (panel) => (panel.querySelector("path.series-line, path.recharts-curve:not([stroke='none'])")?.getAttribute("d") ?? "").length > 20 || panel.querySelector(".recharts-bar-rectangle path, [data-testid=panel-stat]"),
+        (panel) => (panel.querySelector("path.series-line")?.getAttribute("d") ?? "").length > 20 || panel.querySelector(".recharts-bar-rectangle path, [data-testid=panel-stat]"),
       ).length === 5,
     undefined,
     { polling: "raf", timeout: 60_000 },
@@ -240,7 +240,7 @@ async function timeDashboard(page: Page, boardId: number): Promise<number> {
       const panels = [...document.querySelectorAll("[data-testid=board-panels] article")];
       return (
         panels.length === 4 &&
-        panels.every((panel) => (panel.querySelector("path.series-line, path.recharts-curve:not([stroke='none'])")?.getAttribute("d") ?? "").length > 20 || panel.querySelector(".recharts-bar-rectangle path, [data-testid=panel-stat]"))
+        panels.every((panel) => (panel.querySelector("path.series-line")?.getAttribute("d") ?? "").length > 20 || panel.querySelector(".recharts-bar-rectangle path, [data-testid=panel-stat]"))
       );
     },
     undefined,
