@@ -159,6 +159,15 @@ export function runtimeTooLarge(fn: string, what: "string" | "dynamic" | "list")
   return `${fn} would build a ${what === "string" ? "string" : "dynamic value"} larger than the limit of ${n(limit)} bytes`;
 }
 
+/**
+ * A list-building expression refused past VALUE_LIMITS.listElements, as each engine spells it: one
+ * spelling for make_list/make_set and the sketches (functions/sketches.ts). The message names `fn`.
+ */
+export const boundedList = {
+  duckdb: (fn: string, list: string) => `CASE WHEN len(${list}) > ${VALUE_LIMITS.listElements} THEN error('${runtimeTooLarge(fn, "list")}') ELSE ${list} END`,
+  clickhouse: (fn: string, list: string) => `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(fn, "list")}') = 0, ${list}, [])`,
+};
+
 /** Bounds that keep one query from exhausting the server (sizes of what it may build). */
 export const LIMITS = {
   /** Table references and sub-queries after `let` expansion. */

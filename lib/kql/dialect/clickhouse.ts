@@ -20,7 +20,7 @@ import { dialectOf, SqlRenderer, type Spelling } from "./base";
 import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
-import { runtimeTooLarge, SESSION_JUMP_ROWS, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
+import { boundedList, runtimeTooLarge, SESSION_JUMP_ROWS, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
 import { args, type TExpr } from "../ir";
 import type { KqlType, SqlParams, SqlParamType } from "../types";
 
@@ -830,7 +830,7 @@ function makeList(op: string, a: TExpr[], order: { key: TExpr; desc: boolean; nu
   if (op.startsWith("make_set")) list = `arrayReverse(arrayDistinct(${list}))`;
   const size = a[conditional ? 2 : 1];
   if (size) list = `arraySlice(${list}, 1, greatest(${expression(size, false)}, 0))`;
-  else list = `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') = 0, ${list}, [])`;
+  else list = boundedList.clickhouse(op.replace(/_if$/, ""), list);
   return `concat('[', arrayStringConcat(${list}, ','), ']')`;
 }
 

@@ -15,7 +15,7 @@ import { functionNames } from "./function-names";
 import { orderedParts, rowOrderSql } from "./row-order";
 import { inlineSeriesSql, stageValueSql, type ListSql } from "./series-sql";
 import type { TExpr } from "../ir";
-import { runtimeTooLarge, SESSION_JUMP_ROWS, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
+import { boundedList, runtimeTooLarge, SESSION_JUMP_ROWS, SESSION_ROWS_EXCEEDED, SESSION_RUN_EXCEEDED, VALUE_LIMITS } from "../budget";
 import type { ColumnForm } from "../tables";
 import type { KqlType } from "../types";
 
@@ -626,6 +626,6 @@ function makeList(op: string, a: TExpr[], order: { key: TExpr; desc: boolean; nu
   if (op.startsWith("make_set")) list = `list_distinct(${list})`;
   const size = a[conditional ? 2 : 1];
   if (size) list = `list_slice(${list}, 1, ${expression(size, false)})`;
-  else list = `CASE WHEN len(${list}) > ${VALUE_LIMITS.listElements} THEN error('${runtimeTooLarge(op.replace(/_if$/, ""), "list")}') ELSE ${list} END`;
+  else list = boundedList.duckdb(op.replace(/_if$/, ""), list);
   return `coalesce(to_json(${list}), CAST('[]' AS JSON))`;
 }

@@ -6,7 +6,7 @@
  * weights (sketch.ts). A sketch grows with the distinct values (hll) or rows (tdigest) it holds.
  * buildschema() is here too: DuckDB folds the values' shapes in sketch.ts.
  */
-import { runtimeTooLarge, VALUE_LIMITS } from "../budget";
+import { boundedList } from "../budget";
 import { KqlError } from "../errors";
 import { aggregate, documented, scalar, type FunctionEntry } from "./entry";
 
@@ -26,12 +26,11 @@ const duckText = (digest: string) => `CAST(${digest} AS VARCHAR)`;
 
 /**
  * A sketch aggregate's list as its JSON, refused (400, naming the function) past the limit on
- * lists (budget.ts VALUE_LIMITS): the sketches are exact, so they grow with the values they hold,
- * and one query over every reading must not build a value of millions of elements.
+ * lists, as make_list is (budget.ts boundedList): the sketches are exact, so they grow with the
+ * values they hold, and one query over every reading must not build a value of millions of elements.
  */
-const duckSketch = (fn: string, list: string) =>
-  `list_transform([${list}], lambda kql_sk: CASE WHEN len(kql_sk) > ${VALUE_LIMITS.listElements} THEN error('${runtimeTooLarge(fn, "list")}') ELSE to_json(kql_sk) END)[1]`;
-const chSketch = (fn: string, list: string) => `if(throwIf(length(${list}) > ${VALUE_LIMITS.listElements}, '${runtimeTooLarge(fn, "list")}') = 0, toJSONString(${list}), '')`;
+const duckSketch = (fn: string, list: string) => `to_json(${boundedList.duckdb(fn, list)})`;
+const chSketch = (fn: string, list: string) => `toJSONString(${boundedList.clickhouse(fn, list)})`;
 
 /** The rows' [value, weight] pairs: DuckDB's as JSON text, ClickHouse's as an array. */
 const duckRowPairs = (x: string, w: string) => `CAST(to_json(list([CAST(${x} AS DOUBLE), CAST(${w} AS DOUBLE)]) FILTER (WHERE ${x} IS NOT NULL AND ${w} IS NOT NULL)) AS VARCHAR)`;
